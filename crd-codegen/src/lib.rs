@@ -1,0 +1,2 @@
+//! CRD compiler.
+pub mod cel;
