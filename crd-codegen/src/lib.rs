@@ -1,2 +1,11 @@
 //! CRD compiler.
 pub mod cel;
+pub mod model;
+pub mod yaml;
+pub mod diagnostic;
+pub mod fieldpath;
+pub mod source;
+pub mod convert;
+pub mod ir;
+pub mod lower;
+pub mod check;

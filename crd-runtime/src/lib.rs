@@ -4,11 +4,14 @@
 //! `k8s_openapi`, and holds the field-error list, int-or-string, the format checkers
 //! and the CEL function library that generated validation calls.
 
+pub use errors::{ErrorList, ErrorType, FieldError, InvalidObject, Path};
 pub use k8s_openapi;
 pub use serde;
 pub use serde_json;
 
+pub mod errors;
 pub mod formats;
+pub mod gofmt;
 pub mod k8s_format;
 pub mod net;
 pub mod quantity;

@@ -1,0 +1,1 @@
+//! CRD admission checks: what the API server's CRD validation rejects.

@@ -1,0 +1,118 @@
+//! Errors and notes about input files: what is wrong, in which file, on which line.
+
+use crate::fieldpath::{FieldPath, Seg};
+use crate::source::SourceFile;
+use std::fmt;
+use std::path::PathBuf;
+
+/// How bad a diagnostic is; decides the CLI's exit code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    /// Something was skipped or assumed; not an error.
+    Note,
+    /// Probably a mistake, but the API server accepts it.
+    Warning,
+    /// The input is readable but invalid (exit code 1).
+    Error,
+    /// The input could not be read or parsed at all (exit code 2).
+    Fatal,
+}
+
+/// One message about an input file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub file: Option<PathBuf>,
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+impl Diagnostic {
+    pub fn fatal(file: Option<PathBuf>, line: Option<usize>, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Fatal,
+            file,
+            line,
+            message: message.into(),
+        }
+    }
+
+    pub fn note(file: Option<PathBuf>, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Note,
+            file,
+            line: None,
+            message: message.into(),
+        }
+    }
+
+    /// An error about the node at `field_path` (API-server notation) of document
+    /// `doc` in `file`; the line is looked up in the file.
+    pub fn at_path(file: &SourceFile, doc: usize, field_path: &str, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            file: Some(file.path.clone()),
+            line: locate(file, doc, field_path),
+            message: message.into(),
+        }
+    }
+
+    /// An error about a whole document.
+    pub fn in_document(file: &SourceFile, doc: usize, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            file: Some(file.path.clone()),
+            line: file.document_line(doc),
+            message: message.into(),
+        }
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity >= Severity::Error
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let label = match self.severity {
+            Severity::Note => "note: ",
+            Severity::Warning => "warning: ",
+            Severity::Error | Severity::Fatal => "error: ",
+        };
+        match (&self.file, self.line) {
+            (Some(file), Some(line)) => write!(f, "{label}{}:{line}: {}", file.display(), self.message),
+            (Some(file), None) => write!(f, "{label}{}: {}", file.display(), self.message),
+            (None, _) => write!(f, "{label}{}", self.message),
+        }
+    }
+}
+
+impl std::error::Error for Diagnostic {}
+
+/// Finds the line of an API-server field path in the original document.
+///
+/// The API server reports a schema shared by all versions as `spec.validation...`,
+/// and v1 documents write it under `spec.versions[0].schema`; the same goes for
+/// `subresources`, `additionalPrinterColumns` and `selectableFields`.
+fn locate(file: &SourceFile, doc: usize, field_path: &str) -> Option<usize> {
+    let tree = crate::yaml::document_lines(&file.text, doc)?;
+    let path = FieldPath::parse(field_path);
+    let mut segs = path.document_segments();
+    if let Some(Seg::Field(first)) = path.segments().first() {
+        if first == "spec" && segs.len() >= 2 {
+            let hoisted = match segs[1].as_str() {
+                "validation" => Some("schema"),
+                "subresources" => Some("subresources"),
+                "additionalPrinterColumns" => Some("additionalPrinterColumns"),
+                "selectableFields" => Some("selectableFields"),
+                _ => None,
+            };
+            if let Some(per_version) = hoisted {
+                if !tree.find(&segs[..2]).1 {
+                    segs.splice(1..2, ["versions".to_string(), "0".to_string(), per_version.to_string()]);
+                }
+            }
+        }
+    }
+    Some(tree.find(&segs).0)
+}

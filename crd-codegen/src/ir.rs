@@ -1,0 +1,220 @@
+//! The intermediate representation every back end works from.
+//!
+//! A [`Crd`] is a checked CustomResourceDefinition in v1 terms, and a [`Schema`] a
+//! structural schema node with every keyword that code generation, the reference
+//! engine and the CRD writer need. The YAML front end lowers the CRD model into it
+//! ([`crate::lower`]); the derive front end lowers annotated Rust structs into the
+//! same types, so both directions share one back end.
+
+use indexmap::IndexMap;
+use serde_json::Value;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Crd {
+    /// `plural.group`.
+    pub name: String,
+    pub group: String,
+    pub names: Names,
+    pub scope: Scope,
+    pub versions: Vec<Version>,
+    pub conversion: Conversion,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Names {
+    pub plural: String,
+    pub singular: String,
+    pub kind: String,
+    pub list_kind: String,
+    pub short_names: Vec<String>,
+    pub categories: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    Namespaced,
+    Cluster,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Version {
+    pub name: String,
+    pub served: bool,
+    pub storage: bool,
+    pub deprecated: bool,
+    pub deprecation_warning: Option<String>,
+    pub schema: Schema,
+    pub subresources: Subresources,
+    pub printer_columns: Vec<PrinterColumn>,
+    /// JSON paths of `selectableFields`.
+    pub selectable_fields: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Subresources {
+    pub status: bool,
+    pub scale: Option<Scale>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Scale {
+    pub spec_replicas_path: String,
+    pub status_replicas_path: String,
+    pub label_selector_path: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PrinterColumn {
+    pub name: String,
+    pub type_: String,
+    pub format: String,
+    pub description: String,
+    pub priority: i32,
+    pub json_path: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Conversion {
+    None,
+    Webhook {
+        review_versions: Vec<String>,
+        /// The `clientConfig` as written (url or service, caBundle).
+        client_config: Value,
+    },
+}
+
+/// The JSON type of a schema node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    Object,
+    Array,
+    String,
+    Integer,
+    Number,
+    Boolean,
+}
+
+impl Type {
+    pub fn parse(s: &str) -> Option<Type> {
+        Some(match s {
+            "object" => Type::Object,
+            "array" => Type::Array,
+            "string" => Type::String,
+            "integer" => Type::Integer,
+            "number" => Type::Number,
+            "boolean" => Type::Boolean,
+            _ => return None,
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Type::Object => "object",
+            Type::Array => "array",
+            Type::String => "string",
+            Type::Integer => "integer",
+            Type::Number => "number",
+            Type::Boolean => "boolean",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ListType {
+    Atomic,
+    Set,
+    Map,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MapType {
+    Atomic,
+    Granular,
+}
+
+/// `additionalProperties`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AdditionalProperties {
+    /// `true` or `false`.
+    Bool(bool),
+    Schema(Box<Schema>),
+}
+
+/// One `x-kubernetes-validations` rule.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Rule {
+    pub rule: String,
+    pub message: Option<String>,
+    pub message_expression: Option<String>,
+    /// `FieldValueInvalid` (default), `FieldValueForbidden`, `FieldValueRequired` or
+    /// `FieldValueDuplicate`.
+    pub reason: Option<String>,
+    pub field_path: Option<String>,
+    pub optional_old_self: bool,
+}
+
+/// A structural schema node.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Schema {
+    pub type_: Option<Type>,
+    pub description: Option<String>,
+    pub title: Option<String>,
+    pub default: Option<Value>,
+    pub nullable: bool,
+    pub format: Option<String>,
+    pub enum_: Vec<Value>,
+    pub example: Option<Value>,
+    pub external_docs: Option<Value>,
+
+    pub pattern: Option<String>,
+    pub maximum: Option<f64>,
+    pub exclusive_maximum: bool,
+    pub minimum: Option<f64>,
+    pub exclusive_minimum: bool,
+    pub multiple_of: Option<f64>,
+    pub max_length: Option<i64>,
+    pub min_length: Option<i64>,
+    pub max_items: Option<i64>,
+    pub min_items: Option<i64>,
+    pub unique_items: bool,
+    pub max_properties: Option<i64>,
+    pub min_properties: Option<i64>,
+    pub required: Vec<String>,
+
+    pub items: Option<Box<Schema>>,
+    pub properties: IndexMap<String, Schema>,
+    pub additional_properties: Option<AdditionalProperties>,
+
+    pub all_of: Vec<Schema>,
+    pub any_of: Vec<Schema>,
+    pub one_of: Vec<Schema>,
+    pub not: Option<Box<Schema>>,
+
+    pub preserve_unknown_fields: bool,
+    pub embedded_resource: bool,
+    pub int_or_string: bool,
+    pub list_type: Option<ListType>,
+    pub list_map_keys: Vec<String>,
+    pub map_type: Option<MapType>,
+    pub validations: Vec<Rule>,
+}
+
+impl Schema {
+    /// The schema of `additionalProperties` values, if given as a schema.
+    pub fn additional_properties_schema(&self) -> Option<&Schema> {
+        match &self.additional_properties {
+            Some(AdditionalProperties::Schema(s)) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl Crd {
+    pub fn version(&self, name: &str) -> Option<&Version> {
+        self.versions.iter().find(|v| v.name == name)
+    }
+
+    pub fn storage_version(&self) -> Option<&Version> {
+        self.versions.iter().find(|v| v.storage)
+    }
+}

@@ -1,0 +1,109 @@
+//! Reading input files: YAML or JSON, one or many documents, files or directories.
+
+use crate::diagnostic::Diagnostic;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A file's text, kept so that errors can be traced back to lines.
+#[derive(Debug)]
+pub struct SourceFile {
+    pub path: PathBuf,
+    pub text: String,
+    /// The line each document starts on.
+    pub doc_lines: Vec<usize>,
+}
+
+impl SourceFile {
+    pub fn document_line(&self, doc: usize) -> Option<usize> {
+        self.doc_lines.get(doc).copied()
+    }
+}
+
+/// One document of a file.
+#[derive(Clone, Debug)]
+pub struct Document {
+    pub file: Arc<SourceFile>,
+    /// 0-based position of the document in its file.
+    pub index: usize,
+    pub value: Value,
+}
+
+/// The files named by `paths`: files as given, directories searched recursively for
+/// `*.yaml`, `*.yml` and `*.json` (sorted, so output is stable).
+pub fn collect_files<P: AsRef<Path>>(paths: &[P]) -> Result<Vec<PathBuf>, Diagnostic> {
+    let mut files = Vec::new();
+    for p in paths {
+        let p = p.as_ref();
+        let meta = std::fs::metadata(p)
+            .map_err(|e| Diagnostic::fatal(Some(p.to_path_buf()), None, format!("cannot read: {e}")))?;
+        if meta.is_dir() {
+            walk(p, &mut files)?;
+        } else {
+            files.push(p.to_path_buf());
+        }
+    }
+    Ok(files)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Diagnostic> {
+    let read_err = |e: std::io::Error| Diagnostic::fatal(Some(dir.to_path_buf()), None, format!("cannot read directory: {e}"));
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(read_err)?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<_, _>>()
+        .map_err(read_err)?;
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            walk(&path, out)?;
+        } else if matches!(
+            path.extension().and_then(|e| e.to_str()),
+            Some("yaml" | "yml" | "json")
+        ) {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Reads and parses one file.
+pub fn read_file(path: &Path) -> Result<Vec<Document>, Diagnostic> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Diagnostic::fatal(Some(path.to_path_buf()), None, format!("cannot read: {e}")))?;
+    parse_text(path, text)
+}
+
+/// Parses the text of a file (YAML, or JSON when the name ends in `.json`).
+pub fn parse_text(path: &Path, text: String) -> Result<Vec<Document>, Diagnostic> {
+    let is_json = path.extension().and_then(|e| e.to_str()) == Some("json");
+    let parsed: Vec<(Value, usize)> = if is_json {
+        let v: Value = serde_json::from_str(&text).map_err(|e| {
+            Diagnostic::fatal(Some(path.to_path_buf()), Some(e.line()), format!("invalid JSON: {e}"))
+        })?;
+        vec![(v, 1)]
+    } else {
+        crate::yaml::parse_documents_with_start_lines(&text).map_err(|e| {
+            Diagnostic::fatal(
+                Some(path.to_path_buf()),
+                Some(e.line),
+                format!("invalid YAML: {} (column {})", e.message, e.col),
+            )
+        })?
+    };
+    let file = Arc::new(SourceFile {
+        path: path.to_path_buf(),
+        text,
+        doc_lines: parsed.iter().map(|(_, l)| *l).collect(),
+    });
+    Ok(parsed
+        .into_iter()
+        .enumerate()
+        .filter(|(_, (v, _))| !v.is_null())
+        .map(|(index, (value, _))| Document {
+            file: file.clone(),
+            index,
+            value,
+        })
+        .collect())
+}

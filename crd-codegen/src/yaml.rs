@@ -1,0 +1,704 @@
+//! YAML in and out. Everything YAML-specific lives here.
+//!
+//! Reading uses `yaml-rust2`'s event parser and builds `serde_json::Value`s directly.
+//! Plain scalars are resolved the way `kubectl` and the API server read YAML
+//! (`sigs.k8s.io/yaml`, i.e. go-yaml v2: YAML 1.1 booleans such as `yes`/`off`,
+//! `0x`/octal integers, non-string map keys turned into strings), so that a manifest
+//! means here what it means to the cluster.
+//!
+//! Line numbers are not kept on the happy path: [`line_of`] re-reads a document and
+//! walks to a path only when an error needs to name its line.
+
+use serde_json::{Map, Number, Value};
+use std::collections::HashMap;
+use std::fmt;
+use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser, Tag};
+use yaml_rust2::scanner::{Marker, TScalarStyle};
+
+/// A YAML syntax error (or a YAML construct that has no JSON equivalent).
+#[derive(Clone, Debug, PartialEq)]
+pub struct YamlError {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub col: usize,
+    pub message: String,
+}
+
+impl fmt::Display for YamlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {} column {}: {}", self.line, self.col, self.message)
+    }
+}
+
+impl std::error::Error for YamlError {}
+
+/// Line numbers of a document's nodes, built only when asked for (see [`line_of`]).
+#[derive(Clone, Debug, Default)]
+pub struct LineTree {
+    pub line: usize,
+    pub children: LineChildren,
+}
+
+#[derive(Clone, Debug, Default)]
+pub enum LineChildren {
+    #[default]
+    Scalar,
+    Map(Vec<(String, LineTree)>),
+    Seq(Vec<LineTree>),
+}
+
+impl LineTree {
+    /// The child at a map key or a sequence index (given as text).
+    pub fn child(&self, segment: &str) -> Option<&LineTree> {
+        match &self.children {
+            LineChildren::Map(entries) => entries.iter().find(|(k, _)| k == segment).map(|(_, t)| t),
+            LineChildren::Seq(items) => segment.parse::<usize>().ok().and_then(|i| items.get(i)),
+            LineChildren::Scalar => None,
+        }
+    }
+}
+
+/// Parses every document of a YAML stream. Empty documents become `Value::Null`.
+pub fn parse_documents(text: &str) -> Result<Vec<Value>, YamlError> {
+    Ok(parse_documents_with_start_lines(text)?.into_iter().map(|(v, _)| v).collect())
+}
+
+/// Like [`parse_documents`], with the line each document starts on.
+pub fn parse_documents_with_start_lines(text: &str) -> Result<Vec<(Value, usize)>, YamlError> {
+    Ok(load(text, false)?.into_iter().map(|(v, t)| (v, t.line)).collect())
+}
+
+/// The line tree of document `doc` of `text` (re-reads the text; for error reporting).
+pub fn document_lines(text: &str, doc: usize) -> Option<LineTree> {
+    load(text, true).ok()?.into_iter().nth(doc).map(|(_, t)| t)
+}
+
+impl LineTree {
+    /// The line of the node at `path` (map keys and sequence indices as text), and
+    /// whether the whole path exists; when it runs out, the deepest ancestor's line.
+    pub fn find(&self, path: &[String]) -> (usize, bool) {
+        let mut tree = self;
+        for seg in path {
+            match tree.child(seg) {
+                Some(t) => tree = t,
+                None => return (tree.line, false),
+            }
+        }
+        (tree.line, true)
+    }
+}
+
+fn load(text: &str, with_lines: bool) -> Result<Vec<(Value, LineTree)>, YamlError> {
+    let mut builder = Builder {
+        with_lines,
+        ..Builder::default()
+    };
+    let mut parser = Parser::new_from_str(text);
+    if let Err(e) = parser.load(&mut builder, true) {
+        let m = e.marker();
+        return Err(YamlError {
+            line: m.line(),
+            col: m.col() + 1,
+            message: e.info().to_string(),
+        });
+    }
+    if let Some(err) = builder.error {
+        return Err(err);
+    }
+    Ok(builder.docs)
+}
+
+/// Collects parser events into values.
+#[derive(Default)]
+struct Builder {
+    with_lines: bool,
+    docs: Vec<(Value, LineTree)>,
+    stack: Vec<Frame>,
+    anchors: HashMap<usize, (Value, LineTree)>,
+    error: Option<YamlError>,
+    doc_line: usize,
+}
+
+enum Frame {
+    Seq {
+        anchor: usize,
+        line: usize,
+        items: Vec<Value>,
+        lines: Vec<LineTree>,
+    },
+    Map {
+        anchor: usize,
+        line: usize,
+        map: Map<String, Value>,
+        lines: Vec<(String, LineTree)>,
+        /// The key read, waiting for its value; `merge` marks a `<<` key.
+        key: Option<(String, usize, bool)>,
+        /// Keys set by `<<` merges, which explicit keys may override.
+        merged: Vec<String>,
+    },
+}
+
+impl MarkedEventReceiver for Builder {
+    fn on_event(&mut self, ev: Event, mark: Marker) {
+        if self.error.is_some() {
+            return;
+        }
+        let line = mark.line();
+        match ev {
+            Event::DocumentStart => self.doc_line = line,
+            Event::DocumentEnd => {}
+            Event::StreamStart | Event::StreamEnd | Event::Nothing => {}
+            Event::Alias(id) => match self.anchors.get(&id) {
+                Some((v, t)) => {
+                    let (v, t) = (v.clone(), t.clone());
+                    self.push_value(v, t, mark);
+                }
+                None => self.fail(mark, "unknown anchor".into()),
+            },
+            Event::Scalar(text, style, anchor, tag) => {
+                let in_key_position = matches!(self.stack.last(), Some(Frame::Map { key: None, .. }));
+                if in_key_position {
+                    let (key, merge) = match resolve_key(&text, style, tag.as_ref()) {
+                        Ok(k) => k,
+                        Err(msg) => return self.fail(mark, msg),
+                    };
+                    if let Some(Frame::Map { key: slot, .. }) = self.stack.last_mut() {
+                        *slot = Some((key, line, merge));
+                    }
+                    return;
+                }
+                let value = match resolve_scalar(&text, style, tag.as_ref()) {
+                    Ok(v) => v,
+                    Err(msg) => return self.fail(mark, msg),
+                };
+                let tree = LineTree {
+                    line,
+                    children: LineChildren::Scalar,
+                };
+                if anchor > 0 {
+                    self.anchors.insert(anchor, (value.clone(), tree.clone()));
+                }
+                self.push_value(value, tree, mark);
+            }
+            Event::SequenceStart(anchor, _) => {
+                if matches!(self.stack.last(), Some(Frame::Map { key: None, .. })) {
+                    return self.fail(mark, "a sequence cannot be a mapping key".into());
+                }
+                self.stack.push(Frame::Seq {
+                    anchor,
+                    line,
+                    items: Vec::new(),
+                    lines: Vec::new(),
+                });
+            }
+            Event::MappingStart(anchor, _) => {
+                if matches!(self.stack.last(), Some(Frame::Map { key: None, .. })) {
+                    return self.fail(mark, "a mapping cannot be a mapping key".into());
+                }
+                self.stack.push(Frame::Map {
+                    anchor,
+                    line,
+                    map: Map::new(),
+                    lines: Vec::new(),
+                    key: None,
+                    merged: Vec::new(),
+                });
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                let Some(frame) = self.stack.pop() else {
+                    return self.fail(mark, "unbalanced collection end".into());
+                };
+                let (anchor, value, tree) = match frame {
+                    Frame::Seq {
+                        anchor,
+                        line,
+                        items,
+                        lines,
+                    } => (
+                        anchor,
+                        Value::Array(items),
+                        LineTree {
+                            line,
+                            children: LineChildren::Seq(lines),
+                        },
+                    ),
+                    Frame::Map {
+                        anchor,
+                        line,
+                        map,
+                        lines,
+                        ..
+                    } => (
+                        anchor,
+                        Value::Object(map),
+                        LineTree {
+                            line,
+                            children: LineChildren::Map(lines),
+                        },
+                    ),
+                };
+                if anchor > 0 {
+                    self.anchors.insert(anchor, (value.clone(), tree.clone()));
+                }
+                self.push_value(value, tree, mark);
+            }
+        }
+    }
+}
+
+impl Builder {
+    fn fail(&mut self, mark: Marker, message: String) {
+        if self.error.is_none() {
+            self.error = Some(YamlError {
+                line: mark.line(),
+                col: mark.col() + 1,
+                message,
+            });
+        }
+    }
+
+    /// Adds a finished node to its parent (or ends a document).
+    fn push_value(&mut self, value: Value, tree: LineTree, mark: Marker) {
+        let with_lines = self.with_lines;
+        match self.stack.last_mut() {
+            None => {
+                // Without line tracking, the tree only records where the document starts.
+                let tree = if with_lines {
+                    tree
+                } else {
+                    LineTree {
+                        line: self.doc_line.max(1),
+                        children: LineChildren::Scalar,
+                    }
+                };
+                self.docs.push((value, tree));
+            }
+            Some(Frame::Seq { items, lines, .. }) => {
+                items.push(value);
+                if with_lines {
+                    lines.push(tree);
+                }
+            }
+            Some(Frame::Map {
+                map,
+                lines,
+                key,
+                merged,
+                ..
+            }) => {
+                let Some((k, key_line, merge)) = key.take() else {
+                    return self.fail(mark, "a collection cannot be a mapping key".into());
+                };
+                if merge {
+                    // `<<: *anchor` or `<<: [*a, *b]`: copy keys not already present.
+                    let sources = match value {
+                        Value::Object(m) => vec![m],
+                        Value::Array(items) => items
+                            .into_iter()
+                            .filter_map(|v| match v {
+                                Value::Object(m) => Some(m),
+                                _ => None,
+                            })
+                            .collect(),
+                        _ => return self.fail(mark, "map merge requires a mapping or a list of mappings".into()),
+                    };
+                    for source in sources {
+                        for (mk, mv) in source {
+                            if !map.contains_key(&mk) {
+                                merged.push(mk.clone());
+                                map.insert(mk, mv);
+                            }
+                        }
+                    }
+                    return;
+                }
+                if map.contains_key(&k) && !merged.contains(&k) {
+                    let message = format!("mapping key {} already defined", crd_runtime::gofmt::quote(&k));
+                    return self.fail(mark, message);
+                }
+                merged.retain(|m| m != &k);
+                if with_lines {
+                    lines.push((
+                        k.clone(),
+                        LineTree {
+                            line: key_line,
+                            children: tree.children,
+                        },
+                    ));
+                }
+                map.insert(k, value);
+            }
+        }
+    }
+}
+
+fn tag_name(tag: Option<&Tag>) -> Option<&str> {
+    let tag = tag?;
+    match tag.handle.as_str() {
+        "!!" | "tag:yaml.org,2002:" => Some(tag.suffix.as_str()),
+        _ => None,
+    }
+}
+
+/// Resolves a scalar value as go-yaml v2 does.
+fn resolve_scalar(text: &str, style: TScalarStyle, tag: Option<&Tag>) -> Result<Value, String> {
+    match tag_name(tag) {
+        Some("str") | Some("binary") => return Ok(Value::String(text.to_string())),
+        Some("null") => return Ok(Value::Null),
+        Some(t @ ("int" | "float" | "bool")) => {
+            return match resolve_plain(text) {
+                Value::Number(n) if t != "bool" => Ok(Value::Number(n)),
+                Value::Bool(b) if t == "bool" => Ok(Value::Bool(b)),
+                _ => Err(format!("cannot decode {} as a !!{t}", crd_runtime::gofmt::quote(text))),
+            };
+        }
+        _ => {}
+    }
+    if style != TScalarStyle::Plain {
+        return Ok(Value::String(text.to_string()));
+    }
+    match resolve_plain_checked(text) {
+        Some(v) => Ok(v),
+        None => Err(format!(
+            "{} is not representable in JSON (infinity or NaN)",
+            crd_runtime::gofmt::quote(text)
+        )),
+    }
+}
+
+/// Resolves a mapping key; non-string keys become strings as `sigs.k8s.io/yaml` makes
+/// them (`true`, `1`, ...). The second value tells a `<<` merge key.
+fn resolve_key(text: &str, style: TScalarStyle, tag: Option<&Tag>) -> Result<(String, bool), String> {
+    if style == TScalarStyle::Plain && tag.is_none() && text == "<<" {
+        return Ok((text.to_string(), true));
+    }
+    let key = match resolve_scalar(text, style, tag)? {
+        Value::String(s) => s,
+        Value::Null => "null".to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => match n.as_f64() {
+            Some(f) if !n.is_i64() && !n.is_u64() => crd_runtime::gofmt::float_v(f),
+            _ => n.to_string(),
+        },
+        _ => unreachable!("scalars resolve to scalars"),
+    };
+    Ok((key, false))
+}
+
+/// `None` for `.inf`/`.nan`, which JSON cannot hold.
+fn resolve_plain_checked(text: &str) -> Option<Value> {
+    match text {
+        ".nan" | ".NaN" | ".NAN" | ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" | "-.inf"
+        | "-.Inf" | "-.INF" => None,
+        _ => Some(resolve_plain(text)),
+    }
+}
+
+/// The value of a plain (unquoted) scalar under go-yaml v2's rules.
+pub fn resolve_plain(text: &str) -> Value {
+    match text {
+        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
+        "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => {
+            return Value::Bool(true);
+        }
+        "n" | "N" | "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => {
+            return Value::Bool(false);
+        }
+        _ => {}
+    }
+    let first = text.as_bytes()[0];
+    if !(first.is_ascii_digit() || first == b'-' || first == b'+' || first == b'.') {
+        return Value::String(text.to_string());
+    }
+    let plain: String = text.chars().filter(|&c| c != '_').collect();
+    if let Some(i) = parse_go_int(&plain) {
+        return Value::Number(i);
+    }
+    if is_yaml_float(&plain) {
+        if let Ok(f) = plain.parse::<f64>() {
+            if let Some(n) = Number::from_f64(f) {
+                return Value::Number(n);
+            }
+        }
+    }
+    Value::String(text.to_string())
+}
+
+/// `strconv.ParseInt(s, 0, 64)`, then `ParseUint`: optional sign, `0x`/`0o`/`0b`
+/// prefixes, a leading `0` meaning octal.
+fn parse_go_int(s: &str) -> Option<Number> {
+    let (negative, digits) = match s.as_bytes().first()? {
+        b'-' => (true, &s[1..]),
+        b'+' => (false, &s[1..]),
+        _ => (false, s),
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    let lower = digits.to_ascii_lowercase();
+    let (radix, body) = if let Some(rest) = lower.strip_prefix("0x") {
+        (16, rest)
+    } else if let Some(rest) = lower.strip_prefix("0o") {
+        (8, rest)
+    } else if let Some(rest) = lower.strip_prefix("0b") {
+        (2, rest)
+    } else if lower.len() > 1 && lower.starts_with('0') {
+        (8, &lower[1..])
+    } else {
+        (10, lower.as_str())
+    };
+    if body.is_empty() || !body.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    let magnitude = u128::from_str_radix(body, radix).ok()?;
+    if negative {
+        let v = i128::try_from(magnitude).ok()?.checked_neg()?;
+        i64::try_from(v).ok().map(Number::from)
+    } else if let Ok(v) = i64::try_from(magnitude) {
+        Some(Number::from(v))
+    } else {
+        u64::try_from(magnitude).ok().map(Number::from)
+    }
+}
+
+/// go-yaml's `^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`.
+fn is_yaml_float(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    if i < b.len() && (b[i] == b'-' || b[i] == b'+') {
+        i += 1;
+    }
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while *i < b.len() && b[*i].is_ascii_digit() {
+            *i += 1;
+        }
+        *i - start
+    };
+    if i < b.len() && b[i] == b'.' {
+        i += 1;
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    } else {
+        if digits(&mut i) == 0 {
+            return false;
+        }
+        if i < b.len() && b[i] == b'.' {
+            i += 1;
+            digits(&mut i);
+        }
+    }
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        i += 1;
+        if i < b.len() && (b[i] == b'-' || b[i] == b'+') {
+            i += 1;
+        }
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
+/// Writes a JSON value as block-style YAML the way `kubectl get -o yaml` lays it out:
+/// two-space indentation, sequences flush with their key, strings quoted only when a
+/// YAML reader would otherwise read something else.
+pub fn to_string(v: &Value) -> String {
+    let mut out = String::new();
+    match v {
+        Value::Object(m) if !m.is_empty() => write_map(&mut out, m, 0),
+        Value::Array(a) if !a.is_empty() => write_seq(&mut out, a, 0),
+        scalar => {
+            out.push_str(&scalar_text(scalar));
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn write_map(out: &mut String, m: &Map<String, Value>, indent: usize) {
+    for (k, v) in m {
+        push_indent(out, indent);
+        out.push_str(&string_text(k));
+        out.push(':');
+        write_child(out, v, indent, true);
+    }
+}
+
+fn write_seq(out: &mut String, a: &[Value], indent: usize) {
+    for v in a {
+        push_indent(out, indent);
+        out.push('-');
+        match v {
+            Value::Object(m) if !m.is_empty() => {
+                // The first key goes on the dash line.
+                let mut first = true;
+                for (k, child) in m {
+                    if first {
+                        out.push(' ');
+                        first = false;
+                    } else {
+                        push_indent(out, indent + 2);
+                    }
+                    out.push_str(&string_text(k));
+                    out.push(':');
+                    write_child(out, child, indent + 2, true);
+                }
+            }
+            _ => write_child(out, v, indent, false),
+        }
+    }
+}
+
+/// Writes what follows `key:` or `-`.
+fn write_child(out: &mut String, v: &Value, indent: usize, after_key: bool) {
+    match v {
+        Value::Object(m) if !m.is_empty() => {
+            out.push('\n');
+            write_map(out, m, indent + 2);
+        }
+        Value::Array(a) if !a.is_empty() => {
+            out.push('\n');
+            // Sequences under a key are not indented further (go-yaml style).
+            write_seq(out, a, if after_key { indent } else { indent + 2 });
+        }
+        scalar => {
+            out.push(' ');
+            out.push_str(&scalar_text(scalar));
+            out.push('\n');
+        }
+    }
+}
+
+fn push_indent(out: &mut String, n: usize) {
+    out.extend(std::iter::repeat_n(' ', n));
+}
+
+fn scalar_text(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => string_text(s),
+        Value::Array(_) => "[]".into(),
+        Value::Object(_) => "{}".into(),
+    }
+}
+
+/// A string as a plain scalar when that reads back as the same string under both
+/// YAML 1.1 and 1.2 rules, else double-quoted with JSON escapes.
+fn string_text(s: &str) -> String {
+    if is_plain_safe(s) {
+        s.to_string()
+    } else {
+        serde_json::to_string(s).unwrap_or_default()
+    }
+}
+
+fn is_plain_safe(s: &str) -> bool {
+    if s.is_empty() || s.trim() != s {
+        return false;
+    }
+    if !matches!(resolve_plain(s), Value::String(_)) {
+        return false;
+    }
+    let first = s.chars().next().unwrap_or(' ');
+    if "-?:,[]{}#&*!|>'\"%@`".contains(first) || first.is_ascii_digit() || first == '.' || first == '+' {
+        return false;
+    }
+    if s.contains(": ") || s.contains(" #") || s.ends_with(':') {
+        return false;
+    }
+    // Timestamps and other YAML 1.1 forms some readers resolve.
+    if s.chars().any(|c| c.is_control() || c == '\u{feff}') {
+        return false;
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn resolves_plain_scalars_like_go_yaml_v2() {
+        for (text, want) in [
+            ("yes", json!(true)),
+            ("Off", json!(false)),
+            ("~", json!(null)),
+            ("42", json!(42)),
+            ("-7", json!(-7)),
+            ("0x1F", json!(31)),
+            ("010", json!(8)),
+            ("08", json!(8.0)),
+            ("1_000", json!(1000)),
+            ("1.5", json!(1.5)),
+            ("1e3", json!(1000.0)),
+            (".5", json!(0.5)),
+            ("=", json!("=")),
+            ("1.2.3", json!("1.2.3")),
+            ("18446744073709551615", json!(18446744073709551615u64)),
+            ("abc", json!("abc")),
+        ] {
+            assert_eq!(resolve_plain(text), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn reads_documents_quotes_and_keys() {
+        let docs = parse_documents("a: 'yes'\nb: yes\n1: one\n---\n---\nx: [1, \"2\"]\n").unwrap();
+        assert_eq!(docs.len(), 3);
+        assert_eq!(docs[0], json!({"a": "yes", "b": true, "1": "one"}));
+        assert_eq!(docs[1], Value::Null);
+        assert_eq!(docs[2], json!({"x": [1, "2"]}));
+    }
+
+    #[test]
+    fn anchors_and_merge_keys() {
+        let docs = parse_documents("base: &b {p: 1, q: 2}\nd:\n  <<: *b\n  q: 3\n").unwrap();
+        assert_eq!(docs[0]["d"], json!({"p": 1, "q": 3}));
+    }
+
+    #[test]
+    fn yaml_1_1_boolean_keys_become_true_and_false_as_in_kubectl() {
+        // go-yaml v2 reads a plain `y` as a boolean and sigs.k8s.io/yaml then turns the
+        // key into the string "true": a well-known kubectl surprise we reproduce.
+        let docs = parse_documents("y: 1\n'n': 2\n").unwrap();
+        assert_eq!(docs[0], json!({"true": 1, "n": 2}));
+    }
+
+    #[test]
+    fn duplicate_keys_and_syntax_errors_name_the_line() {
+        let e = parse_documents("a: 1\nb: 2\na: 3\n").unwrap_err();
+        assert_eq!(e.line, 3);
+        assert!(e.message.contains("already defined"), "{e}");
+        let e = parse_documents("a:\n  - b\n c: [\n").unwrap_err();
+        assert!(e.line >= 2, "{e}");
+    }
+
+    #[test]
+    fn finds_lines_by_path() {
+        let text = "a: 1\nspec:\n  versions:\n  - name: v1\n    served: true\n";
+        let tree = document_lines(text, 0).unwrap();
+        let path: Vec<String> = ["spec", "versions", "0", "served"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(tree.find(&path), (5, true));
+        let missing: Vec<String> = ["spec", "nope"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(tree.find(&missing), (2, false));
+        let docs = parse_documents_with_start_lines("a: 1\n---\nb: 2\n").unwrap();
+        assert_eq!(docs.iter().map(|d| d.1).collect::<Vec<_>>(), vec![1, 2]);
+    }
+
+    #[test]
+    fn writes_yaml_that_reads_back() {
+        let v = json!({
+            "apiVersion": "v1",
+            "spec": {"list": [{"a": 1, "b": "yes"}, "x", [1, 2]], "empty": {}, "s": "a: b", "n": "010", "t": ""},
+        });
+        let text = to_string(&v);
+        assert_eq!(parse_documents(&text).unwrap()[0], v, "{text}");
+        assert!(text.contains("  list:\n  - a: 1\n    b: \"yes\"\n"), "{text}");
+    }
+}

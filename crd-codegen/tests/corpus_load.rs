@@ -1,0 +1,43 @@
+//! Every document of the corpus (`../shared/crds`) reads into the CRD model.
+
+use crd_codegen::convert::{Read, read_crd};
+use crd_codegen::source::{collect_files, read_file};
+use std::path::PathBuf;
+
+fn corpus() -> Option<PathBuf> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/crds");
+    p.is_dir().then_some(p)
+}
+
+#[test]
+fn every_corpus_document_reads() {
+    let Some(dir) = corpus() else {
+        eprintln!("../shared/crds not found; skipping");
+        return;
+    };
+    let files = collect_files(&[dir]).unwrap();
+    let (mut crds, mut beta, mut failures) = (0, 0, Vec::new());
+    let start = std::time::Instant::now();
+    for f in &files {
+        for doc in read_file(f).unwrap() {
+            match read_crd(&doc) {
+                Ok(Read::Crd(c, warnings)) => {
+                    for w in warnings {
+                        eprintln!("{w}");
+                    }
+                    crds += 1;
+                    if c.api_version.ends_with("v1beta1") {
+                        beta += 1;
+                    }
+                }
+                Ok(Read::Other(a, k)) => failures.push(format!("{}: not a CRD: {a} {k}", f.display())),
+                Err(errs) => failures.extend(errs.iter().map(|e| e.to_string())),
+            }
+        }
+    }
+    eprintln!("{} files, {crds} CRDs in {:?}", files.len(), start.elapsed());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(files.len(), 288);
+    assert_eq!(crds, 302);
+    assert_eq!(beta, 6);
+}

@@ -1,0 +1,379 @@
+//! Field errors that print exactly like the API server's (`k8s.io/apimachinery`
+//! `pkg/util/validation/field`).
+//!
+//! `<field path>: <type string>[: <bad value>][: <detail>]`, e.g.
+//! `spec.replicas: Invalid value: 15: spec.replicas in body should be less than or equal to 10`.
+
+use crate::gofmt;
+use serde_json::Value;
+use std::fmt;
+
+/// Why a field is invalid (Go's `field.ErrorType`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorType {
+    NotFound,
+    Required,
+    Duplicate,
+    Invalid,
+    NotSupported,
+    Forbidden,
+    TooLong,
+    TooMany,
+    TooFew,
+    Internal,
+    TypeInvalid,
+    TooShort,
+}
+
+impl ErrorType {
+    /// The words printed in messages (`ErrorType.String()`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorType::NotFound => "Not found",
+            ErrorType::Required => "Required value",
+            ErrorType::Duplicate => "Duplicate value",
+            ErrorType::Invalid | ErrorType::TypeInvalid => "Invalid value",
+            ErrorType::NotSupported => "Unsupported value",
+            ErrorType::Forbidden => "Forbidden",
+            ErrorType::TooLong => "Too long",
+            ErrorType::TooMany => "Too many",
+            ErrorType::TooFew => "Too few",
+            ErrorType::Internal => "Internal error",
+            ErrorType::TooShort => "Too short",
+        }
+    }
+
+    /// The machine-readable cause type (`FieldValueRequired`, ...).
+    pub fn reason(self) -> &'static str {
+        match self {
+            ErrorType::NotFound => "FieldValueNotFound",
+            ErrorType::Required => "FieldValueRequired",
+            ErrorType::Duplicate => "FieldValueDuplicate",
+            ErrorType::Invalid => "FieldValueInvalid",
+            ErrorType::NotSupported => "FieldValueNotSupported",
+            ErrorType::Forbidden => "FieldValueForbidden",
+            ErrorType::TooLong => "FieldValueTooLong",
+            ErrorType::TooMany => "FieldValueTooMany",
+            ErrorType::TooFew => "FieldValueTooFew",
+            ErrorType::Internal => "InternalError",
+            ErrorType::TypeInvalid => "FieldValueTypeInvalid",
+            ErrorType::TooShort => "FieldValueTooShort",
+        }
+    }
+
+    /// Types whose value is never printed, whatever it is.
+    fn omits_value(self) -> bool {
+        matches!(
+            self,
+            ErrorType::Required
+                | ErrorType::Forbidden
+                | ErrorType::TooLong
+                | ErrorType::TooShort
+                | ErrorType::Internal
+        )
+    }
+}
+
+/// One field error.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FieldError {
+    pub error_type: ErrorType,
+    /// The field path as printed, e.g. `spec.items[1].name` (`<nil>` for the root).
+    pub field: String,
+    /// The bad value; `None` when it is omitted from the message.
+    pub bad_value: Option<Value>,
+    pub detail: String,
+}
+
+impl FieldError {
+    pub fn new(
+        error_type: ErrorType,
+        field: impl Into<String>,
+        bad_value: Option<Value>,
+        detail: impl Into<String>,
+    ) -> Self {
+        FieldError {
+            error_type,
+            field: field.into(),
+            bad_value,
+            detail: detail.into(),
+        }
+    }
+
+    pub fn required(field: impl Into<String>, detail: impl Into<String>) -> Self {
+        Self::new(ErrorType::Required, field, None, detail)
+    }
+
+    pub fn forbidden(field: impl Into<String>, detail: impl Into<String>) -> Self {
+        Self::new(ErrorType::Forbidden, field, None, detail)
+    }
+
+    pub fn invalid(field: impl Into<String>, value: Value, detail: impl Into<String>) -> Self {
+        Self::new(ErrorType::Invalid, field, Some(value), detail)
+    }
+
+    pub fn type_invalid(field: impl Into<String>, value: Value, detail: impl Into<String>) -> Self {
+        Self::new(ErrorType::TypeInvalid, field, Some(value), detail)
+    }
+
+    pub fn duplicate(field: impl Into<String>, value: Value) -> Self {
+        Self::new(ErrorType::Duplicate, field, Some(value), "")
+    }
+
+    pub fn internal(field: impl Into<String>, detail: impl Into<String>) -> Self {
+        Self::new(ErrorType::Internal, field, None, detail)
+    }
+
+    /// `field.NotSupported`: the detail lists the supported values, each `%q`-quoted.
+    pub fn not_supported<S: AsRef<str>>(
+        field: impl Into<String>,
+        value: Value,
+        supported: &[S],
+    ) -> Self {
+        let detail = if supported.is_empty() {
+            String::new()
+        } else {
+            let quoted: Vec<String> = supported.iter().map(|s| gofmt::quote(s.as_ref())).collect();
+            format!("supported values: {}", quoted.join(", "))
+        };
+        Self::new(ErrorType::NotSupported, field, Some(value), detail)
+    }
+
+    /// `field.TooLong(path, _, max)`.
+    pub fn too_long(field: impl Into<String>, max: i64) -> Self {
+        let detail = match max {
+            1 => "may not be more than 1 byte".to_string(),
+            m if m >= 0 => format!("may not be more than {m} bytes"),
+            _ => "value is too long".to_string(),
+        };
+        Self::new(ErrorType::TooLong, field, None, detail)
+    }
+
+    /// `field.TooMany(path, actual, max)`.
+    pub fn too_many(field: impl Into<String>, actual: i64, max: i64) -> Self {
+        let detail = match max {
+            1 => "must have at most 1 item".to_string(),
+            m if m >= 0 => format!("must have at most {m} items"),
+            _ => "has too many items".to_string(),
+        };
+        let value = (actual >= 0).then(|| Value::from(actual));
+        Self::new(ErrorType::TooMany, field, value, detail)
+    }
+
+    /// The message without the field (Go's `ErrorBody()`).
+    pub fn body(&self) -> String {
+        let mut s = String::from(self.error_type.as_str());
+        if !self.error_type.omits_value() {
+            if let Some(v) = &self.bad_value {
+                s.push_str(": ");
+                s.push_str(&gofmt::bad_value(v));
+            }
+        }
+        if !self.detail.is_empty() {
+            s.push_str(": ");
+            s.push_str(&self.detail);
+        }
+        s
+    }
+
+    /// Errors after which the API server does not run CEL rules (§1.4 of SEMANTICS.md).
+    pub fn is_blocking(&self) -> bool {
+        matches!(
+            self.error_type,
+            ErrorType::NotSupported
+                | ErrorType::Required
+                | ErrorType::TooLong
+                | ErrorType::TooMany
+                | ErrorType::TypeInvalid
+        )
+    }
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.body())
+    }
+}
+
+impl std::error::Error for FieldError {}
+
+/// All errors found in one object or document.
+pub type ErrorList = Vec<FieldError>;
+
+/// An object the API server would reject, printed the way `kubectl` shows it:
+///
+/// ```text
+/// The CronTab "my-new-cron-object" is invalid:
+/// * spec.cronSpec: Invalid value: "* * * *": spec.cronSpec in body should match '...'
+/// * spec.replicas: Invalid value: 15: spec.replicas in body should be less than or equal to 10
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct InvalidObject {
+    pub kind: String,
+    pub name: String,
+    pub errors: ErrorList,
+}
+
+impl fmt::Display for InvalidObject {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "The {} {} is invalid:", self.kind, gofmt::quote(&self.name))?;
+        for e in &self.errors {
+            write!(f, "\n* {e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for InvalidObject {}
+
+/// A path to a value, built on the stack while walking an object, and rendered only
+/// when an error is reported.
+#[derive(Clone, Copy, Debug)]
+pub enum Path<'a> {
+    Root,
+    Field(&'a Path<'a>, &'a str),
+    Index(&'a Path<'a>, usize),
+    Key(&'a Path<'a>, &'a str),
+}
+
+impl<'a> Path<'a> {
+    pub fn field(&'a self, name: &'a str) -> Path<'a> {
+        Path::Field(self, name)
+    }
+
+    pub fn index(&'a self, i: usize) -> Path<'a> {
+        Path::Index(self, i)
+    }
+
+    pub fn key(&'a self, key: &'a str) -> Path<'a> {
+        Path::Key(self, key)
+    }
+
+    pub fn is_root(&self) -> bool {
+        matches!(self, Path::Root)
+    }
+
+    /// As Go's `field.Path` prints it: `spec.items[1].labels[app]`; the root is `<nil>`.
+    pub fn to_field_string(&self) -> String {
+        if self.is_root() {
+            return "<nil>".into();
+        }
+        let mut out = String::new();
+        self.write(&mut out, true);
+        out
+    }
+
+    /// As kube-openapi's validator writes paths: map keys are dotted like fields
+    /// (`spec.labels.app`); the root is the empty string.
+    pub fn to_openapi_string(&self) -> String {
+        let mut out = String::new();
+        self.write(&mut out, false);
+        out
+    }
+
+    fn write(&self, out: &mut String, keys_in_brackets: bool) {
+        match self {
+            Path::Root => {}
+            Path::Field(parent, name) => {
+                parent.write(out, keys_in_brackets);
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(name);
+            }
+            Path::Key(parent, key) if !keys_in_brackets => {
+                parent.write(out, keys_in_brackets);
+                out.push('.');
+                out.push_str(key);
+            }
+            Path::Key(parent, key) => {
+                parent.write(out, keys_in_brackets);
+                out.push('[');
+                out.push_str(key);
+                out.push(']');
+            }
+            Path::Index(parent, i) => {
+                parent.write(out, keys_in_brackets);
+                out.push('[');
+                out.push_str(&i.to_string());
+                out.push(']');
+            }
+        }
+    }
+}
+
+impl fmt::Display for Path<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_field_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn messages_match_the_api_server() {
+        let root = Path::Root;
+        let spec = root.field("spec");
+        let replicas = spec.field("replicas");
+        let e = FieldError::invalid(
+            replicas.to_field_string(),
+            json!(15),
+            "spec.replicas in body should be less than or equal to 10",
+        );
+        assert_eq!(
+            e.to_string(),
+            "spec.replicas: Invalid value: 15: spec.replicas in body should be less than or equal to 10"
+        );
+        let foo = spec.field("foo");
+        assert_eq!(
+            FieldError::required(foo.to_field_string(), "").to_string(),
+            "spec.foo: Required value"
+        );
+        assert_eq!(
+            FieldError::not_supported("spec.x", json!("c"), &["a", "b"]).to_string(),
+            r#"spec.x: Unsupported value: "c": supported values: "a", "b""#
+        );
+        assert_eq!(
+            FieldError::too_long("spec.name", 5).to_string(),
+            "spec.name: Too long: may not be more than 5 bytes"
+        );
+        assert_eq!(
+            FieldError::too_many("spec.list", 3, 2).to_string(),
+            "spec.list: Too many: 3: must have at most 2 items"
+        );
+        assert_eq!(
+            FieldError::invalid("<nil>", Value::Null, "x").to_string(),
+            "<nil>: Invalid value: null: x"
+        );
+    }
+
+    #[test]
+    fn paths_print_both_ways() {
+        let root = Path::Root;
+        let spec = root.field("spec");
+        let items = spec.field("items");
+        let one = items.index(1);
+        let labels = one.field("labels");
+        let app = labels.key("app");
+        assert_eq!(app.to_field_string(), "spec.items[1].labels[app]");
+        assert_eq!(app.to_openapi_string(), "spec.items[1].labels.app");
+        assert_eq!(root.to_field_string(), "<nil>");
+        assert_eq!(root.to_openapi_string(), "");
+    }
+
+    #[test]
+    fn request_level_form() {
+        let e = InvalidObject {
+            kind: "CronTab".into(),
+            name: "my-new-cron-object".into(),
+            errors: vec![FieldError::required("spec.foo", "")],
+        };
+        assert_eq!(
+            e.to_string(),
+            "The CronTab \"my-new-cron-object\" is invalid:\n* spec.foo: Required value"
+        );
+    }
+}
