@@ -200,6 +200,50 @@ pub struct Schema {
 }
 
 impl Schema {
+    /// A copy of this node's own keywords, without child schemas (`items`,
+    /// `properties`, `additionalProperties`, junctors) and without `description`.
+    pub fn own_keywords(&self) -> Schema {
+        Schema {
+            type_: self.type_,
+            description: None,
+            title: self.title.clone(),
+            default: self.default.clone(),
+            nullable: self.nullable,
+            format: self.format.clone(),
+            enum_: self.enum_.clone(),
+            example: self.example.clone(),
+            external_docs: self.external_docs.clone(),
+            pattern: self.pattern.clone(),
+            maximum: self.maximum,
+            exclusive_maximum: self.exclusive_maximum,
+            minimum: self.minimum,
+            exclusive_minimum: self.exclusive_minimum,
+            multiple_of: self.multiple_of,
+            max_length: self.max_length,
+            min_length: self.min_length,
+            max_items: self.max_items,
+            min_items: self.min_items,
+            unique_items: self.unique_items,
+            max_properties: self.max_properties,
+            min_properties: self.min_properties,
+            required: self.required.clone(),
+            items: None,
+            properties: IndexMap::new(),
+            additional_properties: None,
+            all_of: Vec::new(),
+            any_of: Vec::new(),
+            one_of: Vec::new(),
+            not: None,
+            preserve_unknown_fields: self.preserve_unknown_fields,
+            embedded_resource: self.embedded_resource,
+            int_or_string: self.int_or_string,
+            list_type: self.list_type,
+            list_map_keys: self.list_map_keys.clone(),
+            map_type: self.map_type,
+            validations: self.validations.clone(),
+        }
+    }
+
     /// The schema of `additionalProperties` values, if given as a schema.
     pub fn additional_properties_schema(&self) -> Option<&Schema> {
         match &self.additional_properties {

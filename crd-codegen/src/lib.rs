@@ -9,3 +9,8 @@ pub mod convert;
 pub mod ir;
 pub mod lower;
 pub mod check;
+pub mod rust;
+pub mod load;
+pub mod builder;
+
+pub use builder::{Builder, Error};

@@ -163,11 +163,9 @@ impl FieldError {
     /// The message without the field (Go's `ErrorBody()`).
     pub fn body(&self) -> String {
         let mut s = String::from(self.error_type.as_str());
-        if !self.error_type.omits_value() {
-            if let Some(v) = &self.bad_value {
-                s.push_str(": ");
-                s.push_str(&gofmt::bad_value(v));
-            }
+        if let (false, Some(v)) = (self.error_type.omits_value(), &self.bad_value) {
+            s.push_str(": ");
+            s.push_str(&gofmt::bad_value(v));
         }
         if !self.detail.is_empty() {
             s.push_str(": ");

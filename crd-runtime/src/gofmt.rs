@@ -9,9 +9,9 @@ use serde_json::Value;
 use std::fmt::Write;
 
 /// `fmt.Sprintf("%v", f)` for a float64, i.e. `strconv.FormatFloat(f, 'g', -1, 64)`:
-/// the shortest round-trip digits, in `%e` form when the decimal exponent is < -4 or
-/// >= 6 (Go fixes the precision at 6 for this decision when printing shortest digits),
-/// so 1000000 prints as `1e+06`.
+/// the shortest round-trip digits, in `%e` form when the decimal exponent is below -4
+/// or at least 6 (Go fixes the precision at 6 for this decision when printing the
+/// shortest digits), so 1000000 prints as `1e+06`.
 pub fn float_v(f: f64) -> String {
     if f.is_nan() {
         return "NaN".into();
@@ -98,7 +98,7 @@ fn json_float(f: f64) -> String {
         out.push(if x < 0 { '-' } else { '+' });
         let _ = write!(out, "{}", x.abs());
         // Go writes e-07 as e-7 but keeps two digits for positive exponents: e+21.
-        if x >= 0 && x < 10 {
+        if (0..10).contains(&x) {
             let len = out.len();
             out.insert(len - 1, '0');
         }

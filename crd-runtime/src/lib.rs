@@ -6,6 +6,12 @@
 
 pub use errors::{ErrorList, ErrorType, FieldError, InvalidObject, Path};
 pub use k8s_openapi;
+pub use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+pub use serde_json::Value;
+pub use types::{EmptyObject, IntOrString, nullable};
+
+/// A JSON object, for objects that keep unknown fields.
+pub type JsonMap = serde_json::Map<String, serde_json::Value>;
 pub use serde;
 pub use serde_json;
 
@@ -18,4 +24,5 @@ pub mod quantity;
 pub mod semver;
 pub mod strings;
 pub mod time;
+pub mod types;
 pub mod url;

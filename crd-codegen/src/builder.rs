@@ -1,0 +1,107 @@
+//! The `build.rs` entry point, in the style of `prost-build`:
+//!
+//! ```no_run
+//! // build.rs
+//! fn main() -> Result<(), crd_codegen::Error> {
+//!     crd_codegen::Builder::new().crd("crds/").generate_to_out_dir("crds.rs")?;
+//!     Ok(())
+//! }
+//! ```
+//!
+//! and in the crate: `include!(concat!(env!("OUT_DIR"), "/crds.rs"));`.
+
+use crate::diagnostic::Diagnostic;
+use crate::load::{Loaded, load};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Generates Rust types from CRD files.
+#[derive(Clone, Debug, Default)]
+pub struct Builder {
+    inputs: Vec<PathBuf>,
+}
+
+impl Builder {
+    pub fn new() -> Self {
+        Builder::default()
+    }
+
+    /// Adds a CRD file, or a directory searched recursively for `*.yaml`, `*.yml` and
+    /// `*.json`. Relative paths are relative to the crate (build scripts run there).
+    pub fn crd(mut self, path: impl AsRef<Path>) -> Self {
+        self.inputs.push(path.as_ref().to_path_buf());
+        self
+    }
+
+    /// Generates the Rust source. Notes and warnings are returned with it.
+    pub fn generate(&self) -> Result<(String, Vec<Diagnostic>), Error> {
+        let loaded = self.load()?;
+        let source = crate::rust::generate_source(&loaded.irs());
+        Ok((source, loaded.diagnostics))
+    }
+
+    /// Writes the source to `$OUT_DIR/<file_name>` and tells Cargo to rerun the build
+    /// script when any input changes. Returns the path written.
+    pub fn generate_to_out_dir(&self, file_name: &str) -> Result<PathBuf, Error> {
+        let out_dir = std::env::var_os("OUT_DIR").ok_or_else(|| Error {
+            diagnostics: vec![Diagnostic::fatal(None, None, "OUT_DIR is not set; call this from a build script")],
+        })?;
+        let path = Path::new(&out_dir).join(file_name);
+        self.generate_to(&path)?;
+        Ok(path)
+    }
+
+    /// Writes the source to `path`, printing `cargo:rerun-if-changed` for every input.
+    pub fn generate_to(&self, path: &Path) -> Result<(), Error> {
+        for input in &self.inputs {
+            println!("cargo:rerun-if-changed={}", input.display());
+        }
+        let loaded = self.load()?;
+        for file in &loaded.files {
+            println!("cargo:rerun-if-changed={}", file.display());
+        }
+        for d in &loaded.diagnostics {
+            println!("cargo:warning={d}");
+        }
+        let source = crate::rust::generate_source(&loaded.irs());
+        std::fs::write(path, source).map_err(|e| Error {
+            diagnostics: vec![Diagnostic::fatal(Some(path.to_path_buf()), None, format!("cannot write: {e}"))],
+        })
+    }
+
+    fn load(&self) -> Result<Loaded, Error> {
+        let loaded = load(&self.inputs);
+        if loaded.has_errors() {
+            return Err(Error {
+                diagnostics: loaded.diagnostics.into_iter().filter(Diagnostic::is_error).collect(),
+            });
+        }
+        Ok(loaded)
+    }
+}
+
+/// Why generation failed: every error found, each naming its file and line.
+pub struct Error {
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, d) in self.diagnostics.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{d}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Shows the messages, not a struct dump, when a build script returns the error.
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "\n{self}")
+    }
+}
+
+impl std::error::Error for Error {}

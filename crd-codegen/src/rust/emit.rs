@@ -1,0 +1,421 @@
+//! Rust tokens for a [`Plan`]: modules, structs, enums, aliases and the root types'
+//! `Serialize` and `k8s_openapi` impls.
+//!
+//! Generated code names only `::crd_runtime` (which re-exports serde, serde_json and
+//! k8s-openapi), so a crate using it needs that one dependency.
+
+use super::docs::doc_attrs;
+use super::plan::{EnumDef, FieldDef, Module, Plan, Presence, RootDef, StructDef, Ty, TypeBody, TypeDef};
+use crate::ir;
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::quote;
+
+/// Names each generated module imports; no generated type may take them.
+pub const IMPORTED_NAMES: &[&str] = &[
+    "BTreeMap",
+    "Deserialize",
+    "EmptyObject",
+    "IntOrString",
+    "JsonMap",
+    "ObjectMeta",
+    "Serialize",
+    "Value",
+];
+
+pub fn emit(plan: &Plan) -> TokenStream {
+    // Group modules share one `pub mod group { ... }` each.
+    let mut out = TokenStream::new();
+    let mut i = 0;
+    while i < plan.modules.len() {
+        let group = &plan.modules[i].group;
+        let group_mod = ident(&plan.modules[i].group_mod);
+        let mut versions = TokenStream::new();
+        while i < plan.modules.len() && &plan.modules[i].group == group {
+            versions.extend(version_module(&plan.modules[i]));
+            i += 1;
+        }
+        let doc = format!(" API group `{group}`.");
+        out.extend(quote! {
+            #[doc = #doc]
+            pub mod #group_mod {
+                #versions
+            }
+        });
+    }
+    out
+}
+
+fn version_module(m: &Module) -> TokenStream {
+    let version_mod = ident(&m.version_mod);
+    let doc = format!(" `{}/{}`.", m.group, m.version);
+    let types = m.types.iter().map(|t| type_def(m, t));
+    quote! {
+        #[doc = #doc]
+        pub mod #version_mod {
+            #![allow(
+                clippy::doc_lazy_continuation,
+                clippy::doc_overindented_list_items,
+                clippy::tabs_in_doc_comments,
+                clippy::too_long_first_doc_paragraph,
+                clippy::empty_docs,
+                clippy::enum_variant_names,
+                clippy::large_enum_variant
+            )]
+            #[allow(unused_imports)]
+            use ::crd_runtime::{EmptyObject, IntOrString, JsonMap, ObjectMeta, Value};
+            #[allow(unused_imports)]
+            use ::crd_runtime::serde::{Deserialize, Serialize};
+            #[allow(unused_imports)]
+            use ::std::collections::BTreeMap;
+
+            #( #types )*
+        }
+    }
+}
+
+fn ident(name: &str) -> Ident {
+    match name.strip_prefix("r#") {
+        Some(raw) => Ident::new_raw(raw, Span::call_site()),
+        None => Ident::new(name, Span::call_site()),
+    }
+}
+
+fn type_def(m: &Module, t: &TypeDef) -> TokenStream {
+    let name = ident(&t.name);
+    match &t.body {
+        TypeBody::Root(root) => root_type(m, t, root),
+        TypeBody::Struct(s) => {
+            let docs = doc_attrs(t.schema.description.as_deref());
+            struct_type(m, &name, docs, s, true)
+        }
+        TypeBody::Enum(e) => enum_type(&name, doc_attrs(t.schema.description.as_deref()), e),
+        TypeBody::Alias(target) => {
+            let target = ident(&m.types[*target].name);
+            let docs = doc_attrs(t.schema.description.as_deref());
+            quote! {
+                #docs
+                pub type #name = #target;
+            }
+        }
+    }
+}
+
+fn rust_type(m: &Module, ty: &Ty) -> TokenStream {
+    match ty {
+        Ty::String => quote!(String),
+        Ty::I32 => quote!(i32),
+        Ty::I64 => quote!(i64),
+        Ty::F32 => quote!(f32),
+        Ty::F64 => quote!(f64),
+        Ty::Bool => quote!(bool),
+        Ty::IntOrString => quote!(IntOrString),
+        Ty::Value => quote!(Value),
+        Ty::JsonMap => quote!(JsonMap),
+        Ty::EmptyObject => quote!(EmptyObject),
+        Ty::ObjectMeta => quote!(ObjectMeta),
+        Ty::Vec(inner) => {
+            let inner = rust_type(m, inner);
+            quote!(Vec<#inner>)
+        }
+        Ty::Map(inner) => {
+            let inner = rust_type(m, inner);
+            quote!(BTreeMap<String, #inner>)
+        }
+        Ty::Option(inner) => {
+            let inner = rust_type(m, inner);
+            quote!(Option<#inner>)
+        }
+        Ty::Named(id) => {
+            let name = ident(&m.types[*id].name);
+            quote!(#name)
+        }
+    }
+}
+
+/// serde's `rename_all = "camelCase"` applied to a snake_case field name.
+fn serde_camel_case(field: &str) -> String {
+    let field = field.trim_start_matches("r#");
+    let mut out = String::new();
+    let mut upper = false;
+    for c in field.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.push(c.to_ascii_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn field_tokens(m: &Module, f: &FieldDef) -> TokenStream {
+    let name = ident(&f.name);
+    let ty = rust_type(m, &f.ty);
+    let docs = doc_attrs(f.schema.description.as_deref());
+    let mut serde_args = Vec::new();
+    if serde_camel_case(&f.name) != f.json {
+        let json = &f.json;
+        serde_args.push(quote!(rename = #json));
+    }
+    let full_ty = match f.presence {
+        Presence::Required => {
+            if f.ty == Ty::ObjectMeta {
+                serde_args.push(quote!(default));
+            }
+            ty
+        }
+        Presence::RequiredNullable => quote!(Option<#ty>),
+        Presence::Optional => {
+            serde_args.push(quote!(skip_serializing_if = "Option::is_none"));
+            quote!(Option<#ty>)
+        }
+        Presence::OptionalNullable => {
+            serde_args.push(quote!(default, skip_serializing_if = "Option::is_none", with = "::crd_runtime::nullable"));
+            quote!(Option<Option<#ty>>)
+        }
+    };
+    let serde_attr = if serde_args.is_empty() {
+        TokenStream::new()
+    } else {
+        quote!(#[serde( #(#serde_args),* )])
+    };
+    quote! {
+        #docs
+        #serde_attr
+        pub #name: #full_ty,
+    }
+}
+
+fn struct_type(m: &Module, name: &Ident, docs: TokenStream, s: &StructDef, derive_serialize: bool) -> TokenStream {
+    let fields = s.fields.iter().map(|f| field_tokens(m, f));
+    let additional = additional_fields(s);
+    let default = s.derives_default.then(|| quote!(Default,));
+    let serialize = derive_serialize.then(|| quote!(Serialize,));
+    quote! {
+        #docs
+        #[derive(Clone, Debug, #default PartialEq, #serialize Deserialize)]
+        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        pub struct #name {
+            #( #fields )*
+            #additional
+        }
+    }
+}
+
+fn additional_fields(s: &StructDef) -> TokenStream {
+    if !s.additional_fields {
+        return TokenStream::new();
+    }
+    let name = additional_fields_name(s);
+    quote! {
+        /// Fields not named in the schema, kept because of
+        /// `x-kubernetes-preserve-unknown-fields`.
+        #[serde(flatten)]
+        pub #name: BTreeMap<String, Value>,
+    }
+}
+
+/// The field holding unknown fields: `additional_fields`, unless a property took it.
+pub fn additional_fields_name(s: &StructDef) -> Ident {
+    let mut name = "additional_fields".to_string();
+    while s.fields.iter().any(|f| f.name == name) {
+        name.push('_');
+    }
+    ident(&name)
+}
+
+fn enum_type(name: &Ident, docs: TokenStream, e: &EnumDef) -> TokenStream {
+    let variants = e.variants.iter().map(|(variant, value)| {
+        let v = ident(variant);
+        quote! {
+            #[serde(rename = #value)]
+            #v,
+        }
+    });
+    quote! {
+        #docs
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[serde(crate = "::crd_runtime::serde")]
+        pub enum #name {
+            #( #variants )*
+        }
+    }
+}
+
+fn root_type(m: &Module, t: &TypeDef, root: &RootDef) -> TokenStream {
+    let name = ident(&t.name);
+    let crd = root.crd;
+    let v = root.version;
+    let api_version = format!("{}/{}", crd.group, v.name);
+    let mut doc = format!(
+        "`{}` ({api_version}), from the CustomResourceDefinition `{}`.",
+        crd.names.kind, crd.name
+    );
+    if v.deprecated {
+        doc.push_str(&format!(
+            "\n\n**Deprecated**{}",
+            v.deprecation_warning
+                .as_deref()
+                .map(|w| format!(": {w}"))
+                .unwrap_or_default()
+        ));
+    }
+    if let Some(d) = &t.schema.description {
+        doc.push_str("\n\n");
+        doc.push_str(d);
+    }
+    let docs = doc_attrs(Some(&doc));
+    let def = struct_type(m, &name, docs, &root.fields, false);
+    let serialize = root_serialize(&name, &api_version, &crd.names.kind, &root.fields);
+    let resource = resource_impls(&name, crd, v);
+    let constructor = root_constructor(m, &name, &root.fields);
+    quote! {
+        #def
+        #serialize
+        #resource
+        #constructor
+    }
+}
+
+/// `Serialize` that writes `apiVersion` and `kind` first, as `kubectl` shows objects.
+fn root_serialize(name: &Ident, api_version: &str, kind: &str, s: &StructDef) -> TokenStream {
+    let fields = s.fields.iter().map(|f| {
+        let field = ident(&f.name);
+        let json = &f.json;
+        match f.presence {
+            Presence::Required | Presence::RequiredNullable => quote! {
+                state.serialize_entry(#json, &self.#field)?;
+            },
+            Presence::Optional | Presence::OptionalNullable => quote! {
+                if let Some(value) = &self.#field {
+                    state.serialize_entry(#json, value)?;
+                }
+            },
+        }
+    });
+    let additional = s.additional_fields.then(|| {
+        let extra = additional_fields_name(s);
+        quote! {
+            for (key, value) in &self.#extra {
+                if key != "apiVersion" && key != "kind" {
+                    state.serialize_entry(key, value)?;
+                }
+            }
+        }
+    });
+    quote! {
+        impl Serialize for #name {
+            fn serialize<S: ::crd_runtime::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                use ::crd_runtime::serde::ser::SerializeMap;
+                let mut state = serializer.serialize_map(None)?;
+                state.serialize_entry("apiVersion", #api_version)?;
+                state.serialize_entry("kind", #kind)?;
+                #( #fields )*
+                #additional
+                state.end()
+            }
+        }
+    }
+}
+
+/// `k8s_openapi::Resource`, `ListableResource` and `Metadata`: with them, kube-rs's
+/// blanket impl makes the type a `kube::Resource`, so `Api::<T>` works unchanged.
+fn resource_impls(name: &Ident, crd: &ir::Crd, v: &ir::Version) -> TokenStream {
+    let api_version = format!("{}/{}", crd.group, v.name);
+    let group = &crd.group;
+    let kind = &crd.names.kind;
+    let version = &v.name;
+    let plural = &crd.names.plural;
+    let list_kind = &crd.names.list_kind;
+    let scope = match crd.scope {
+        ir::Scope::Namespaced => quote!(::crd_runtime::k8s_openapi::NamespaceResourceScope),
+        ir::Scope::Cluster => quote!(::crd_runtime::k8s_openapi::ClusterResourceScope),
+    };
+    quote! {
+        impl ::crd_runtime::k8s_openapi::Resource for #name {
+            const API_VERSION: &'static str = #api_version;
+            const GROUP: &'static str = #group;
+            const KIND: &'static str = #kind;
+            const VERSION: &'static str = #version;
+            const URL_PATH_SEGMENT: &'static str = #plural;
+            type Scope = #scope;
+        }
+
+        impl ::crd_runtime::k8s_openapi::ListableResource for #name {
+            const LIST_KIND: &'static str = #list_kind;
+        }
+
+        impl ::crd_runtime::k8s_openapi::Metadata for #name {
+            type Ty = ObjectMeta;
+
+            fn metadata(&self) -> &ObjectMeta {
+                &self.metadata
+            }
+
+            fn metadata_mut(&mut self) -> &mut ObjectMeta {
+                &mut self.metadata
+            }
+        }
+    }
+}
+
+/// `Kind::new(name, spec)` when every field but `metadata` and `spec` is optional.
+fn root_constructor(m: &Module, name: &Ident, s: &StructDef) -> TokenStream {
+    let Some(spec) = s.fields.iter().find(|f| f.json == "spec") else {
+        return TokenStream::new();
+    };
+    let others_optional = s
+        .fields
+        .iter()
+        .filter(|f| f.json != "spec" && f.json != "metadata")
+        .all(|f| matches!(f.presence, Presence::Optional | Presence::OptionalNullable));
+    if !others_optional || s.additional_fields {
+        return TokenStream::new();
+    }
+    let spec_ty = rust_type(m, &spec.ty);
+    let spec_field = ident(&spec.name);
+    let spec_value = match spec.presence {
+        Presence::Required => quote!(spec),
+        Presence::RequiredNullable | Presence::Optional => quote!(Some(spec)),
+        Presence::OptionalNullable => quote!(Some(Some(spec))),
+    };
+    let others = s
+        .fields
+        .iter()
+        .filter(|f| f.json != "spec" && f.json != "metadata")
+        .map(|f| {
+            let n = ident(&f.name);
+            quote!(#n: None,)
+        });
+    let doc = " A new object with this name and spec; every other field unset.".to_string();
+    quote! {
+        impl #name {
+            #[doc = #doc]
+            pub fn new(name: &str, spec: #spec_ty) -> Self {
+                Self {
+                    metadata: ObjectMeta {
+                        name: Some(name.to_string()),
+                        ..Default::default()
+                    },
+                    #spec_field: #spec_value,
+                    #( #others )*
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn camel_case_like_serde() {
+        assert_eq!(serde_camel_case("cron_spec"), "cronSpec");
+        assert_eq!(serde_camel_case("r#type"), "type");
+        assert_eq!(serde_camel_case("pod_ips"), "podIps");
+        assert_eq!(serde_camel_case("_3d"), "3d");
+    }
+}
