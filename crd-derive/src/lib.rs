@@ -1,1 +1,47 @@
-//! Proc-macros.
+//! Proc-macros over `crd-codegen`.
+//!
+//! `crd_types!("crds/crontab.yaml")` expands to the same Rust types that
+//! `crd_codegen::Builder` writes from a build script: one module per API group and
+//! version. The path is relative to the crate's `Cargo.toml` and may name a file or
+//! a directory. An invalid CRD is a compile error listing every problem with its file
+//! and line.
+
+use proc_macro::TokenStream;
+use proc_macro2::Span;
+use quote::quote;
+use std::path::PathBuf;
+use syn::{LitStr, parse_macro_input};
+
+#[proc_macro]
+pub fn crd_types(input: TokenStream) -> TokenStream {
+    let path = parse_macro_input!(input as LitStr);
+    expand_crd_types(&path).unwrap_or_else(|e| e.to_compile_error()).into()
+}
+
+fn expand_crd_types(path: &LitStr) -> syn::Result<proc_macro2::TokenStream> {
+    let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .ok_or_else(|| syn::Error::new(Span::call_site(), "CARGO_MANIFEST_DIR is not set"))?;
+    let full = manifest_dir.join(path.value());
+    let loaded = crd_codegen::load::load(&[&full]);
+    if loaded.has_errors() {
+        let message = loaded
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join("\n");
+        return Err(syn::Error::new(path.span(), message));
+    }
+    let types = crd_codegen::rust::generate_tokens(&loaded.irs());
+    // Make the compiler rebuild when an input file changes.
+    let tracked = loaded.files.iter().map(|f| {
+        let f = f.to_string_lossy().into_owned();
+        quote!(const _: &[u8] = include_bytes!(#f);)
+    });
+    Ok(quote! {
+        #( #tracked )*
+        #types
+    })
+}

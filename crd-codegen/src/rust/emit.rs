@@ -153,7 +153,7 @@ fn serde_camel_case(field: &str) -> String {
 fn field_tokens(m: &Module, f: &FieldDef) -> TokenStream {
     let name = ident(&f.name);
     let ty = rust_type(m, &f.ty);
-    let docs = doc_attrs(f.schema.description.as_deref());
+    let docs = doc_attrs(f.doc.as_deref());
     let mut serde_args = Vec::new();
     if serde_camel_case(&f.name) != f.json {
         let json = &f.json;
@@ -236,7 +236,7 @@ fn enum_type(name: &Ident, docs: TokenStream, e: &EnumDef) -> TokenStream {
     });
     quote! {
         #docs
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
         #[serde(crate = "::crd_runtime::serde")]
         pub enum #name {
             #( #variants )*

@@ -70,6 +70,8 @@ pub struct FieldDef<'a> {
     pub ty: Ty,
     pub presence: Presence,
     pub schema: &'a Schema,
+    /// The doc comment: the property's description.
+    pub doc: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -220,6 +222,7 @@ impl<'a> Planner<'a> {
                 ty: Ty::ObjectMeta,
                 presence: Presence::Required,
                 schema,
+                doc: Some("Standard object metadata.".into()),
             },
         );
         s
@@ -259,11 +262,17 @@ impl<'a> Planner<'a> {
                 ty,
                 presence,
                 schema: prop,
+                doc: prop.description.clone(),
             });
         }
         if schema.embedded_resource {
             // apiVersion, kind and metadata are kept by pruning even when not listed.
-            for (json, ty) in [("apiVersion", Ty::String), ("kind", Ty::String), ("metadata", Ty::ObjectMeta)] {
+            let implicit = [
+                ("apiVersion", Ty::String, "API version of the embedded object."),
+                ("kind", Ty::String, "Kind of the embedded object."),
+                ("metadata", Ty::ObjectMeta, "Metadata of the embedded object."),
+            ];
+            for (i, (json, ty, doc)) in implicit.into_iter().enumerate() {
                 if fields.iter().any(|f| f.json == json) {
                     continue;
                 }
@@ -273,13 +282,18 @@ impl<'a> Planner<'a> {
                 } else {
                     Presence::Optional
                 };
-                fields.push(FieldDef {
-                    name,
-                    json: json.into(),
-                    ty,
-                    presence,
-                    schema: schema.properties.get(json).unwrap_or(schema),
-                });
+                let prop = schema.properties.get(json);
+                fields.insert(
+                    i,
+                    FieldDef {
+                        name,
+                        json: json.into(),
+                        ty,
+                        presence,
+                        schema: prop.unwrap_or(schema),
+                        doc: prop.and_then(|p| p.description.clone()).or(Some(doc.into())),
+                    },
+                );
             }
         }
         let derives_default = fields

@@ -1,0 +1,145 @@
+//! `crdgen` on bad and good input: clear messages naming file and line, the
+//! documented exit codes (0 valid, 1 invalid, 2 unreadable), never a panic.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn crdgen(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_crdgen")).args(args).output().unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn write_temp(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("crdgen-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn assert_no_panic(o: &Output) {
+    let err = stderr(o);
+    assert!(!err.contains("panicked"), "crdgen panicked:\n{err}");
+}
+
+const CRONTAB: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/crds/crontab.yaml");
+
+#[test]
+fn valid_crd_checks_and_generates() {
+    let o = crdgen(&["check", CRONTAB]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = crdgen(&["generate", CRONTAB]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let src = String::from_utf8(o.stdout).unwrap();
+    assert!(src.contains("pub struct CronTab {"), "{src}");
+    assert!(src.contains("pub mod stable_example_com"), "{src}");
+}
+
+#[test]
+fn generate_writes_the_output_file() {
+    let out = std::env::temp_dir().join(format!("crdgen-out-{}.rs", std::process::id()));
+    let o = crdgen(&["generate", CRONTAB, "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(std::fs::read_to_string(&out).unwrap().contains("pub struct CronTabSpec"));
+}
+
+#[test]
+fn malformed_yaml_is_unreadable_input() {
+    let path = write_temp("malformed.yaml", "apiVersion: apiextensions.k8s.io/v1\nkind: [CustomResourceDefinition\nspec:\n");
+    for cmd in ["check", "generate"] {
+        let o = crdgen(&[cmd, path.to_str().unwrap()]);
+        assert_no_panic(&o);
+        assert_eq!(o.status.code(), Some(2), "{cmd}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains("malformed.yaml:"), "{err}");
+        assert!(err.contains("invalid YAML"), "{err}");
+    }
+}
+
+#[test]
+fn missing_file_is_unreadable_input() {
+    let o = crdgen(&["check", "/nonexistent/crd.yaml"]);
+    assert_no_panic(&o);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("/nonexistent/crd.yaml"), "{}", stderr(&o));
+}
+
+const HEADER: &str = "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: things.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+";
+
+#[test]
+fn crd_without_names_is_invalid() {
+    let path = write_temp(
+        "no-names.yaml",
+        &format!(
+            "{HEADER}  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n"
+        ),
+    );
+    let o = crdgen(&["check", path.to_str().unwrap()]);
+    assert_no_panic(&o);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("no-names.yaml:"), "{err}");
+    assert!(err.contains("spec.names.plural: Required value"), "{err}");
+    assert!(err.contains("spec.names.kind: Required value"), "{err}");
+}
+
+#[test]
+fn schema_with_ref_is_invalid_and_names_the_line() {
+    let path = write_temp(
+        "ref.yaml",
+        &format!(
+            "{HEADER}  names: {{plural: things, kind: Thing}}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n            $ref: '#/definitions/Spec'\n"
+        ),
+    );
+    let o = crdgen(&["generate", path.to_str().unwrap()]);
+    assert_no_panic(&o);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("ref.yaml:17: ")
+            && err.contains("spec.validation.openAPIV3Schema.properties[spec].$ref: Forbidden: $ref is not supported"),
+        "{err}"
+    );
+}
+
+#[test]
+fn wrong_field_type_is_invalid() {
+    let path = write_temp(
+        "types.yaml",
+        &format!("{HEADER}  names: {{plural: things, kind: Thing}}\n  versions:\n  - name: v1\n    served: maybe\n    storage: true\n"),
+    );
+    let o = crdgen(&["check", path.to_str().unwrap()]);
+    assert_no_panic(&o);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("types.yaml:11: ") && err.contains("spec.versions[0].served"), "{err}");
+}
+
+#[test]
+fn other_documents_are_skipped_with_a_note() {
+    let path = write_temp(
+        "mixed.yaml",
+        &format!("apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: x}}\n---\n{}", std::fs::read_to_string(CRONTAB).unwrap()),
+    );
+    let o = crdgen(&["check", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("note: ") && stderr(&o).contains("ConfigMap (v1)"), "{}", stderr(&o));
+}
+
+#[test]
+fn directories_are_searched() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let o = crdgen(&["check", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("8 CustomResourceDefinition(s) in 8 file(s)"));
+}
