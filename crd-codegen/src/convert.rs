@@ -82,7 +82,10 @@ pub fn read_crd(doc: &Document) -> Result<Read, Vec<Diagnostic>> {
             (ext.spec.version.is_some(), "version"),
             (ext.spec.validation.is_some(), "validation"),
             (ext.spec.subresources.is_some(), "subresources"),
-            (ext.spec.additional_printer_columns.is_some(), "additionalPrinterColumns"),
+            (
+                ext.spec.additional_printer_columns.is_some(),
+                "additionalPrinterColumns",
+            ),
             (ext.spec.selectable_fields.is_some(), "selectableFields"),
         ] {
             if set {
@@ -129,8 +132,9 @@ fn drop_nulls(v: &mut Value, ctx: Context) {
                         "properties" | "patternProperties" | "definitions" | "dependencies" => {
                             drop_nulls(child, Context::SchemaMap)
                         }
-                        "items" | "not" | "additionalProperties" | "additionalItems" | "allOf" | "anyOf"
-                        | "oneOf" => drop_nulls(child, Context::Schema),
+                        "items" | "not" | "additionalProperties" | "additionalItems" | "allOf" | "anyOf" | "oneOf" => {
+                            drop_nulls(child, Context::Schema)
+                        }
                         _ => drop_nulls(child, Context::Object),
                     },
                     Context::Object => {
@@ -351,7 +355,12 @@ fn to_internal(
             deprecation_warning: v.deprecation_warning,
             schema: v.schema,
             subresources: v.subresources,
-            additional_printer_columns: v.additional_printer_columns.unwrap_or_default().into_iter().map(column).collect(),
+            additional_printer_columns: v
+                .additional_printer_columns
+                .unwrap_or_default()
+                .into_iter()
+                .map(column)
+                .collect(),
             selectable_fields: v.selectable_fields.unwrap_or_default(),
         })
         .collect();
@@ -369,37 +378,46 @@ fn to_internal(
             }
         }
         // Top-level fields apply to every version; setting both forms is an error in
-        // v1beta1 validation.
+        // v1beta1 validation, reported with the API server's words.
         let top_columns: Option<Vec<CustomResourceColumnDefinition>> =
             s.additional_printer_columns.map(|cs| cs.into_iter().map(column).collect());
-        for (i, v) in versions.iter_mut().enumerate() {
-            let vp = FieldPath::new("spec").child("versions").index(i);
-            let mut both = |set_here: bool, name: &str, top: &str| {
-                if set_here {
-                    let path = vp.child(name).to_string();
-                    errors.push(Diagnostic::at_path(
-                        file,
-                        doc,
-                        &path,
-                        format!("{path}: Forbidden: per-version {name} may not be set when top-level {top} is set"),
-                    ));
-                }
-            };
+        let spec_path = FieldPath::new("spec");
+        let mut exclusive = |top_set: bool, per_version_set: bool, field: &str, what: &str| {
+            if top_set && per_version_set {
+                let path = spec_path.child(field).to_string();
+                let message = format!("{path}: Forbidden: top-level and per-version {what} are mutually exclusive");
+                errors.push(Diagnostic::at_path(file, doc, &path, message));
+            }
+        };
+        exclusive(s.validation.is_some(), versions.iter().any(|v| v.schema.is_some()), "validation", "schemas");
+        exclusive(
+            s.subresources.is_some(),
+            versions.iter().any(|v| v.subresources.is_some()),
+            "subresources",
+            "subresources",
+        );
+        exclusive(
+            top_columns.as_ref().is_some_and(|c| !c.is_empty()),
+            versions.iter().any(|v| !v.additional_printer_columns.is_empty()),
+            "additionalPrinterColumns",
+            "additionalPrinterColumns",
+        );
+        for v in versions.iter_mut() {
             if let Some(top) = &s.validation {
-                both(v.schema.is_some(), "schema", "validation");
-                v.schema = Some(top.clone());
+                v.schema.get_or_insert_with(|| top.clone());
             }
             if let Some(top) = &s.subresources {
-                both(v.subresources.is_some(), "subresources", "subresources");
-                v.subresources = Some(top.clone());
+                v.subresources.get_or_insert_with(|| top.clone());
             }
             if let Some(top) = &top_columns {
-                both(!v.additional_printer_columns.is_empty(), "additionalPrinterColumns", "additionalPrinterColumns");
-                v.additional_printer_columns = top.clone();
+                if v.additional_printer_columns.is_empty() {
+                    v.additional_printer_columns = top.clone();
+                }
             }
             if let Some(top) = &s.selectable_fields {
-                both(!v.selectable_fields.is_empty(), "selectableFields", "selectableFields");
-                v.selectable_fields = top.clone();
+                if v.selectable_fields.is_empty() {
+                    v.selectable_fields = top.clone();
+                }
             }
         }
     }
@@ -415,7 +433,10 @@ fn to_internal(
         Some(c) => {
             let (config, review) = match c.webhook {
                 Some(w) => (w.client_config, w.conversion_review_versions),
-                None => (c.webhook_client_config, c.conversion_review_versions.clone().unwrap_or_default()),
+                None => (
+                    c.webhook_client_config,
+                    c.conversion_review_versions.clone().unwrap_or_default(),
+                ),
             };
             let mut review = review;
             if beta && c.strategy == "Webhook" && review.is_empty() {
@@ -431,7 +452,7 @@ fn to_internal(
 
     let mut spec = CustomResourceDefinitionSpec {
         group: s.group,
-        version: String::new(),
+        version: s.version.clone().unwrap_or_default(),
         names,
         scope,
         validation: None,
@@ -456,14 +477,21 @@ fn hoist_identical_version_fields(spec: &mut CustomResourceDefinitionSpec) {
     let Some(first) = spec.versions.first() else {
         return;
     };
-    spec.version = first.name.clone();
+    // v1 has no `spec.version`; the conversion sets it to the first version. A
+    // v1beta1 document keeps its own (defaulted to the first version when unset).
+    if spec.version.is_empty() {
+        spec.version = first.name.clone();
+    }
     let same_schema = spec.versions.iter().all(|v| v.schema == first.schema);
     let same_subresources = spec.versions.iter().all(|v| v.subresources == first.subresources);
     let same_columns = spec
         .versions
         .iter()
         .all(|v| v.additional_printer_columns == first.additional_printer_columns);
-    let same_selectable = spec.versions.iter().all(|v| v.selectable_fields == first.selectable_fields);
+    let same_selectable = spec
+        .versions
+        .iter()
+        .all(|v| v.selectable_fields == first.selectable_fields);
     let first = first.clone();
     if same_schema {
         spec.validation = first.schema;

@@ -72,12 +72,15 @@ pub fn load_documents(docs: Vec<Document>, out: &mut Loaded) {
                 };
                 out.diagnostics.push(Diagnostic::note(
                     Some(doc.file.path.clone()),
-                    format!("document {} is {what}, not a CustomResourceDefinition; skipped", doc.index + 1),
+                    format!(
+                        "document {} is {what}, not a CustomResourceDefinition; skipped",
+                        doc.index + 1
+                    ),
                 ));
             }
             Ok(Read::Crd(model, warnings)) => {
                 out.diagnostics.extend(warnings);
-                let errors: Vec<crd_runtime::FieldError> = Vec::new(); // TEMP: wired to check::check_crd when it lands
+                let errors = crate::check::check_crd(&model);
                 if errors.is_empty() {
                     out.crds.push(LoadedCrd {
                         ir: crate::lower::lower_crd(&model),
@@ -85,10 +88,15 @@ pub fn load_documents(docs: Vec<Document>, out: &mut Loaded) {
                         doc,
                     });
                 } else {
-                    let name = if model.name.is_empty() { "<unnamed>" } else { &model.name };
+                    let name = if model.name.is_empty() {
+                        "<unnamed>"
+                    } else {
+                        &model.name
+                    };
                     for e in errors {
                         let message = format!("CustomResourceDefinition {name:?} is invalid: {e}");
-                        out.diagnostics.push(Diagnostic::at_path(&doc.file, doc.index, &e.field, message));
+                        out.diagnostics
+                            .push(Diagnostic::at_path(&doc.file, doc.index, &e.field, message));
                     }
                 }
             }

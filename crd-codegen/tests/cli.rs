@@ -43,12 +43,19 @@ fn generate_writes_the_output_file() {
     let out = std::env::temp_dir().join(format!("crdgen-out-{}.rs", std::process::id()));
     let o = crdgen(&["generate", CRONTAB, "-o", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(std::fs::read_to_string(&out).unwrap().contains("pub struct CronTabSpec"));
+    assert!(
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .contains("pub struct CronTabSpec")
+    );
 }
 
 #[test]
 fn malformed_yaml_is_unreadable_input() {
-    let path = write_temp("malformed.yaml", "apiVersion: apiextensions.k8s.io/v1\nkind: [CustomResourceDefinition\nspec:\n");
+    let path = write_temp(
+        "malformed.yaml",
+        "apiVersion: apiextensions.k8s.io/v1\nkind: [CustomResourceDefinition\nspec:\n",
+    );
     for cmd in ["check", "generate"] {
         let o = crdgen(&[cmd, path.to_str().unwrap()]);
         assert_no_panic(&o);
@@ -106,7 +113,7 @@ fn schema_with_ref_is_invalid_and_names_the_line() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(
-        err.contains("ref.yaml:17: ")
+        err.contains("ref.yaml:18: ")
             && err.contains("spec.validation.openAPIV3Schema.properties[spec].$ref: Forbidden: $ref is not supported"),
         "{err}"
     );
@@ -116,24 +123,36 @@ fn schema_with_ref_is_invalid_and_names_the_line() {
 fn wrong_field_type_is_invalid() {
     let path = write_temp(
         "types.yaml",
-        &format!("{HEADER}  names: {{plural: things, kind: Thing}}\n  versions:\n  - name: v1\n    served: maybe\n    storage: true\n"),
+        &format!(
+            "{HEADER}  names: {{plural: things, kind: Thing}}\n  versions:\n  - name: v1\n    served: maybe\n    storage: true\n"
+        ),
     );
     let o = crdgen(&["check", path.to_str().unwrap()]);
     assert_no_panic(&o);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let err = stderr(&o);
-    assert!(err.contains("types.yaml:11: ") && err.contains("spec.versions[0].served"), "{err}");
+    assert!(
+        err.contains("types.yaml:11: ") && err.contains("spec.versions[0].served"),
+        "{err}"
+    );
 }
 
 #[test]
 fn other_documents_are_skipped_with_a_note() {
     let path = write_temp(
         "mixed.yaml",
-        &format!("apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: x}}\n---\n{}", std::fs::read_to_string(CRONTAB).unwrap()),
+        &format!(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: x}}\n---\n{}",
+            std::fs::read_to_string(CRONTAB).unwrap()
+        ),
     );
     let o = crdgen(&["check", path.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(stderr(&o).contains("note: ") && stderr(&o).contains("ConfigMap (v1)"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("note: ") && stderr(&o).contains("ConfigMap (v1)"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

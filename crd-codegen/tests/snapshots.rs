@@ -12,7 +12,12 @@ fn check_snapshot(name: &str) {
     assert!(
         !loaded.has_errors(),
         "{name}: {}",
-        loaded.diagnostics.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n")
+        loaded
+            .diagnostics
+            .iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
     );
     let actual = crd_codegen::rust::generate_source(&loaded.irs());
     let snapshot = dir.join("snapshots").join(format!("{name}.rs"));

