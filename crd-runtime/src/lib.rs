@@ -15,6 +15,7 @@ pub type JsonMap = serde_json::Map<String, serde_json::Value>;
 pub use serde;
 pub use serde_json;
 
+pub mod admission;
 pub mod errors;
 pub mod formats;
 pub mod gofmt;

@@ -7,30 +7,40 @@
 //! their ASCII forms.
 
 use regex::Regex;
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 /// A pattern compiled on first use and kept. Usable in a `static`.
 pub struct Pattern {
-    source: &'static str,
+    source: Cow<'static, str>,
     compiled: OnceLock<Result<Regex, String>>,
 }
 
 impl Pattern {
+    /// For generated code: `static P: Pattern = Pattern::new("^a+$");`.
     pub const fn new(source: &'static str) -> Self {
         Pattern {
-            source,
+            source: Cow::Borrowed(source),
+            compiled: OnceLock::new(),
+        }
+    }
+
+    /// For patterns known only at run time (the reference engine, CEL literals).
+    pub fn from_string(source: String) -> Self {
+        Pattern {
+            source: Cow::Owned(source),
             compiled: OnceLock::new(),
         }
     }
 
     pub fn source(&self) -> &str {
-        self.source
+        &self.source
     }
 
     /// The compiled expression, or the reason it does not compile.
     pub fn regex(&self) -> Result<&Regex, &str> {
         self.compiled
-            .get_or_init(|| compile(self.source))
+            .get_or_init(|| compile(&self.source))
             .as_ref()
             .map_err(|e| e.as_str())
     }
