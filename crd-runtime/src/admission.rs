@@ -92,6 +92,20 @@ pub fn update(schema: &dyn ResourceSchema, object: Value, old: Value, namespace:
     todo!("crd-runtime admission pipeline")
 }
 
+/// The validation steps of a create on an already decoded, pruned and defaulted
+/// object (used by typed `validate()` methods): type meta, object meta, schema,
+/// scale, embedded resources, list sets and maps, rules.
+pub fn validate_create(schema: &dyn ResourceSchema, object: &Value) -> ErrorList {
+    let _ = (schema, object);
+    todo!("crd-runtime admission pipeline")
+}
+
+/// The validation steps of an update from `old` (both already decoded and defaulted).
+pub fn validate_update(schema: &dyn ResourceSchema, object: &Value, old: &Value) -> ErrorList {
+    let _ = (schema, object, old);
+    todo!("crd-runtime admission pipeline")
+}
+
 /// Appends the "rules were not checked" error when `errs` holds a blocking error
 /// (NotSupported, Required, TooLong, TooMany, TypeInvalid); returns whether it did.
 pub fn block_rules_if_invalid(errs: &mut ErrorList) -> bool {

@@ -24,6 +24,7 @@ pub mod net;
 pub mod openapi;
 pub mod quantity;
 pub mod regex;
+pub mod schema;
 pub mod semver;
 pub mod strings;
 pub mod time;

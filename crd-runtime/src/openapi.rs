@@ -278,7 +278,9 @@ impl Lit<'_> {
             Lit::Null => Value::Null,
             Lit::Bool(b) => Value::Bool(b),
             Lit::Int(i) => Value::from(i),
-            Lit::Float(f) => serde_json::Number::from_f64(f).map(Value::Number).unwrap_or(Value::Null),
+            Lit::Float(f) => serde_json::Number::from_f64(f)
+                .map(Value::Number)
+                .unwrap_or(Value::Null),
             Lit::Str(s) => Value::String(s.to_string()),
             Lit::Json(j) => serde_json::from_str(j).unwrap_or(Value::Null),
         }
@@ -346,17 +348,36 @@ pub fn supported_format(format: &str, types: Types) -> bool {
 /// Validates a node without child schemas, completely (`SchemaValidator.Validate`),
 /// merging the node's result into `parent`.
 pub fn validate_leaf(v: &Value, node: &Node, path: &Path, parent: &mut Res) {
+    parent.merge(leaf(v, path, node));
+}
+
+/// A whole node (`SchemaValidator.Validate`) whose child schemas the closures walk:
+/// `items` validates the elements of an array value, `object` the entries of an
+/// object value (additionalProperties, properties, required). Returns the node's
+/// result; the caller merges it (with ratcheting where it applies).
+#[inline]
+pub fn node(
+    v: &Value,
+    path: &Path,
+    node: &Node,
+    junctors: Option<&Junctors>,
+    items: impl FnOnce(&[Value], &mut Res),
+    object: impl FnOnce(&Map<String, Value>, &mut Res),
+) -> Res {
     let mut r = Res::default();
     if null_step(v, node, path, &mut r) {
-        parent.merge(r);
-        return;
+        return r;
     }
     type_step(v, node, path, &mut r);
-    no_junctors_step(&mut r);
+    match junctors {
+        Some(j) => junctor_step(v, j, path, &mut r),
+        None => no_junctors_step(&mut r),
+    }
     value_steps(v, node, path, &mut r);
-    if let Value::Array(items) = v {
+    if let Value::Array(elements) = v {
         let mut s = Res::default();
-        slice_sizes(items, node, path, &mut s);
+        items(elements, &mut s);
+        slice_sizes(elements, node, path, &mut s);
         s.inc();
         r.merge(s);
         r.inc();
@@ -365,12 +386,18 @@ pub fn validate_leaf(v: &Value, node: &Node, path: &Path, parent: &mut Res) {
     if let Value::Object(map) = v {
         let mut o = Res::default();
         object_sizes(map, node, path, &mut o);
-        // additionalProperties and properties are child schemas: none here.
+        object(map, &mut o);
         r.merge(o);
         r.inc();
     }
     r.inc();
-    parent.merge(r);
+    r
+}
+
+/// A node without child schemas, as its own result.
+#[inline]
+pub fn leaf(v: &Value, path: &Path, n: &Node) -> Res {
+    node(v, path, n, None, |_, _| {}, |_, _| {})
 }
 
 /// For a `null` value only the type and enum validators run. Returns whether `v` was
@@ -427,11 +454,16 @@ fn type_error(gv: GoValue, node: &Node, path: &Path) -> Option<SchemaError> {
     let is_string_or_slice = matches!(gv, GoValue::String(_) | GoValue::Array(_));
     if !is_string_or_slice
         && !node.format.is_empty()
-        && !(t.contains(sch_type) || format == node.format || is_float_int || is_int_float || is_lower_int || is_lower_float)
+        && !(t.contains(sch_type)
+            || format == node.format
+            || is_float_int
+            || is_int_float
+            || is_lower_int
+            || is_lower_float)
     {
         return Some(invalid_type(path, node.format, Value::String(format.into())));
     }
-    if !(t.contains("number") || t.contains("integer")) && !node.format.is_empty() && is_string_or_slice {
+    if !(t.contains("number") || t.contains("integer") || node.format.is_empty()) && is_string_or_slice {
         return None;
     }
     if !(t.contains(sch_type) || is_float_int || is_int_float) {
@@ -491,26 +523,31 @@ fn string_error(s: &str, node: &Node, path: &Path) -> Option<SchemaError> {
     let len = || s.chars().count() as i64;
     let name = || path.to_openapi_string();
     let value = || Some(Value::String(s.to_string()));
-    if let Some(max) = node.max_length {
-        if len() > max {
-            let n = name();
-            let mut e = SchemaError::validation(Code::TooLong, &n, value(), format!("{n} in body should be at most {max} chars long"));
-            if let SchemaError::Validation { valid, .. } = &mut e {
-                *valid = Some(max);
-            }
-            return Some(e);
+    if let Some(max) = node.max_length
+        && len() > max
+    {
+        let n = name();
+        let mut e = SchemaError::validation(
+            Code::TooLong,
+            &n,
+            value(),
+            format!("{n} in body should be at most {max} chars long"),
+        );
+        if let SchemaError::Validation { valid, .. } = &mut e {
+            *valid = Some(max);
         }
+        return Some(e);
     }
-    if let Some(min) = node.min_length {
-        if len() < min {
-            let n = name();
-            return Some(SchemaError::validation(
-                Code::TooShort,
-                &n,
-                value(),
-                format!("{n} in body should be at least {min} chars long"),
-            ));
-        }
+    if let Some(min) = node.min_length
+        && len() < min
+    {
+        let n = name();
+        return Some(SchemaError::validation(
+            Code::TooShort,
+            &n,
+            value(),
+            format!("{n} in body should be at least {min} chars long"),
+        ));
     }
     if let Some(p) = node.pattern {
         let shown = match p.regex() {
@@ -597,8 +634,22 @@ fn number_step(gv: GoValue, node: &Node, path: &Path, r: &mut Res) {
 /// and only a format valid for it (`numberValidator()` in kube-openapi's schema.go).
 fn number_type_and_format<'a>(node: &Node<'a>) -> (&'static str, &'a str) {
     match node.types.single() {
-        Some("integer") => ("integer", if matches!(node.format, "int32" | "int64") { node.format } else { "" }),
-        Some("number") => ("number", if matches!(node.format, "float" | "double") { node.format } else { "" }),
+        Some("integer") => (
+            "integer",
+            if matches!(node.format, "int32" | "int64") {
+                node.format
+            } else {
+                ""
+            },
+        ),
+        Some("number") => (
+            "number",
+            if matches!(node.format, "float" | "double") {
+                node.format
+            } else {
+                ""
+            },
+        ),
         _ => ("", ""),
     }
 }
@@ -666,13 +717,20 @@ fn bound_message(path: &Path, exceeded_max: bool, exclusive: bool, bound: &str) 
 fn bound_err(gv: GoValue, path: &Path, is_max: bool, exclusive: bool, bound: String) -> SchemaError {
     let code = if is_max { Code::Max } else { Code::Min };
     let name = path.to_openapi_string();
-    SchemaError::validation(code, &name, Some(go_value_json(gv)), bound_message(path, is_max, exclusive, &bound))
+    SchemaError::validation(
+        code,
+        &name,
+        Some(go_value_json(gv)),
+        bound_message(path, is_max, exclusive, &bound),
+    )
 }
 
 fn go_value_json(gv: GoValue) -> Value {
     match gv {
         GoValue::Int(i) => Value::from(i),
-        GoValue::Float(f) => serde_json::Number::from_f64(f).map(Value::Number).unwrap_or(Value::Null),
+        GoValue::Float(f) => serde_json::Number::from_f64(f)
+            .map(Value::Number)
+            .unwrap_or(Value::Null),
         _ => Value::Null,
     }
 }
@@ -755,38 +813,41 @@ fn multiple_of_float(d: f64, factor: f64, gv: GoValue, path: &Path) -> Option<Sc
 /// `minItems`, `maxItems`, `uniqueItems` of the array validator (after its items).
 pub fn slice_sizes(items: &[Value], node: &Node, path: &Path, s: &mut Res) {
     let size = items.len() as i64;
-    if let Some(min) = node.min_items {
-        if size < min {
-            let name = path.to_openapi_string();
-            let mut e = SchemaError::validation(
-                Code::MinItems,
-                &name,
-                Some(Value::from(size)),
-                format!("{name} in body should have at least {min} items"),
-            );
-            if let SchemaError::Validation { valid, .. } = &mut e {
-                *valid = Some(min);
-            }
-            s.add(e);
+    if let Some(min) = node.min_items
+        && size < min
+    {
+        let name = path.to_openapi_string();
+        let mut e = SchemaError::validation(
+            Code::MinItems,
+            &name,
+            Some(Value::from(size)),
+            format!("{name} in body should have at least {min} items"),
+        );
+        if let SchemaError::Validation { valid, .. } = &mut e {
+            *valid = Some(min);
         }
+        s.add(e);
     }
-    if let Some(max) = node.max_items {
-        if size > max {
-            let name = path.to_openapi_string();
-            let mut e = SchemaError::validation(
-                Code::MaxItems,
-                &name,
-                Some(Value::from(size)),
-                format!("{name} in body should have at most {max} items"),
-            );
-            if let SchemaError::Validation { valid, .. } = &mut e {
-                *valid = Some(max);
-            }
-            s.add(e);
+    if let Some(max) = node.max_items
+        && size > max
+    {
+        let name = path.to_openapi_string();
+        let mut e = SchemaError::validation(
+            Code::MaxItems,
+            &name,
+            Some(Value::from(size)),
+            format!("{name} in body should have at most {max} items"),
+        );
+        if let SchemaError::Validation { valid, .. } = &mut e {
+            *valid = Some(max);
         }
+        s.add(e);
     }
     if node.unique_items {
-        let duplicate = items.iter().enumerate().any(|(i, a)| items[..i].iter().any(|b| go_deep_equal(a, b)));
+        let duplicate = items
+            .iter()
+            .enumerate()
+            .any(|(i, a)| items[..i].iter().any(|b| go_deep_equal(a, b)));
         if duplicate {
             let name = path.to_openapi_string();
             s.add(SchemaError::validation(
@@ -875,35 +936,35 @@ fn enum_matches(v: &Value, e: Lit) -> bool {
 /// `minProperties`, `maxProperties` of the object validator.
 pub fn object_sizes(map: &Map<String, Value>, node: &Node, path: &Path, o: &mut Res) {
     let n = map.len() as i64;
-    if let Some(min) = node.min_properties {
-        if n < min {
-            let name = path.to_openapi_string();
-            let mut e = SchemaError::validation(
-                Code::TooFewProperties,
-                &name,
-                Some(Value::from(n)),
-                format!("{name} in body should have at least {min} properties"),
-            );
-            if let SchemaError::Validation { valid, .. } = &mut e {
-                *valid = Some(min);
-            }
-            o.add(e);
+    if let Some(min) = node.min_properties
+        && n < min
+    {
+        let name = path.to_openapi_string();
+        let mut e = SchemaError::validation(
+            Code::TooFewProperties,
+            &name,
+            Some(Value::from(n)),
+            format!("{name} in body should have at least {min} properties"),
+        );
+        if let SchemaError::Validation { valid, .. } = &mut e {
+            *valid = Some(min);
         }
+        o.add(e);
     }
-    if let Some(max) = node.max_properties {
-        if n > max {
-            let name = path.to_openapi_string();
-            let mut e = SchemaError::validation(
-                Code::TooManyProperties,
-                &name,
-                Some(Value::from(n)),
-                format!("{name} in body should have at most {max} properties"),
-            );
-            if let SchemaError::Validation { valid, .. } = &mut e {
-                *valid = Some(max);
-            }
-            o.add(e);
+    if let Some(max) = node.max_properties
+        && n > max
+    {
+        let name = path.to_openapi_string();
+        let mut e = SchemaError::validation(
+            Code::TooManyProperties,
+            &name,
+            Some(Value::from(n)),
+            format!("{name} in body should have at most {max} properties"),
+        );
+        if let SchemaError::Validation { valid, .. } = &mut e {
+            *valid = Some(max);
         }
+        o.add(e);
     }
 }
 
@@ -911,7 +972,12 @@ pub fn object_sizes(map: &Map<String, Value>, node: &Node, path: &Path, o: &mut 
 pub fn forbidden_property(key: &str, path: &Path, o: &mut Res) {
     let name = path.to_openapi_string();
     let message = format!("{name}.{key} in body is a forbidden property");
-    o.add(SchemaError::validation(Code::UnallowedProperty, &name, Some(Value::String(key.into())), message));
+    o.add(SchemaError::validation(
+        Code::UnallowedProperty,
+        &name,
+        Some(Value::String(key.into())),
+        message,
+    ));
 }
 
 /// `required`: each name missing from the object.
@@ -966,7 +1032,10 @@ pub fn junctor_step(v: &Value, j: &Junctors, path: &Path, r: &mut Res) {
             }
         }
         if !succeeded {
-            main.add(SchemaError::Plain(format!("{} must validate at least one schema (anyOf)", gofmt::quote(&p()))));
+            main.add(SchemaError::Plain(format!(
+                "{} must validate at least one schema (anyOf)",
+                gofmt::quote(&p())
+            )));
         }
         if let Some(b) = best {
             main.merge(b);
@@ -1026,10 +1095,13 @@ pub fn junctor_step(v: &Value, j: &Junctors, path: &Path, r: &mut Res) {
             )));
         }
     }
-    if let Some(not) = j.not {
-        if run_branch(not, v, path).is_valid() {
-            main.add(SchemaError::Plain(format!("{} must not validate the schema (not)", gofmt::quote(&p()))));
-        }
+    if let Some(not) = j.not
+        && run_branch(not, v, path).is_valid()
+    {
+        main.add(SchemaError::Plain(format!(
+            "{} must not validate the schema (not)",
+            gofmt::quote(&p())
+        )));
     }
     main.inc();
     r.merge(main);
@@ -1100,7 +1172,10 @@ mod tests {
             pattern: Some(&Pattern::new("^a")),
             ..Node::EMPTY
         };
-        assert_eq!(leaf(json!("bbbb"), &node), ["spec.x: Too long: may not be more than 3 bytes"]);
+        assert_eq!(
+            leaf(json!("bbbb"), &node),
+            ["spec.x: Too long: may not be more than 3 bytes"]
+        );
         assert_eq!(
             leaf(json!("bb"), &node),
             [r#"spec.x: Invalid value: "bb": spec.x in body should match '^a'"#]
@@ -1123,9 +1198,21 @@ mod tests {
             enum_values: &[Lit::Int(1), Lit::Int(2)],
             ..Node::EMPTY
         };
-        assert_eq!(leaf(json!(3), &ints), [r#"spec.x: Unsupported value: 3: supported values: "1", "2""#]);
+        assert_eq!(
+            leaf(json!(3), &ints),
+            [r#"spec.x: Unsupported value: 3: supported values: "1", "2""#]
+        );
         // Go converts 2.5 to int64 2 before comparing.
-        assert!(leaf(json!(2.5), &Node { types: Types::None, ..ints }).is_empty());
+        assert!(
+            leaf(
+                json!(2.5),
+                &Node {
+                    types: Types::None,
+                    ..ints
+                }
+            )
+            .is_empty()
+        );
     }
 
     #[test]

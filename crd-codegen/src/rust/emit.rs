@@ -48,7 +48,12 @@ pub fn emit(plan: &Plan) -> TokenStream {
 fn version_module(m: &Module) -> TokenStream {
     let version_mod = ident(&m.version_mod);
     let doc = format!(" `{}/{}`.", m.group, m.version);
-    let types = m.types.iter().map(|t| type_def(m, t));
+    let admit = super::admit::AdmitEmitter::new(m);
+    let types = m.types.iter().map(|t| {
+        let def = type_def(m, t);
+        let impls = admit.type_impls(t);
+        quote!(#def #impls)
+    });
     quote! {
         #[doc = #doc]
         pub mod #version_mod {
@@ -62,7 +67,7 @@ fn version_module(m: &Module) -> TokenStream {
                 clippy::large_enum_variant
             )]
             #[allow(unused_imports)]
-            use ::crd_runtime::{EmptyObject, IntOrString, JsonMap, ObjectMeta, Value};
+            use ::crd_runtime::{self as rt, EmptyObject, IntOrString, JsonMap, ObjectMeta, Value};
             #[allow(unused_imports)]
             use ::crd_runtime::serde::{Deserialize, Serialize};
             #[allow(unused_imports)]
@@ -172,7 +177,11 @@ fn field_tokens(m: &Module, f: &FieldDef) -> TokenStream {
             quote!(Option<#ty>)
         }
         Presence::OptionalNullable => {
-            serde_args.push(quote!(default, skip_serializing_if = "Option::is_none", with = "::crd_runtime::nullable"));
+            serde_args.push(quote!(
+                default,
+                skip_serializing_if = "Option::is_none",
+                with = "::crd_runtime::nullable"
+            ));
             quote!(Option<Option<#ty>>)
         }
     };

@@ -1,5 +1,6 @@
 //! The Rust back end: IR → planned types → tokens → formatted source.
 
+pub mod admit;
 pub mod docs;
 pub mod emit;
 pub mod names;
@@ -23,12 +24,14 @@ fn separate_items(src: &str) -> String {
         out.push_str(line);
         out.push('\n');
         let indent = line.len() - line.trim_start().len();
-        let ends_item = indent <= 8
-            && (line.trim() == "}" || (line.ends_with(';') && !line.trim_start().starts_with("use ")));
+        let ends_item =
+            indent <= 8 && (line.trim() == "}" || (line.ends_with(';') && !line.trim_start().starts_with("use ")));
         let Some(next) = lines.get(i + 1) else { continue };
         let next_indent = next.len() - next.trim_start().len();
         let next_closes = next.trim_start().starts_with('}');
-        let after_uses = line.trim_start().starts_with("use ") && !next.trim_start().starts_with("use ") && !next.trim_start().starts_with("#[allow(unused_imports)]");
+        let after_uses = line.trim_start().starts_with("use ")
+            && !next.trim_start().starts_with("use ")
+            && !next.trim_start().starts_with("#[allow(unused_imports)]");
         if ((ends_item && next_indent == indent) || after_uses) && !next_closes && !next.trim().is_empty() {
             out.push('\n');
         }

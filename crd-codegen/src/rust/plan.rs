@@ -323,7 +323,9 @@ impl<'a> Planner<'a> {
                 _ => Ty::F64,
             },
             Some(Type::String) => {
-                if schema.enum_.iter().any(|v| v.is_string()) && schema.enum_.iter().all(|v| v.is_string() || v.is_null()) {
+                if schema.enum_.iter().any(|v| v.is_string())
+                    && schema.enum_.iter().all(|v| v.is_string() || v.is_null())
+                {
                     self.named(name, path, schema, |_, _| TypeBody::Enum(enum_def(schema)))
                 } else {
                     Ty::String
@@ -402,16 +404,17 @@ fn unique_field(name: String, taken: &mut HashSet<String>) -> String {
 
 fn enum_def(schema: &Schema) -> EnumDef {
     let mut taken = HashSet::new();
-    let variants = schema
-        .enum_
-        .iter()
-        .filter_map(|v| v.as_str())
-        .fold(Vec::<(String, String)>::new(), |mut acc, value| {
-            if !acc.iter().any(|(_, v)| v == value) {
-                acc.push((names::unique(names::variant_name(value), &mut taken), value.to_string()));
-            }
-            acc
-        });
+    let variants =
+        schema
+            .enum_
+            .iter()
+            .filter_map(|v| v.as_str())
+            .fold(Vec::<(String, String)>::new(), |mut acc, value| {
+                if !acc.iter().any(|(_, v)| v == value) {
+                    acc.push((names::unique(names::variant_name(value), &mut taken), value.to_string()));
+                }
+                acc
+            });
     EnumDef { variants }
 }
 
@@ -443,7 +446,10 @@ impl Fingerprints {
         let own = s.own_keywords();
         // Junctors hold only value validations; their Debug text is small.
         let mut key = String::new();
-        key.push_str(&format!("{own:?}|{:?}|{:?}|{:?}|{:?}", s.all_of, s.any_of, s.one_of, s.not));
+        key.push_str(&format!(
+            "{own:?}|{:?}|{:?}|{:?}|{:?}",
+            s.all_of, s.any_of, s.one_of, s.not
+        ));
         for (name, child) in &s.properties {
             let c = self.of(child, true);
             key.push_str(&format!("|p{}:{name}={c}", name.len()));

@@ -1,0 +1,259 @@
+//! The compiled half of admission: what generated code implements per object type,
+//! and the small helpers it calls where a step does not depend on the schema.
+//!
+//! Each generated object type implements [`ObjectSchema`]: the API server's per-node
+//! algorithms (prune, drop nulls, coerce embedded metadata, default, validate,
+//! ratchet equality, embedded-resource and list-type validation) specialised to that
+//! type's schema. Root types implement [`CustomResource`], which plugs them into the
+//! shared pipeline in [`crate::admission`].
+
+use crate::admission::{self, Admission, ResourceSchema, ScalePaths};
+use crate::errors::{ErrorList, InvalidObject, Path};
+use crate::openapi::{GoValue, Res, go_deep_equal};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use std::marker::PhantomData;
+
+/// The admission steps of one generated object type, over JSON values.
+pub trait ObjectSchema {
+    /// `prune` at a node of this type.
+    fn prune(value: &mut Value, path: &Path, pruned: &mut Vec<String>);
+    /// `PruneNonNullableNullsWithoutDefaults` below a node of this type.
+    fn drop_nulls(value: &mut Value);
+    /// `objectmeta.Coerce` of embedded resources at or below a node of this type.
+    fn coerce_embedded(_value: &mut Value) {}
+    /// `Default` at a node of this type.
+    fn default_value(value: &mut Value);
+    /// OpenAPI validation of a node of this type; `old` is the correlated old value on
+    /// update (ratcheting), `None` on create or when nothing correlates.
+    fn validate_value(value: &Value, old: Option<&Value>, path: &Path, res: &mut Res);
+    /// `CorrelatedObject.CachedDeepEqual` for a node of this type.
+    fn ratchet_equal(value: &Value, old: &Value) -> bool;
+    /// `objectmeta.Validate` at or below a node of this type.
+    fn validate_embedded(_value: &Value, _path: &Path, _errs: &mut ErrorList) {}
+    /// `listtype.ValidateListSetsAndMaps` below a node of this type.
+    fn validate_lists(_value: &Value, _path: &Path, _errs: &mut ErrorList) {}
+}
+
+/// A generated root type: a kind and version with its schema compiled in.
+pub trait CustomResource: ObjectSchema + k8s_openapi::Resource + Serialize + DeserializeOwned {
+    const NAMESPACED: bool;
+    const SCALE: Option<ScalePaths<'static>>;
+
+    /// `x-kubernetes-validations` of the whole object (compiled CEL); `old` on update.
+    fn validate_rules(_object: &Value, _old: Option<&Value>, _errs: &mut ErrorList) {}
+
+    /// The create pipeline on a JSON object (as the API server admits a request in
+    /// `namespace`): the admitted object, the pruned paths and every error.
+    fn admit_value(object: Value, namespace: &str) -> Admission {
+        admission::create(&Compiled::<Self>::new(), object, namespace)
+    }
+
+    /// The update pipeline against the stored `old` object.
+    fn admit_update_value(object: Value, old: Value, namespace: &str) -> Admission {
+        admission::update(&Compiled::<Self>::new(), object, old, namespace)
+    }
+
+    /// Validates this object as the API server would on create (type meta, metadata,
+    /// schema, scale, embedded resources, list sets and maps, rules), without pruning
+    /// or defaulting it first.
+    fn validate(&self) -> Result<(), InvalidObject> {
+        let object = to_value(self);
+        let errors = admission::validate_create(&Compiled::<Self>::new(), &object);
+        into_result(self, errors)
+    }
+
+    /// [`CustomResource::validate`] for an update from `old`: transition rules run
+    /// and unchanged invalid values are ratcheted.
+    fn validate_update(&self, old: &Self) -> Result<(), InvalidObject> {
+        let object = to_value(self);
+        let errors = admission::validate_update(&Compiled::<Self>::new(), &object, &to_value(old));
+        into_result(self, errors)
+    }
+
+    /// Applies the schema's defaults, as the API server does when it decodes a request.
+    fn apply_defaults(&mut self) {
+        let mut object = to_value(self);
+        Self::default_value(&mut object);
+        if let Ok(defaulted) = serde_json::from_value(object) {
+            *self = defaulted;
+        }
+    }
+}
+
+fn to_value<T: Serialize>(t: &T) -> Value {
+    // Generated types serialize to JSON objects and never fail.
+    serde_json::to_value(t).unwrap_or(Value::Null)
+}
+
+fn into_result<T: CustomResource>(t: &T, errors: ErrorList) -> Result<(), InvalidObject> {
+    if errors.is_empty() {
+        return Ok(());
+    }
+    let name = to_value(t)
+        .pointer("/metadata/name")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    Err(InvalidObject {
+        kind: T::KIND.to_string(),
+        name,
+        errors,
+    })
+}
+
+/// A generated root type as a [`ResourceSchema`] for the shared pipeline.
+pub struct Compiled<T>(PhantomData<T>);
+
+impl<T> Compiled<T> {
+    pub const fn new() -> Self {
+        Compiled(PhantomData)
+    }
+}
+
+impl<T> Default for Compiled<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: CustomResource> ResourceSchema for Compiled<T> {
+    fn api_version(&self) -> &str {
+        T::API_VERSION
+    }
+
+    fn kind(&self) -> &str {
+        T::KIND
+    }
+
+    fn namespaced(&self) -> bool {
+        T::NAMESPACED
+    }
+
+    fn scale(&self) -> Option<ScalePaths<'_>> {
+        T::SCALE
+    }
+
+    fn prune(&self, object: &mut Value, pruned: &mut Vec<String>) {
+        T::prune(object, &Path::Root, pruned);
+    }
+
+    fn drop_nulls(&self, object: &mut Value) {
+        T::drop_nulls(object);
+    }
+
+    fn coerce_embedded(&self, object: &mut Value) {
+        T::coerce_embedded(object);
+    }
+
+    fn default(&self, object: &mut Value) {
+        T::default_value(object);
+    }
+
+    fn validate(&self, object: &Value, old: Option<&Value>, res: &mut Res) {
+        T::validate_value(object, old, &Path::Root, res);
+    }
+
+    fn validate_embedded(&self, object: &Value, errs: &mut ErrorList) {
+        T::validate_embedded(object, &Path::Root, errs);
+    }
+
+    fn validate_lists(&self, object: &Value, errs: &mut ErrorList) {
+        T::validate_lists(object, &Path::Root, errs);
+    }
+
+    fn validate_rules(&self, object: &Value, old: Option<&Value>, errs: &mut ErrorList) {
+        T::validate_rules(object, old, errs);
+    }
+}
+
+// ---- helpers generated code calls ----
+
+/// Records a pruned field (`spec.items[1].b`).
+pub fn record_pruned(pruned: &mut Vec<String>, path: &Path, key: &str) {
+    pruned.push(path.key(key).to_openapi_string());
+}
+
+/// `prune(x, nil)`: every key of every object below is unknown.
+pub fn prune_all(value: &mut Value, path: &Path, pruned: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for key in map.keys() {
+                record_pruned(pruned, path, key);
+            }
+            map.clear();
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter_mut().enumerate() {
+                prune_all(item, &path.index(i), pruned);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `prune` at a node without properties, `additionalProperties` or `items` (a
+/// scalar node, or an object with no known fields): objects are emptied, arrays'
+/// elements pruned as unknown.
+pub fn prune_leaf(value: &mut Value, path: &Path, pruned: &mut Vec<String>) {
+    prune_all(value, path, pruned);
+}
+
+/// `prune` of an array whose schema has no `items` (the node is not an array type).
+pub fn prune_items_unknown(items: &mut [Value], path: &Path, pruned: &mut Vec<String>) {
+    for (i, item) in items.iter_mut().enumerate() {
+        prune_all(item, &path.index(i), pruned);
+    }
+}
+
+/// `CachedDeepEqual` at a node without properties, `additionalProperties` or `items`:
+/// scalars compare with Go's `DeepEqual`, arrays as a whole, objects are equal only
+/// when both are empty (no key correlates).
+pub fn leaf_equal(value: &Value, old: &Value) -> bool {
+    match (GoValue::of(value), GoValue::of(old)) {
+        (GoValue::Object(n), GoValue::Object(o)) => n.is_empty() && o.is_empty(),
+        (GoValue::Object(_), _) | (_, GoValue::Object(_)) => false,
+        _ => go_deep_equal(value, old),
+    }
+}
+
+/// Merges a child's result into its parent, dropping its errors when ratcheting
+/// applies (the child's value equals its correlated old value), as kube-openapi's
+/// ratcheting validator turns them into warnings.
+pub fn merge_ratcheted(parent: &mut Res, mut child: Res, old: Option<&Value>, equal: impl FnOnce(&Value) -> bool) {
+    if !child.is_valid() && old.is_some_and(equal) {
+        child.errors.clear();
+    }
+    parent.merge(child);
+}
+
+/// Validates a child without child schemas into `parent`, with ratcheting.
+#[inline]
+pub fn leaf_child(parent: &mut Res, value: &Value, old: Option<&Value>, path: &Path, node: &crate::openapi::Node) {
+    merge_ratcheted(parent, crate::openapi::leaf(value, path, node), old, |o| leaf_equal(value, o));
+}
+
+/// The correlated old value of an object's property or map key.
+pub fn old_field<'a>(old: Option<&'a Value>, key: &str) -> Option<&'a Value> {
+    old?.as_object()?.get(key)
+}
+
+/// Replaces `value` with a deep copy of `default` when it is `null` and its schema
+/// is not nullable (defaulting of array items and map values).
+pub fn default_if_null(value: &mut Value, default: Option<&Value>) {
+    if value.is_null() {
+        *value = default.cloned().unwrap_or(Value::Null);
+    }
+}
+
+/// `x[k] = default` when `k` is absent, or `null` in a non-nullable property.
+pub fn insert_default(map: &mut serde_json::Map<String, Value>, key: &str, nullable: bool, default: impl FnOnce() -> Value) {
+    match map.get_mut(key) {
+        None => {
+            map.insert(key.to_string(), default());
+        }
+        Some(v) if v.is_null() && !nullable => *v = default(),
+        Some(_) => {}
+    }
+}
