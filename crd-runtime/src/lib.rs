@@ -8,6 +8,7 @@ pub use errors::{ErrorList, ErrorType, FieldError, InvalidObject, Path};
 pub use k8s_openapi;
 pub use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 pub use serde_json::Value;
+pub use openapi::Node;
 pub use types::{EmptyObject, IntOrString, nullable};
 
 /// A JSON object, for objects that keep unknown fields.
@@ -19,6 +20,7 @@ pub mod admission;
 pub mod errors;
 pub mod formats;
 pub mod gofmt;
+pub mod goregex;
 pub mod k8s_format;
 pub mod net;
 pub mod openapi;

@@ -334,6 +334,39 @@ impl Node<'static> {
     };
 }
 
+impl Node<'static> {
+    const fn typed(types: Types) -> Self {
+        Node { types, ..Node::EMPTY }
+    }
+
+    /// `type: string` and nothing else.
+    pub const STRING: Node<'static> = Node::typed(Types::One("string"));
+    /// `type: integer` and nothing else.
+    pub const INTEGER: Node<'static> = Node::typed(Types::One("integer"));
+    /// `type: integer`, `format: int32`.
+    pub const INT32: Node<'static> = Node {
+        format: "int32",
+        ..Node::INTEGER
+    };
+    /// `type: integer`, `format: int64`.
+    pub const INT64: Node<'static> = Node {
+        format: "int64",
+        ..Node::INTEGER
+    };
+    /// `type: number` and nothing else.
+    pub const NUMBER: Node<'static> = Node::typed(Types::One("number"));
+    /// `type: boolean` and nothing else.
+    pub const BOOLEAN: Node<'static> = Node::typed(Types::One("boolean"));
+    /// `type: object` and nothing else.
+    pub const OBJECT: Node<'static> = Node::typed(Types::One("object"));
+    /// `type: array` and nothing else.
+    pub const ARRAY: Node<'static> = Node::typed(Types::One("array"));
+    /// `x-kubernetes-int-or-string: true` and nothing else.
+    pub const INT_OR_STRING: Node<'static> = Node::typed(Types::IntOrString);
+    /// No type and no keywords (preserved unknown fields).
+    pub const ANY: Node<'static> = Node::EMPTY;
+}
+
 /// Whether the API server keeps `format` on a node of this type
 /// (`StripUnsupportedFormatsPostProcessorForVersion`).
 pub fn supported_format(format: &str, types: Types) -> bool {
@@ -585,7 +618,8 @@ fn number_step(gv: GoValue, node: &Node, path: &Path, r: &mut Res) {
             }
             Some(range) => {
                 multiple.add(range);
-                if let Some(e) = multiple_of_float(gv.as_f64(), factor, gv, path) {
+                // Go's MultipleOf(path, in, data float64, factor): the value is a float64.
+                if let Some(e) = multiple_of_float(gv.as_f64(), factor, GoValue::Float(gv.as_f64()), path) {
                     multiple.add(e);
                 }
             }
@@ -601,7 +635,7 @@ fn number_step(gv: GoValue, node: &Node, path: &Path, r: &mut Res) {
             }
             Some(range) => {
                 minimum.add(range);
-                if let Some(e) = bound_error(gv, min, node.exclusive_minimum, false, path) {
+                if let Some(e) = bound_error(GoValue::Float(gv.as_f64()), min, node.exclusive_minimum, false, path) {
                     minimum.add(e);
                 }
             }
@@ -617,7 +651,7 @@ fn number_step(gv: GoValue, node: &Node, path: &Path, r: &mut Res) {
             }
             Some(range) => {
                 maximum.add(range);
-                if let Some(e) = bound_error(gv, max, node.exclusive_maximum, true, path) {
+                if let Some(e) = bound_error(GoValue::Float(gv.as_f64()), max, node.exclusive_maximum, true, path) {
                     maximum.add(e);
                 }
             }
@@ -780,10 +814,11 @@ fn not_multiple(gv: GoValue, factor: String, path: &Path) -> SchemaError {
     SchemaError::validation(Code::MultipleOf, &name, Some(go_value_json(gv)), message)
 }
 
-fn multiple_of_must_be_positive(path: &Path, factor: String) -> SchemaError {
+fn multiple_of_must_be_positive(path: &Path, factor: String, value: Value) -> SchemaError {
     let name = path.to_openapi_string();
     let message = format!("factor MultipleOf declared for {name} must be positive: {factor}");
-    SchemaError::validation(Code::MultipleOfMustBePositive, &name, None, message)
+    // Go's error carries the factor as its value (int64 or float64).
+    SchemaError::validation(Code::MultipleOfMustBePositive, &name, Some(value), message)
 }
 
 /// `MultipleOfNativeType`.
@@ -792,7 +827,7 @@ fn multiple_of_native(gv: GoValue, factor: f64, path: &Path) -> Option<SchemaErr
         GoValue::Int(d) => {
             let f = go_f64_to_i64(factor);
             if f <= 0 {
-                return Some(multiple_of_must_be_positive(path, f.to_string()));
+                return Some(multiple_of_must_be_positive(path, f.to_string(), Value::from(f)));
             }
             let m = d.wrapping_div(f);
             (m.wrapping_mul(f) != d).then(|| not_multiple(gv, f.to_string(), path))
@@ -804,7 +839,11 @@ fn multiple_of_native(gv: GoValue, factor: f64, path: &Path) -> Option<SchemaErr
 /// `MultipleOf` on float64 data.
 fn multiple_of_float(d: f64, factor: f64, gv: GoValue, path: &Path) -> Option<SchemaError> {
     if factor <= 0.0 {
-        return Some(multiple_of_must_be_positive(path, gofmt::float_v(factor)));
+        return Some(multiple_of_must_be_positive(
+            path,
+            gofmt::float_v(factor),
+            go_value_json(GoValue::Float(factor)),
+        ));
     }
     let mult = if factor < 1.0 { 1.0 / factor * d } else { d / factor };
     (!is_float64_a_json_integer(mult)).then(|| not_multiple(gv, gofmt::float_v(factor), path))

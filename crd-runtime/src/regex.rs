@@ -1,14 +1,23 @@
 //! Regular expressions with Go's (RE2) semantics, compiled once.
 //!
-//! The API server matches `pattern` and CEL's `matches()` with Go's `regexp`. The
-//! `regex` crate implements the same RE2 family with linear-time matching; the
-//! differences that change results are the Perl classes (`\d`, `\w`, `\s`, `\b`),
-//! which are ASCII-only in Go and Unicode-aware here: [`translate`] rewrites them to
-//! their ASCII forms.
+//! The API server matches `pattern` and CEL's `matches()` with Go's `regexp`. A Go
+//! pattern is parsed with Go's rules ([`crate::goregex`]: Go's error texts, Go's
+//! meaning of `\d \s \w \b`, POSIX classes, `(?i)`, `$`, ...), translated to the
+//! `regex` crate's syntax and compiled with limits that admit what Go admits.
+//!
+//! - [`Pattern`]: a pattern known at build time (generated code), compiled on
+//!   first use.
+//! - [`cached`]: a pattern known only at run time (CEL `matches` with a computed
+//!   pattern), from a bounded process-wide cache.
+//! - [`find_all`]: Go's `FindAllStringIndex`, for CEL `findAll`.
 
-use regex::Regex;
+use regex::{Regex, RegexBuilder};
 use std::borrow::Cow;
-use std::sync::OnceLock;
+use std::collections::{HashMap, VecDeque};
+use std::ops::Range;
+use std::sync::{Arc, Mutex, OnceLock};
+
+pub use crate::goregex::{GoRegexpError, translate};
 
 /// A pattern compiled on first use and kept. Usable in a `static`.
 pub struct Pattern {
@@ -33,11 +42,13 @@ impl Pattern {
         }
     }
 
+    /// The Go pattern.
     pub fn source(&self) -> &str {
         &self.source
     }
 
-    /// The compiled expression, or the reason it does not compile.
+    /// The compiled expression, or the reason it does not compile: Go's error text
+    /// for a pattern Go rejects.
     pub fn regex(&self) -> Result<&Regex, &str> {
         self.compiled
             .get_or_init(|| compile(&self.source))
@@ -52,86 +63,142 @@ impl std::fmt::Debug for Pattern {
     }
 }
 
-/// Compiles a Go regular expression.
+/// The `regex` crate's limit on the size of a compiled program, Go's limit (128 MiB
+/// of instructions). A class is one Go instruction but one NFA state per UTF-8
+/// byte range here, so Unicode classes take far more room than in Go:
+/// `^[\pL\pN._-]{1,253}$` needs 12 MiB (over the crate's default of 10 MiB),
+/// `\pL{1000}` 42 MiB. Go accepts patterns that exceed even this (several
+/// `\pL{1000}` in a row); [`compile`] reports them as not compilable here.
+pub const SIZE_LIMIT: usize = 128 << 20;
+
+/// The `regex` crate's nesting limit. Go allows 1000 levels of its tree; the
+/// translation adds a group around some operands.
+pub const NEST_LIMIT: u32 = 4000;
+
+/// Compiles a Go regular expression: Go's error text if Go rejects it.
 pub fn compile(source: &str) -> Result<Regex, String> {
-    Regex::new(&translate(source)).map_err(|e| e.to_string())
+    let translated = translate(source).map_err(|e| e.to_string())?;
+    let build = || {
+        RegexBuilder::new(&translated)
+            .size_limit(SIZE_LIMIT)
+            .nest_limit(NEST_LIMIT)
+            .build()
+            .map_err(|e| match e {
+                regex::Error::CompiledTooBig(limit) => format!("the compiled program exceeds {limit} bytes"),
+                e => e.to_string(),
+            })
+    };
+    // The regex crate's compiler recurses once per nesting level (a few KiB each in
+    // a debug build): a deeply nested pattern, which Go allows up to 1000 levels,
+    // is compiled on a thread with a stack to match.
+    let built = if nesting_depth(&translated) > SHALLOW_NESTING {
+        std::thread::scope(|scope| {
+            std::thread::Builder::new()
+                .stack_size(DEEP_STACK)
+                .spawn_scoped(scope, build)
+                .map_err(|e| e.to_string())?
+                .join()
+                .map_err(|_| "the regex compiler panicked".to_string())?
+        })
+    } else {
+        build()
+    };
+    built.map_err(|reason| format!("regexp {source:?} is valid in Go but cannot be compiled here: {reason}"))
 }
 
-/// Rewrites Go syntax whose meaning differs in the `regex` crate: Perl classes
-/// outside and inside brackets become ASCII-only.
-pub fn translate(source: &str) -> String {
-    let mut out = String::with_capacity(source.len() + 8);
-    let mut chars = source.chars().peekable();
-    let mut in_class = false;
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => {
-                let Some(n) = chars.next() else {
-                    out.push('\\');
-                    break;
-                };
-                match n {
-                    'd' | 'D' | 'w' | 'W' | 's' | 'S' => {
-                        let class = match n {
-                            'd' => "0-9",
-                            'w' => "0-9A-Za-z_",
-                            's' => "\\t\\n\\f\\r ",
-                            'D' => "^0-9",
-                            'W' => "^0-9A-Za-z_",
-                            _ => "^\\t\\n\\f\\r ",
-                        };
-                        if in_class {
-                            // Inside brackets a negated class cannot be spliced in;
-                            // keep it with Unicode turned off.
-                            out.push_str(&format!("(?-u:\\{n})").replace("(?-u:", "").replace(')', ""));
-                            if n.is_ascii_uppercase() {
-                                out.truncate(out.len() - 2);
-                                out.push_str(&format!("\\{n}"));
-                            } else {
-                                out.truncate(out.len() - 2);
-                                out.push_str(class);
-                            }
-                        } else {
-                            out.push('[');
-                            out.push_str(class);
-                            out.push(']');
-                        }
-                    }
-                    'b' | 'B' if !in_class => out.push_str(&format!("(?-u:\\{n})")),
-                    other => {
-                        out.push('\\');
-                        out.push(other);
-                    }
-                }
+/// Nesting up to which [`compile`] runs on the caller's stack.
+const SHALLOW_NESTING: usize = 100;
+/// The stack for compiling deeper patterns.
+const DEEP_STACK: usize = 64 << 20;
+
+/// The deepest nesting of groups and classes in a translated pattern (which
+/// escapes every literal `(`, `)`, `[`, `]`).
+fn nesting_depth(pattern: &str) -> usize {
+    let (mut depth, mut max) = (0usize, 0usize);
+    let mut bytes = pattern.bytes();
+    while let Some(b) = bytes.next() {
+        match b {
+            b'\\' => {
+                bytes.next();
             }
-            '[' if !in_class => {
-                in_class = true;
-                out.push('[');
-                // A leading `]` or `^]` is literal.
-                if chars.peek() == Some(&'^') {
-                    out.push('^');
-                    chars.next();
-                }
-                if chars.peek() == Some(&']') {
-                    out.push_str("\\]");
-                    chars.next();
-                }
+            b'(' | b'[' => {
+                depth += 1;
+                max = max.max(depth);
             }
-            '[' if in_class && chars.peek() == Some(&':') => {
-                // [:alpha:] inside a class
-                out.push('[');
-                for c in chars.by_ref() {
-                    out.push(c);
-                    if c == ']' {
-                        break;
-                    }
-                }
+            b')' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
+}
+
+/// How many run-time patterns [`cached`] keeps.
+pub const CACHE_CAPACITY: usize = 512;
+
+type Compiled = Result<Arc<Regex>, String>;
+
+struct Cache {
+    map: HashMap<String, Compiled>,
+    /// Insertion order, for evicting the oldest entry.
+    order: VecDeque<String>,
+}
+
+/// A compiled Go pattern from a process-wide cache of at most
+/// [`CACHE_CAPACITY`] patterns (the oldest is dropped first), for patterns known
+/// only at run time. Errors are cached too.
+pub fn cached(source: &str) -> Result<Arc<Regex>, String> {
+    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| {
+        Mutex::new(Cache {
+            map: HashMap::new(),
+            order: VecDeque::new(),
+        })
+    });
+    if let Some(hit) = cache.lock().unwrap_or_else(|e| e.into_inner()).map.get(source) {
+        return hit.clone();
+    }
+    // Compile outside the lock; a concurrent miss on the same pattern compiles twice.
+    let compiled: Compiled = compile(source).map(Arc::new);
+    let mut c = cache.lock().unwrap_or_else(|e| e.into_inner());
+    if !c.map.contains_key(source) {
+        while c.map.len() >= CACHE_CAPACITY {
+            let Some(old) = c.order.pop_front() else { break };
+            c.map.remove(&old);
+        }
+        c.order.push_back(source.to_string());
+        c.map.insert(source.to_string(), compiled.clone());
+    }
+    compiled
+}
+
+/// Go's `FindAllStringIndex(s, n)`: successive non-overlapping matches, at most `n`
+/// of them (all if `n < 0`, none if `n == 0`), where an empty match right after the
+/// previous match is dropped (`a*` on `"baaa"` gives `0..0` and `1..4`, not
+/// `4..4`). After an empty match the search goes on one character later.
+///
+/// CEL's `findAll(re)` is `FindAllString(s, -1)`, `findAll(re, n)` is
+/// `FindAllString(s, n)`; `find(re)` is `FindString`, the first match
+/// (`Regex::find`).
+pub fn find_all(re: &Regex, s: &str, n: i64) -> Vec<Range<usize>> {
+    let limit = usize::try_from(n).unwrap_or(usize::MAX);
+    let mut out = Vec::new();
+    let mut pos = 0;
+    let mut prev_end: Option<usize> = None;
+    while out.len() < limit && pos <= s.len() {
+        let Some(m) = re.find_at(s, pos) else { break };
+        let mut accept = true;
+        if m.end() == pos {
+            // An empty match at pos.
+            if prev_end == Some(m.start()) {
+                accept = false;
             }
-            ']' if in_class => {
-                in_class = false;
-                out.push(']');
-            }
-            c => out.push(c),
+            pos += s[pos..].chars().next().map_or(1, char::len_utf8);
+        } else {
+            pos = m.end();
+        }
+        prev_end = Some(m.end());
+        if accept {
+            out.push(m.range());
         }
     }
     out
@@ -145,12 +212,74 @@ mod tests {
     fn perl_classes_are_ascii_like_go() {
         let p = Pattern::new(r"^\d+$");
         assert!(p.regex().unwrap().is_match("123"));
-        assert!(!p.regex().unwrap().is_match("١٢٣"), "Arabic-Indic digits are not \\d in Go");
+        assert!(
+            !p.regex().unwrap().is_match("١٢٣"),
+            "Arabic-Indic digits are not \\d in Go"
+        );
         let w = Pattern::new(r"^[\w-]+$");
         assert!(w.regex().unwrap().is_match("a_b-c"));
         assert!(!w.regex().unwrap().is_match("é"));
         let cron = Pattern::new(r"^(\d+|\*)(/\d+)?(\s+(\d+|\*)(/\d+)?){4}$");
         assert!(cron.regex().unwrap().is_match("5 0 * * *"));
         assert!(!cron.regex().unwrap().is_match("* * * *"));
+    }
+
+    #[test]
+    fn errors_are_go_texts() {
+        assert_eq!(
+            Pattern::new("[a").regex().unwrap_err(),
+            "error parsing regexp: missing closing ]: `[a`"
+        );
+        assert_eq!(
+            cached("a**").unwrap_err(),
+            "error parsing regexp: invalid nested repetition operator: `**`"
+        );
+        assert_eq!(
+            compile(r"\8").unwrap_err(),
+            "error parsing regexp: invalid escape sequence: `\\8`"
+        );
+    }
+
+    #[test]
+    fn too_large_for_the_regex_crate_is_reported() {
+        let p = r"\pL{1000}\pL{1000}\pL{1000}\pL{1000}";
+        assert!(goregex_accepts(p));
+        let e = compile(p).unwrap_err();
+        assert!(
+            e.starts_with("regexp ") && e.contains("is valid in Go but cannot be compiled here"),
+            "{e}"
+        );
+    }
+
+    fn goregex_accepts(p: &str) -> bool {
+        crate::goregex::check(p).is_ok()
+    }
+
+    #[test]
+    fn cache_is_bounded_and_shared() {
+        let a = cached("^x+$").unwrap();
+        let b = cached("^x+$").unwrap();
+        assert!(Arc::ptr_eq(&a, &b));
+        for i in 0..CACHE_CAPACITY + 10 {
+            assert!(cached(&format!("^n{i}$")).unwrap().is_match(&format!("n{i}")));
+        }
+        assert!(cached("^x+$").unwrap().is_match("xx"));
+    }
+
+    #[test]
+    fn find_all_is_gos() {
+        fn r<'a>(p: &str, s: &'a str, n: i64) -> Vec<&'a str> {
+            let re = compile(p).unwrap();
+            find_all(&re, s, n).into_iter().map(|m| &s[m]).collect()
+        }
+        assert_eq!(r("a*", "baaa", -1), ["", "aaa"]);
+        assert_eq!(r("a*", "baaab", -1), ["", "aaa", ""]);
+        assert_eq!(r("", "ééa", -1), ["", "", "", ""]);
+        assert_eq!(r("a|", "aab", -1), ["a", "a", ""]);
+        assert_eq!(r("x*", "", -1), [""]);
+        assert_eq!(r("[a-c]", "abcabc", 2), ["a", "b"]);
+        assert_eq!(r("[a-c]", "abc", 0), Vec::<&str>::new());
+        assert_eq!(r(r"\b", "ab cd", -1), ["", "", "", ""]);
+        assert_eq!(r(r"\B", "ab", -1), [""]);
     }
 }

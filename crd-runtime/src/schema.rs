@@ -9,7 +9,7 @@
 
 use crate::admission::{self, Admission, ResourceSchema, ScalePaths};
 use crate::errors::{ErrorList, InvalidObject, Path};
-use crate::openapi::{GoValue, Res, go_deep_equal};
+use crate::openapi::{GoValue, Node, Res, go_deep_equal};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -17,10 +17,10 @@ use std::marker::PhantomData;
 
 /// The admission steps of one generated object type, over JSON values.
 pub trait ObjectSchema {
-    /// `prune` at a node of this type.
+    /// `prune` at a node of this type, dropping non-nullable nulls without defaults
+    /// (`PruneNonNullableNullsWithoutDefaults`) in the same pass: both decide per key
+    /// from the key's schema alone, so one pass gives what the API server's two give.
     fn prune(value: &mut Value, path: &Path, pruned: &mut Vec<String>);
-    /// `PruneNonNullableNullsWithoutDefaults` below a node of this type.
-    fn drop_nulls(value: &mut Value);
     /// `objectmeta.Coerce` of embedded resources at or below a node of this type.
     fn coerce_embedded(_value: &mut Value) {}
     /// `Default` at a node of this type.
@@ -139,8 +139,8 @@ impl<T: CustomResource> ResourceSchema for Compiled<T> {
         T::prune(object, &Path::Root, pruned);
     }
 
-    fn drop_nulls(&self, object: &mut Value) {
-        T::drop_nulls(object);
+    fn drop_nulls(&self, _object: &mut Value) {
+        // Done by `prune` (see `ObjectSchema::prune`).
     }
 
     fn coerce_embedded(&self, object: &mut Value) {
@@ -228,10 +228,81 @@ pub fn merge_ratcheted(parent: &mut Res, mut child: Res, old: Option<&Value>, eq
     parent.merge(child);
 }
 
-/// Validates a child without child schemas into `parent`, with ratcheting.
+// Validating children. Generated code walks an object's entries once and calls one
+// of these per known property (`field`), map value (`key`) or array element
+// (`item`); each builds the child's path, finds its correlated old value and merges
+// its result with ratcheting.
+
+/// A property without child schemas.
 #[inline]
-pub fn leaf_child(parent: &mut Res, value: &Value, old: Option<&Value>, path: &Path, node: &crate::openapi::Node) {
-    merge_ratcheted(parent, crate::openapi::leaf(value, path, node), old, |o| leaf_equal(value, o));
+pub fn leaf_field(r: &mut Res, value: &Value, old: Option<&Value>, path: &Path, key: &str, node: &Node) {
+    let o = old_field(old, key);
+    merge_ratcheted(r, crate::openapi::leaf(value, &path.field(key), node), o, |o| leaf_equal(value, o));
+}
+
+/// A map value without child schemas.
+#[inline]
+pub fn leaf_key(r: &mut Res, value: &Value, old: Option<&Value>, path: &Path, key: &str, node: &Node) {
+    let o = old_field(old, key);
+    merge_ratcheted(r, crate::openapi::leaf(value, &path.key(key), node), o, |o| leaf_equal(value, o));
+}
+
+/// An array element without child schemas (`old` is its correlated old element).
+#[inline]
+pub fn leaf_item(r: &mut Res, value: &Value, old: Option<&Value>, path: &Path, i: usize, node: &Node) {
+    merge_ratcheted(r, crate::openapi::leaf(value, &path.index(i), node), old, |o| leaf_equal(value, o));
+}
+
+/// A property of a generated object type.
+#[inline]
+pub fn object_field<T: ObjectSchema>(r: &mut Res, value: &Value, old: Option<&Value>, path: &Path, key: &str) {
+    T::validate_value(value, old_field(old, key), &path.field(key), r);
+}
+
+/// A map value of a generated object type.
+#[inline]
+pub fn object_key<T: ObjectSchema>(r: &mut Res, value: &Value, old: Option<&Value>, path: &Path, key: &str) {
+    T::validate_value(value, old_field(old, key), &path.key(key), r);
+}
+
+/// An array element of a generated object type.
+#[inline]
+pub fn object_item<T: ObjectSchema>(r: &mut Res, value: &Value, old: Option<&Value>, path: &Path, i: usize) {
+    T::validate_value(value, old, &path.index(i), r);
+}
+
+/// A child whose schema is an array or map written inline: `validate` gives its
+/// result from `(value, old, path)`, `equal` is its `CachedDeepEqual`.
+#[inline]
+pub fn composite(
+    r: &mut Res,
+    value: &Value,
+    old: Option<&Value>,
+    path: &Path,
+    validate: impl FnOnce(&Value, Option<&Value>, &Path) -> Res,
+    equal: impl FnOnce(&Value, &Value) -> bool,
+) {
+    merge_ratcheted(r, validate(value, old, path), old, |o| equal(value, o));
+}
+
+/// `prune` of a property or map value without child schemas. Returns whether to keep
+/// the key: not when it is `null` and `drop_null` (non-nullable, no default).
+#[inline]
+pub fn prune_leaf_child(value: &mut Value, path: &Path, pruned: &mut Vec<String>, drop_null: bool) -> bool {
+    prune_leaf(value, path, pruned);
+    !(drop_null && value.is_null())
+}
+
+/// `CachedDeepEqual` of two objects whose keys `child` compares (it returns false for
+/// keys the schema does not know); anything else compares as a leaf.
+#[inline]
+pub fn fields_equal(value: &Value, old: &Value, child: impl Fn(&str, &Value, &Value) -> bool) -> bool {
+    match (value, old) {
+        (Value::Object(n), Value::Object(o)) => {
+            n.len() == o.len() && n.iter().all(|(key, nv)| o.get(key).is_some_and(|ov| child(key, nv, ov)))
+        }
+        _ => leaf_equal(value, old),
+    }
 }
 
 /// The correlated old value of an object's property or map key.

@@ -77,7 +77,6 @@ impl<'a> AdmitEmitter<'a> {
         let embedded = is_root || s.embedded_resource;
 
         let prune = self.prune_object_body(s, this, embedded);
-        let drop_nulls = self.drop_nulls_node(s, quote!(value), this);
         let default = if has_defaults(s) {
             let body = self.default_node(s, quote!(value), this);
             quote!(fn default_value(value: &mut #rt::Value) { #body })
@@ -91,7 +90,7 @@ impl<'a> AdmitEmitter<'a> {
                 #( #statics )*
                 let node_res = #node;
                 #rt::schema::merge_ratcheted(res, node_res, old, |old| {
-                    <Self as #rt::schema::ObjectSchema>::ratchet_equal(value, old)
+                    Self::ratchet_equal(value, old)
                 });
             }
         };
@@ -138,10 +137,6 @@ impl<'a> AdmitEmitter<'a> {
             impl #rt::schema::ObjectSchema for #name {
                 fn prune(value: &mut #rt::Value, path: &#rt::Path, pruned: &mut Vec<String>) {
                     #prune
-                }
-
-                fn drop_nulls(value: &mut #rt::Value) {
-                    #drop_nulls
                 }
 
                 #coerce
@@ -199,7 +194,7 @@ impl<'a> AdmitEmitter<'a> {
         }
     }
 
-    // ---- prune ----
+    // ---- prune (with null dropping) ----
 
     /// The body of `prune` for an object type's own node.
     fn prune_object_body(&self, s: &Schema, this: Option<*const Schema>, embedded: bool) -> TokenStream {
@@ -210,22 +205,109 @@ impl<'a> AdmitEmitter<'a> {
         }
     }
 
-    /// `prune(v, s)` for a node reached through a property, item or map value.
+    /// `prune(v, s)` then `PruneNonNullableNullsWithoutDefaults(v, s)` for a node
+    /// reached through a property, item or map value (`None`: no schema).
     fn prune_node(&self, s: Option<&Schema>, v: TokenStream, p: TokenStream, this: Option<*const Schema>) -> TokenStream {
         let rt = rt();
         let Some(s) = s else {
             return quote!(#rt::schema::prune_all(#v, #p, pruned););
         };
         if let Some(t) = self.named_type(s, this) {
-            return quote!(<#t as #rt::schema::ObjectSchema>::prune(#v, #p, pruned););
+            return quote!(#t::prune(#v, #p, pruned););
         }
         if s.preserve_unknown_fields {
             return self.skip_prune_node(s, v, p, this, s.embedded_resource);
         }
-        if s.properties.is_empty() && s.additional_properties.is_none() && s.items.is_none() && !s.embedded_resource {
+        if is_prune_leaf(s) {
             return quote!(#rt::schema::prune_leaf(#v, #p, pruned););
         }
         self.prune_map_array(s, v, p, this, s.embedded_resource)
+    }
+
+    /// Whether to keep the key of a `child` with this schema: not when it is `null`
+    /// and the schema is neither nullable nor defaulted.
+    fn keep_expr(child: Option<&Schema>) -> TokenStream {
+        match child {
+            Some(c) if !c.nullable && c.default.is_none() => quote!(!child.is_null()),
+            _ => quote!(true),
+        }
+    }
+
+    /// The match arms for the keys of an object node: properties (leaves grouped by
+    /// their null rule), embedded-resource meta fields, additionalProperties or
+    /// unknown keys (`unknown` is the catch-all arm).
+    fn prune_key_arms(
+        &self,
+        s: &Schema,
+        p: &TokenStream,
+        this: Option<*const Schema>,
+        embedded: bool,
+        unknown: TokenStream,
+    ) -> Vec<TokenStream> {
+        let rt = rt();
+        let mut arms = Vec::new();
+        let ap_schema = s.additional_properties_schema();
+        if embedded {
+            // Meta fields are not pruned; their nulls are dropped by their schema.
+            let mut plain: Vec<&str> = Vec::new();
+            for k in ["apiVersion", "kind", "metadata"] {
+                match s.properties.get(k).or(ap_schema) {
+                    Some(c) => {
+                        let nulls = if has_maps_below(c) { self.drop_nulls_node(c, quote!(child)) } else { TokenStream::new() };
+                        let keep = Self::keep_expr(Some(c));
+                        arms.push(quote!(#k => { #nulls #keep }));
+                    }
+                    None => plain.push(k),
+                }
+            }
+            if !plain.is_empty() {
+                arms.push(quote!(#( #plain )|* => true,));
+            }
+        }
+        let props: Vec<(&String, &Schema)> =
+            s.properties.iter().filter(|(k, _)| !(embedded && is_meta_field(k))).collect();
+        for drop_null in [true, false] {
+            let leaves: Vec<&String> = props
+                .iter()
+                .filter(|(_, c)| self.named_type(c, this).is_none() && is_prune_leaf(c))
+                .filter(|(_, c)| (!c.nullable && c.default.is_none()) == drop_null)
+                .map(|(k, _)| *k)
+                .collect();
+            if !leaves.is_empty() {
+                arms.push(quote! {
+                    #( #leaves )|* => #rt::schema::prune_leaf_child(child, &#p.field(key), pruned, #drop_null),
+                });
+            }
+        }
+        for (k, prop) in &props {
+            if self.named_type(prop, this).is_none() && is_prune_leaf(prop) {
+                continue;
+            }
+            let child = self.prune_node(Some(prop), quote!(child), quote!(&child_path), this);
+            let keep = Self::keep_expr(Some(prop));
+            arms.push(quote! {
+                #k => {
+                    let child_path = #p.field(key);
+                    #child
+                    #keep
+                }
+            });
+        }
+        match &s.additional_properties {
+            Some(_) => {
+                let child = self.prune_node(ap_schema, quote!(child), quote!(&child_path), this);
+                let keep = Self::keep_expr(ap_schema);
+                arms.push(quote! {
+                    _ => {
+                        let child_path = #p.key(key);
+                        #child
+                        #keep
+                    }
+                });
+            }
+            None => arms.push(unknown),
+        }
+        arms
     }
 
     fn prune_map_array(
@@ -237,39 +319,15 @@ impl<'a> AdmitEmitter<'a> {
         embedded: bool,
     ) -> TokenStream {
         let rt = rt();
-        let meta_arm = embedded.then(|| quote!("apiVersion" | "kind" | "metadata" => true,));
-        let prop_arms = s.properties.iter().filter(|(k, _)| !(embedded && is_meta_field(k))).map(|(k, prop)| {
-            let child = self.prune_node(Some(prop), quote!(child), quote!(&child_path), this);
-            quote! {
-                #k => {
-                    let child_path = #p.field(key);
-                    #child
-                    true
-                }
+        let unknown = quote! {
+            _ => {
+                #rt::schema::record_pruned(pruned, #p, key);
+                false
             }
-        });
-        let other_arm = match &s.additional_properties {
-            Some(ap) => {
-                let ap_schema = match ap {
-                    AdditionalProperties::Schema(ap) => Some(&**ap),
-                    AdditionalProperties::Bool(_) => None,
-                };
-                let child = self.prune_node(ap_schema, quote!(child), quote!(&child_path), this);
-                quote! {
-                    _ => {
-                        let child_path = #p.key(key);
-                        #child
-                        true
-                    }
-                }
-            }
-            None => quote! {
-                _ => {
-                    #rt::schema::record_pruned(pruned, #p, key);
-                    false
-                }
-            },
         };
+        let arms = self.prune_key_arms(s, &p, this, embedded, unknown);
+        let uses_child = arms.iter().any(|a| uses_ident(a, "child"));
+        let child_param = if uses_child { quote!(child) } else { quote!(_child) };
         let items = match &s.items {
             Some(items) => {
                 let child = self.prune_node(Some(items), quote!(item), quote!(&item_path), this);
@@ -284,10 +342,8 @@ impl<'a> AdmitEmitter<'a> {
         };
         quote! {
             match #v {
-                #rt::Value::Object(map) => map.retain(|key, child| match key.as_str() {
-                    #meta_arm
-                    #( #prop_arms )*
-                    #other_arm
+                #rt::Value::Object(map) => map.retain(|key, #child_param| match key.as_str() {
+                    #( #arms )*
                 }),
                 #rt::Value::Array(items) => { #items }
                 _ => {}
@@ -295,7 +351,8 @@ impl<'a> AdmitEmitter<'a> {
         }
     }
 
-    /// `skipPrune(v, s)`: unknown fields stay; known ones are pruned normally.
+    /// `skipPrune(v, s)` (`x-kubernetes-preserve-unknown-fields`): unknown fields
+    /// stay; known ones are pruned normally and their nulls dropped.
     fn skip_prune_node(
         &self,
         s: &Schema,
@@ -305,61 +362,31 @@ impl<'a> AdmitEmitter<'a> {
         embedded: bool,
     ) -> TokenStream {
         let rt = rt();
-        let meta_arm = embedded.then(|| quote!("apiVersion" | "kind" | "metadata" => {}));
-        let prop_arms = s.properties.iter().filter(|(k, _)| !(embedded && is_meta_field(k))).map(|(k, prop)| {
-            let child = self.prune_node(Some(prop), quote!(child), quote!(&child_path), this);
+        let has_map_work = !s.properties.is_empty() || s.additional_properties.is_some() || embedded;
+        let map_part = has_map_work.then(|| {
+            let arms = self.prune_key_arms(s, &p, this, embedded, quote!(_ => true,));
             quote! {
-                #k => {
-                    let child_path = #p.field(key);
-                    #child
-                }
+                #rt::Value::Object(map) => map.retain(|key, child| {
+                    let _ = &child;
+                    match key.as_str() {
+                        #( #arms )*
+                    }
+                }),
             }
         });
-        let other_arm = match &s.additional_properties {
-            Some(ap) => {
-                let ap_schema = match ap {
-                    AdditionalProperties::Schema(ap) => Some(&**ap),
-                    AdditionalProperties::Bool(_) => None,
-                };
-                let child = self.prune_node(ap_schema, quote!(child), quote!(&child_path), this);
-                quote! {
-                    _ => {
-                        let child_path = #p.key(key);
-                        #child
-                    }
-                }
-            }
-            None => quote!(_ => {}),
-        };
-        let items = match &s.items {
-            Some(items) => {
-                let child = self.skip_prune_node(items, quote!(item), quote!(&item_path), this, items.embedded_resource);
-                quote! {
+        let array_part = s.items.as_deref().map(|items| {
+            let child = self.skip_prune_node(items, quote!(item), quote!(&item_path), this, items.embedded_resource);
+            quote! {
+                #rt::Value::Array(items) => {
                     for (i, item) in items.iter_mut().enumerate() {
                         let item_path = #p.index(i);
                         #child
                     }
                 }
             }
-            None => TokenStream::new(),
-        };
-        let has_map_work = !s.properties.is_empty() || s.additional_properties.is_some();
-        let map_part = has_map_work.then(|| {
-            quote! {
-                #rt::Value::Object(map) => {
-                    for (key, child) in map.iter_mut() {
-                        match key.as_str() {
-                            #meta_arm
-                            #( #prop_arms )*
-                            #other_arm
-                        }
-                    }
-                }
-            }
         });
-        let array_part = s.items.is_some().then(|| quote!(#rt::Value::Array(items) => { #items }));
         if map_part.is_none() && array_part.is_none() {
-            return quote! { let _ = (#v, #p, &pruned); };
+            return quote! { let _ = (&#v, #p, &pruned); };
         }
         quote! {
             match #v {
@@ -373,13 +400,15 @@ impl<'a> AdmitEmitter<'a> {
     // ---- drop nulls ----
 
     /// `PruneNonNullableNullsWithoutDefaults(v, s)`.
-    fn drop_nulls_node(&self, s: &Schema, v: TokenStream, this: Option<*const Schema>) -> TokenStream {
+    fn drop_nulls_node(&self, s: &Schema, v: TokenStream) -> TokenStream {
         let rt = rt();
+        // Used only below embedded-resource meta fields, which pruning leaves alone;
+        // inline, since generated types drop nulls while pruning.
         let child_code = |child: &Schema| -> TokenStream {
-            match self.named_type(child, this) {
-                Some(t) => quote!(<#t as #rt::schema::ObjectSchema>::drop_nulls(child);),
-                None if has_maps_below(child) => self.drop_nulls_node(child, quote!(child), this),
-                None => TokenStream::new(),
+            if has_maps_below(child) {
+                self.drop_nulls_node(child, quote!(child))
+            } else {
+                TokenStream::new()
             }
         };
         let decision = |child: &Schema| -> TokenStream {
@@ -399,10 +428,25 @@ impl<'a> AdmitEmitter<'a> {
                 }
             }
         };
-        let prop_arms = s.properties.iter().map(|(k, prop)| {
-            let d = decision(prop);
-            quote!(#k => { #d })
-        });
+        // Properties with nothing below them group into two arms: dropped when null,
+        // or kept (the catch-all).
+        let simple: Vec<&String> = s
+            .properties
+            .iter()
+            .filter(|(_, c)| child_code(c).is_empty() && !c.nullable && c.default.is_none())
+            .map(|(k, _)| k)
+            .collect();
+        let simple_arm = (!simple.is_empty()).then(|| quote!(#( #simple )|* => !child.is_null(),));
+        let prop_arms = s
+            .properties
+            .iter()
+            .filter(|(k, c)| !simple.contains(k) && !child_code(c).is_empty())
+            .map(|(k, prop)| {
+                let d = decision(prop);
+                quote!(#k => { #d })
+            })
+            .collect::<Vec<_>>();
+        let prop_arms = simple_arm.into_iter().chain(prop_arms);
         let other_arm = match s.additional_properties_schema() {
             Some(ap) => {
                 let d = decision(ap);
@@ -410,8 +454,7 @@ impl<'a> AdmitEmitter<'a> {
             }
             None => quote!(_ => true),
         };
-        let items = s.items.as_deref().map(|items| {
-            let body = child_code(items);
+        let items = s.items.as_deref().map(child_code).filter(|b| !b.is_empty()).map(|body| {
             quote! {
                 #rt::Value::Array(items) => {
                     for child in items.iter_mut() {
@@ -442,7 +485,7 @@ impl<'a> AdmitEmitter<'a> {
         let rt = rt();
         let child_code = |child: &Schema, var: TokenStream| -> TokenStream {
             match self.named_type(child, this) {
-                Some(t) if has_defaults(child) => quote!(<#t as #rt::schema::ObjectSchema>::default_value(#var);),
+                Some(t) if has_defaults(child) => quote!(#t::default_value(#var);),
                 Some(_) => TokenStream::new(),
                 None if has_defaults(child) => self.default_node(child, var, this),
                 None => TokenStream::new(),
@@ -487,7 +530,7 @@ impl<'a> AdmitEmitter<'a> {
                 }
             }
         };
-        let items = s.items.as_deref().map(|items| {
+        let items = s.items.as_deref().and_then(|items| {
             let null_default = if items.nullable || items.default.is_none() {
                 TokenStream::new()
             } else {
@@ -495,21 +538,29 @@ impl<'a> AdmitEmitter<'a> {
                 quote!(if item.is_null() { *item = #d; })
             };
             let c = child_code(items, quote!(item));
-            quote! {
-                #rt::Value::Array(items) => {
-                    for item in items.iter_mut() {
-                        #null_default
-                        #c
+            (!null_default.is_empty() || !c.is_empty()).then(|| {
+                quote! {
+                    #rt::Value::Array(items) => {
+                        for item in items.iter_mut() {
+                            #null_default
+                            #c
+                        }
                     }
+                }
+            })
+        });
+        let inserts: Vec<TokenStream> = inserts.collect();
+        let object = (!inserts.is_empty() || !map_loop.is_empty()).then(|| {
+            quote! {
+                #rt::Value::Object(map) => {
+                    #( #inserts )*
+                    #map_loop
                 }
             }
         });
         quote! {
             match #v {
-                #rt::Value::Object(map) => {
-                    #( #inserts )*
-                    #map_loop
-                }
+                #object
                 #items
                 _ => {}
             }
@@ -522,10 +573,14 @@ impl<'a> AdmitEmitter<'a> {
         std::mem::take(&mut *self.statics.borrow_mut())
     }
 
-    /// The `static` holding a node's value keywords (added to the function's
-    /// statics); returns its name.
-    fn node_static(&self, s: &Schema) -> Ident {
+    /// The node's value keywords: a shared constant of the runtime when they are
+    /// only a type, else a `static` added to the function's statics.
+    fn node_static(&self, s: &Schema) -> TokenStream {
         let rt = rt();
+        if let Some(shared) = shared_node(s) {
+            let shared = format_ident!("{}", shared);
+            return quote!(#rt::Node::#shared);
+        }
         let name = self.fresh("NODE");
         let types_value = if s.int_or_string {
             crd_runtime::openapi::Types::IntOrString
@@ -593,7 +648,14 @@ impl<'a> AdmitEmitter<'a> {
                 ..#rt::openapi::Node::EMPTY
             };
         });
-        name
+        quote!(#name)
+    }
+
+    /// A node whose `CachedDeepEqual` does not depend on its schema.
+    fn is_equal_leaf(s: &Schema) -> bool {
+        s.properties.is_empty()
+            && s.additional_properties_schema().is_none()
+            && !(s.items.is_some() && s.list_type == Some(ListType::Map) && !s.list_map_keys.is_empty())
     }
 
     fn is_leaf(s: &Schema) -> bool {
@@ -606,20 +668,42 @@ impl<'a> AdmitEmitter<'a> {
             && s.not.is_none()
     }
 
-    /// A statement validating a child node (property, item or map value) into `r`,
-    /// with ratcheting against `o` (an `Option<&Value>` expression).
-    fn child_stmt(&self, s: &Schema, v: &TokenStream, o: &TokenStream, p: &TokenStream, r: &TokenStream, this: Option<*const Schema>) -> TokenStream {
+    /// A statement validating the child `v` of `s` at `pos` into `r`, with ratcheting.
+    fn child_stmt(&self, s: &Schema, v: &TokenStream, pos: &Pos, this: Option<*const Schema>) -> TokenStream {
         let rt = rt();
         if let Some(t) = self.named_type(s, this) {
-            return quote!(<#t as #rt::schema::ObjectSchema>::validate_value(#v, #o, #p, #r););
+            return match pos {
+                Pos::Field { old, path, key } => quote!(#rt::schema::object_field::<#t>(r, #v, #old, #path, #key);),
+                Pos::Key { old, path } => quote!(#rt::schema::object_key::<#t>(r, #v, #old, #path, key);),
+                Pos::Item { old, path } => quote!(#rt::schema::object_item::<#t>(r, #v, #old, #path, i);),
+            };
         }
         if Self::is_leaf(s) {
             let node = self.node_static(s);
-            return quote!(#rt::schema::leaf_child(#r, #v, #o, #p, &#node););
+            return match pos {
+                Pos::Field { old, path, key } => quote!(#rt::schema::leaf_field(r, #v, #old, #path, #key, &#node);),
+                Pos::Key { old, path } => quote!(#rt::schema::leaf_key(r, #v, #old, #path, key, &#node);),
+                Pos::Item { old, path } => quote!(#rt::schema::leaf_item(r, #v, #old, #path, i, &#node);),
+            };
         }
-        let node = self.node_expr(s, v, o, p, this, false);
-        let e = self.equal_node(s, v.clone(), quote!(old), this);
-        quote!(#rt::schema::merge_ratcheted(#r, #node, #o, |old| #e);)
+        let node = self.node_expr(s, &quote!(v), &quote!(o), &quote!(p), this, false);
+        let equal = self.equal_node(s, quote!(v), quote!(o), this);
+        let o_param = if uses_ident(&node, "o") { quote!(o) } else { quote!(_o) };
+        let (old, path) = match pos {
+            Pos::Field { old, path, key } => (quote!(#rt::schema::old_field(#old, #key)), quote!(&#path.field(#key))),
+            Pos::Key { old, path } => (quote!(#rt::schema::old_field(#old, key)), quote!(&#path.key(key))),
+            Pos::Item { old, path } => (quote!(#old), quote!(&#path.index(i))),
+        };
+        quote! {
+            #rt::schema::composite(
+                r,
+                #v,
+                #old,
+                #path,
+                |v, #o_param, p| #node,
+                |v, o| #equal,
+            );
+        }
     }
 
     /// An expression: the `Res` of validating node `s` at `v` (`&Value`), correlated
@@ -641,11 +725,10 @@ impl<'a> AdmitEmitter<'a> {
                     }
                     _ => quote!(None),
                 };
-                let child = self.child_stmt(items, &quote!(item), &quote!(item_old), &quote!(&item_path), &quote!(r), this);
+                let child = self.child_stmt(items, &quote!(item), &Pos::Item { old: quote!(item_old), path: p.clone() }, this);
                 quote! {
                     |items, r| {
                         for (i, item) in items.iter().enumerate() {
-                            let item_path = #p.index(i);
                             let item_old = #item_old;
                             #child
                         }
@@ -706,7 +789,7 @@ impl<'a> AdmitEmitter<'a> {
                 }
             },
             Some(AdditionalProperties::Schema(ap)) => {
-                let child = self.child_stmt(ap, &quote!(child), &quote!(#rt::schema::old_field(#o, key)), &quote!(&#p.key(key)), &quote!(r), this);
+                let child = self.child_stmt(ap, &quote!(child), &Pos::Key { old: o.clone(), path: p.clone() }, this);
                 quote! {
                     for (key, child) in map.iter() {
                         if #not_property {
@@ -718,15 +801,23 @@ impl<'a> AdmitEmitter<'a> {
             _ => TokenStream::new(),
         };
         let properties = (!props.is_empty()).then(|| {
-            let arms = props.iter().map(|(k, prop)| {
+            // Arms with the same code (leaves with the same keywords) share one arm.
+            let mut arms: Vec<(Vec<&String>, String, TokenStream)> = Vec::new();
+            for (k, prop) in &props {
                 let old = if is_root && (k.as_str() == "apiVersion" || k.as_str() == "kind") {
                     quote!(None)
                 } else {
-                    quote!(#rt::schema::old_field(#o, key))
+                    o.clone()
                 };
-                let child = self.child_stmt(prop, &quote!(child), &old, &quote!(&#p.field(key)), &quote!(r), this);
-                quote!(#k => { #child })
-            });
+                let child = self.child_stmt(prop, &quote!(child), &Pos::Field { old, path: p.clone(), key: quote!(key) }, this);
+                let text = child.to_string();
+                let shareable = !text.contains("NODE_");
+                match arms.iter_mut().find(|(_, t, _)| shareable && *t == text) {
+                    Some((keys, _, _)) => keys.push(k),
+                    None => arms.push((vec![k], text, child)),
+                }
+            }
+            let arms = arms.into_iter().map(|(keys, _, child)| quote!(#( #keys )|* => { #child }));
             quote! {
                 for (key, child) in map.iter() {
                     match key.as_str() {
@@ -758,17 +849,25 @@ impl<'a> AdmitEmitter<'a> {
     fn equal_node(&self, s: &Schema, v: TokenStream, o: TokenStream, this: Option<*const Schema>) -> TokenStream {
         let rt = rt();
         if let Some(t) = self.named_type(s, this) {
-            return quote!(<#t as #rt::schema::ObjectSchema>::ratchet_equal(#v, #o));
+            return quote!(#t::ratchet_equal(#v, #o));
         }
-        let has_keys = !s.properties.is_empty() || s.additional_properties_schema().is_some();
-        if !has_keys && s.items.is_none() {
+        if Self::is_equal_leaf(s) {
             return quote!(#rt::schema::leaf_equal(#v, #o));
         }
+        let has_keys = !s.properties.is_empty() || s.additional_properties_schema().is_some();
         let map_arm = has_keys.then(|| {
-            let prop_arms = s.properties.iter().map(|(k, prop)| {
+            let leaves: Vec<&String> = s
+                .properties
+                .iter()
+                .filter(|(_, c)| self.named_type(c, this).is_none() && Self::is_equal_leaf(c))
+                .map(|(k, _)| k)
+                .collect();
+            let leaf_arm = (!leaves.is_empty()).then(|| quote!(#( #leaves )|* => #rt::schema::leaf_equal(nv, ov),));
+            let prop_arms = s.properties.iter().filter(|(k, _)| !leaves.contains(k)).map(|(k, prop)| {
                 let e = self.equal_node(prop, quote!(nv), quote!(ov), this);
                 quote!(#k => #e,)
             });
+            let prop_arms = leaf_arm.into_iter().chain(prop_arms);
             let other = match s.additional_properties_schema() {
                 Some(ap) => {
                     let e = self.equal_node(ap, quote!(nv), quote!(ov), this);
@@ -777,15 +876,11 @@ impl<'a> AdmitEmitter<'a> {
                 None => quote!(_ => false,),
             };
             quote! {
-                (#rt::Value::Object(n), #rt::Value::Object(o)) => {
-                    n.len() == o.len()
-                        && n.iter().all(|(key, nv)| match o.get(key) {
-                            None => false,
-                            Some(ov) => match key.as_str() {
-                                #( #prop_arms )*
-                                #other
-                            },
-                        })
+                (#rt::Value::Object(_), #rt::Value::Object(_)) => {
+                    #rt::schema::fields_equal(#v, #o, |key, nv, ov| match key {
+                        #( #prop_arms )*
+                        #other
+                    })
                 }
             }
         });
@@ -794,16 +889,12 @@ impl<'a> AdmitEmitter<'a> {
                 let keys = &s.list_map_keys;
                 let e = self.equal_node(items, quote!(nv), quote!(ov), this);
                 Some(quote! {
-                    (#rt::Value::Array(n), #rt::Value::Array(o)) => {
-                        n.len() == o.len()
-                            && (0..n.len()).all(|i| {
-                                match #rt::ratchet::map_list_old(n, Some(#o), i, &[ #( #keys ),* ]) {
+                    (#rt::Value::Array(na), #rt::Value::Array(oa)) => {
+                        na.len() == oa.len()
+                            && na.iter().enumerate().all(|(i, nv)| {
+                                match #rt::ratchet::map_list_old(na, Some(#o), i, &[ #( #keys ),* ]) {
                                     None => false,
-                                    Some(ov) => {
-                                        let nv = &n[i];
-                                        let _ = o;
-                                        #e
-                                    }
+                                    Some(ov) => #e,
                                 }
                             })
                     }
@@ -828,7 +919,7 @@ impl<'a> AdmitEmitter<'a> {
         let rt = rt();
         let child = |c: &Schema| -> TokenStream {
             match self.named_type(c, this) {
-                Some(t) if has_embedded_at_or_below(c) => quote!(<#t as #rt::schema::ObjectSchema>::coerce_embedded(child);),
+                Some(t) if has_embedded_at_or_below(c) => quote!(#t::coerce_embedded(child);),
                 Some(_) => TokenStream::new(),
                 None if has_embedded_at_or_below(c) => self.coerce_node(c, quote!(child), this),
                 None => TokenStream::new(),
@@ -901,7 +992,7 @@ impl<'a> AdmitEmitter<'a> {
         let child = |c: &Schema, var: TokenStream, path: TokenStream| -> TokenStream {
             match self.named_type(c, this) {
                 Some(t) if has_embedded_at_or_below(c) => {
-                    quote!(<#t as #rt::schema::ObjectSchema>::validate_embedded(#var, #path, errs);)
+                    quote!(#t::validate_embedded(#var, #path, errs);)
                 }
                 Some(_) => TokenStream::new(),
                 None if has_embedded_at_or_below(c) => self.embedded_node(c, var, path, this, false),
@@ -909,24 +1000,24 @@ impl<'a> AdmitEmitter<'a> {
             }
         };
         let prop_arms = s.properties.iter().filter(|(_, c)| has_embedded_at_or_below(c)).map(|(k, c)| {
-            let code = child(c, quote!(child), quote!(&#p.field(#k)));
-            quote!(#k => { #code })
+            let code = child(c, quote!(child), quote!(&child_path));
+            quote!(#k => { let child_path = (#p).field(#k); #code })
         });
         let other = match s.additional_properties_schema().filter(|c| has_embedded_at_or_below(c)) {
             Some(ap) => {
-                let code = child(ap, quote!(child), quote!(&#p.key(key)));
+                let code = child(ap, quote!(child), quote!(&child_path));
                 let known: Vec<&String> = s.properties.keys().collect();
                 if known.is_empty() {
-                    quote!(_ => { #code })
+                    quote!(_ => { let child_path = (#p).key(key); #code })
                 } else {
-                    quote!(_ if !matches!(key.as_str(), #( #known )|* ) => { #code } _ => {})
+                    quote!(_ if !matches!(key.as_str(), #( #known )|* ) => { let child_path = (#p).key(key); #code } _ => {})
                 }
             }
             None => quote!(_ => {}),
         };
         let items = s.items.as_deref().filter(|i| has_embedded_at_or_below(i)).map(|items| {
-            let code = child(items, quote!(child), quote!(&#p.index(i)));
-            quote!(#rt::Value::Array(items) => { for (i, child) in items.iter().enumerate() { #code } })
+            let code = child(items, quote!(child), quote!(&child_path));
+            quote!(#rt::Value::Array(items) => { for (i, child) in items.iter().enumerate() { let child_path = (#p).index(i); #code } })
         });
         let children = has_embedded_below(s).then(|| {
             quote! {
@@ -955,17 +1046,19 @@ impl<'a> AdmitEmitter<'a> {
     fn lists_object(&self, s: &Schema, v: TokenStream, p: TokenStream, this: Option<*const Schema>) -> TokenStream {
         let rt = rt();
         let ap = s.additional_properties_schema().filter(|c| has_lists_at_or_below(c)).map(|ap| {
-            let code = self.lists_value(ap, quote!(child), quote!(&#p.key(key)), this);
+            let code = self.lists_value(ap, quote!(child), quote!(&child_path), this);
             quote! {
                 for (key, child) in map.iter() {
+                    let child_path = (#p).key(key);
                     #code
                 }
             }
         });
         let props = s.properties.iter().filter(|(_, c)| has_lists_at_or_below(c)).map(|(k, c)| {
-            let code = self.lists_value(c, quote!(child), quote!(&#p.field(#k)), this);
+            let code = self.lists_value(c, quote!(child), quote!(&child_path), this);
             quote! {
                 if let Some(child) = map.get(#k) {
+                    let child_path = (#p).field(#k);
                     #code
                 }
             }
@@ -983,7 +1076,7 @@ impl<'a> AdmitEmitter<'a> {
     fn lists_value(&self, s: &Schema, v: TokenStream, p: TokenStream, this: Option<*const Schema>) -> TokenStream {
         let rt = rt();
         if let Some(t) = self.named_type(s, this) {
-            return quote!(<#t as #rt::schema::ObjectSchema>::validate_lists(#v, #p, errs););
+            return quote!(#t::validate_lists(#v, #p, errs););
         }
         let list_check = match (s.list_type, &s.list_map_keys) {
             (Some(ListType::Set), _) => quote!(#rt::listtype::validate_set(items, #p, errs);),
@@ -991,8 +1084,8 @@ impl<'a> AdmitEmitter<'a> {
             _ => TokenStream::new(),
         };
         let item_code = s.items.as_deref().filter(|i| has_lists_at_or_below(i)).map(|items| {
-            let code = self.lists_value(items, quote!(item), quote!(&#p.index(i)), this);
-            quote!(for (i, item) in items.iter().enumerate() { #code })
+            let code = self.lists_value(items, quote!(item), quote!(&item_path), this);
+            quote!(for (i, item) in items.iter().enumerate() { let item_path = (#p).index(i); #code })
         });
         let array_arm = (!list_check.is_empty() || item_code.is_some()).then(|| {
             quote!(#rt::Value::Array(items) => { #list_check #item_code })
@@ -1013,8 +1106,95 @@ impl<'a> AdmitEmitter<'a> {
     }
 }
 
+/// Whether `tokens` mention the identifier `name` (to leave closure parameters
+/// unnamed when unused).
+fn uses_ident(tokens: &TokenStream, name: &str) -> bool {
+    tokens.clone().into_iter().any(|t| match t {
+        proc_macro2::TokenTree::Ident(i) => i == name,
+        proc_macro2::TokenTree::Group(g) => uses_ident(&g.stream(), name),
+        _ => false,
+    })
+}
+
+/// Where a child sits: `old` is the parent's correlated old value (for a field or
+/// key) or the element's own (for an item); `path` is the parent's path.
+enum Pos {
+    Field { old: TokenStream, path: TokenStream, key: TokenStream },
+    Key { old: TokenStream, path: TokenStream },
+    Item { old: TokenStream, path: TokenStream },
+}
+
+/// The runtime's shared `Node` constant for a node whose only keywords are a type
+/// (and an integer format), if any.
+fn shared_node(s: &Schema) -> Option<&'static str> {
+    let bare = Schema {
+        type_: s.type_,
+        int_or_string: s.int_or_string,
+        format: s.format.clone(),
+        ..Default::default()
+    };
+    if s.own_keywords_for_validation() != bare.own_keywords_for_validation() {
+        return None;
+    }
+    if s.int_or_string {
+        return s.format.is_none().then_some("INT_OR_STRING");
+    }
+    let supported = |f: &str| {
+        let t = s.type_.map_or(crd_runtime::openapi::Types::None, |t| crd_runtime::openapi::Types::One(t.as_str()));
+        crd_runtime::openapi::supported_format(f, t)
+    };
+    let format = s.format.as_deref().filter(|f| supported(f));
+    Some(match (s.type_, format) {
+        (None, None) => "ANY",
+        (Some(ir::Type::String), None) => "STRING",
+        (Some(ir::Type::Integer), None) => "INTEGER",
+        (Some(ir::Type::Integer), Some("int32")) => "INT32",
+        (Some(ir::Type::Integer), Some("int64")) => "INT64",
+        (Some(ir::Type::Number), None) => "NUMBER",
+        (Some(ir::Type::Boolean), None) => "BOOLEAN",
+        (Some(ir::Type::Object), None) => "OBJECT",
+        (Some(ir::Type::Array), None) => "ARRAY",
+        _ => return None,
+    })
+}
+
+impl Schema {
+    /// The keywords value validation reads at this node (not children, docs or
+    /// extensions that only other steps use).
+    fn own_keywords_for_validation(&self) -> (Option<ir::Type>, bool, bool, String, String) {
+        let numbers = format!(
+            "{:?}",
+            (
+                self.maximum,
+                self.exclusive_maximum,
+                self.minimum,
+                self.exclusive_minimum,
+                self.multiple_of,
+                self.max_length,
+                self.min_length,
+                self.max_items,
+                self.min_items,
+                self.unique_items,
+                self.max_properties,
+                self.min_properties
+            )
+        );
+        let others = format!("{:?}|{:?}|{:?}", self.pattern, self.enum_, self.format);
+        (self.type_, self.nullable, self.int_or_string, numbers, others)
+    }
+}
+
 fn is_meta_field(k: &str) -> bool {
     matches!(k, "apiVersion" | "kind" | "metadata")
+}
+
+/// A node whose pruning does not depend on its schema (no known fields or items).
+fn is_prune_leaf(s: &Schema) -> bool {
+    s.properties.is_empty()
+        && s.additional_properties.is_none()
+        && s.items.is_none()
+        && !s.embedded_resource
+        && !s.preserve_unknown_fields
 }
 
 /// Child schemas reached by the structural traversals (not junctors).
