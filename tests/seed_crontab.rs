@@ -15,8 +15,8 @@ use cel::stable_example_com::v1::CronTab as CelCronTab;
 use crontab::stable_example_com::v1::CronTab;
 
 fn round_trip<T: serde::de::DeserializeOwned + serde::Serialize>(object: &Value) {
-    let typed: T = serde_json::from_value(object.clone())
-        .unwrap_or_else(|e| panic!("does not deserialize: {e}\n{object:#}"));
+    let typed: T =
+        serde_json::from_value(object.clone()).unwrap_or_else(|e| panic!("does not deserialize: {e}\n{object:#}"));
     let back = serde_json::to_value(&typed).unwrap();
     assert_eq!(&back, object, "round trip changed the object");
 }

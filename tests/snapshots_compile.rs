@@ -5,7 +5,11 @@ macro_rules! snapshot {
     ($module:ident, $file:literal) => {
         #[allow(dead_code)]
         mod $module {
-            include!(concat!(env!("CARGO_MANIFEST_DIR"), "/../crd-codegen/tests/snapshots/", $file));
+            include!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../crd-codegen/tests/snapshots/",
+                $file
+            ));
         }
     };
 }

@@ -32,7 +32,9 @@ fn generate_corpus(c: &mut Criterion) {
     group.sample_size(10).measurement_time(Duration::from_secs(40));
     group.bench_function("load_and_check", |b| b.iter(|| crd_codegen::load::load(&[&dir])));
     let irs = loaded.irs();
-    group.bench_function("generate_source", |b| b.iter(|| crd_codegen::rust::generate_source(&irs)));
+    group.bench_function("generate_source", |b| {
+        b.iter(|| crd_codegen::rust::generate_source(&irs))
+    });
     group.bench_function("end_to_end", |b| {
         b.iter(|| crd_codegen::rust::generate_source(&crd_codegen::load::load(&[&dir]).irs()))
     });

@@ -44,7 +44,11 @@ impl Builder {
     /// script when any input changes. Returns the path written.
     pub fn generate_to_out_dir(&self, file_name: &str) -> Result<PathBuf, Error> {
         let out_dir = std::env::var_os("OUT_DIR").ok_or_else(|| Error {
-            diagnostics: vec![Diagnostic::fatal(None, None, "OUT_DIR is not set; call this from a build script")],
+            diagnostics: vec![Diagnostic::fatal(
+                None,
+                None,
+                "OUT_DIR is not set; call this from a build script",
+            )],
         })?;
         let path = Path::new(&out_dir).join(file_name);
         self.generate_to(&path)?;
@@ -65,7 +69,11 @@ impl Builder {
         }
         let source = crate::rust::generate_source(&loaded.irs());
         std::fs::write(path, source).map_err(|e| Error {
-            diagnostics: vec![Diagnostic::fatal(Some(path.to_path_buf()), None, format!("cannot write: {e}"))],
+            diagnostics: vec![Diagnostic::fatal(
+                Some(path.to_path_buf()),
+                None,
+                format!("cannot write: {e}"),
+            )],
         })
     }
 

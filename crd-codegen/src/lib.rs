@@ -1,16 +1,17 @@
 //! CRD compiler.
-pub mod cel;
-pub mod model;
-pub mod yaml;
-pub mod diagnostic;
-pub mod fieldpath;
-pub mod source;
-pub mod convert;
-pub mod ir;
-pub mod lower;
-pub mod check;
-pub mod rust;
-pub mod load;
 pub mod builder;
+pub mod cel;
+pub mod check;
+pub mod convert;
+pub mod diagnostic;
+pub mod engine;
+pub mod fieldpath;
+pub mod ir;
+pub mod load;
+pub mod lower;
+pub mod model;
+pub mod rust;
+pub mod source;
+pub mod yaml;
 
 pub use builder::{Builder, Error};

@@ -44,7 +44,11 @@ pub fn lower_crd(crd: &model::CustomResourceDefinition) -> ir::Crd {
                     json_path: c.json_path.clone(),
                 })
                 .collect(),
-            selectable_fields: crd.selectable_fields_of(i).iter().map(|f| f.json_path.clone()).collect(),
+            selectable_fields: crd
+                .selectable_fields_of(i)
+                .iter()
+                .map(|f| f.json_path.clone())
+                .collect(),
         })
         .collect();
     let conversion = match &s.conversion {
@@ -79,6 +83,13 @@ pub fn lower_crd(crd: &model::CustomResourceDefinition) -> ir::Crd {
     }
 }
 
+/// Integral floats become integers, as they reach the API server: kubectl sends JSON
+/// written by Go, which prints float64 `1` for YAML's `1.0`.
+fn normalize_numbers(mut v: Value) -> Value {
+    crd_runtime::admission::go_json_numbers(&mut v);
+    v
+}
+
 fn non_empty(s: &str) -> Option<String> {
     (!s.is_empty()).then(|| s.to_string())
 }
@@ -88,10 +99,10 @@ pub fn lower_schema(s: &JsonSchemaProps) -> ir::Schema {
         type_: ir::Type::parse(&s.type_),
         description: non_empty(&s.description),
         title: non_empty(&s.title),
-        default: s.default.clone(),
+        default: s.default.clone().map(normalize_numbers),
         nullable: s.nullable,
         format: non_empty(&s.format),
-        enum_: s.enum_.clone(),
+        enum_: s.enum_.iter().cloned().map(normalize_numbers).collect(),
         example: s.example.clone(),
         external_docs: s.external_docs.as_ref().and_then(|d| serde_json::to_value(d).ok()),
         pattern: non_empty(&s.pattern),

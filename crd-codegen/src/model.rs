@@ -183,7 +183,11 @@ pub struct JsonSchemaProps {
     #[serde(rename = "multipleOf", skip_serializing_if = "Option::is_none")]
     pub multiple_of: Option<f64>,
     /// Enum values; a `null` entry is kept (Go keeps it as a JSON null).
-    #[serde(rename = "enum", deserialize_with = "values_keeping_null", skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        rename = "enum",
+        deserialize_with = "values_keeping_null",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub enum_: Vec<Value>,
     #[serde(rename = "maxProperties", skip_serializing_if = "Option::is_none")]
     pub max_properties: Option<i64>,
@@ -217,7 +221,10 @@ pub struct JsonSchemaProps {
     pub external_docs: Option<ExternalDocumentation>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub example: Option<Value>,
-    #[serde(rename = "x-kubernetes-preserve-unknown-fields", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "x-kubernetes-preserve-unknown-fields",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub x_preserve_unknown_fields: Option<bool>,
     #[serde(rename = "x-kubernetes-embedded-resource", skip_serializing_if = "is_false")]
     pub x_embedded_resource: bool,
@@ -266,8 +273,7 @@ impl<'de> Deserialize<'de> for JsonSchemaPropsOrArray {
                     .map(JsonSchemaPropsOrArray::Schema)
             }
             fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-                Vec::deserialize(de::value::SeqAccessDeserializer::new(seq))
-                    .map(JsonSchemaPropsOrArray::Array)
+                Vec::deserialize(de::value::SeqAccessDeserializer::new(seq)).map(JsonSchemaPropsOrArray::Array)
             }
         }
         d.deserialize_any(OrArray)
@@ -299,10 +305,7 @@ impl<'de> Deserialize<'de> for JsonSchemaPropsOrBool {
                 f.write_str("a boolean or a schema object")
             }
             fn visit_bool<E: de::Error>(self, allows: bool) -> Result<Self::Value, E> {
-                Ok(JsonSchemaPropsOrBool {
-                    allows,
-                    schema: None,
-                })
+                Ok(JsonSchemaPropsOrBool { allows, schema: None })
             }
             fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
                 let schema = JsonSchemaProps::deserialize(de::value::MapAccessDeserializer::new(map))?;

@@ -47,7 +47,8 @@ pub fn collect_files<P: AsRef<Path>>(paths: &[P]) -> Result<Vec<PathBuf>, Diagno
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Diagnostic> {
-    let read_err = |e: std::io::Error| Diagnostic::fatal(Some(dir.to_path_buf()), None, format!("cannot read directory: {e}"));
+    let read_err =
+        |e: std::io::Error| Diagnostic::fatal(Some(dir.to_path_buf()), None, format!("cannot read directory: {e}"));
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(read_err)?
         .map(|e| e.map(|e| e.path()))
@@ -57,10 +58,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Diagnostic> {
     for path in entries {
         if path.is_dir() {
             walk(&path, out)?;
-        } else if matches!(
-            path.extension().and_then(|e| e.to_str()),
-            Some("yaml" | "yml" | "json")
-        ) {
+        } else if matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml" | "json")) {
             out.push(path);
         }
     }
@@ -78,9 +76,8 @@ pub fn read_file(path: &Path) -> Result<Vec<Document>, Diagnostic> {
 pub fn parse_text(path: &Path, text: String) -> Result<Vec<Document>, Diagnostic> {
     let is_json = path.extension().and_then(|e| e.to_str()) == Some("json");
     let parsed: Vec<(Value, usize)> = if is_json {
-        let v: Value = serde_json::from_str(&text).map_err(|e| {
-            Diagnostic::fatal(Some(path.to_path_buf()), Some(e.line()), format!("invalid JSON: {e}"))
-        })?;
+        let v: Value = serde_json::from_str(&text)
+            .map_err(|e| Diagnostic::fatal(Some(path.to_path_buf()), Some(e.line()), format!("invalid JSON: {e}")))?;
         vec![(v, 1)]
     } else {
         crate::yaml::parse_documents_with_start_lines(&text).map_err(|e| {

@@ -61,7 +61,10 @@ impl LineTree {
 
 /// Parses every document of a YAML stream. Empty documents become `Value::Null`.
 pub fn parse_documents(text: &str) -> Result<Vec<Value>, YamlError> {
-    Ok(parse_documents_with_start_lines(text)?.into_iter().map(|(v, _)| v).collect())
+    Ok(parse_documents_with_start_lines(text)?
+        .into_iter()
+        .map(|(v, _)| v)
+        .collect())
 }
 
 /// Like [`parse_documents`], with the line each document starts on.
@@ -389,8 +392,8 @@ fn resolve_key(text: &str, style: TScalarStyle, tag: Option<&Tag>) -> Result<(St
 /// `None` for `.inf`/`.nan`, which JSON cannot hold.
 fn resolve_plain_checked(text: &str) -> Option<Value> {
     match text {
-        ".nan" | ".NaN" | ".NAN" | ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" | "-.inf"
-        | "-.Inf" | "-.INF" => None,
+        ".nan" | ".NaN" | ".NAN" | ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" | "-.inf" | "-.Inf"
+        | "-.INF" => None,
         _ => Some(resolve_plain(text)),
     }
 }
@@ -683,7 +686,10 @@ mod tests {
     fn finds_lines_by_path() {
         let text = "a: 1\nspec:\n  versions:\n  - name: v1\n    served: true\n";
         let tree = document_lines(text, 0).unwrap();
-        let path: Vec<String> = ["spec", "versions", "0", "served"].iter().map(|s| s.to_string()).collect();
+        let path: Vec<String> = ["spec", "versions", "0", "served"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         assert_eq!(tree.find(&path), (5, true));
         let missing: Vec<String> = ["spec", "nope"].iter().map(|s| s.to_string()).collect();
         assert_eq!(tree.find(&missing), (2, false));

@@ -38,7 +38,9 @@ fn expand_crd_types(path: &LitStr) -> syn::Result<proc_macro2::TokenStream> {
     // Make the compiler rebuild when an input file changes.
     let tracked = loaded.files.iter().map(|f| {
         let f = f.to_string_lossy().into_owned();
-        quote!(const _: &[u8] = include_bytes!(#f);)
+        quote!(
+            const _: &[u8] = include_bytes!(#f);
+        )
     });
     Ok(quote! {
         #( #tracked )*

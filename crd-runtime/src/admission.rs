@@ -7,10 +7,30 @@
 //! with compiled code, and crd-codegen's reference engine implements it by
 //! interpreting the schema. The order of the steps, and everything that does not
 //! depend on the schema, is here, once, for both.
+//!
+//! Ported from apiextensions-apiserver `customresource_handler.go`
+//! (`unstructuredSchemaCoercer.apply`: the request decoder with
+//! `dropInvalidMetadata=false`, the storage decoder with `true`),
+//! `pkg/registry/customresource/{strategy,validator}.go` and apiserver
+//! `pkg/registry/rest/{create,update}.go` (`BeforeCreate`, `BeforeUpdate`,
+//! `ValidateCreate`, `ValidateUpdate`).
+//!
+//! Deliberate differences from the API server:
+//! - numbers are taken as the server decodes what `kubectl` sends (JSON re-encoded by
+//!   Go): integral floats such as YAML's `1.0` become int64 ([`go_json_numbers`]);
+//! - a zero `metadata.creationTimestamp` is omitted instead of written as `null` (the
+//!   server sets the timestamp on create); no `uid`, `creationTimestamp` or
+//!   `generation` is assigned on create, and an update does not increment
+//!   `generation` (none of these changes a validation outcome);
+//! - `generateName` is completed with [`GENERATED_NAME_SUFFIX`] instead of five
+//!   random characters;
+//! - the old object of an update is read without `repairGeneration` (which sets a
+//!   missing generation to 1), and in the request's namespace when it names none.
 
 use crate::errors::{ErrorList, FieldError};
+use crate::objectmeta::{self, ObjectMeta};
 use crate::openapi::Res;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// The `scale` subresource's paths (`.spec.replicas`, ...), as written in the CRD.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,8 +56,20 @@ pub trait ResourceSchema {
     fn drop_nulls(&self, object: &mut Value);
 
     /// `objectmeta.Coerce` below the root (isResourceRoot=false, dropping invalid
-    /// fields): the `apiVersion`, `kind` and `metadata` of embedded resources.
+    /// fields): the `apiVersion`, `kind` and `metadata` of embedded resources (keys
+    /// in sorted order, each embedded object through
+    /// [`crate::objectmeta::coerce_embedded_field`] with `drop_invalid`).
     fn coerce_embedded(&self, object: &mut Value);
+
+    /// `objectmeta.Coerce` below the root as the request decoder runs it, without
+    /// dropping invalid fields: the first error it returns (keys in sorted order,
+    /// [`crate::objectmeta::coerce_embedded_field`] without `drop_invalid` on a copy),
+    /// which makes the API server reject the request before validation. Called before
+    /// [`ResourceSchema::coerce_embedded`]; when it finds nothing, dropping and not
+    /// dropping coerce alike. The default finds nothing.
+    fn check_embedded(&self, _object: &Value) -> Option<FieldError> {
+        None
+    }
 
     /// `defaulting.Default`.
     fn default(&self, object: &mut Value);
@@ -55,6 +87,21 @@ pub trait ResourceSchema {
     /// `x-kubernetes-validations` rules; `old` on update. Runs only when no blocking
     /// error came before.
     fn validate_rules(&self, _object: &Value, _old: Option<&Value>, _errs: &mut ErrorList) {}
+
+    /// Whether any node of the structural spine (properties, items,
+    /// additionalProperties) has `x-kubernetes-validations`. Without rules the API
+    /// server has no CEL validator: neither the rules nor the "rules were not checked"
+    /// error apply (`cel.NewValidator` returns nil).
+    fn has_rules(&self) -> bool {
+        false
+    }
+
+    /// Whether the version has the `status` subresource (then a create drops
+    /// `status` and an update keeps the old one, as the CR strategy's
+    /// `PrepareForCreate`/`PrepareForUpdate` do).
+    fn status_subresource(&self) -> bool {
+        false
+    }
 }
 
 /// The outcome of admitting one object.
@@ -66,44 +113,414 @@ pub struct Admission {
     pub pruned: Vec<String>,
     /// Every validation error, in the API server's order. Empty when admitted.
     pub errors: ErrorList,
+    /// Set when the API server rejects the request before validating it (HTTP 400 Bad
+    /// Request, e.g. malformed `metadata`, a `kind` that is not a string, a namespace
+    /// other than the request's), with the server's message; `errors` is then empty.
+    pub bad_request: Option<String>,
 }
 
 impl Admission {
     pub fn is_admitted(&self) -> bool {
-        self.errors.is_empty()
+        self.errors.is_empty() && self.bad_request.is_none()
+    }
+
+    fn rejected(object: Value, pruned: Vec<String>, message: String) -> Admission {
+        Admission {
+            object,
+            pruned,
+            errors: ErrorList::new(),
+            bad_request: Some(message),
+        }
     }
 }
 
 /// The message appended instead of running CEL rules after a blocking error.
-pub const RULES_NOT_CHECKED: &str =
-    "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation";
+pub const RULES_NOT_CHECKED: &str = "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation";
+
+/// The request was rejected because `metadata.namespace` differs from the request's.
+pub const NAMESPACE_MISMATCH: &str =
+    "the namespace of the provided object does not match the namespace sent on the request";
+
+/// The five characters appended to `generateName` (the API server picks them at random
+/// from `bcdfghjklmnpqrstvwxz2456789`; here they are fixed so results are
+/// reproducible).
+pub const GENERATED_NAME_SUFFIX: &str = "xxxxx";
 
 /// Admits `object` as a create request in `namespace` (used for namespaced kinds
-/// whose object names none, as `kubectl` sends the current namespace).
+/// whose object names none, as `kubectl` sends the current namespace), in the API
+/// server's order: decode (prune, drop non-nullable nulls, coerce metadata), default,
+/// then the registry's `BeforeCreate` (namespace, generated name, `status` dropped
+/// when the status subresource is on) and `ValidateCreate`.
 pub fn create(schema: &dyn ResourceSchema, object: Value, namespace: &str) -> Admission {
-    let _ = (schema, object, namespace);
-    todo!("crd-runtime admission pipeline")
+    let mut object = object;
+    let pruned = match decode_request(schema, &mut object, false) {
+        Ok(p) => p,
+        Err(message) => return Admission::rejected(object, Vec::new(), message),
+    };
+    schema.default(&mut object);
+    if let Err(message) = ensure_namespace(schema, &mut object, namespace) {
+        return Admission::rejected(object, pruned, message);
+    }
+    if let Value::Object(m) = &mut object {
+        generate_name(m);
+        if schema.status_subresource() {
+            m.remove("status");
+        }
+    }
+    let errors = validate_create(schema, &object);
+    Admission {
+        object,
+        pruned,
+        errors,
+        bad_request: None,
+    }
 }
 
 /// Admits `object` as an update of `old` (which is decoded, pruned and defaulted the
-/// way the API server reads a stored object, but not validated).
+/// way the API server reads a stored object, dropping malformed metadata, but not
+/// validated): the registry's `BeforeUpdate` (namespace, generation, uid and
+/// timestamps taken from `old`, the old `status` kept when the status subresource is
+/// on) and `ValidateUpdate`, with OpenAPI errors ratcheted and list-type errors only
+/// checked when `old` has none.
 pub fn update(schema: &dyn ResourceSchema, object: Value, old: Value, namespace: &str) -> Admission {
-    let _ = (schema, object, old, namespace);
-    todo!("crd-runtime admission pipeline")
+    let mut object = object;
+    let mut old = old;
+    let pruned = match decode_request(schema, &mut object, false) {
+        Ok(p) => p,
+        Err(message) => return Admission::rejected(object, Vec::new(), message),
+    };
+    schema.default(&mut object);
+    if let Err(message) = decode_request(schema, &mut old, true) {
+        return Admission::rejected(object, pruned, format!("the old object cannot be read: {message}"));
+    }
+    schema.default(&mut old);
+    // The stored object lives in the request's namespace (an old object read from a
+    // manifest may not say so).
+    let _ = ensure_namespace(schema, &mut old, namespace);
+    if let Err(message) = ensure_namespace(schema, &mut object, namespace) {
+        return Admission::rejected(object, pruned, message);
+    }
+    before_update(schema, &mut object, &old);
+    let errors = validate_update(schema, &object, &old);
+    Admission {
+        object,
+        pruned,
+        errors,
+        bad_request: None,
+    }
+}
+
+/// The request decoder (`unstructuredSchemaCoercer.apply`): numbers as Go decodes
+/// them, then prune, drop non-nullable nulls and coerce embedded resources, and
+/// restore `kind`, `apiVersion` and the coerced `metadata`. Returns the pruned paths,
+/// sorted, or the Bad Request message.
+fn decode_request(schema: &dyn ResourceSchema, object: &mut Value, read_path: bool) -> Result<Vec<String>, String> {
+    go_json_numbers(object);
+    let kind_name = schema.kind().to_string();
+    let version = schema.api_version().rsplit('/').next().unwrap_or("").to_string();
+    let cannot_handle = |e: &str| format!("{kind_name} in version {version:?} cannot be handled as a {kind_name}: {e}");
+    let Value::Object(map) = object else {
+        return Err(cannot_handle(&format!(
+            "json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
+            json_kind(object)
+        )));
+    };
+    let nested_string = |map: &Map<String, Value>, key: &str| -> Result<Option<String>, String> {
+        match map.get(key) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(other) => Err(format!(
+                ".{key} accessor error: {} is of the type {}, expected string",
+                objectmeta::go_print_v(other),
+                objectmeta::go_type_name(other)
+            )),
+        }
+    };
+    let kind = nested_string(map, "kind").map_err(|e| cannot_handle(&e))?;
+    let api_version = nested_string(map, "apiVersion").map_err(|e| cannot_handle(&e))?;
+    let meta: Option<ObjectMeta> = objectmeta::get_object_meta(map, read_path).map_err(|e| cannot_handle(&e))?;
+    let (group, _) =
+        objectmeta::parse_group_version(api_version.as_deref().unwrap_or("")).map_err(|e| cannot_handle(&e))?;
+    let (schema_group, _) = objectmeta::parse_group_version(schema.api_version()).unwrap_or(("", ""));
+    let mut pruned = Vec::new();
+    if group == schema_group && kind.as_deref().unwrap_or("") == schema.kind() {
+        schema.prune(object, &mut pruned);
+        pruned.sort();
+        schema.drop_nulls(object);
+        if !read_path && let Some(e) = schema.check_embedded(object) {
+            return Err(cannot_handle(&e.to_string()));
+        }
+        schema.coerce_embedded(object);
+    }
+    if let Value::Object(map) = object {
+        if let Some(k) = kind {
+            map.insert("kind".into(), Value::String(k));
+        }
+        if let Some(av) = api_version {
+            map.insert("apiVersion".into(), Value::String(av));
+        }
+        if let Some(meta) = meta {
+            objectmeta::set_object_meta(map, &meta);
+            // `SetObjectMeta` writes a zero creation timestamp as null; the API server
+            // then sets it on create, and it is omitted here.
+            if meta.creation_timestamp.is_none()
+                && let Some(Value::Object(m)) = map.get_mut("metadata")
+            {
+                m.remove("creationTimestamp");
+            }
+        }
+    }
+    Ok(pruned)
+}
+
+fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "bool",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// Numbers as the API server holds them after decoding the JSON `kubectl` sends:
+/// integers that fit an int64 are int64 (including floats Go encodes as integers, such
+/// as `1.0` from YAML), everything else is float64.
+pub fn go_json_numbers(v: &mut Value) {
+    match v {
+        Value::Number(n) => {
+            if n.as_i64().is_some() {
+                return;
+            }
+            let f = n.as_f64().unwrap_or(0.0);
+            // 2^63: the first float64 that does not fit an int64.
+            const LIMIT: f64 = 9_223_372_036_854_775_808.0;
+            if f.fract() == 0.0 && (-LIMIT..LIMIT).contains(&f) {
+                *v = Value::from(f as i64);
+            } else if let Some(x) = serde_json::Number::from_f64(f) {
+                *n = x;
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(go_json_numbers),
+        Value::Object(m) => m.values_mut().for_each(go_json_numbers),
+        _ => {}
+    }
+}
+
+fn metadata_mut(object: &mut Value) -> Option<&mut Map<String, Value>> {
+    let Value::Object(m) = object else {
+        return None;
+    };
+    let meta = m.entry("metadata").or_insert_with(|| Value::Object(Map::new()));
+    if meta.is_null() {
+        *meta = Value::Object(Map::new());
+    }
+    meta.as_object_mut()
+}
+
+fn meta_str<'a>(object: &'a Value, key: &str) -> &'a str {
+    object
+        .get("metadata")
+        .and_then(|m| m.get(key))
+        .and_then(Value::as_str)
+        .unwrap_or("")
+}
+
+/// `EnsureObjectNamespaceMatchesRequestNamespace(ExpectedNamespaceForScope(..))`.
+fn ensure_namespace(schema: &dyn ResourceSchema, object: &mut Value, namespace: &str) -> Result<(), String> {
+    let expected = if schema.namespaced() { namespace } else { "" };
+    let current = meta_str(object, "namespace").to_string();
+    if current == expected {
+        return Ok(());
+    }
+    if current.is_empty() {
+        if let Some(m) = metadata_mut(object) {
+            m.insert("namespace".into(), Value::String(expected.to_string()));
+        }
+        return Ok(());
+    }
+    if expected.is_empty() {
+        if let Some(m) = metadata_mut(object) {
+            m.remove("namespace");
+        }
+        return Ok(());
+    }
+    Err(NAMESPACE_MISMATCH.to_string())
+}
+
+/// The registry store's name generation (`names.SimpleNameGenerator`): a missing name
+/// becomes `generateName` (cut to 58 bytes) plus five characters.
+fn generate_name(object: &mut Map<String, Value>) {
+    let Some(Value::Object(meta)) = object.get_mut("metadata") else {
+        return;
+    };
+    let name_empty = meta.get("name").and_then(Value::as_str).unwrap_or("").is_empty();
+    let base = meta.get("generateName").and_then(Value::as_str).unwrap_or("");
+    if name_empty && !base.is_empty() {
+        let mut cut = base.len().min(58);
+        while !base.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let name = format!("{}{GENERATED_NAME_SUFFIX}", &base[..cut]);
+        meta.insert("name".into(), Value::String(name));
+    }
+}
+
+/// `BeforeUpdate`'s changes to the new object (the generation increment of
+/// `PrepareForUpdate` is left out: it changes no validation outcome).
+fn before_update(schema: &dyn ResourceSchema, object: &mut Value, old: &Value) {
+    let old_meta = old.get("metadata").and_then(|m| objectmeta::decode_object_meta(m).ok());
+    let old_meta = old_meta.unwrap_or_default();
+    if let Some(meta) = metadata_mut(object) {
+        if old_meta.generation == 0 {
+            meta.remove("generation");
+        } else {
+            meta.insert("generation".into(), Value::from(old_meta.generation));
+        }
+        if meta.get("uid").and_then(Value::as_str).unwrap_or("").is_empty() && !old_meta.uid.is_empty() {
+            meta.insert("uid".into(), Value::String(old_meta.uid.clone()));
+        }
+        if let Some(t) = old_meta.creation_timestamp {
+            meta.insert("creationTimestamp".into(), t.to_value());
+        }
+        if let Some(t) = old_meta.deletion_timestamp.filter(|t| !t.is_zero()) {
+            meta.insert("deletionTimestamp".into(), t.to_value());
+        }
+        if let Some(g) = old_meta.deletion_grace_period_seconds
+            && meta.get("deletionGracePeriodSeconds").is_none_or(Value::is_null)
+        {
+            meta.insert("deletionGracePeriodSeconds".into(), Value::from(g));
+        }
+    }
+    if schema.status_subresource()
+        && let (Value::Object(new), Value::Object(old)) = (object, old)
+    {
+        match old.get("status") {
+            Some(s) => {
+                new.insert("status".into(), s.clone());
+            }
+            None => {
+                new.remove("status");
+            }
+        }
+    }
+}
+
+/// The validator's `getObjectMeta`.
+fn object_meta_of(object: &Value) -> Result<ObjectMeta, FieldError> {
+    match object.get("metadata") {
+        None | Some(Value::Null) => Ok(ObjectMeta::default()),
+        Some(raw @ Value::Object(_)) => {
+            objectmeta::decode_object_meta(raw).map_err(|e| FieldError::invalid("metadata", raw.clone(), e))
+        }
+        Some(raw) => Err(FieldError::invalid(
+            "metadata",
+            raw.clone(),
+            format!(
+                "expected map[string]interface{{}}, got {}",
+                objectmeta::go_type_name(raw)
+            ),
+        )),
+    }
+}
+
+fn scale_errors(schema: &dyn ResourceSchema, object: &Value, errs: &mut ErrorList) {
+    if let Some(scale) = schema.scale() {
+        errs.extend(objectmeta::validate_scale_spec(object, &scale));
+        errs.extend(objectmeta::validate_scale_status(object, &scale));
+    }
 }
 
 /// The validation steps of a create on an already decoded, pruned and defaulted
-/// object (used by typed `validate()` methods): type meta, object meta, schema,
-/// scale, embedded resources, list sets and maps, rules.
+/// object (`rest.ValidateCreate`): the strategy's `Validate` (type meta, object meta,
+/// schema, scale, embedded resources, list sets and maps, rules), then, only when it
+/// found nothing, the generic object-meta validation.
 pub fn validate_create(schema: &dyn ResourceSchema, object: &Value) -> ErrorList {
-    let _ = (schema, object);
-    todo!("crd-runtime admission pipeline")
+    let mut errs = ErrorList::new();
+    // customResourceValidator.Validate
+    let type_errs = objectmeta::validate_type_meta(object, schema.kind(), schema.api_version());
+    if !type_errs.is_empty() {
+        errs.extend(type_errs);
+    } else {
+        match object_meta_of(object) {
+            Err(e) => errs.push(e),
+            Ok(meta) => errs.extend(objectmeta::validate_object_meta(
+                &meta,
+                schema.namespaced(),
+                objectmeta::dns_subdomain_name,
+                "metadata",
+            )),
+        }
+        let mut res = Res::default();
+        schema.validate(object, None, &mut res);
+        res.into_field_errors(&mut errs);
+        scale_errors(schema, object, &mut errs);
+    }
+    schema.validate_embedded(object, &mut errs);
+    schema.validate_lists(object, &mut errs);
+    if schema.has_rules() && !block_rules_if_invalid(&mut errs) {
+        schema.validate_rules(object, None, &mut errs);
+    }
+    if errs.is_empty()
+        && let Ok(meta) = object_meta_of(object)
+    {
+        errs.extend(objectmeta::validate_object_meta(
+            &meta,
+            schema.namespaced(),
+            objectmeta::path_segment_name,
+            "metadata",
+        ));
+    }
+    errs
 }
 
-/// The validation steps of an update from `old` (both already decoded and defaulted).
+/// The validation steps of an update from `old`, both already decoded and defaulted
+/// (`rest.ValidateUpdate`): the common object-meta checks, then the strategy's
+/// `ValidateUpdate` (OpenAPI errors ratcheted, list-type errors only when `old` has
+/// none, rules with `oldSelf`).
 pub fn validate_update(schema: &dyn ResourceSchema, object: &Value, old: &Value) -> ErrorList {
-    let _ = (schema, object, old);
-    todo!("crd-runtime admission pipeline")
+    let mut errs = ErrorList::new();
+    let new_meta = object_meta_of(object);
+    let old_meta = object_meta_of(old);
+    // validateCommonFields
+    if let (Ok(new_meta), Ok(old_meta)) = (&new_meta, &old_meta) {
+        errs.extend(objectmeta::validate_object_meta(
+            new_meta,
+            schema.namespaced(),
+            objectmeta::path_segment_name,
+            "metadata",
+        ));
+        errs.extend(objectmeta::validate_object_meta_update(new_meta, old_meta, "metadata"));
+    }
+    // customResourceValidator.ValidateUpdate
+    let type_errs = objectmeta::validate_type_meta(object, schema.kind(), schema.api_version());
+    if !type_errs.is_empty() {
+        errs.extend(type_errs);
+    } else {
+        match (new_meta, old_meta) {
+            (Err(e), _) | (_, Err(e)) => errs.push(e),
+            (Ok(new_meta), Ok(old_meta)) => {
+                errs.extend(objectmeta::validate_object_meta_update(
+                    &new_meta, &old_meta, "metadata",
+                ));
+            }
+        }
+        let mut res = Res::default();
+        schema.validate(object, Some(old), &mut res);
+        res.into_field_errors(&mut errs);
+        scale_errors(schema, object, &mut errs);
+    }
+    schema.validate_embedded(object, &mut errs);
+    let mut old_list_errs = ErrorList::new();
+    schema.validate_lists(old, &mut old_list_errs);
+    if old_list_errs.is_empty() {
+        schema.validate_lists(object, &mut errs);
+    }
+    if schema.has_rules() && !block_rules_if_invalid(&mut errs) {
+        schema.validate_rules(object, Some(old), &mut errs);
+    }
+    errs
 }
 
 /// Appends the "rules were not checked" error when `errs` holds a blocking error
@@ -114,5 +531,23 @@ pub fn block_rules_if_invalid(errs: &mut ErrorList) -> bool {
         true
     } else {
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn numbers_decode_like_go() {
+        let mut v = json!({"a": 1.0, "b": 1.5, "c": [2.0e3, 1e300], "d": 18446744073709551615u64});
+        go_json_numbers(&mut v);
+        assert_eq!(v["a"], json!(1));
+        assert!(v["a"].is_i64());
+        assert_eq!(v["b"], json!(1.5));
+        assert!(v["c"][0].is_i64());
+        assert!(v["c"][1].is_f64());
+        assert!(v["d"].is_f64());
     }
 }

@@ -65,11 +65,7 @@ impl ErrorType {
     fn omits_value(self) -> bool {
         matches!(
             self,
-            ErrorType::Required
-                | ErrorType::Forbidden
-                | ErrorType::TooLong
-                | ErrorType::TooShort
-                | ErrorType::Internal
+            ErrorType::Required | ErrorType::Forbidden | ErrorType::TooLong | ErrorType::TooShort | ErrorType::Internal
         )
     }
 }
@@ -125,11 +121,7 @@ impl FieldError {
     }
 
     /// `field.NotSupported`: the detail lists the supported values, each `%q`-quoted.
-    pub fn not_supported<S: AsRef<str>>(
-        field: impl Into<String>,
-        value: Value,
-        supported: &[S],
-    ) -> Self {
+    pub fn not_supported<S: AsRef<str>>(field: impl Into<String>, value: Value, supported: &[S]) -> Self {
         let detail = if supported.is_empty() {
             String::new()
         } else {

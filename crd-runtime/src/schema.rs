@@ -8,7 +8,7 @@
 //! shared pipeline in [`crate::admission`].
 
 use crate::admission::{self, Admission, ResourceSchema, ScalePaths};
-use crate::errors::{ErrorList, InvalidObject, Path};
+use crate::errors::{ErrorList, FieldError, InvalidObject, Path};
 use crate::openapi::{GoValue, Node, Res, go_deep_equal};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -21,8 +21,12 @@ pub trait ObjectSchema {
     /// (`PruneNonNullableNullsWithoutDefaults`) in the same pass: both decide per key
     /// from the key's schema alone, so one pass gives what the API server's two give.
     fn prune(value: &mut Value, path: &Path, pruned: &mut Vec<String>);
-    /// `objectmeta.Coerce` of embedded resources at or below a node of this type.
-    fn coerce_embedded(_value: &mut Value) {}
+    /// `objectmeta.Coerce` of embedded resources at or below a node of this type: with
+    /// `drop_invalid`, malformed meta fields are dropped; without, the first error is
+    /// returned (the request decoder's strict mode).
+    fn coerce_embedded(_value: &mut Value, _path: &Path, _drop_invalid: bool) -> Result<(), FieldError> {
+        Ok(())
+    }
     /// `Default` at a node of this type.
     fn default_value(value: &mut Value);
     /// OpenAPI validation of a node of this type; `old` is the correlated old value on
@@ -40,6 +44,10 @@ pub trait ObjectSchema {
 pub trait CustomResource: ObjectSchema + k8s_openapi::Resource + Serialize + DeserializeOwned {
     const NAMESPACED: bool;
     const SCALE: Option<ScalePaths<'static>>;
+    /// Whether the version has the `status` subresource.
+    const STATUS: bool;
+    /// Whether any schema node has `x-kubernetes-validations` rules.
+    const HAS_RULES: bool = false;
 
     /// `x-kubernetes-validations` of the whole object (compiled CEL); `old` on update.
     fn validate_rules(_object: &Value, _old: Option<&Value>, _errs: &mut ErrorList) {}
@@ -79,6 +87,40 @@ pub trait CustomResource: ObjectSchema + k8s_openapi::Resource + Serialize + Des
         if let Ok(defaulted) = serde_json::from_value(object) {
             *self = defaulted;
         }
+    }
+}
+
+/// A generated kind, for dispatching on `apiVersion` and `kind` (every generated
+/// source has a `RESOURCES` table of them).
+#[derive(Clone, Copy)]
+pub struct Resource {
+    pub api_version: &'static str,
+    pub kind: &'static str,
+    /// [`CustomResource::admit_value`].
+    pub admit: fn(Value, &str) -> Admission,
+    /// [`CustomResource::admit_update_value`].
+    pub admit_update: fn(Value, Value, &str) -> Admission,
+}
+
+impl Resource {
+    pub const fn of<T: CustomResource>() -> Resource {
+        Resource {
+            api_version: T::API_VERSION,
+            kind: T::KIND,
+            admit: T::admit_value,
+            admit_update: T::admit_update_value,
+        }
+    }
+
+    /// The entry for an object's `apiVersion` and `kind`.
+    pub fn find<'a>(resources: &'a [Resource], api_version: &str, kind: &str) -> Option<&'a Resource> {
+        resources.iter().find(|r| r.api_version == api_version && r.kind == kind)
+    }
+}
+
+impl std::fmt::Debug for Resource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Resource({}, {})", self.api_version, self.kind)
     }
 }
 
@@ -144,7 +186,21 @@ impl<T: CustomResource> ResourceSchema for Compiled<T> {
     }
 
     fn coerce_embedded(&self, object: &mut Value) {
-        T::coerce_embedded(object);
+        // Dropping invalid fields cannot fail.
+        let _ = T::coerce_embedded(object, &Path::Root, true);
+    }
+
+    fn check_embedded(&self, object: &Value) -> Option<FieldError> {
+        let mut copy = object.clone();
+        T::coerce_embedded(&mut copy, &Path::Root, false).err()
+    }
+
+    fn has_rules(&self) -> bool {
+        T::HAS_RULES
+    }
+
+    fn status_subresource(&self) -> bool {
+        T::STATUS
     }
 
     fn default(&self, object: &mut Value) {
@@ -170,9 +226,9 @@ impl<T: CustomResource> ResourceSchema for Compiled<T> {
 
 // ---- helpers generated code calls ----
 
-/// Records a pruned field (`spec.items[1].b`).
+/// Records a pruned field (`spec.items[1].b`; no leading dot at the root).
 pub fn record_pruned(pruned: &mut Vec<String>, path: &Path, key: &str) {
-    pruned.push(path.key(key).to_openapi_string());
+    pruned.push(path.field(key).to_openapi_string());
 }
 
 /// `prune(x, nil)`: every key of every object below is unknown.

@@ -28,3 +28,4 @@ pub fn seed_expectations() -> Vec<Value> {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
 }
+pub mod objects;

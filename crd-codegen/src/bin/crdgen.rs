@@ -10,7 +10,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "crdgen", version, about = "Typed Rust from Kubernetes CustomResourceDefinitions")]
+#[command(
+    name = "crdgen",
+    version,
+    about = "Typed Rust from Kubernetes CustomResourceDefinitions"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -31,6 +35,36 @@ enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
+    /// Validate objects against CRDs offline, as the API server admits a create (or,
+    /// with --old, an update): prune, default, validate.
+    ///
+    /// Every document of every OBJECT file (and every item of a `kind: List`) is
+    /// matched with its CRD by apiVersion and kind, and admitted in its
+    /// metadata.namespace (else `default`). Errors are printed on stderr as the API
+    /// server words them. Admitted objects are printed on stdout only with --output.
+    /// Exit code: 0 all valid, 1 any invalid, 2 bad input (unreadable file, malformed
+    /// YAML, invalid CRD, unknown kind, missing old object).
+    Validate {
+        /// A CRD file or directory; repeat the flag (or separate with commas) for more.
+        #[arg(long = "crd", value_name = "PATH", required = true, value_delimiter = ',')]
+        crds: Vec<PathBuf>,
+        /// The stored objects: each OBJECT is an update of the object with the same
+        /// apiVersion, kind, namespace and name in FILE.
+        #[arg(long, value_name = "FILE")]
+        old: Option<PathBuf>,
+        /// Print the admitted objects (after pruning and defaulting) in this format.
+        #[arg(short, long, value_name = "FORMAT")]
+        output: Option<OutputFormat>,
+        /// Object files (YAML or JSON, one or many documents).
+        #[arg(required = true, value_name = "OBJECT")]
+        objects: Vec<PathBuf>,
+    },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum OutputFormat {
+    Yaml,
+    Json,
 }
 
 fn main() -> ExitCode {
@@ -38,6 +72,12 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Generate { paths, output } => generate(&paths, output),
         Command::Check { paths } => check(&paths),
+        Command::Validate {
+            crds,
+            old,
+            output,
+            objects,
+        } => validate(&crds, old.as_deref(), output, &objects),
     }
 }
 
@@ -83,4 +123,185 @@ fn check(paths: &[PathBuf]) -> ExitCode {
         );
     }
     code
+}
+
+/// One object read from a file: the file, the document number (1-based) and the value.
+struct InputObject {
+    file: PathBuf,
+    doc: usize,
+    value: serde_json::Value,
+}
+
+/// Reads every object of `path` (the items of `kind: List` documents included).
+fn read_objects(path: &std::path::Path) -> Result<Vec<InputObject>, String> {
+    let docs = crd_codegen::source::read_file(path).map_err(|d| d.to_string())?;
+    let mut out = Vec::new();
+    for doc in docs {
+        let is_list = doc.value.get("kind").and_then(serde_json::Value::as_str) == Some("List")
+            && doc.value.get("items").is_some_and(serde_json::Value::is_array);
+        if is_list {
+            if let Some(serde_json::Value::Array(items)) = doc.value.get("items") {
+                for item in items {
+                    out.push(InputObject {
+                        file: path.to_path_buf(),
+                        doc: doc.index + 1,
+                        value: item.clone(),
+                    });
+                }
+            }
+        } else {
+            out.push(InputObject {
+                file: path.to_path_buf(),
+                doc: doc.index + 1,
+                value: doc.value,
+            });
+        }
+    }
+    Ok(out)
+}
+
+fn str_at<'a>(v: &'a serde_json::Value, path: &[&str]) -> &'a str {
+    let mut cur = v;
+    for p in path {
+        match cur.get(p) {
+            Some(x) => cur = x,
+            None => return "",
+        }
+    }
+    cur.as_str().unwrap_or("")
+}
+
+/// apiVersion, kind, namespace (`default` when unset) and name of an object.
+fn object_key(v: &serde_json::Value) -> (String, String, String, String) {
+    let ns = match str_at(v, &["metadata", "namespace"]) {
+        "" => "default",
+        ns => ns,
+    };
+    (
+        str_at(v, &["apiVersion"]).to_string(),
+        str_at(v, &["kind"]).to_string(),
+        ns.to_string(),
+        str_at(v, &["metadata", "name"]).to_string(),
+    )
+}
+
+fn validate(
+    crd_paths: &[PathBuf],
+    old_path: Option<&std::path::Path>,
+    output: Option<OutputFormat>,
+    object_paths: &[PathBuf],
+) -> ExitCode {
+    use crd_codegen::engine::Engine;
+    use crd_runtime::InvalidObject;
+
+    let loaded = load(crd_paths);
+    for d in loaded.diagnostics.iter().filter(|d| d.severity >= Severity::Warning) {
+        eprintln!("{d}");
+    }
+    if loaded.worst() >= Some(Severity::Error) {
+        return ExitCode::from(2);
+    }
+    let engines: Vec<Engine> = loaded.crds.iter().map(|c| Engine::new(&c.ir)).collect();
+    let mut bad_input = false;
+    let mut invalid = false;
+
+    let mut old_objects = Vec::new();
+    if let Some(p) = old_path {
+        match read_objects(p) {
+            Ok(objs) => old_objects = objs,
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+
+    let mut admitted = Vec::new();
+    for path in object_paths {
+        let objects = match read_objects(path) {
+            Ok(o) => o,
+            Err(e) => {
+                eprintln!("{e}");
+                bad_input = true;
+                continue;
+            }
+        };
+        for obj in objects {
+            let where_ = format!("{}: document {}", obj.file.display(), obj.doc);
+            if !obj.value.is_object() {
+                eprintln!("error: {where_}: not an object");
+                bad_input = true;
+                continue;
+            }
+            let (api_version, kind, namespace, name) = object_key(&obj.value);
+            let (group, _) = crd_runtime::objectmeta::parse_group_version(&api_version).unwrap_or(("", ""));
+            let schema = engines
+                .iter()
+                .filter(|e| e.group == group && e.names.kind == kind)
+                .find_map(|e| e.for_api_version(&api_version));
+            let Some(schema) = schema else {
+                eprintln!("error: {where_}: no CustomResourceDefinition for kind {kind:?} in version {api_version:?}");
+                bad_input = true;
+                continue;
+            };
+            let admission = if old_path.is_some() {
+                let key = (api_version.clone(), kind.clone(), namespace.clone(), name.clone());
+                let Some(old) = old_objects.iter().find(|o| object_key(&o.value) == key) else {
+                    eprintln!(
+                        "error: {where_}: no old {kind} {name:?} in namespace {namespace:?} in {}",
+                        old_path.map(|p| p.display().to_string()).unwrap_or_default()
+                    );
+                    bad_input = true;
+                    continue;
+                };
+                schema.update(obj.value, old.value.clone(), &namespace)
+            } else {
+                schema.create(obj.value, &namespace)
+            };
+            if let Some(message) = &admission.bad_request {
+                let verb = if old_path.is_some() { "updating" } else { "creating" };
+                eprintln!(
+                    "Error from server (BadRequest): error when {verb} {:?}: {message}",
+                    obj.file.display().to_string()
+                );
+                invalid = true;
+            } else if !admission.errors.is_empty() {
+                let name = str_at(&admission.object, &["metadata", "name"]).to_string();
+                eprintln!(
+                    "{}",
+                    InvalidObject {
+                        kind: kind.clone(),
+                        name,
+                        errors: admission.errors,
+                    }
+                );
+                invalid = true;
+            } else {
+                admitted.push(admission.object);
+            }
+        }
+    }
+    match output {
+        Some(OutputFormat::Yaml) => {
+            for (i, o) in admitted.iter().enumerate() {
+                if i > 0 {
+                    println!("---");
+                }
+                print!("{}", crd_codegen::yaml::to_string(o));
+            }
+        }
+        Some(OutputFormat::Json) => {
+            for o in &admitted {
+                println!("{}", serde_json::to_string_pretty(o).unwrap_or_default());
+            }
+        }
+        None => {}
+    }
+    if bad_input {
+        ExitCode::from(2)
+    } else if invalid {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }

@@ -25,6 +25,8 @@ pub struct AdmitEmitter<'a> {
     counter: Cell<usize>,
     /// `static`s of the function being emitted, placed at its top.
     statics: std::cell::RefCell<Vec<TokenStream>>,
+    /// The function's `Node` statics by their definition, to define each once.
+    node_statics: std::cell::RefCell<HashMap<String, Ident>>,
 }
 
 /// Generated modules import `::crd_runtime as rt`.
@@ -45,6 +47,7 @@ impl<'a> AdmitEmitter<'a> {
             named,
             counter: Cell::new(0),
             statics: Default::default(),
+            node_statics: Default::default(),
         }
     }
 
@@ -96,13 +99,13 @@ impl<'a> AdmitEmitter<'a> {
         };
         let equal = self.equal_node(s, quote!(value), quote!(old), this);
         let coerce = if has_embedded_below(s) || (s.embedded_resource && !is_root) {
-            let body = if is_root {
-                self.coerce_children(s, quote!(value), this)
-            } else {
-                self.coerce_node(s, quote!(value), this)
-            };
+            let body = self.coerce_node(s, this, s.embedded_resource && !is_root);
             quote! {
-                fn coerce_embedded(value: &mut #rt::Value) {
+                fn coerce_embedded(
+                    value: &mut #rt::Value,
+                    path: &#rt::Path,
+                    drop_invalid: bool,
+                ) -> Result<(), #rt::FieldError> {
                     #body
                 }
             }
@@ -186,10 +189,14 @@ impl<'a> AdmitEmitter<'a> {
                 }
             }
         };
+        let status = v.subresources.status;
+        let rules = has_rules(&v.schema).then(|| quote!(const HAS_RULES: bool = true;));
         quote! {
             impl #rt::schema::CustomResource for #name {
                 const NAMESPACED: bool = #namespaced;
                 const SCALE: Option<#rt::admission::ScalePaths<'static>> = #scale;
+                const STATUS: bool = #status;
+                #rules
             }
         }
     }
@@ -340,11 +347,16 @@ impl<'a> AdmitEmitter<'a> {
             }
             None => quote!(#rt::schema::prune_items_unknown(items, #p, pruned);),
         };
+        let retain = if arms.len() == 1 && s.properties.is_empty() && !embedded {
+            // Only the catch-all: no need to look at the key.
+            let body = catch_all_body(&arms[0]);
+            quote!(map.retain(|key, #child_param| #body))
+        } else {
+            quote!(map.retain(|key, #child_param| match key.as_str() { #( #arms )* }))
+        };
         quote! {
             match #v {
-                #rt::Value::Object(map) => map.retain(|key, #child_param| match key.as_str() {
-                    #( #arms )*
-                }),
+                #rt::Value::Object(map) => #retain,
                 #rt::Value::Array(items) => { #items }
                 _ => {}
             }
@@ -362,7 +374,8 @@ impl<'a> AdmitEmitter<'a> {
         embedded: bool,
     ) -> TokenStream {
         let rt = rt();
-        let has_map_work = !s.properties.is_empty() || s.additional_properties.is_some() || embedded;
+        // Meta fields of an embedded resource matter only when declared (their nulls).
+        let has_map_work = !s.properties.is_empty() || s.additional_properties.is_some();
         let map_part = has_map_work.then(|| {
             let arms = self.prune_key_arms(s, &p, this, embedded, quote!(_ => true,));
             quote! {
@@ -570,6 +583,7 @@ impl<'a> AdmitEmitter<'a> {
     // ---- validate ----
 
     fn take_statics(&self) -> Vec<TokenStream> {
+        self.node_statics.borrow_mut().clear();
         std::mem::take(&mut *self.statics.borrow_mut())
     }
 
@@ -581,7 +595,6 @@ impl<'a> AdmitEmitter<'a> {
             let shared = format_ident!("{}", shared);
             return quote!(#rt::Node::#shared);
         }
-        let name = self.fresh("NODE");
         let types_value = if s.int_or_string {
             crd_runtime::openapi::Types::IntOrString
         } else {
@@ -632,6 +645,12 @@ impl<'a> AdmitEmitter<'a> {
         }
         fields.extend(opt_i64("max_properties", s.max_properties));
         fields.extend(opt_i64("min_properties", s.min_properties));
+        let key = format!("{}|{:?}|{:?}", quote!(#( #fields ),*), s.pattern, s.enum_);
+        if let Some(existing) = self.node_statics.borrow().get(&key) {
+            return quote!(#existing);
+        }
+        let name = self.fresh("NODE");
+        self.node_statics.borrow_mut().insert(key, name.clone());
         let mut statics = self.statics.borrow_mut();
         if let Some(pattern) = &s.pattern {
             let pname = self.fresh("PATTERN");
@@ -643,9 +662,9 @@ impl<'a> AdmitEmitter<'a> {
             fields.push(quote!(enum_values: &[ #( #lits ),* ]));
         }
         statics.push(quote! {
-            static #name: #rt::openapi::Node<'static> = #rt::openapi::Node {
+            static #name: #rt::Node = #rt::Node {
                 #( #fields, )*
-                ..#rt::openapi::Node::EMPTY
+                ..#rt::Node::EMPTY
             };
         });
         quote!(#name)
@@ -913,70 +932,77 @@ impl<'a> AdmitEmitter<'a> {
 
     // ---- embedded resources ----
 
-    /// `objectmeta.Coerce` below a node (its own apiVersion/kind/metadata handled by
-    /// the caller for embedded nodes).
-    fn coerce_children(&self, s: &Schema, v: TokenStream, this: Option<*const Schema>) -> TokenStream {
+    /// The body of `coerce_embedded` for node `s` at `value`/`path`: `objectmeta.Coerce`
+    /// walks the keys (sorted), coercing an embedded resource's `apiVersion`, `kind`
+    /// and `metadata` and descending into properties, map values and items.
+    fn coerce_node(&self, s: &Schema, this: Option<*const Schema>, embedded: bool) -> TokenStream {
         let rt = rt();
-        let child = |c: &Schema| -> TokenStream {
+        let child = |c: &Schema, var: TokenStream, path: TokenStream| -> TokenStream {
             match self.named_type(c, this) {
-                Some(t) if has_embedded_at_or_below(c) => quote!(#t::coerce_embedded(child);),
-                Some(_) => TokenStream::new(),
-                None if has_embedded_at_or_below(c) => self.coerce_node(c, quote!(child), this),
-                None => TokenStream::new(),
-            }
-        };
-        let prop_arms = s.properties.iter().filter(|(_, c)| has_embedded_at_or_below(c)).map(|(k, c)| {
-            let code = child(c);
-            quote!(#k => { #code })
-        });
-        let other = match s.additional_properties_schema().filter(|c| has_embedded_at_or_below(c)) {
-            Some(ap) => {
-                let code = child(ap);
-                let known: Vec<&String> = s.properties.keys().collect();
-                if known.is_empty() {
-                    quote!(_ => { #code })
-                } else {
-                    quote!(_ if !matches!(key.as_str(), #( #known )|* ) => { #code } _ => {})
-                }
-            }
-            None => quote!(_ => {}),
-        };
-        let items = s.items.as_deref().filter(|i| has_embedded_at_or_below(i)).map(|items| {
-            let code = child(items);
-            quote!(#rt::Value::Array(items) => { for child in items.iter_mut() { #code } })
-        });
-        quote! {
-            match #v {
-                #rt::Value::Object(map) => {
-                    for (key, child) in map.iter_mut() {
-                        let _ = &child;
-                        match key.as_str() {
-                            #( #prop_arms )*
-                            #other
+                Some(t) => quote!(#t::coerce_embedded(#var, #path, drop_invalid)?;),
+                None => {
+                    let body = self.coerce_node(c, this, c.embedded_resource);
+                    quote! {
+                        {
+                            let value: &mut #rt::Value = #var;
+                            let path: &#rt::Path = #path;
+                            let _ = (&value, path);
+                            { #body }?;
                         }
                     }
                 }
-                #items
-                _ => {}
             }
-        }
-    }
-
-    fn coerce_node(&self, s: &Schema, v: TokenStream, this: Option<*const Schema>) -> TokenStream {
-        let rt = rt();
-        let own = s.embedded_resource.then(|| {
+        };
+        let own = embedded.then(|| {
             quote! {
-                if let #rt::Value::Object(map) = &mut *#v {
-                    #rt::objectmeta::coerce_embedded(map);
+                if matches!(key.as_str(), "apiVersion" | "kind" | "metadata") {
+                    #rt::objectmeta::coerce_embedded_field(path, map, &key, drop_invalid)?;
+                    continue;
                 }
             }
         });
-        let children = if has_embedded_below(s) {
-            self.coerce_children(s, v, this)
-        } else {
-            TokenStream::new()
-        };
-        quote!(#own #children)
+        let prop_arms = s.properties.iter().filter(|(_, c)| has_embedded_at_or_below(c)).map(|(k, c)| {
+            let code = child(c, quote!(child), quote!(&path.field(&key)));
+            quote!(#k => { if let Some(child) = map.get_mut(&key) { #code } })
+        });
+        let ap = s.additional_properties_schema().filter(|c| has_embedded_at_or_below(c)).map(|ap| {
+            let code = child(ap, quote!(child), quote!(&path.key(&key)));
+            let known: Vec<&String> = s.properties.keys().collect();
+            let guard = if known.is_empty() { quote!() } else { quote!(if !matches!(key.as_str(), #( #known )|* )) };
+            quote!(_ #guard => { if let Some(child) = map.get_mut(&key) { #code } })
+        });
+        let items = s.items.as_deref().filter(|i| has_embedded_at_or_below(i)).map(|items| {
+            let code = child(items, quote!(item), quote!(&path.index(i)));
+            quote! {
+                if let #rt::Value::Array(items) = value {
+                    for (i, item) in items.iter_mut().enumerate() {
+                        #code
+                    }
+                }
+            }
+        });
+        let has_map_work = embedded || s.properties.values().any(has_embedded_at_or_below)
+            || s.additional_properties_schema().is_some_and(has_embedded_at_or_below);
+        let map_part = has_map_work.then(|| {
+            quote! {
+                if let #rt::Value::Object(map) = value {
+                    let keys: Vec<String> = map.keys().cloned().collect();
+                    for key in keys {
+                        #own
+                        match key.as_str() {
+                            #( #prop_arms )*
+                            #ap
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        });
+        quote! {
+            #map_part
+            #items
+            Ok(())
+        }
     }
 
     /// `objectmeta.Validate` at a node: its own embedded checks, then its children.
@@ -985,7 +1011,7 @@ impl<'a> AdmitEmitter<'a> {
         let own = (s.embedded_resource && !is_root).then(|| {
             quote! {
                 if let #rt::Value::Object(map) = #v {
-                    #rt::objectmeta::validate_embedded(map, #p, errs);
+                    errs.extend(#rt::objectmeta::validate_embedded_resource(#p, map));
                 }
             }
         });
@@ -1079,8 +1105,12 @@ impl<'a> AdmitEmitter<'a> {
             return quote!(#t::validate_lists(#v, #p, errs););
         }
         let list_check = match (s.list_type, &s.list_map_keys) {
-            (Some(ListType::Set), _) => quote!(#rt::listtype::validate_set(items, #p, errs);),
-            (Some(ListType::Map), keys) => quote!(#rt::listtype::validate_map(items, &[ #( #keys ),* ], #p, errs);),
+            (Some(ListType::Set), _) => {
+                quote!(#rt::listtype::validate_list::<&str>(#p, Some(#rt::listtype::ListType::Set), &[], items, errs);)
+            }
+            (Some(ListType::Map), keys) => {
+                quote!(#rt::listtype::validate_list(#p, Some(#rt::listtype::ListType::Map), &[ #( #keys ),* ], items, errs);)
+            }
             _ => TokenStream::new(),
         };
         let item_code = s.items.as_deref().filter(|i| has_lists_at_or_below(i)).map(|items| {
@@ -1104,6 +1134,19 @@ impl<'a> AdmitEmitter<'a> {
             }
         }
     }
+}
+
+/// The body of a `_ => body` match arm.
+fn catch_all_body(arm: &TokenStream) -> TokenStream {
+    let tokens: Vec<proc_macro2::TokenTree> = arm.clone().into_iter().collect();
+    // `_` `=` `>` body [`,`]
+    let body: TokenStream = tokens.into_iter().skip(3).collect();
+    let text = body.to_string();
+    if text.trim_end().ends_with(',') {
+        let trimmed: Vec<proc_macro2::TokenTree> = body.into_iter().collect();
+        return trimmed[..trimmed.len() - 1].iter().cloned().collect();
+    }
+    body
 }
 
 /// Whether `tokens` mention the identifier `name` (to leave closure parameters
@@ -1203,6 +1246,11 @@ fn children(s: &Schema) -> impl Iterator<Item = &Schema> {
         .values()
         .chain(s.items.as_deref())
         .chain(s.additional_properties_schema())
+}
+
+/// Whether any node of the structural spine at or below `s` has rules.
+pub fn has_rules(s: &Schema) -> bool {
+    !s.validations.is_empty() || children(s).any(has_rules)
 }
 
 /// Whether defaulting can change anything at or below `s`.

@@ -23,7 +23,24 @@ pub const IMPORTED_NAMES: &[&str] = &[
 ];
 
 pub fn emit(plan: &Plan) -> TokenStream {
-    // Group modules share one `pub mod group { ... }` each.
+    let mut out = groups(plan);
+    let entries = plan.modules.iter().flat_map(|m| {
+        let group_mod = ident(&m.group_mod);
+        let version_mod = ident(&m.version_mod);
+        m.types.iter().filter(|t| matches!(t.body, TypeBody::Root(_))).map(move |t| {
+            let name = ident(&t.name);
+            quote!(::crd_runtime::schema::Resource::of::<#group_mod::#version_mod::#name>())
+        })
+    });
+    out.extend(quote! {
+        /// Every kind generated here, to look one up by `apiVersion` and `kind`.
+        pub static RESOURCES: &[::crd_runtime::schema::Resource] = &[ #( #entries ),* ];
+    });
+    out
+}
+
+/// One `pub mod group { pub mod version { ... } }` per API group.
+fn groups(plan: &Plan) -> TokenStream {
     let mut out = TokenStream::new();
     let mut i = 0;
     while i < plan.modules.len() {
@@ -68,6 +85,8 @@ fn version_module(m: &Module) -> TokenStream {
             )]
             #[allow(unused_imports)]
             use ::crd_runtime::{self as rt, EmptyObject, IntOrString, JsonMap, ObjectMeta, Value};
+            #[allow(unused_imports)]
+            use ::crd_runtime::schema::ObjectSchema as _;
             #[allow(unused_imports)]
             use ::crd_runtime::serde::{Deserialize, Serialize};
             #[allow(unused_imports)]

@@ -14,7 +14,13 @@ pub mod embedded_example_com {
             clippy::large_enum_variant
         )]
         #[allow(unused_imports)]
-        use ::crd_runtime::{EmptyObject, IntOrString, JsonMap, ObjectMeta, Value};
+        use ::crd_runtime::{
+
+            self as rt, EmptyObject, IntOrString, JsonMap, ObjectMeta, Value,
+        };
+
+        #[allow(unused_imports)]
+        use ::crd_runtime::schema::ObjectSchema as _;
         #[allow(unused_imports)]
         use ::crd_runtime::serde::{Deserialize, Serialize};
         #[allow(unused_imports)]
@@ -85,6 +91,130 @@ pub mod embedded_example_com {
             }
         }
 
+        impl rt::schema::ObjectSchema for Wrapper {
+            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
+                match value {
+                    rt::Value::Object(map) => {
+                        map.retain(|key, child| match key.as_str() {
+                            "apiVersion" | "kind" | "metadata" => true,
+                            "spec" => {
+                                let child_path = path.field(key);
+                                WrapperSpec::prune(child, &child_path, pruned);
+                                !child.is_null()
+                            }
+                            _ => {
+                                rt::schema::record_pruned(pruned, path, key);
+                                false
+                            }
+                        })
+                    }
+                    rt::Value::Array(items) => {
+                        rt::schema::prune_items_unknown(items, path, pruned);
+                    }
+                    _ => {}
+                }
+            }
+            fn coerce_embedded(
+                value: &mut rt::Value,
+                path: &rt::Path,
+                drop_invalid: bool,
+            ) -> Result<(), rt::FieldError> {
+                if let rt::Value::Object(map) = value {
+                    let keys: Vec<String> = map.keys().cloned().collect();
+                    for key in keys {
+                        match key.as_str() {
+                            "spec" => {
+                                if let Some(child) = map.get_mut(&key) {
+                                    WrapperSpec::coerce_embedded(
+                                        child,
+                                        &path.field(&key),
+                                        drop_invalid,
+                                    )?;
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                Ok(())
+            }
+            fn default_value(_value: &mut rt::Value) {}
+            fn validate_value(
+                value: &rt::Value,
+                old: Option<&rt::Value>,
+                path: &rt::Path,
+                res: &mut rt::openapi::Res,
+            ) {
+                let node_res = rt::openapi::node(
+                    value,
+                    path,
+                    &rt::Node::OBJECT,
+                    None,
+                    |_, _| {},
+                    |map, r| {
+                        for (key, child) in map.iter() {
+                            match key.as_str() {
+                                "spec" => {
+                                    rt::schema::object_field::<
+                                        WrapperSpec,
+                                    >(r, child, old, path, key);
+                                }
+                                _ => {}
+                            }
+                        }
+                    },
+                );
+                rt::schema::merge_ratcheted(
+                    res,
+                    node_res,
+                    old,
+                    |old| { Self::ratchet_equal(value, old) },
+                );
+            }
+            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
+                match (value, old) {
+                    (rt::Value::Object(_), rt::Value::Object(_)) => {
+                        rt::schema::fields_equal(
+                            value,
+                            old,
+                            |key, nv, ov| match key {
+                                "spec" => WrapperSpec::ratchet_equal(nv, ov),
+                                _ => false,
+                            },
+                        )
+                    }
+                    _ => rt::schema::leaf_equal(value, old),
+                }
+            }
+            fn validate_embedded(
+                value: &rt::Value,
+                path: &rt::Path,
+                errs: &mut rt::ErrorList,
+            ) {
+                match value {
+                    rt::Value::Object(map) => {
+                        for (key, child) in map.iter() {
+                            let _ = &child;
+                            match key.as_str() {
+                                "spec" => {
+                                    let child_path = (path).field("spec");
+                                    WrapperSpec::validate_embedded(child, &child_path, errs);
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+
+        impl rt::schema::CustomResource for Wrapper {
+            const NAMESPACED: bool = true;
+            const SCALE: Option<rt::admission::ScalePaths<'static>> = None;
+            const STATUS: bool = false;
+        }
+
         #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
         #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
         pub struct WrapperSpec {
@@ -94,6 +224,182 @@ pub mod embedded_example_com {
             /// A ConfigMap-like object to create.
             #[serde(skip_serializing_if = "Option::is_none")]
             pub template: Option<WrapperSpecTemplate>,
+        }
+
+        impl rt::schema::ObjectSchema for WrapperSpec {
+            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
+                match value {
+                    rt::Value::Object(map) => {
+                        map.retain(|key, child| match key.as_str() {
+                            "raw" => {
+                                let child_path = path.field(key);
+                                let _ = (&child, &child_path, &pruned);
+                                !child.is_null()
+                            }
+                            "template" => {
+                                let child_path = path.field(key);
+                                WrapperSpecTemplate::prune(child, &child_path, pruned);
+                                !child.is_null()
+                            }
+                            _ => {
+                                rt::schema::record_pruned(pruned, path, key);
+                                false
+                            }
+                        })
+                    }
+                    rt::Value::Array(items) => {
+                        rt::schema::prune_items_unknown(items, path, pruned);
+                    }
+                    _ => {}
+                }
+            }
+            fn coerce_embedded(
+                value: &mut rt::Value,
+                path: &rt::Path,
+                drop_invalid: bool,
+            ) -> Result<(), rt::FieldError> {
+                if let rt::Value::Object(map) = value {
+                    let keys: Vec<String> = map.keys().cloned().collect();
+                    for key in keys {
+                        match key.as_str() {
+                            "raw" => {
+                                if let Some(child) = map.get_mut(&key) {
+                                    {
+                                        let value: &mut rt::Value = child;
+                                        let path: &rt::Path = &path.field(&key);
+                                        let _ = (&value, path);
+                                        {
+                                            if let rt::Value::Object(map) = value {
+                                                let keys: Vec<String> = map.keys().cloned().collect();
+                                                for key in keys {
+                                                    if matches!(
+                                                        key.as_str(), "apiVersion" | "kind" | "metadata"
+                                                    ) {
+                                                        rt::objectmeta::coerce_embedded_field(
+                                                            path,
+                                                            map,
+                                                            &key,
+                                                            drop_invalid,
+                                                        )?;
+                                                        continue;
+                                                    }
+                                                    match key.as_str() {
+                                                        _ => {}
+                                                    }
+                                                }
+                                            }
+                                            Ok(())
+                                        }?;
+                                    }
+                                }
+                            }
+                            "template" => {
+                                if let Some(child) = map.get_mut(&key) {
+                                    WrapperSpecTemplate::coerce_embedded(
+                                        child,
+                                        &path.field(&key),
+                                        drop_invalid,
+                                    )?;
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                Ok(())
+            }
+            fn default_value(_value: &mut rt::Value) {}
+            fn validate_value(
+                value: &rt::Value,
+                old: Option<&rt::Value>,
+                path: &rt::Path,
+                res: &mut rt::openapi::Res,
+            ) {
+                let node_res = rt::openapi::node(
+                    value,
+                    path,
+                    &rt::Node::OBJECT,
+                    None,
+                    |_, _| {},
+                    |map, r| {
+                        for (key, child) in map.iter() {
+                            match key.as_str() {
+                                "raw" => {
+                                    rt::schema::leaf_field(
+                                        r,
+                                        child,
+                                        old,
+                                        path,
+                                        key,
+                                        &rt::Node::OBJECT,
+                                    );
+                                }
+                                "template" => {
+                                    rt::schema::object_field::<
+                                        WrapperSpecTemplate,
+                                    >(r, child, old, path, key);
+                                }
+                                _ => {}
+                            }
+                        }
+                    },
+                );
+                rt::schema::merge_ratcheted(
+                    res,
+                    node_res,
+                    old,
+                    |old| { Self::ratchet_equal(value, old) },
+                );
+            }
+            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
+                match (value, old) {
+                    (rt::Value::Object(_), rt::Value::Object(_)) => {
+                        rt::schema::fields_equal(
+                            value,
+                            old,
+                            |key, nv, ov| match key {
+                                "raw" => rt::schema::leaf_equal(nv, ov),
+                                "template" => WrapperSpecTemplate::ratchet_equal(nv, ov),
+                                _ => false,
+                            },
+                        )
+                    }
+                    _ => rt::schema::leaf_equal(value, old),
+                }
+            }
+            fn validate_embedded(
+                value: &rt::Value,
+                path: &rt::Path,
+                errs: &mut rt::ErrorList,
+            ) {
+                match value {
+                    rt::Value::Object(map) => {
+                        for (key, child) in map.iter() {
+                            let _ = &child;
+                            match key.as_str() {
+                                "raw" => {
+                                    let child_path = (path).field("raw");
+                                    if let rt::Value::Object(map) = child {
+                                        errs.extend(
+                                            rt::objectmeta::validate_embedded_resource(&child_path, map),
+                                        );
+                                    }
+                                }
+                                "template" => {
+                                    let child_path = (path).field("template");
+                                    WrapperSpecTemplate::validate_embedded(
+                                        child,
+                                        &child_path,
+                                        errs,
+                                    );
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
         }
 
         /// A ConfigMap-like object to create.
@@ -112,5 +418,177 @@ pub mod embedded_example_com {
             #[serde(skip_serializing_if = "Option::is_none")]
             pub data: Option<BTreeMap<String, String>>,
         }
+
+        impl rt::schema::ObjectSchema for WrapperSpecTemplate {
+            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
+                match value {
+                    rt::Value::Object(map) => {
+                        map.retain(|key, child| match key.as_str() {
+                            "apiVersion" | "kind" | "metadata" => true,
+                            "data" => {
+                                let child_path = path.field(key);
+                                match child {
+                                    rt::Value::Object(map) => {
+                                        map.retain(|key, child| {
+                                            let child_path = &child_path.key(key);
+                                            rt::schema::prune_leaf(child, &child_path, pruned);
+                                            !child.is_null()
+                                        })
+                                    }
+                                    rt::Value::Array(items) => {
+                                        rt::schema::prune_items_unknown(items, &child_path, pruned);
+                                    }
+                                    _ => {}
+                                }
+                                !child.is_null()
+                            }
+                            _ => {
+                                rt::schema::record_pruned(pruned, path, key);
+                                false
+                            }
+                        })
+                    }
+                    rt::Value::Array(items) => {
+                        rt::schema::prune_items_unknown(items, path, pruned);
+                    }
+                    _ => {}
+                }
+            }
+            fn coerce_embedded(
+                value: &mut rt::Value,
+                path: &rt::Path,
+                drop_invalid: bool,
+            ) -> Result<(), rt::FieldError> {
+                if let rt::Value::Object(map) = value {
+                    let keys: Vec<String> = map.keys().cloned().collect();
+                    for key in keys {
+                        if matches!(key.as_str(), "apiVersion" | "kind" | "metadata") {
+                            rt::objectmeta::coerce_embedded_field(
+                                path,
+                                map,
+                                &key,
+                                drop_invalid,
+                            )?;
+                            continue;
+                        }
+                        match key.as_str() {
+                            _ => {}
+                        }
+                    }
+                }
+                Ok(())
+            }
+            fn default_value(_value: &mut rt::Value) {}
+            fn validate_value(
+                value: &rt::Value,
+                old: Option<&rt::Value>,
+                path: &rt::Path,
+                res: &mut rt::openapi::Res,
+            ) {
+                let node_res = rt::openapi::node(
+                    value,
+                    path,
+                    &rt::Node::OBJECT,
+                    None,
+                    |_, _| {},
+                    |map, r| {
+                        for (key, child) in map.iter() {
+                            match key.as_str() {
+                                "data" => {
+                                    rt::schema::composite(
+                                        r,
+                                        child,
+                                        rt::schema::old_field(old, key),
+                                        &path.field(key),
+                                        |v, o, p| rt::openapi::node(
+                                            v,
+                                            p,
+                                            &rt::Node::OBJECT,
+                                            None,
+                                            |_, _| {},
+                                            |map, r| {
+                                                for (key, child) in map.iter() {
+                                                    if true {
+                                                        rt::schema::leaf_key(
+                                                            r,
+                                                            child,
+                                                            o,
+                                                            p,
+                                                            key,
+                                                            &rt::Node::STRING,
+                                                        );
+                                                    }
+                                                }
+                                            },
+                                        ),
+                                        |v, o| match (v, o) {
+                                            (rt::Value::Object(_), rt::Value::Object(_)) => {
+                                                rt::schema::fields_equal(
+                                                    v,
+                                                    o,
+                                                    |key, nv, ov| match key {
+                                                        _ => rt::schema::leaf_equal(nv, ov),
+                                                    },
+                                                )
+                                            }
+                                            _ => rt::schema::leaf_equal(v, o),
+                                        },
+                                    );
+                                }
+                                _ => {}
+                            }
+                        }
+                    },
+                );
+                rt::schema::merge_ratcheted(
+                    res,
+                    node_res,
+                    old,
+                    |old| { Self::ratchet_equal(value, old) },
+                );
+            }
+            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
+                match (value, old) {
+                    (rt::Value::Object(_), rt::Value::Object(_)) => {
+                        rt::schema::fields_equal(
+                            value,
+                            old,
+                            |key, nv, ov| match key {
+                                "data" => {
+                                    match (nv, ov) {
+                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
+                                            rt::schema::fields_equal(
+                                                nv,
+                                                ov,
+                                                |key, nv, ov| match key {
+                                                    _ => rt::schema::leaf_equal(nv, ov),
+                                                },
+                                            )
+                                        }
+                                        _ => rt::schema::leaf_equal(nv, ov),
+                                    }
+                                }
+                                _ => false,
+                            },
+                        )
+                    }
+                    _ => rt::schema::leaf_equal(value, old),
+                }
+            }
+            fn validate_embedded(
+                value: &rt::Value,
+                path: &rt::Path,
+                errs: &mut rt::ErrorList,
+            ) {
+                if let rt::Value::Object(map) = value {
+                    errs.extend(rt::objectmeta::validate_embedded_resource(path, map));
+                }
+            }
+        }
     }
 }
+
+/// Every kind generated here, to look one up by `apiVersion` and `kind`.
+pub static RESOURCES: &[::crd_runtime::schema::Resource] = &[
+    ::crd_runtime::schema::Resource::of::<embedded_example_com::v1::Wrapper>(),
+];

@@ -14,7 +14,13 @@ pub mod enums_example_com {
             clippy::large_enum_variant
         )]
         #[allow(unused_imports)]
-        use ::crd_runtime::{EmptyObject, IntOrString, JsonMap, ObjectMeta, Value};
+        use ::crd_runtime::{
+
+            self as rt, EmptyObject, IntOrString, JsonMap, ObjectMeta, Value,
+        };
+
+        #[allow(unused_imports)]
+        use ::crd_runtime::schema::ObjectSchema as _;
         #[allow(unused_imports)]
         use ::crd_runtime::serde::{Deserialize, Serialize};
         #[allow(unused_imports)]
@@ -85,6 +91,99 @@ pub mod enums_example_com {
             }
         }
 
+        impl rt::schema::ObjectSchema for Matcher {
+            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
+                match value {
+                    rt::Value::Object(map) => {
+                        map.retain(|key, child| match key.as_str() {
+                            "apiVersion" | "kind" | "metadata" => true,
+                            "spec" => {
+                                let child_path = path.field(key);
+                                MatcherSpec::prune(child, &child_path, pruned);
+                                !child.is_null()
+                            }
+                            _ => {
+                                rt::schema::record_pruned(pruned, path, key);
+                                false
+                            }
+                        })
+                    }
+                    rt::Value::Array(items) => {
+                        rt::schema::prune_items_unknown(items, path, pruned);
+                    }
+                    _ => {}
+                }
+            }
+            fn default_value(value: &mut rt::Value) {
+                match value {
+                    rt::Value::Object(map) => {
+                        for (key, child) in map.iter_mut() {
+                            match key.as_str() {
+                                "spec" => {
+                                    MatcherSpec::default_value(child);
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            fn validate_value(
+                value: &rt::Value,
+                old: Option<&rt::Value>,
+                path: &rt::Path,
+                res: &mut rt::openapi::Res,
+            ) {
+                let node_res = rt::openapi::node(
+                    value,
+                    path,
+                    &rt::Node::OBJECT,
+                    None,
+                    |_, _| {},
+                    |map, r| {
+                        for (key, child) in map.iter() {
+                            match key.as_str() {
+                                "spec" => {
+                                    rt::schema::object_field::<
+                                        MatcherSpec,
+                                    >(r, child, old, path, key);
+                                }
+                                _ => {}
+                            }
+                        }
+                    },
+                );
+                rt::schema::merge_ratcheted(
+                    res,
+                    node_res,
+                    old,
+                    |old| { Self::ratchet_equal(value, old) },
+                );
+            }
+            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
+                match (value, old) {
+                    (rt::Value::Object(_), rt::Value::Object(_)) => {
+                        rt::schema::fields_equal(
+                            value,
+                            old,
+                            |key, nv, ov| match key {
+                                "spec" => MatcherSpec::ratchet_equal(nv, ov),
+                                _ => false,
+                            },
+                        )
+                    }
+                    _ => rt::schema::leaf_equal(value, old),
+                }
+            }
+        }
+
+        impl rt::schema::CustomResource for Matcher {
+            const NAMESPACED: bool = false;
+            const SCALE: Option<rt::admission::ScalePaths<'static>> = None;
+            const STATUS: bool = false;
+        }
+
         #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
         #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
         pub struct MatcherSpec {
@@ -104,6 +203,203 @@ pub mod enums_example_com {
             pub protocol: Option<MatcherSpecProtocol>,
             #[serde(skip_serializing_if = "Option::is_none")]
             pub rules: Option<Vec<MatcherSpecRules>>,
+        }
+
+        impl rt::schema::ObjectSchema for MatcherSpec {
+            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
+                match value {
+                    rt::Value::Object(map) => {
+                        map.retain(|key, child| match key.as_str() {
+                            "level" | "operator" | "protocol" => {
+                                rt::schema::prune_leaf_child(
+                                    child,
+                                    &path.field(key),
+                                    pruned,
+                                    true,
+                                )
+                            }
+                            "mode" | "policy" => {
+                                rt::schema::prune_leaf_child(
+                                    child,
+                                    &path.field(key),
+                                    pruned,
+                                    false,
+                                )
+                            }
+                            "rules" => {
+                                let child_path = path.field(key);
+                                match child {
+                                    rt::Value::Object(map) => {
+                                        map.retain(|key, _child| {
+                                            rt::schema::record_pruned(pruned, &child_path, key);
+                                            false
+                                        })
+                                    }
+                                    rt::Value::Array(items) => {
+                                        for (i, item) in items.iter_mut().enumerate() {
+                                            let item_path = &child_path.index(i);
+                                            MatcherSpecRules::prune(item, &item_path, pruned);
+                                        }
+                                    }
+                                    _ => {}
+                                }
+                                !child.is_null()
+                            }
+                            _ => {
+                                rt::schema::record_pruned(pruned, path, key);
+                                false
+                            }
+                        })
+                    }
+                    rt::Value::Array(items) => {
+                        rt::schema::prune_items_unknown(items, path, pruned);
+                    }
+                    _ => {}
+                }
+            }
+            fn default_value(value: &mut rt::Value) {
+                match value {
+                    rt::Value::Object(map) => {
+                        rt::schema::insert_default(
+                            map,
+                            "policy",
+                            false,
+                            || rt::Value::String("IfNotPresent".to_string()),
+                        );
+                    }
+                    _ => {}
+                }
+            }
+            fn validate_value(
+                value: &rt::Value,
+                old: Option<&rt::Value>,
+                path: &rt::Path,
+                res: &mut rt::openapi::Res,
+            ) {
+                static NODE_0: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One("integer"),
+                    enum_values: &[
+                        rt::openapi::Lit::Int(1i64),
+                        rt::openapi::Lit::Int(2i64),
+                        rt::openapi::Lit::Int(3i64),
+                    ],
+                    ..rt::Node::EMPTY
+                };
+                static NODE_1: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One("string"),
+                    nullable: true,
+                    enum_values: &[
+                        rt::openapi::Lit::Str("fast"),
+                        rt::openapi::Lit::Str("slow"),
+                        rt::openapi::Lit::Null,
+                    ],
+                    ..rt::Node::EMPTY
+                };
+                static NODE_2: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One("string"),
+                    enum_values: &[
+                        rt::openapi::Lit::Str("="),
+                        rt::openapi::Lit::Str("!="),
+                        rt::openapi::Lit::Str("=~"),
+                        rt::openapi::Lit::Str("!~"),
+                    ],
+                    ..rt::Node::EMPTY
+                };
+                static NODE_3: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One("string"),
+                    enum_values: &[
+                        rt::openapi::Lit::Str("Always"),
+                        rt::openapi::Lit::Str("IfNotPresent"),
+                        rt::openapi::Lit::Str("Never"),
+                    ],
+                    ..rt::Node::EMPTY
+                };
+                static NODE_4: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One("string"),
+                    enum_values: &[
+                        rt::openapi::Lit::Str("TCP"),
+                        rt::openapi::Lit::Str("tcp"),
+                        rt::openapi::Lit::Str("UDP"),
+                    ],
+                    ..rt::Node::EMPTY
+                };
+                let node_res = rt::openapi::node(
+                    value,
+                    path,
+                    &rt::Node::OBJECT,
+                    None,
+                    |_, _| {},
+                    |map, r| {
+                        for (key, child) in map.iter() {
+                            match key.as_str() {
+                                "level" => {
+                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_0);
+                                }
+                                "mode" => {
+                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_1);
+                                }
+                                "operator" => {
+                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_2);
+                                }
+                                "policy" => {
+                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_3);
+                                }
+                                "protocol" => {
+                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_4);
+                                }
+                                "rules" => {
+                                    rt::schema::composite(
+                                        r,
+                                        child,
+                                        rt::schema::old_field(old, key),
+                                        &path.field(key),
+                                        |v, _o, p| rt::openapi::node(
+                                            v,
+                                            p,
+                                            &rt::Node::ARRAY,
+                                            None,
+                                            |items, r| {
+                                                for (i, item) in items.iter().enumerate() {
+                                                    let item_old = None;
+                                                    rt::schema::object_item::<
+                                                        MatcherSpecRules,
+                                                    >(r, item, item_old, p, i);
+                                                }
+                                            },
+                                            |_, _| {},
+                                        ),
+                                        |v, o| rt::schema::leaf_equal(v, o),
+                                    );
+                                }
+                                _ => {}
+                            }
+                        }
+                        rt::openapi::required(map, &["operator"], path, r);
+                    },
+                );
+                rt::schema::merge_ratcheted(
+                    res,
+                    node_res,
+                    old,
+                    |old| { Self::ratchet_equal(value, old) },
+                );
+            }
+            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
+                match (value, old) {
+                    (rt::Value::Object(_), rt::Value::Object(_)) => {
+                        rt::schema::fields_equal(
+                            value,
+                            old,
+                            |key, nv, ov| match key {
+                                "level" | "mode" | "operator" | "policy" | "protocol"
+                                | "rules" => rt::schema::leaf_equal(nv, ov),
+                                _ => false,
+                            },
+                        )
+                    }
+                    _ => rt::schema::leaf_equal(value, old),
+                }
+            }
         }
 
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -158,6 +454,88 @@ pub mod enums_example_com {
             pub policy: Option<MatcherSpecRulesPolicy>,
         }
 
+        impl rt::schema::ObjectSchema for MatcherSpecRules {
+            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
+                match value {
+                    rt::Value::Object(map) => {
+                        map.retain(|key, child| match key.as_str() {
+                            "policy" => {
+                                rt::schema::prune_leaf_child(
+                                    child,
+                                    &path.field(key),
+                                    pruned,
+                                    true,
+                                )
+                            }
+                            _ => {
+                                rt::schema::record_pruned(pruned, path, key);
+                                false
+                            }
+                        })
+                    }
+                    rt::Value::Array(items) => {
+                        rt::schema::prune_items_unknown(items, path, pruned);
+                    }
+                    _ => {}
+                }
+            }
+            fn default_value(_value: &mut rt::Value) {}
+            fn validate_value(
+                value: &rt::Value,
+                old: Option<&rt::Value>,
+                path: &rt::Path,
+                res: &mut rt::openapi::Res,
+            ) {
+                static NODE_5: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One("string"),
+                    enum_values: &[
+                        rt::openapi::Lit::Str("Always"),
+                        rt::openapi::Lit::Str("IfNotPresent"),
+                        rt::openapi::Lit::Str("Never"),
+                    ],
+                    ..rt::Node::EMPTY
+                };
+                let node_res = rt::openapi::node(
+                    value,
+                    path,
+                    &rt::Node::OBJECT,
+                    None,
+                    |_, _| {},
+                    |map, r| {
+                        for (key, child) in map.iter() {
+                            match key.as_str() {
+                                "policy" => {
+                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_5);
+                                }
+                                _ => {}
+                            }
+                        }
+                    },
+                );
+                rt::schema::merge_ratcheted(
+                    res,
+                    node_res,
+                    old,
+                    |old| { Self::ratchet_equal(value, old) },
+                );
+            }
+            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
+                match (value, old) {
+                    (rt::Value::Object(_), rt::Value::Object(_)) => {
+                        rt::schema::fields_equal(
+                            value,
+                            old,
+                            |key, nv, ov| match key {
+                                "policy" => rt::schema::leaf_equal(nv, ov),
+                                _ => false,
+                            },
+                        )
+                    }
+                    _ => rt::schema::leaf_equal(value, old),
+                }
+            }
+        }
+
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
         #[serde(crate = "::crd_runtime::serde")]
         pub enum MatcherSpecRulesPolicy {
@@ -170,3 +548,8 @@ pub mod enums_example_com {
         }
     }
 }
+
+/// Every kind generated here, to look one up by `apiVersion` and `kind`.
+pub static RESOURCES: &[::crd_runtime::schema::Resource] = &[
+    ::crd_runtime::schema::Resource::of::<enums_example_com::v1::Matcher>(),
+];

@@ -14,7 +14,13 @@ pub mod intstr_example_com {
             clippy::large_enum_variant
         )]
         #[allow(unused_imports)]
-        use ::crd_runtime::{EmptyObject, IntOrString, JsonMap, ObjectMeta, Value};
+        use ::crd_runtime::{
+
+            self as rt, EmptyObject, IntOrString, JsonMap, ObjectMeta, Value,
+        };
+
+        #[allow(unused_imports)]
+        use ::crd_runtime::schema::ObjectSchema as _;
         #[allow(unused_imports)]
         use ::crd_runtime::serde::{Deserialize, Serialize};
         #[allow(unused_imports)]
@@ -85,6 +91,85 @@ pub mod intstr_example_com {
             }
         }
 
+        impl rt::schema::ObjectSchema for Rollout {
+            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
+                match value {
+                    rt::Value::Object(map) => {
+                        map.retain(|key, child| match key.as_str() {
+                            "apiVersion" | "kind" | "metadata" => true,
+                            "spec" => {
+                                let child_path = path.field(key);
+                                RolloutSpec::prune(child, &child_path, pruned);
+                                !child.is_null()
+                            }
+                            _ => {
+                                rt::schema::record_pruned(pruned, path, key);
+                                false
+                            }
+                        })
+                    }
+                    rt::Value::Array(items) => {
+                        rt::schema::prune_items_unknown(items, path, pruned);
+                    }
+                    _ => {}
+                }
+            }
+            fn default_value(_value: &mut rt::Value) {}
+            fn validate_value(
+                value: &rt::Value,
+                old: Option<&rt::Value>,
+                path: &rt::Path,
+                res: &mut rt::openapi::Res,
+            ) {
+                let node_res = rt::openapi::node(
+                    value,
+                    path,
+                    &rt::Node::OBJECT,
+                    None,
+                    |_, _| {},
+                    |map, r| {
+                        for (key, child) in map.iter() {
+                            match key.as_str() {
+                                "spec" => {
+                                    rt::schema::object_field::<
+                                        RolloutSpec,
+                                    >(r, child, old, path, key);
+                                }
+                                _ => {}
+                            }
+                        }
+                    },
+                );
+                rt::schema::merge_ratcheted(
+                    res,
+                    node_res,
+                    old,
+                    |old| { Self::ratchet_equal(value, old) },
+                );
+            }
+            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
+                match (value, old) {
+                    (rt::Value::Object(_), rt::Value::Object(_)) => {
+                        rt::schema::fields_equal(
+                            value,
+                            old,
+                            |key, nv, ov| match key {
+                                "spec" => RolloutSpec::ratchet_equal(nv, ov),
+                                _ => false,
+                            },
+                        )
+                    }
+                    _ => rt::schema::leaf_equal(value, old),
+                }
+            }
+        }
+
+        impl rt::schema::CustomResource for Rollout {
+            const NAMESPACED: bool = true;
+            const SCALE: Option<rt::admission::ScalePaths<'static>> = None;
+            const STATUS: bool = false;
+        }
+
         #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
         #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
         pub struct RolloutSpec {
@@ -97,5 +182,211 @@ pub mod intstr_example_com {
             #[serde(skip_serializing_if = "Option::is_none")]
             pub ports: Option<Vec<IntOrString>>,
         }
+
+        impl rt::schema::ObjectSchema for RolloutSpec {
+            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
+                match value {
+                    rt::Value::Object(map) => {
+                        map.retain(|key, child| match key.as_str() {
+                            "maxSurge" | "maxUnavailable" | "memory" => {
+                                rt::schema::prune_leaf_child(
+                                    child,
+                                    &path.field(key),
+                                    pruned,
+                                    true,
+                                )
+                            }
+                            "ports" => {
+                                let child_path = path.field(key);
+                                match child {
+                                    rt::Value::Object(map) => {
+                                        map.retain(|key, _child| {
+                                            rt::schema::record_pruned(pruned, &child_path, key);
+                                            false
+                                        })
+                                    }
+                                    rt::Value::Array(items) => {
+                                        for (i, item) in items.iter_mut().enumerate() {
+                                            let item_path = &child_path.index(i);
+                                            rt::schema::prune_leaf(item, &item_path, pruned);
+                                        }
+                                    }
+                                    _ => {}
+                                }
+                                !child.is_null()
+                            }
+                            _ => {
+                                rt::schema::record_pruned(pruned, path, key);
+                                false
+                            }
+                        })
+                    }
+                    rt::Value::Array(items) => {
+                        rt::schema::prune_items_unknown(items, path, pruned);
+                    }
+                    _ => {}
+                }
+            }
+            fn default_value(_value: &mut rt::Value) {}
+            fn validate_value(
+                value: &rt::Value,
+                old: Option<&rt::Value>,
+                path: &rt::Path,
+                res: &mut rt::openapi::Res,
+            ) {
+                static PATTERN_1: rt::regex::Pattern = rt::regex::Pattern::new(
+                    "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
+                );
+                static NODE_0: rt::Node = rt::Node {
+                    types: rt::openapi::Types::IntOrString,
+                    pattern: Some(&PATTERN_1),
+                    ..rt::Node::EMPTY
+                };
+                let node_res = rt::openapi::node(
+                    value,
+                    path,
+                    &rt::Node::OBJECT,
+                    None,
+                    |_, _| {},
+                    |map, r| {
+                        for (key, child) in map.iter() {
+                            match key.as_str() {
+                                "maxSurge" => {
+                                    rt::schema::leaf_field(
+                                        r,
+                                        child,
+                                        old,
+                                        path,
+                                        key,
+                                        &rt::Node::INT_OR_STRING,
+                                    );
+                                }
+                                "maxUnavailable" => {
+                                    rt::schema::composite(
+                                        r,
+                                        child,
+                                        rt::schema::old_field(old, key),
+                                        &path.field(key),
+                                        |v, _o, p| rt::openapi::node(
+                                            v,
+                                            p,
+                                            &rt::Node::INT_OR_STRING,
+                                            Some(
+                                                &rt::openapi::Junctors {
+                                                    all_of: &[],
+                                                    any_of: &[
+                                                        &|bv: &rt::Value, bp: &rt::Path, br: &mut rt::openapi::Res| {
+                                                            br.merge(rt::openapi::leaf(bv, bp, &rt::Node::INTEGER))
+                                                        },
+                                                        &|bv: &rt::Value, bp: &rt::Path, br: &mut rt::openapi::Res| {
+                                                            br.merge(rt::openapi::leaf(bv, bp, &rt::Node::STRING))
+                                                        },
+                                                    ],
+                                                    one_of: &[],
+                                                    not: None,
+                                                },
+                                            ),
+                                            |_, _| {},
+                                            |_, _| {},
+                                        ),
+                                        |v, o| rt::schema::leaf_equal(v, o),
+                                    );
+                                }
+                                "memory" => {
+                                    rt::schema::composite(
+                                        r,
+                                        child,
+                                        rt::schema::old_field(old, key),
+                                        &path.field(key),
+                                        |v, _o, p| rt::openapi::node(
+                                            v,
+                                            p,
+                                            &NODE_0,
+                                            Some(
+                                                &rt::openapi::Junctors {
+                                                    all_of: &[],
+                                                    any_of: &[
+                                                        &|bv: &rt::Value, bp: &rt::Path, br: &mut rt::openapi::Res| {
+                                                            br.merge(rt::openapi::leaf(bv, bp, &rt::Node::INTEGER))
+                                                        },
+                                                        &|bv: &rt::Value, bp: &rt::Path, br: &mut rt::openapi::Res| {
+                                                            br.merge(rt::openapi::leaf(bv, bp, &rt::Node::STRING))
+                                                        },
+                                                    ],
+                                                    one_of: &[],
+                                                    not: None,
+                                                },
+                                            ),
+                                            |_, _| {},
+                                            |_, _| {},
+                                        ),
+                                        |v, o| rt::schema::leaf_equal(v, o),
+                                    );
+                                }
+                                "ports" => {
+                                    rt::schema::composite(
+                                        r,
+                                        child,
+                                        rt::schema::old_field(old, key),
+                                        &path.field(key),
+                                        |v, _o, p| rt::openapi::node(
+                                            v,
+                                            p,
+                                            &rt::Node::ARRAY,
+                                            None,
+                                            |items, r| {
+                                                for (i, item) in items.iter().enumerate() {
+                                                    let item_old = None;
+                                                    rt::schema::leaf_item(
+                                                        r,
+                                                        item,
+                                                        item_old,
+                                                        p,
+                                                        i,
+                                                        &rt::Node::INT_OR_STRING,
+                                                    );
+                                                }
+                                            },
+                                            |_, _| {},
+                                        ),
+                                        |v, o| rt::schema::leaf_equal(v, o),
+                                    );
+                                }
+                                _ => {}
+                            }
+                        }
+                        rt::openapi::required(map, &["maxSurge"], path, r);
+                    },
+                );
+                rt::schema::merge_ratcheted(
+                    res,
+                    node_res,
+                    old,
+                    |old| { Self::ratchet_equal(value, old) },
+                );
+            }
+            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
+                match (value, old) {
+                    (rt::Value::Object(_), rt::Value::Object(_)) => {
+                        rt::schema::fields_equal(
+                            value,
+                            old,
+                            |key, nv, ov| match key {
+                                "maxSurge" | "maxUnavailable" | "memory" | "ports" => {
+                                    rt::schema::leaf_equal(nv, ov)
+                                }
+                                _ => false,
+                            },
+                        )
+                    }
+                    _ => rt::schema::leaf_equal(value, old),
+                }
+            }
+        }
     }
 }
+
+/// Every kind generated here, to look one up by `apiVersion` and `kind`.
+pub static RESOURCES: &[::crd_runtime::schema::Resource] = &[
+    ::crd_runtime::schema::Resource::of::<intstr_example_com::v1::Rollout>(),
+];

@@ -14,7 +14,13 @@ pub mod maps_example_com {
             clippy::large_enum_variant
         )]
         #[allow(unused_imports)]
-        use ::crd_runtime::{EmptyObject, IntOrString, JsonMap, ObjectMeta, Value};
+        use ::crd_runtime::{
+
+            self as rt, EmptyObject, IntOrString, JsonMap, ObjectMeta, Value,
+        };
+
+        #[allow(unused_imports)]
+        use ::crd_runtime::schema::ObjectSchema as _;
         #[allow(unused_imports)]
         use ::crd_runtime::serde::{Deserialize, Serialize};
         #[allow(unused_imports)]
@@ -85,6 +91,85 @@ pub mod maps_example_com {
             }
         }
 
+        impl rt::schema::ObjectSchema for ConfigSet {
+            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
+                match value {
+                    rt::Value::Object(map) => {
+                        map.retain(|key, child| match key.as_str() {
+                            "apiVersion" | "kind" | "metadata" => true,
+                            "spec" => {
+                                let child_path = path.field(key);
+                                ConfigSetSpec::prune(child, &child_path, pruned);
+                                !child.is_null()
+                            }
+                            _ => {
+                                rt::schema::record_pruned(pruned, path, key);
+                                false
+                            }
+                        })
+                    }
+                    rt::Value::Array(items) => {
+                        rt::schema::prune_items_unknown(items, path, pruned);
+                    }
+                    _ => {}
+                }
+            }
+            fn default_value(_value: &mut rt::Value) {}
+            fn validate_value(
+                value: &rt::Value,
+                old: Option<&rt::Value>,
+                path: &rt::Path,
+                res: &mut rt::openapi::Res,
+            ) {
+                let node_res = rt::openapi::node(
+                    value,
+                    path,
+                    &rt::Node::OBJECT,
+                    None,
+                    |_, _| {},
+                    |map, r| {
+                        for (key, child) in map.iter() {
+                            match key.as_str() {
+                                "spec" => {
+                                    rt::schema::object_field::<
+                                        ConfigSetSpec,
+                                    >(r, child, old, path, key);
+                                }
+                                _ => {}
+                            }
+                        }
+                    },
+                );
+                rt::schema::merge_ratcheted(
+                    res,
+                    node_res,
+                    old,
+                    |old| { Self::ratchet_equal(value, old) },
+                );
+            }
+            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
+                match (value, old) {
+                    (rt::Value::Object(_), rt::Value::Object(_)) => {
+                        rt::schema::fields_equal(
+                            value,
+                            old,
+                            |key, nv, ov| match key {
+                                "spec" => ConfigSetSpec::ratchet_equal(nv, ov),
+                                _ => false,
+                            },
+                        )
+                    }
+                    _ => rt::schema::leaf_equal(value, old),
+                }
+            }
+        }
+
+        impl rt::schema::CustomResource for ConfigSet {
+            const NAMESPACED: bool = true;
+            const SCALE: Option<rt::admission::ScalePaths<'static>> = None;
+            const STATUS: bool = false;
+        }
+
         #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
         #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
         pub struct ConfigSetSpec {
@@ -106,6 +191,429 @@ pub mod maps_example_com {
             pub routes: Option<BTreeMap<String, Vec<String>>>,
         }
 
+        impl rt::schema::ObjectSchema for ConfigSetSpec {
+            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
+                match value {
+                    rt::Value::Object(map) => {
+                        map.retain(|key, child| match key.as_str() {
+                            "empty" => {
+                                rt::schema::prune_leaf_child(
+                                    child,
+                                    &path.field(key),
+                                    pruned,
+                                    true,
+                                )
+                            }
+                            "anything" => {
+                                let child_path = path.field(key);
+                                match child {
+                                    rt::Value::Object(map) => {
+                                        map.retain(|key, child| {
+                                            let child_path = &child_path.key(key);
+                                            rt::schema::prune_all(child, &child_path, pruned);
+                                            true
+                                        })
+                                    }
+                                    rt::Value::Array(items) => {
+                                        rt::schema::prune_items_unknown(items, &child_path, pruned);
+                                    }
+                                    _ => {}
+                                }
+                                !child.is_null()
+                            }
+                            "endpoints" => {
+                                let child_path = path.field(key);
+                                match child {
+                                    rt::Value::Object(map) => {
+                                        map.retain(|key, child| {
+                                            let child_path = &child_path.key(key);
+                                            ConfigSetSpecEndpoints::prune(child, &child_path, pruned);
+                                            !child.is_null()
+                                        })
+                                    }
+                                    rt::Value::Array(items) => {
+                                        rt::schema::prune_items_unknown(items, &child_path, pruned);
+                                    }
+                                    _ => {}
+                                }
+                                !child.is_null()
+                            }
+                            "labels" => {
+                                let child_path = path.field(key);
+                                match child {
+                                    rt::Value::Object(map) => {
+                                        map.retain(|key, child| {
+                                            let child_path = &child_path.key(key);
+                                            rt::schema::prune_leaf(child, &child_path, pruned);
+                                            !child.is_null()
+                                        })
+                                    }
+                                    rt::Value::Array(items) => {
+                                        rt::schema::prune_items_unknown(items, &child_path, pruned);
+                                    }
+                                    _ => {}
+                                }
+                                !child.is_null()
+                            }
+                            "limits" => {
+                                let child_path = path.field(key);
+                                match child {
+                                    rt::Value::Object(map) => {
+                                        map.retain(|key, child| {
+                                            let child_path = &child_path.key(key);
+                                            rt::schema::prune_leaf(child, &child_path, pruned);
+                                            !child.is_null()
+                                        })
+                                    }
+                                    rt::Value::Array(items) => {
+                                        rt::schema::prune_items_unknown(items, &child_path, pruned);
+                                    }
+                                    _ => {}
+                                }
+                                !child.is_null()
+                            }
+                            "routes" => {
+                                let child_path = path.field(key);
+                                match child {
+                                    rt::Value::Object(map) => {
+                                        map.retain(|key, child| {
+                                            let child_path = &child_path.key(key);
+                                            match child {
+                                                rt::Value::Object(map) => {
+                                                    map.retain(|key, _child| {
+                                                        rt::schema::record_pruned(pruned, &child_path, key);
+                                                        false
+                                                    })
+                                                }
+                                                rt::Value::Array(items) => {
+                                                    for (i, item) in items.iter_mut().enumerate() {
+                                                        let item_path = &child_path.index(i);
+                                                        rt::schema::prune_leaf(item, &item_path, pruned);
+                                                    }
+                                                }
+                                                _ => {}
+                                            }
+                                            !child.is_null()
+                                        })
+                                    }
+                                    rt::Value::Array(items) => {
+                                        rt::schema::prune_items_unknown(items, &child_path, pruned);
+                                    }
+                                    _ => {}
+                                }
+                                !child.is_null()
+                            }
+                            _ => {
+                                rt::schema::record_pruned(pruned, path, key);
+                                false
+                            }
+                        })
+                    }
+                    rt::Value::Array(items) => {
+                        rt::schema::prune_items_unknown(items, path, pruned);
+                    }
+                    _ => {}
+                }
+            }
+            fn default_value(_value: &mut rt::Value) {}
+            fn validate_value(
+                value: &rt::Value,
+                old: Option<&rt::Value>,
+                path: &rt::Path,
+                res: &mut rt::openapi::Res,
+            ) {
+                let node_res = rt::openapi::node(
+                    value,
+                    path,
+                    &rt::Node::OBJECT,
+                    None,
+                    |_, _| {},
+                    |map, r| {
+                        for (key, child) in map.iter() {
+                            match key.as_str() {
+                                "anything" => {
+                                    rt::schema::composite(
+                                        r,
+                                        child,
+                                        rt::schema::old_field(old, key),
+                                        &path.field(key),
+                                        |v, _o, p| rt::openapi::node(
+                                            v,
+                                            p,
+                                            &rt::Node::OBJECT,
+                                            None,
+                                            |_, _| {},
+                                            |_, _| {},
+                                        ),
+                                        |v, o| rt::schema::leaf_equal(v, o),
+                                    );
+                                }
+                                "empty" => {
+                                    rt::schema::leaf_field(
+                                        r,
+                                        child,
+                                        old,
+                                        path,
+                                        key,
+                                        &rt::Node::OBJECT,
+                                    );
+                                }
+                                "endpoints" => {
+                                    rt::schema::composite(
+                                        r,
+                                        child,
+                                        rt::schema::old_field(old, key),
+                                        &path.field(key),
+                                        |v, o, p| rt::openapi::node(
+                                            v,
+                                            p,
+                                            &rt::Node::OBJECT,
+                                            None,
+                                            |_, _| {},
+                                            |map, r| {
+                                                for (key, child) in map.iter() {
+                                                    if true {
+                                                        rt::schema::object_key::<
+                                                            ConfigSetSpecEndpoints,
+                                                        >(r, child, o, p, key);
+                                                    }
+                                                }
+                                            },
+                                        ),
+                                        |v, o| match (v, o) {
+                                            (rt::Value::Object(_), rt::Value::Object(_)) => {
+                                                rt::schema::fields_equal(
+                                                    v,
+                                                    o,
+                                                    |key, nv, ov| match key {
+                                                        _ => ConfigSetSpecEndpoints::ratchet_equal(nv, ov),
+                                                    },
+                                                )
+                                            }
+                                            _ => rt::schema::leaf_equal(v, o),
+                                        },
+                                    );
+                                }
+                                "labels" => {
+                                    rt::schema::composite(
+                                        r,
+                                        child,
+                                        rt::schema::old_field(old, key),
+                                        &path.field(key),
+                                        |v, o, p| rt::openapi::node(
+                                            v,
+                                            p,
+                                            &rt::Node::OBJECT,
+                                            None,
+                                            |_, _| {},
+                                            |map, r| {
+                                                for (key, child) in map.iter() {
+                                                    if true {
+                                                        rt::schema::leaf_key(
+                                                            r,
+                                                            child,
+                                                            o,
+                                                            p,
+                                                            key,
+                                                            &rt::Node::STRING,
+                                                        );
+                                                    }
+                                                }
+                                            },
+                                        ),
+                                        |v, o| match (v, o) {
+                                            (rt::Value::Object(_), rt::Value::Object(_)) => {
+                                                rt::schema::fields_equal(
+                                                    v,
+                                                    o,
+                                                    |key, nv, ov| match key {
+                                                        _ => rt::schema::leaf_equal(nv, ov),
+                                                    },
+                                                )
+                                            }
+                                            _ => rt::schema::leaf_equal(v, o),
+                                        },
+                                    );
+                                }
+                                "limits" => {
+                                    rt::schema::composite(
+                                        r,
+                                        child,
+                                        rt::schema::old_field(old, key),
+                                        &path.field(key),
+                                        |v, o, p| rt::openapi::node(
+                                            v,
+                                            p,
+                                            &rt::Node::OBJECT,
+                                            None,
+                                            |_, _| {},
+                                            |map, r| {
+                                                for (key, child) in map.iter() {
+                                                    if true {
+                                                        rt::schema::leaf_key(r, child, o, p, key, &rt::Node::INT32);
+                                                    }
+                                                }
+                                            },
+                                        ),
+                                        |v, o| match (v, o) {
+                                            (rt::Value::Object(_), rt::Value::Object(_)) => {
+                                                rt::schema::fields_equal(
+                                                    v,
+                                                    o,
+                                                    |key, nv, ov| match key {
+                                                        _ => rt::schema::leaf_equal(nv, ov),
+                                                    },
+                                                )
+                                            }
+                                            _ => rt::schema::leaf_equal(v, o),
+                                        },
+                                    );
+                                }
+                                "routes" => {
+                                    rt::schema::composite(
+                                        r,
+                                        child,
+                                        rt::schema::old_field(old, key),
+                                        &path.field(key),
+                                        |v, o, p| rt::openapi::node(
+                                            v,
+                                            p,
+                                            &rt::Node::OBJECT,
+                                            None,
+                                            |_, _| {},
+                                            |map, r| {
+                                                for (key, child) in map.iter() {
+                                                    if true {
+                                                        rt::schema::composite(
+                                                            r,
+                                                            child,
+                                                            rt::schema::old_field(o, key),
+                                                            &p.key(key),
+                                                            |v, _o, p| rt::openapi::node(
+                                                                v,
+                                                                p,
+                                                                &rt::Node::ARRAY,
+                                                                None,
+                                                                |items, r| {
+                                                                    for (i, item) in items.iter().enumerate() {
+                                                                        let item_old = None;
+                                                                        rt::schema::leaf_item(
+                                                                            r,
+                                                                            item,
+                                                                            item_old,
+                                                                            p,
+                                                                            i,
+                                                                            &rt::Node::STRING,
+                                                                        );
+                                                                    }
+                                                                },
+                                                                |_, _| {},
+                                                            ),
+                                                            |v, o| rt::schema::leaf_equal(v, o),
+                                                        );
+                                                    }
+                                                }
+                                            },
+                                        ),
+                                        |v, o| match (v, o) {
+                                            (rt::Value::Object(_), rt::Value::Object(_)) => {
+                                                rt::schema::fields_equal(
+                                                    v,
+                                                    o,
+                                                    |key, nv, ov| match key {
+                                                        _ => rt::schema::leaf_equal(nv, ov),
+                                                    },
+                                                )
+                                            }
+                                            _ => rt::schema::leaf_equal(v, o),
+                                        },
+                                    );
+                                }
+                                _ => {}
+                            }
+                        }
+                    },
+                );
+                rt::schema::merge_ratcheted(
+                    res,
+                    node_res,
+                    old,
+                    |old| { Self::ratchet_equal(value, old) },
+                );
+            }
+            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
+                match (value, old) {
+                    (rt::Value::Object(_), rt::Value::Object(_)) => {
+                        rt::schema::fields_equal(
+                            value,
+                            old,
+                            |key, nv, ov| match key {
+                                "anything" | "empty" => rt::schema::leaf_equal(nv, ov),
+                                "endpoints" => {
+                                    match (nv, ov) {
+                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
+                                            rt::schema::fields_equal(
+                                                nv,
+                                                ov,
+                                                |key, nv, ov| match key {
+                                                    _ => ConfigSetSpecEndpoints::ratchet_equal(nv, ov),
+                                                },
+                                            )
+                                        }
+                                        _ => rt::schema::leaf_equal(nv, ov),
+                                    }
+                                }
+                                "labels" => {
+                                    match (nv, ov) {
+                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
+                                            rt::schema::fields_equal(
+                                                nv,
+                                                ov,
+                                                |key, nv, ov| match key {
+                                                    _ => rt::schema::leaf_equal(nv, ov),
+                                                },
+                                            )
+                                        }
+                                        _ => rt::schema::leaf_equal(nv, ov),
+                                    }
+                                }
+                                "limits" => {
+                                    match (nv, ov) {
+                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
+                                            rt::schema::fields_equal(
+                                                nv,
+                                                ov,
+                                                |key, nv, ov| match key {
+                                                    _ => rt::schema::leaf_equal(nv, ov),
+                                                },
+                                            )
+                                        }
+                                        _ => rt::schema::leaf_equal(nv, ov),
+                                    }
+                                }
+                                "routes" => {
+                                    match (nv, ov) {
+                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
+                                            rt::schema::fields_equal(
+                                                nv,
+                                                ov,
+                                                |key, nv, ov| match key {
+                                                    _ => rt::schema::leaf_equal(nv, ov),
+                                                },
+                                            )
+                                        }
+                                        _ => rt::schema::leaf_equal(nv, ov),
+                                    }
+                                }
+                                _ => false,
+                            },
+                        )
+                    }
+                    _ => rt::schema::leaf_equal(value, old),
+                }
+            }
+        }
+
         #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
         #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
         pub struct ConfigSetSpecEndpoints {
@@ -113,5 +621,101 @@ pub mod maps_example_com {
             #[serde(skip_serializing_if = "Option::is_none")]
             pub weight: Option<i64>,
         }
+
+        impl rt::schema::ObjectSchema for ConfigSetSpecEndpoints {
+            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
+                match value {
+                    rt::Value::Object(map) => {
+                        map.retain(|key, child| match key.as_str() {
+                            "url" | "weight" => {
+                                rt::schema::prune_leaf_child(
+                                    child,
+                                    &path.field(key),
+                                    pruned,
+                                    true,
+                                )
+                            }
+                            _ => {
+                                rt::schema::record_pruned(pruned, path, key);
+                                false
+                            }
+                        })
+                    }
+                    rt::Value::Array(items) => {
+                        rt::schema::prune_items_unknown(items, path, pruned);
+                    }
+                    _ => {}
+                }
+            }
+            fn default_value(_value: &mut rt::Value) {}
+            fn validate_value(
+                value: &rt::Value,
+                old: Option<&rt::Value>,
+                path: &rt::Path,
+                res: &mut rt::openapi::Res,
+            ) {
+                let node_res = rt::openapi::node(
+                    value,
+                    path,
+                    &rt::Node::OBJECT,
+                    None,
+                    |_, _| {},
+                    |map, r| {
+                        for (key, child) in map.iter() {
+                            match key.as_str() {
+                                "url" => {
+                                    rt::schema::leaf_field(
+                                        r,
+                                        child,
+                                        old,
+                                        path,
+                                        key,
+                                        &rt::Node::STRING,
+                                    );
+                                }
+                                "weight" => {
+                                    rt::schema::leaf_field(
+                                        r,
+                                        child,
+                                        old,
+                                        path,
+                                        key,
+                                        &rt::Node::INTEGER,
+                                    );
+                                }
+                                _ => {}
+                            }
+                        }
+                        rt::openapi::required(map, &["url"], path, r);
+                    },
+                );
+                rt::schema::merge_ratcheted(
+                    res,
+                    node_res,
+                    old,
+                    |old| { Self::ratchet_equal(value, old) },
+                );
+            }
+            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
+                match (value, old) {
+                    (rt::Value::Object(_), rt::Value::Object(_)) => {
+                        rt::schema::fields_equal(
+                            value,
+                            old,
+                            |key, nv, ov| match key {
+                                "url" | "weight" => rt::schema::leaf_equal(nv, ov),
+                                _ => false,
+                            },
+                        )
+                    }
+                    _ => rt::schema::leaf_equal(value, old),
+                }
+            }
+        }
     }
 }
+
+/// Every kind generated here, to look one up by `apiVersion` and `kind`.
+pub static RESOURCES: &[::crd_runtime::schema::Resource] = &[
+    ::crd_runtime::schema::Resource::of::<maps_example_com::v1::ConfigSet>(),
+];

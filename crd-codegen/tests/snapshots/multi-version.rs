@@ -14,7 +14,13 @@ pub mod versions_example_com {
             clippy::large_enum_variant
         )]
         #[allow(unused_imports)]
-        use ::crd_runtime::{EmptyObject, IntOrString, JsonMap, ObjectMeta, Value};
+        use ::crd_runtime::{
+
+            self as rt, EmptyObject, IntOrString, JsonMap, ObjectMeta, Value,
+        };
+
+        #[allow(unused_imports)]
+        use ::crd_runtime::schema::ObjectSchema as _;
         #[allow(unused_imports)]
         use ::crd_runtime::serde::{Deserialize, Serialize};
         #[allow(unused_imports)]
@@ -91,10 +97,173 @@ pub mod versions_example_com {
             }
         }
 
+        impl rt::schema::ObjectSchema for Widget {
+            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
+                match value {
+                    rt::Value::Object(map) => {
+                        map.retain(|key, child| match key.as_str() {
+                            "apiVersion" | "kind" | "metadata" => true,
+                            "spec" => {
+                                let child_path = path.field(key);
+                                WidgetSpec::prune(child, &child_path, pruned);
+                                !child.is_null()
+                            }
+                            "status" => {
+                                let child_path = path.field(key);
+                                WidgetStatus::prune(child, &child_path, pruned);
+                                !child.is_null()
+                            }
+                            _ => {
+                                rt::schema::record_pruned(pruned, path, key);
+                                false
+                            }
+                        })
+                    }
+                    rt::Value::Array(items) => {
+                        rt::schema::prune_items_unknown(items, path, pruned);
+                    }
+                    _ => {}
+                }
+            }
+            fn default_value(_value: &mut rt::Value) {}
+            fn validate_value(
+                value: &rt::Value,
+                old: Option<&rt::Value>,
+                path: &rt::Path,
+                res: &mut rt::openapi::Res,
+            ) {
+                let node_res = rt::openapi::node(
+                    value,
+                    path,
+                    &rt::Node::OBJECT,
+                    None,
+                    |_, _| {},
+                    |map, r| {
+                        for (key, child) in map.iter() {
+                            match key.as_str() {
+                                "spec" => {
+                                    rt::schema::object_field::<
+                                        WidgetSpec,
+                                    >(r, child, old, path, key);
+                                }
+                                "status" => {
+                                    rt::schema::object_field::<
+                                        WidgetStatus,
+                                    >(r, child, old, path, key);
+                                }
+                                _ => {}
+                            }
+                        }
+                    },
+                );
+                rt::schema::merge_ratcheted(
+                    res,
+                    node_res,
+                    old,
+                    |old| { Self::ratchet_equal(value, old) },
+                );
+            }
+            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
+                match (value, old) {
+                    (rt::Value::Object(_), rt::Value::Object(_)) => {
+                        rt::schema::fields_equal(
+                            value,
+                            old,
+                            |key, nv, ov| match key {
+                                "spec" => WidgetSpec::ratchet_equal(nv, ov),
+                                "status" => WidgetStatus::ratchet_equal(nv, ov),
+                                _ => false,
+                            },
+                        )
+                    }
+                    _ => rt::schema::leaf_equal(value, old),
+                }
+            }
+        }
+
+        impl rt::schema::CustomResource for Widget {
+            const NAMESPACED: bool = true;
+            const SCALE: Option<rt::admission::ScalePaths<'static>> = None;
+            const STATUS: bool = true;
+        }
+
         #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
         #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
         pub struct WidgetSpec {
             pub size: WidgetSpecSize,
+        }
+
+        impl rt::schema::ObjectSchema for WidgetSpec {
+            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
+                match value {
+                    rt::Value::Object(map) => {
+                        map.retain(|key, child| match key.as_str() {
+                            "size" => {
+                                let child_path = path.field(key);
+                                WidgetSpecSize::prune(child, &child_path, pruned);
+                                !child.is_null()
+                            }
+                            _ => {
+                                rt::schema::record_pruned(pruned, path, key);
+                                false
+                            }
+                        })
+                    }
+                    rt::Value::Array(items) => {
+                        rt::schema::prune_items_unknown(items, path, pruned);
+                    }
+                    _ => {}
+                }
+            }
+            fn default_value(_value: &mut rt::Value) {}
+            fn validate_value(
+                value: &rt::Value,
+                old: Option<&rt::Value>,
+                path: &rt::Path,
+                res: &mut rt::openapi::Res,
+            ) {
+                let node_res = rt::openapi::node(
+                    value,
+                    path,
+                    &rt::Node::OBJECT,
+                    None,
+                    |_, _| {},
+                    |map, r| {
+                        for (key, child) in map.iter() {
+                            match key.as_str() {
+                                "size" => {
+                                    rt::schema::object_field::<
+                                        WidgetSpecSize,
+                                    >(r, child, old, path, key);
+                                }
+                                _ => {}
+                            }
+                        }
+                        rt::openapi::required(map, &["size"], path, r);
+                    },
+                );
+                rt::schema::merge_ratcheted(
+                    res,
+                    node_res,
+                    old,
+                    |old| { Self::ratchet_equal(value, old) },
+                );
+            }
+            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
+                match (value, old) {
+                    (rt::Value::Object(_), rt::Value::Object(_)) => {
+                        rt::schema::fields_equal(
+                            value,
+                            old,
+                            |key, nv, ov| match key {
+                                "size" => WidgetSpecSize::ratchet_equal(nv, ov),
+                                _ => false,
+                            },
+                        )
+                    }
+                    _ => rt::schema::leaf_equal(value, old),
+                }
+            }
         }
 
         #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -106,11 +275,171 @@ pub mod versions_example_com {
             pub width: Option<i64>,
         }
 
+        impl rt::schema::ObjectSchema for WidgetSpecSize {
+            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
+                match value {
+                    rt::Value::Object(map) => {
+                        map.retain(|key, child| match key.as_str() {
+                            "height" | "width" => {
+                                rt::schema::prune_leaf_child(
+                                    child,
+                                    &path.field(key),
+                                    pruned,
+                                    true,
+                                )
+                            }
+                            _ => {
+                                rt::schema::record_pruned(pruned, path, key);
+                                false
+                            }
+                        })
+                    }
+                    rt::Value::Array(items) => {
+                        rt::schema::prune_items_unknown(items, path, pruned);
+                    }
+                    _ => {}
+                }
+            }
+            fn default_value(_value: &mut rt::Value) {}
+            fn validate_value(
+                value: &rt::Value,
+                old: Option<&rt::Value>,
+                path: &rt::Path,
+                res: &mut rt::openapi::Res,
+            ) {
+                let node_res = rt::openapi::node(
+                    value,
+                    path,
+                    &rt::Node::OBJECT,
+                    None,
+                    |_, _| {},
+                    |map, r| {
+                        for (key, child) in map.iter() {
+                            match key.as_str() {
+                                "height" | "width" => {
+                                    rt::schema::leaf_field(
+                                        r,
+                                        child,
+                                        old,
+                                        path,
+                                        key,
+                                        &rt::Node::INTEGER,
+                                    );
+                                }
+                                _ => {}
+                            }
+                        }
+                    },
+                );
+                rt::schema::merge_ratcheted(
+                    res,
+                    node_res,
+                    old,
+                    |old| { Self::ratchet_equal(value, old) },
+                );
+            }
+            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
+                match (value, old) {
+                    (rt::Value::Object(_), rt::Value::Object(_)) => {
+                        rt::schema::fields_equal(
+                            value,
+                            old,
+                            |key, nv, ov| match key {
+                                "height" | "width" => rt::schema::leaf_equal(nv, ov),
+                                _ => false,
+                            },
+                        )
+                    }
+                    _ => rt::schema::leaf_equal(value, old),
+                }
+            }
+        }
+
         #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
         #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
         pub struct WidgetStatus {
             #[serde(skip_serializing_if = "Option::is_none")]
             pub ready: Option<bool>,
+        }
+
+        impl rt::schema::ObjectSchema for WidgetStatus {
+            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
+                match value {
+                    rt::Value::Object(map) => {
+                        map.retain(|key, child| match key.as_str() {
+                            "ready" => {
+                                rt::schema::prune_leaf_child(
+                                    child,
+                                    &path.field(key),
+                                    pruned,
+                                    true,
+                                )
+                            }
+                            _ => {
+                                rt::schema::record_pruned(pruned, path, key);
+                                false
+                            }
+                        })
+                    }
+                    rt::Value::Array(items) => {
+                        rt::schema::prune_items_unknown(items, path, pruned);
+                    }
+                    _ => {}
+                }
+            }
+            fn default_value(_value: &mut rt::Value) {}
+            fn validate_value(
+                value: &rt::Value,
+                old: Option<&rt::Value>,
+                path: &rt::Path,
+                res: &mut rt::openapi::Res,
+            ) {
+                let node_res = rt::openapi::node(
+                    value,
+                    path,
+                    &rt::Node::OBJECT,
+                    None,
+                    |_, _| {},
+                    |map, r| {
+                        for (key, child) in map.iter() {
+                            match key.as_str() {
+                                "ready" => {
+                                    rt::schema::leaf_field(
+                                        r,
+                                        child,
+                                        old,
+                                        path,
+                                        key,
+                                        &rt::Node::BOOLEAN,
+                                    );
+                                }
+                                _ => {}
+                            }
+                        }
+                    },
+                );
+                rt::schema::merge_ratcheted(
+                    res,
+                    node_res,
+                    old,
+                    |old| { Self::ratchet_equal(value, old) },
+                );
+            }
+            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
+                match (value, old) {
+                    (rt::Value::Object(_), rt::Value::Object(_)) => {
+                        rt::schema::fields_equal(
+                            value,
+                            old,
+                            |key, nv, ov| match key {
+                                "ready" => rt::schema::leaf_equal(nv, ov),
+                                _ => false,
+                            },
+                        )
+                    }
+                    _ => rt::schema::leaf_equal(value, old),
+                }
+            }
         }
     }
 
@@ -126,7 +455,13 @@ pub mod versions_example_com {
             clippy::large_enum_variant
         )]
         #[allow(unused_imports)]
-        use ::crd_runtime::{EmptyObject, IntOrString, JsonMap, ObjectMeta, Value};
+        use ::crd_runtime::{
+
+            self as rt, EmptyObject, IntOrString, JsonMap, ObjectMeta, Value,
+        };
+
+        #[allow(unused_imports)]
+        use ::crd_runtime::schema::ObjectSchema as _;
         #[allow(unused_imports)]
         use ::crd_runtime::serde::{Deserialize, Serialize};
         #[allow(unused_imports)]
@@ -199,11 +534,176 @@ pub mod versions_example_com {
             }
         }
 
+        impl rt::schema::ObjectSchema for Widget {
+            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
+                match value {
+                    rt::Value::Object(map) => {
+                        map.retain(|key, child| match key.as_str() {
+                            "apiVersion" | "kind" | "metadata" => true,
+                            "spec" => {
+                                let child_path = path.field(key);
+                                WidgetSpec::prune(child, &child_path, pruned);
+                                !child.is_null()
+                            }
+                            _ => {
+                                rt::schema::record_pruned(pruned, path, key);
+                                false
+                            }
+                        })
+                    }
+                    rt::Value::Array(items) => {
+                        rt::schema::prune_items_unknown(items, path, pruned);
+                    }
+                    _ => {}
+                }
+            }
+            fn default_value(_value: &mut rt::Value) {}
+            fn validate_value(
+                value: &rt::Value,
+                old: Option<&rt::Value>,
+                path: &rt::Path,
+                res: &mut rt::openapi::Res,
+            ) {
+                let node_res = rt::openapi::node(
+                    value,
+                    path,
+                    &rt::Node::OBJECT,
+                    None,
+                    |_, _| {},
+                    |map, r| {
+                        for (key, child) in map.iter() {
+                            match key.as_str() {
+                                "spec" => {
+                                    rt::schema::object_field::<
+                                        WidgetSpec,
+                                    >(r, child, old, path, key);
+                                }
+                                _ => {}
+                            }
+                        }
+                    },
+                );
+                rt::schema::merge_ratcheted(
+                    res,
+                    node_res,
+                    old,
+                    |old| { Self::ratchet_equal(value, old) },
+                );
+            }
+            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
+                match (value, old) {
+                    (rt::Value::Object(_), rt::Value::Object(_)) => {
+                        rt::schema::fields_equal(
+                            value,
+                            old,
+                            |key, nv, ov| match key {
+                                "spec" => WidgetSpec::ratchet_equal(nv, ov),
+                                _ => false,
+                            },
+                        )
+                    }
+                    _ => rt::schema::leaf_equal(value, old),
+                }
+            }
+        }
+
+        impl rt::schema::CustomResource for Widget {
+            const NAMESPACED: bool = true;
+            const SCALE: Option<rt::admission::ScalePaths<'static>> = None;
+            const STATUS: bool = false;
+        }
+
         #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
         #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
         pub struct WidgetSpec {
             #[serde(skip_serializing_if = "Option::is_none")]
             pub size: Option<String>,
         }
+
+        impl rt::schema::ObjectSchema for WidgetSpec {
+            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
+                match value {
+                    rt::Value::Object(map) => {
+                        map.retain(|key, child| match key.as_str() {
+                            "size" => {
+                                rt::schema::prune_leaf_child(
+                                    child,
+                                    &path.field(key),
+                                    pruned,
+                                    true,
+                                )
+                            }
+                            _ => {
+                                rt::schema::record_pruned(pruned, path, key);
+                                false
+                            }
+                        })
+                    }
+                    rt::Value::Array(items) => {
+                        rt::schema::prune_items_unknown(items, path, pruned);
+                    }
+                    _ => {}
+                }
+            }
+            fn default_value(_value: &mut rt::Value) {}
+            fn validate_value(
+                value: &rt::Value,
+                old: Option<&rt::Value>,
+                path: &rt::Path,
+                res: &mut rt::openapi::Res,
+            ) {
+                let node_res = rt::openapi::node(
+                    value,
+                    path,
+                    &rt::Node::OBJECT,
+                    None,
+                    |_, _| {},
+                    |map, r| {
+                        for (key, child) in map.iter() {
+                            match key.as_str() {
+                                "size" => {
+                                    rt::schema::leaf_field(
+                                        r,
+                                        child,
+                                        old,
+                                        path,
+                                        key,
+                                        &rt::Node::STRING,
+                                    );
+                                }
+                                _ => {}
+                            }
+                        }
+                    },
+                );
+                rt::schema::merge_ratcheted(
+                    res,
+                    node_res,
+                    old,
+                    |old| { Self::ratchet_equal(value, old) },
+                );
+            }
+            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
+                match (value, old) {
+                    (rt::Value::Object(_), rt::Value::Object(_)) => {
+                        rt::schema::fields_equal(
+                            value,
+                            old,
+                            |key, nv, ov| match key {
+                                "size" => rt::schema::leaf_equal(nv, ov),
+                                _ => false,
+                            },
+                        )
+                    }
+                    _ => rt::schema::leaf_equal(value, old),
+                }
+            }
+        }
     }
 }
+
+/// Every kind generated here, to look one up by `apiVersion` and `kind`.
+pub static RESOURCES: &[::crd_runtime::schema::Resource] = &[
+    ::crd_runtime::schema::Resource::of::<versions_example_com::v1::Widget>(),
+    ::crd_runtime::schema::Resource::of::<versions_example_com::v1alpha1::Widget>(),
+];

@@ -14,7 +14,13 @@ pub mod nullable_example_com {
             clippy::large_enum_variant
         )]
         #[allow(unused_imports)]
-        use ::crd_runtime::{EmptyObject, IntOrString, JsonMap, ObjectMeta, Value};
+        use ::crd_runtime::{
+
+            self as rt, EmptyObject, IntOrString, JsonMap, ObjectMeta, Value,
+        };
+
+        #[allow(unused_imports)]
+        use ::crd_runtime::schema::ObjectSchema as _;
         #[allow(unused_imports)]
         use ::crd_runtime::serde::{Deserialize, Serialize};
         #[allow(unused_imports)]
@@ -85,6 +91,99 @@ pub mod nullable_example_com {
             }
         }
 
+        impl rt::schema::ObjectSchema for Setting {
+            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
+                match value {
+                    rt::Value::Object(map) => {
+                        map.retain(|key, child| match key.as_str() {
+                            "apiVersion" | "kind" | "metadata" => true,
+                            "spec" => {
+                                let child_path = path.field(key);
+                                SettingSpec::prune(child, &child_path, pruned);
+                                !child.is_null()
+                            }
+                            _ => {
+                                rt::schema::record_pruned(pruned, path, key);
+                                false
+                            }
+                        })
+                    }
+                    rt::Value::Array(items) => {
+                        rt::schema::prune_items_unknown(items, path, pruned);
+                    }
+                    _ => {}
+                }
+            }
+            fn default_value(value: &mut rt::Value) {
+                match value {
+                    rt::Value::Object(map) => {
+                        for (key, child) in map.iter_mut() {
+                            match key.as_str() {
+                                "spec" => {
+                                    SettingSpec::default_value(child);
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            fn validate_value(
+                value: &rt::Value,
+                old: Option<&rt::Value>,
+                path: &rt::Path,
+                res: &mut rt::openapi::Res,
+            ) {
+                let node_res = rt::openapi::node(
+                    value,
+                    path,
+                    &rt::Node::OBJECT,
+                    None,
+                    |_, _| {},
+                    |map, r| {
+                        for (key, child) in map.iter() {
+                            match key.as_str() {
+                                "spec" => {
+                                    rt::schema::object_field::<
+                                        SettingSpec,
+                                    >(r, child, old, path, key);
+                                }
+                                _ => {}
+                            }
+                        }
+                    },
+                );
+                rt::schema::merge_ratcheted(
+                    res,
+                    node_res,
+                    old,
+                    |old| { Self::ratchet_equal(value, old) },
+                );
+            }
+            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
+                match (value, old) {
+                    (rt::Value::Object(_), rt::Value::Object(_)) => {
+                        rt::schema::fields_equal(
+                            value,
+                            old,
+                            |key, nv, ov| match key {
+                                "spec" => SettingSpec::ratchet_equal(nv, ov),
+                                _ => false,
+                            },
+                        )
+                    }
+                    _ => rt::schema::leaf_equal(value, old),
+                }
+            }
+        }
+
+        impl rt::schema::CustomResource for Setting {
+            const NAMESPACED: bool = true;
+            const SCALE: Option<rt::admission::ScalePaths<'static>> = None;
+            const STATUS: bool = false;
+        }
+
         #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
         #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
         pub struct SettingSpec {
@@ -109,11 +208,313 @@ pub mod nullable_example_com {
             pub tags: Option<Vec<Option<String>>>,
         }
 
+        impl rt::schema::ObjectSchema for SettingSpec {
+            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
+                match value {
+                    rt::Value::Object(map) => {
+                        map.retain(|key, child| match key.as_str() {
+                            "count" | "note" | "owner" => {
+                                rt::schema::prune_leaf_child(
+                                    child,
+                                    &path.field(key),
+                                    pruned,
+                                    false,
+                                )
+                            }
+                            "overrides" => {
+                                let child_path = path.field(key);
+                                match child {
+                                    rt::Value::Object(map) => {
+                                        map.retain(|key, child| {
+                                            let child_path = &child_path.key(key);
+                                            SettingSpecOverrides::prune(child, &child_path, pruned);
+                                            true
+                                        })
+                                    }
+                                    rt::Value::Array(items) => {
+                                        rt::schema::prune_items_unknown(items, &child_path, pruned);
+                                    }
+                                    _ => {}
+                                }
+                                !child.is_null()
+                            }
+                            "tags" => {
+                                let child_path = path.field(key);
+                                match child {
+                                    rt::Value::Object(map) => {
+                                        map.retain(|key, _child| {
+                                            rt::schema::record_pruned(pruned, &child_path, key);
+                                            false
+                                        })
+                                    }
+                                    rt::Value::Array(items) => {
+                                        for (i, item) in items.iter_mut().enumerate() {
+                                            let item_path = &child_path.index(i);
+                                            rt::schema::prune_leaf(item, &item_path, pruned);
+                                        }
+                                    }
+                                    _ => {}
+                                }
+                                !child.is_null()
+                            }
+                            _ => {
+                                rt::schema::record_pruned(pruned, path, key);
+                                false
+                            }
+                        })
+                    }
+                    rt::Value::Array(items) => {
+                        rt::schema::prune_items_unknown(items, path, pruned);
+                    }
+                    _ => {}
+                }
+            }
+            fn default_value(value: &mut rt::Value) {
+                match value {
+                    rt::Value::Object(map) => {
+                        rt::schema::insert_default(
+                            map,
+                            "count",
+                            true,
+                            || rt::Value::from(3i64),
+                        );
+                    }
+                    _ => {}
+                }
+            }
+            fn validate_value(
+                value: &rt::Value,
+                old: Option<&rt::Value>,
+                path: &rt::Path,
+                res: &mut rt::openapi::Res,
+            ) {
+                static NODE_0: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One("integer"),
+                    nullable: true,
+                    ..rt::Node::EMPTY
+                };
+                static NODE_1: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One("string"),
+                    nullable: true,
+                    ..rt::Node::EMPTY
+                };
+                let node_res = rt::openapi::node(
+                    value,
+                    path,
+                    &rt::Node::OBJECT,
+                    None,
+                    |_, _| {},
+                    |map, r| {
+                        for (key, child) in map.iter() {
+                            match key.as_str() {
+                                "count" => {
+                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_0);
+                                }
+                                "note" => {
+                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_1);
+                                }
+                                "overrides" => {
+                                    rt::schema::composite(
+                                        r,
+                                        child,
+                                        rt::schema::old_field(old, key),
+                                        &path.field(key),
+                                        |v, o, p| rt::openapi::node(
+                                            v,
+                                            p,
+                                            &rt::Node::OBJECT,
+                                            None,
+                                            |_, _| {},
+                                            |map, r| {
+                                                for (key, child) in map.iter() {
+                                                    if true {
+                                                        rt::schema::object_key::<
+                                                            SettingSpecOverrides,
+                                                        >(r, child, o, p, key);
+                                                    }
+                                                }
+                                            },
+                                        ),
+                                        |v, o| match (v, o) {
+                                            (rt::Value::Object(_), rt::Value::Object(_)) => {
+                                                rt::schema::fields_equal(
+                                                    v,
+                                                    o,
+                                                    |key, nv, ov| match key {
+                                                        _ => SettingSpecOverrides::ratchet_equal(nv, ov),
+                                                    },
+                                                )
+                                            }
+                                            _ => rt::schema::leaf_equal(v, o),
+                                        },
+                                    );
+                                }
+                                "owner" => {
+                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_1);
+                                }
+                                "tags" => {
+                                    rt::schema::composite(
+                                        r,
+                                        child,
+                                        rt::schema::old_field(old, key),
+                                        &path.field(key),
+                                        |v, _o, p| rt::openapi::node(
+                                            v,
+                                            p,
+                                            &rt::Node::ARRAY,
+                                            None,
+                                            |items, r| {
+                                                for (i, item) in items.iter().enumerate() {
+                                                    let item_old = None;
+                                                    rt::schema::leaf_item(r, item, item_old, p, i, &NODE_1);
+                                                }
+                                            },
+                                            |_, _| {},
+                                        ),
+                                        |v, o| rt::schema::leaf_equal(v, o),
+                                    );
+                                }
+                                _ => {}
+                            }
+                        }
+                        rt::openapi::required(map, &["owner"], path, r);
+                    },
+                );
+                rt::schema::merge_ratcheted(
+                    res,
+                    node_res,
+                    old,
+                    |old| { Self::ratchet_equal(value, old) },
+                );
+            }
+            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
+                match (value, old) {
+                    (rt::Value::Object(_), rt::Value::Object(_)) => {
+                        rt::schema::fields_equal(
+                            value,
+                            old,
+                            |key, nv, ov| match key {
+                                "count" | "note" | "owner" | "tags" => {
+                                    rt::schema::leaf_equal(nv, ov)
+                                }
+                                "overrides" => {
+                                    match (nv, ov) {
+                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
+                                            rt::schema::fields_equal(
+                                                nv,
+                                                ov,
+                                                |key, nv, ov| match key {
+                                                    _ => SettingSpecOverrides::ratchet_equal(nv, ov),
+                                                },
+                                            )
+                                        }
+                                        _ => rt::schema::leaf_equal(nv, ov),
+                                    }
+                                }
+                                _ => false,
+                            },
+                        )
+                    }
+                    _ => rt::schema::leaf_equal(value, old),
+                }
+            }
+        }
+
         #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
         #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
         pub struct SettingSpecOverrides {
             #[serde(skip_serializing_if = "Option::is_none")]
             pub value: Option<String>,
         }
+
+        impl rt::schema::ObjectSchema for SettingSpecOverrides {
+            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
+                match value {
+                    rt::Value::Object(map) => {
+                        map.retain(|key, child| match key.as_str() {
+                            "value" => {
+                                rt::schema::prune_leaf_child(
+                                    child,
+                                    &path.field(key),
+                                    pruned,
+                                    true,
+                                )
+                            }
+                            _ => {
+                                rt::schema::record_pruned(pruned, path, key);
+                                false
+                            }
+                        })
+                    }
+                    rt::Value::Array(items) => {
+                        rt::schema::prune_items_unknown(items, path, pruned);
+                    }
+                    _ => {}
+                }
+            }
+            fn default_value(_value: &mut rt::Value) {}
+            fn validate_value(
+                value: &rt::Value,
+                old: Option<&rt::Value>,
+                path: &rt::Path,
+                res: &mut rt::openapi::Res,
+            ) {
+                static NODE_2: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One("object"),
+                    nullable: true,
+                    ..rt::Node::EMPTY
+                };
+                let node_res = rt::openapi::node(
+                    value,
+                    path,
+                    &NODE_2,
+                    None,
+                    |_, _| {},
+                    |map, r| {
+                        for (key, child) in map.iter() {
+                            match key.as_str() {
+                                "value" => {
+                                    rt::schema::leaf_field(
+                                        r,
+                                        child,
+                                        old,
+                                        path,
+                                        key,
+                                        &rt::Node::STRING,
+                                    );
+                                }
+                                _ => {}
+                            }
+                        }
+                    },
+                );
+                rt::schema::merge_ratcheted(
+                    res,
+                    node_res,
+                    old,
+                    |old| { Self::ratchet_equal(value, old) },
+                );
+            }
+            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
+                match (value, old) {
+                    (rt::Value::Object(_), rt::Value::Object(_)) => {
+                        rt::schema::fields_equal(
+                            value,
+                            old,
+                            |key, nv, ov| match key {
+                                "value" => rt::schema::leaf_equal(nv, ov),
+                                _ => false,
+                            },
+                        )
+                    }
+                    _ => rt::schema::leaf_equal(value, old),
+                }
+            }
+        }
     }
 }
+
+/// Every kind generated here, to look one up by `apiVersion` and `kind`.
+pub static RESOURCES: &[::crd_runtime::schema::Resource] = &[
+    ::crd_runtime::schema::Resource::of::<nullable_example_com::v1::Setting>(),
+];

@@ -14,7 +14,13 @@ pub mod preserve_example_com {
             clippy::large_enum_variant
         )]
         #[allow(unused_imports)]
-        use ::crd_runtime::{EmptyObject, IntOrString, JsonMap, ObjectMeta, Value};
+        use ::crd_runtime::{
+
+            self as rt, EmptyObject, IntOrString, JsonMap, ObjectMeta, Value,
+        };
+
+        #[allow(unused_imports)]
+        use ::crd_runtime::schema::ObjectSchema as _;
         #[allow(unused_imports)]
         use ::crd_runtime::serde::{Deserialize, Serialize};
         #[allow(unused_imports)]
@@ -85,6 +91,85 @@ pub mod preserve_example_com {
             }
         }
 
+        impl rt::schema::ObjectSchema for Pipeline {
+            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
+                match value {
+                    rt::Value::Object(map) => {
+                        map.retain(|key, child| match key.as_str() {
+                            "apiVersion" | "kind" | "metadata" => true,
+                            "spec" => {
+                                let child_path = path.field(key);
+                                PipelineSpec::prune(child, &child_path, pruned);
+                                !child.is_null()
+                            }
+                            _ => {
+                                rt::schema::record_pruned(pruned, path, key);
+                                false
+                            }
+                        })
+                    }
+                    rt::Value::Array(items) => {
+                        rt::schema::prune_items_unknown(items, path, pruned);
+                    }
+                    _ => {}
+                }
+            }
+            fn default_value(_value: &mut rt::Value) {}
+            fn validate_value(
+                value: &rt::Value,
+                old: Option<&rt::Value>,
+                path: &rt::Path,
+                res: &mut rt::openapi::Res,
+            ) {
+                let node_res = rt::openapi::node(
+                    value,
+                    path,
+                    &rt::Node::OBJECT,
+                    None,
+                    |_, _| {},
+                    |map, r| {
+                        for (key, child) in map.iter() {
+                            match key.as_str() {
+                                "spec" => {
+                                    rt::schema::object_field::<
+                                        PipelineSpec,
+                                    >(r, child, old, path, key);
+                                }
+                                _ => {}
+                            }
+                        }
+                    },
+                );
+                rt::schema::merge_ratcheted(
+                    res,
+                    node_res,
+                    old,
+                    |old| { Self::ratchet_equal(value, old) },
+                );
+            }
+            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
+                match (value, old) {
+                    (rt::Value::Object(_), rt::Value::Object(_)) => {
+                        rt::schema::fields_equal(
+                            value,
+                            old,
+                            |key, nv, ov| match key {
+                                "spec" => PipelineSpec::ratchet_equal(nv, ov),
+                                _ => false,
+                            },
+                        )
+                    }
+                    _ => rt::schema::leaf_equal(value, old),
+                }
+            }
+        }
+
+        impl rt::schema::CustomResource for Pipeline {
+            const NAMESPACED: bool = true;
+            const SCALE: Option<rt::admission::ScalePaths<'static>> = None;
+            const STATUS: bool = false;
+        }
+
         #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
         #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
         pub struct PipelineSpec {
@@ -97,6 +182,109 @@ pub mod preserve_example_com {
             /// Known fields plus whatever else the user writes.
             #[serde(skip_serializing_if = "Option::is_none")]
             pub template: Option<PipelineSpecTemplate>,
+        }
+
+        impl rt::schema::ObjectSchema for PipelineSpec {
+            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
+                match value {
+                    rt::Value::Object(map) => {
+                        map.retain(|key, child| match key.as_str() {
+                            "config" => {
+                                let child_path = path.field(key);
+                                let _ = (&child, &child_path, &pruned);
+                                !child.is_null()
+                            }
+                            "params" => {
+                                let child_path = path.field(key);
+                                let _ = (&child, &child_path, &pruned);
+                                !child.is_null()
+                            }
+                            "template" => {
+                                let child_path = path.field(key);
+                                PipelineSpecTemplate::prune(child, &child_path, pruned);
+                                !child.is_null()
+                            }
+                            _ => {
+                                rt::schema::record_pruned(pruned, path, key);
+                                false
+                            }
+                        })
+                    }
+                    rt::Value::Array(items) => {
+                        rt::schema::prune_items_unknown(items, path, pruned);
+                    }
+                    _ => {}
+                }
+            }
+            fn default_value(_value: &mut rt::Value) {}
+            fn validate_value(
+                value: &rt::Value,
+                old: Option<&rt::Value>,
+                path: &rt::Path,
+                res: &mut rt::openapi::Res,
+            ) {
+                let node_res = rt::openapi::node(
+                    value,
+                    path,
+                    &rt::Node::OBJECT,
+                    None,
+                    |_, _| {},
+                    |map, r| {
+                        for (key, child) in map.iter() {
+                            match key.as_str() {
+                                "config" => {
+                                    rt::schema::leaf_field(
+                                        r,
+                                        child,
+                                        old,
+                                        path,
+                                        key,
+                                        &rt::Node::OBJECT,
+                                    );
+                                }
+                                "params" => {
+                                    rt::schema::leaf_field(
+                                        r,
+                                        child,
+                                        old,
+                                        path,
+                                        key,
+                                        &rt::Node::ANY,
+                                    );
+                                }
+                                "template" => {
+                                    rt::schema::object_field::<
+                                        PipelineSpecTemplate,
+                                    >(r, child, old, path, key);
+                                }
+                                _ => {}
+                            }
+                        }
+                    },
+                );
+                rt::schema::merge_ratcheted(
+                    res,
+                    node_res,
+                    old,
+                    |old| { Self::ratchet_equal(value, old) },
+                );
+            }
+            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
+                match (value, old) {
+                    (rt::Value::Object(_), rt::Value::Object(_)) => {
+                        rt::schema::fields_equal(
+                            value,
+                            old,
+                            |key, nv, ov| match key {
+                                "config" | "params" => rt::schema::leaf_equal(nv, ov),
+                                "template" => PipelineSpecTemplate::ratchet_equal(nv, ov),
+                                _ => false,
+                            },
+                        )
+                    }
+                    _ => rt::schema::leaf_equal(value, old),
+                }
+            }
         }
 
         /// Known fields plus whatever else the user writes.
@@ -112,5 +300,135 @@ pub mod preserve_example_com {
             #[serde(flatten)]
             pub additional_fields: BTreeMap<String, Value>,
         }
+
+        impl rt::schema::ObjectSchema for PipelineSpecTemplate {
+            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
+                match value {
+                    rt::Value::Object(map) => {
+                        map.retain(|key, child| {
+                            let _ = &child;
+                            match key.as_str() {
+                                "name" => {
+                                    rt::schema::prune_leaf_child(
+                                        child,
+                                        &path.field(key),
+                                        pruned,
+                                        true,
+                                    )
+                                }
+                                "steps" => {
+                                    let child_path = path.field(key);
+                                    match child {
+                                        rt::Value::Object(map) => {
+                                            map.retain(|key, _child| {
+                                                rt::schema::record_pruned(pruned, &child_path, key);
+                                                false
+                                            })
+                                        }
+                                        rt::Value::Array(items) => {
+                                            for (i, item) in items.iter_mut().enumerate() {
+                                                let item_path = &child_path.index(i);
+                                                let _ = (&item, &item_path, &pruned);
+                                            }
+                                        }
+                                        _ => {}
+                                    }
+                                    !child.is_null()
+                                }
+                                _ => true,
+                            }
+                        })
+                    }
+                    _ => {}
+                }
+            }
+            fn default_value(_value: &mut rt::Value) {}
+            fn validate_value(
+                value: &rt::Value,
+                old: Option<&rt::Value>,
+                path: &rt::Path,
+                res: &mut rt::openapi::Res,
+            ) {
+                let node_res = rt::openapi::node(
+                    value,
+                    path,
+                    &rt::Node::OBJECT,
+                    None,
+                    |_, _| {},
+                    |map, r| {
+                        for (key, child) in map.iter() {
+                            match key.as_str() {
+                                "name" => {
+                                    rt::schema::leaf_field(
+                                        r,
+                                        child,
+                                        old,
+                                        path,
+                                        key,
+                                        &rt::Node::STRING,
+                                    );
+                                }
+                                "steps" => {
+                                    rt::schema::composite(
+                                        r,
+                                        child,
+                                        rt::schema::old_field(old, key),
+                                        &path.field(key),
+                                        |v, _o, p| rt::openapi::node(
+                                            v,
+                                            p,
+                                            &rt::Node::ARRAY,
+                                            None,
+                                            |items, r| {
+                                                for (i, item) in items.iter().enumerate() {
+                                                    let item_old = None;
+                                                    rt::schema::leaf_item(
+                                                        r,
+                                                        item,
+                                                        item_old,
+                                                        p,
+                                                        i,
+                                                        &rt::Node::OBJECT,
+                                                    );
+                                                }
+                                            },
+                                            |_, _| {},
+                                        ),
+                                        |v, o| rt::schema::leaf_equal(v, o),
+                                    );
+                                }
+                                _ => {}
+                            }
+                        }
+                    },
+                );
+                rt::schema::merge_ratcheted(
+                    res,
+                    node_res,
+                    old,
+                    |old| { Self::ratchet_equal(value, old) },
+                );
+            }
+            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
+                match (value, old) {
+                    (rt::Value::Object(_), rt::Value::Object(_)) => {
+                        rt::schema::fields_equal(
+                            value,
+                            old,
+                            |key, nv, ov| match key {
+                                "name" | "steps" => rt::schema::leaf_equal(nv, ov),
+                                _ => false,
+                            },
+                        )
+                    }
+                    _ => rt::schema::leaf_equal(value, old),
+                }
+            }
+        }
     }
 }
+
+/// Every kind generated here, to look one up by `apiVersion` and `kind`.
+pub static RESOURCES: &[::crd_runtime::schema::Resource] = &[
+    ::crd_runtime::schema::Resource::of::<preserve_example_com::v1::Pipeline>(),
+];

@@ -1,0 +1,212 @@
+//! `crdgen validate`: the seed examples with the API server's answers through the CLI
+//! (exit codes, stdout, stderr), Lists and multi-document files, updates with --old,
+//! and bad input.
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn examples() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/spec/examples"))
+}
+
+fn ex(f: &str) -> String {
+    examples().join(f).display().to_string()
+}
+
+fn crdgen(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_crdgen")).args(args).output().unwrap()
+}
+
+fn out(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn temp(name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("crdgen-engine-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+/// Every `admit` line of expected.jsonl (CEL rule errors are a later stage: those
+/// lines are checked for everything else).
+#[test]
+fn seed_examples() {
+    let text = std::fs::read_to_string(examples().join("expected.jsonl")).unwrap();
+    let mut checked = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let entry: Value = serde_json::from_str(line).unwrap();
+        let req = &entry["request"];
+        if req["op"] != "admit" {
+            continue;
+        }
+        let seed = entry["seed"].as_str().unwrap();
+        let crd = ex(req["crd"]["seed_file"].as_str().unwrap());
+        let object = ex(req["object"]["seed_file"].as_str().unwrap());
+        let mut args = vec!["validate", "--crd", &crd, "-o", "json"];
+        let (new_file, old_file);
+        if let Some(old) = req.get("oldObject") {
+            // Updates carry metadata.resourceVersion: "1" on both objects.
+            let patch = |f: &str| {
+                let text = std::fs::read_to_string(examples().join(f)).unwrap();
+                text.replace("metadata:\n", "metadata:\n  resourceVersion: \"1\"\n")
+            };
+            new_file = temp("new.yaml", &patch(req["object"]["seed_file"].as_str().unwrap()));
+            old_file = temp("old.yaml", &patch(old["seed_file"].as_str().unwrap()));
+            args.extend(["--old", &old_file, &new_file]);
+        } else {
+            args.push(&object);
+        }
+        let o = crdgen(&args);
+        let rule_errors = seed.starts_with("admit:cel-");
+        let errors: Vec<&str> = if rule_errors {
+            Vec::new()
+        } else {
+            entry["expected"]["errors"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| e.as_str().unwrap())
+                .collect()
+        };
+        if errors.is_empty() {
+            assert_eq!(o.status.code(), Some(0), "{seed}: {}", err(&o));
+            let admitted: Value = serde_json::from_str(&out(&o)).unwrap();
+            assert_eq!(admitted, entry["expected"]["object"], "{seed}");
+            assert_eq!(err(&o), "", "{seed}");
+        } else {
+            assert_eq!(o.status.code(), Some(1), "{seed}");
+            let mut want = "The CronTab \"my-new-cron-object\" is invalid:".to_string();
+            for e in errors {
+                want.push_str("\n* ");
+                want.push_str(e);
+            }
+            want.push('\n');
+            assert_eq!(err(&o), want, "{seed}");
+            assert_eq!(out(&o), "", "{seed}: invalid objects are not printed");
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 6);
+}
+
+#[test]
+fn yaml_output_and_no_output() {
+    let o = crdgen(&[
+        "validate",
+        "--crd",
+        &ex("crontab-crd.yaml"),
+        &ex("defaults-prune.yaml"),
+        "--output",
+        "yaml",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let text = out(&o);
+    assert!(
+        text.starts_with("apiVersion: stable.example.com/v1\nkind: CronTab\n"),
+        "{text}"
+    );
+    assert!(text.contains("  replicas: 1\n"), "{text}");
+    let o = crdgen(&["validate", "--crd", &ex("crontab-crd.yaml"), &ex("defaults-prune.yaml")]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(out(&o), "");
+}
+
+#[test]
+fn lists_and_documents() {
+    let good = "apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: a\nspec:\n  replicas: 2\n";
+    let bad = "apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: b\nspec:\n  replicas: 20\n";
+    let list = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: stable.example.com/v1\n  kind: CronTab\n  metadata: {name: c}\n- apiVersion: stable.example.com/v1\n  kind: CronTab\n  metadata: {name: d, namespace: other}\n";
+    let f = temp("multi.yaml", &format!("{good}---\n{bad}---\n{list}"));
+    let o = crdgen(&["validate", "--crd", &ex("crontab-crd.yaml"), "-o", "json", &f]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        err(&o),
+        "The CronTab \"b\" is invalid:\n* spec.replicas: Invalid value: 20: spec.replicas in body should be less than or equal to 10\n"
+    );
+    let printed: Vec<Value> = serde_json::Deserializer::from_str(&out(&o))
+        .into_iter()
+        .map(Result::unwrap)
+        .collect();
+    let names: Vec<(&str, &str)> = printed
+        .iter()
+        .map(|v| {
+            (
+                v["metadata"]["name"].as_str().unwrap(),
+                v["metadata"]["namespace"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(names, [("a", "default"), ("c", "default"), ("d", "other")]);
+}
+
+#[test]
+fn bad_requests_are_invalid() {
+    let f = temp(
+        "badmeta.yaml",
+        "apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: a\n  labels: {x: 1}\n",
+    );
+    let o = crdgen(&["validate", "--crd", &ex("crontab-crd.yaml"), &f]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        err(&o),
+        format!(
+            "Error from server (BadRequest): error when creating {f:?}: CronTab in version \"v1\" cannot be handled as a CronTab: json: cannot unmarshal number into Go struct field ObjectMeta.labels of type string\n"
+        )
+    );
+}
+
+#[test]
+fn bad_input_exits_2_naming_the_file() {
+    let crd = ex("crontab-crd.yaml");
+    // Missing object file.
+    let o = crdgen(&["validate", "--crd", &crd, "/nonexistent/object.yaml"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("/nonexistent/object.yaml"), "{}", err(&o));
+    // Malformed YAML.
+    let f = temp("malformed.yaml", "apiVersion: [x\n");
+    let o = crdgen(&["validate", "--crd", &crd, &f]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err(&o).contains("malformed.yaml") && err(&o).contains("invalid YAML"),
+        "{}",
+        err(&o)
+    );
+    // Unknown kind.
+    let f = temp(
+        "unknown.yaml",
+        "apiVersion: other.example.com/v1\nkind: Thing\nmetadata: {name: a}\n",
+    );
+    let o = crdgen(&["validate", "--crd", &crd, &f]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err(&o).contains("unknown.yaml: document 1: no CustomResourceDefinition for kind \"Thing\" in version \"other.example.com/v1\""),
+        "{}",
+        err(&o)
+    );
+    // Missing old object.
+    let empty_old = temp(
+        "old-empty.yaml",
+        "apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: other}\n",
+    );
+    let o = crdgen(&["validate", "--crd", &crd, "--old", &empty_old, &ex("invalid.yaml")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err(&o).contains("no old CronTab \"my-new-cron-object\" in namespace \"default\""),
+        "{}",
+        err(&o)
+    );
+    // Missing CRD and invalid CRD.
+    let o = crdgen(&["validate", "--crd", "/nonexistent/crd.yaml", &ex("invalid.yaml")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("/nonexistent/crd.yaml"), "{}", err(&o));
+    let o = crdgen(&["validate", "--crd", &ex("nonstructural-1.yaml"), &ex("invalid.yaml")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!err(&o).contains("panicked"));
+}

@@ -1,0 +1,1610 @@
+//! Object metadata of custom resources, as the API server decodes, coerces and
+//! validates it, with Go's messages:
+//!
+//! - decoding: [`get_object_meta`] / [`set_object_meta`] (apiextensions-apiserver
+//!   `pkg/apiserver/schema/objectmeta/coerce.go`, `GetObjectMetaWithOptions` and
+//!   `SetObjectMeta`): `metadata` is read into a `metav1.ObjectMeta` the way Go's
+//!   `encoding/json` reads it (unknown fields ignored, case-sensitive names, the
+//!   first type error reported, or with `drop_malformed` each malformed field dropped)
+//!   and written back the way `runtime.DefaultUnstructuredConverter` writes it
+//!   (empty fields omitted, timestamps in UTC to the second);
+//! - coercion of embedded resources: [`coerce_embedded_field`] (`coerce.go`,
+//!   `coercer.coerce` for an `x-kubernetes-embedded-resource` object);
+//! - validation: [`validate_object_meta`] and [`validate_object_meta_update`]
+//!   (apimachinery `pkg/api/validation/objectmeta.go`,
+//!   `ValidateObjectMetaAccessor` and `ValidateObjectMetaAccessorUpdate`),
+//!   [`validate_embedded_resource`] (`objectmeta/validation.go`),
+//!   [`validate_type_meta`] and the scale checks [`validate_scale_spec`] /
+//!   [`validate_scale_status`] (`pkg/registry/customresource/validator.go`).
+//!
+//! `ValidateObjectMetaDeclaratively` adds the declarative validation of `ObjectMeta`,
+//! whose rules are all at the alpha stage and therefore not enforced: the handwritten
+//! validation ported here is exactly what the API server reports.
+
+use crate::admission::ScalePaths;
+use crate::errors::{ErrorList, ErrorType, FieldError, Path};
+use crate::gofmt;
+use crate::k8s_format;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+// ---------------------------------------------------------------------------------------
+// metav1.ObjectMeta
+// ---------------------------------------------------------------------------------------
+
+/// A `metav1.Time`: an instant, to the nanosecond.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Time {
+    /// Seconds since the Unix epoch.
+    pub secs: i64,
+    pub nanos: u32,
+}
+
+/// Seconds from 0001-01-01T00:00:00Z (Go's zero `time.Time`) to the Unix epoch.
+const ZERO_TIME_SECS: i64 = -62_135_596_800;
+
+impl Time {
+    /// Go's zero time, `0001-01-01T00:00:00Z`.
+    pub const ZERO: Time = Time {
+        secs: ZERO_TIME_SECS,
+        nanos: 0,
+    };
+
+    pub fn is_zero(&self) -> bool {
+        *self == Time::ZERO
+    }
+
+    /// `t.UTC().Format(time.RFC3339)`.
+    pub fn to_rfc3339(&self) -> String {
+        let days = self.secs.div_euclid(86_400);
+        let sod = self.secs.rem_euclid(86_400);
+        let (y, m, d) = civil_from_days(days);
+        format!(
+            "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+            sod / 3600,
+            sod % 3600 / 60,
+            sod % 60
+        )
+    }
+
+    /// `metav1.Time`'s JSON form: `null` for the zero time, else the RFC 3339 string.
+    pub fn to_value(&self) -> Value {
+        if self.is_zero() {
+            Value::Null
+        } else {
+            Value::String(self.to_rfc3339())
+        }
+    }
+
+    /// Go's `time.Parse(time.RFC3339, s)`, with Go's error message.
+    pub fn parse_rfc3339(s: &str) -> Result<Time, String> {
+        parse_rfc3339(s)
+    }
+}
+
+/// A `metav1.OwnerReference`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OwnerReference {
+    pub api_version: String,
+    pub kind: String,
+    pub name: String,
+    pub uid: String,
+    pub controller: Option<bool>,
+    pub block_owner_deletion: Option<bool>,
+}
+
+impl OwnerReference {
+    /// `json.Marshal` of the Go struct (fields in declaration order).
+    fn go_json(&self) -> String {
+        let mut s = format!(
+            "{{\"apiVersion\":{},\"kind\":{},\"name\":{},\"uid\":{}",
+            json_str(&self.api_version),
+            json_str(&self.kind),
+            json_str(&self.name),
+            json_str(&self.uid)
+        );
+        if let Some(c) = self.controller {
+            s.push_str(&format!(",\"controller\":{c}"));
+        }
+        if let Some(b) = self.block_owner_deletion {
+            s.push_str(&format!(",\"blockOwnerDeletion\":{b}"));
+        }
+        s.push('}');
+        s
+    }
+}
+
+fn json_str(s: &str) -> String {
+    gofmt::json(&Value::String(s.to_string()))
+}
+
+/// A `metav1.ManagedFieldsEntry`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ManagedFieldsEntry {
+    pub manager: String,
+    pub operation: String,
+    pub api_version: String,
+    pub time: Option<Time>,
+    pub fields_type: String,
+    /// `fieldsV1`, any JSON.
+    pub fields_v1: Option<Value>,
+    pub subresource: String,
+}
+
+/// A `metav1.ObjectMeta` as Go holds it (empty strings and zero numbers for absent
+/// fields).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ObjectMeta {
+    pub name: String,
+    pub generate_name: String,
+    pub namespace: String,
+    pub self_link: String,
+    pub uid: String,
+    pub resource_version: String,
+    pub generation: i64,
+    /// `None` is the zero time.
+    pub creation_timestamp: Option<Time>,
+    /// A `*Time`: `Some(Time::ZERO)` is a non-nil pointer to the zero time.
+    pub deletion_timestamp: Option<Time>,
+    pub deletion_grace_period_seconds: Option<i64>,
+    pub labels: BTreeMap<String, String>,
+    pub annotations: BTreeMap<String, String>,
+    pub owner_references: Vec<OwnerReference>,
+    pub finalizers: Vec<String>,
+    pub managed_fields: Vec<ManagedFieldsEntry>,
+}
+
+impl ObjectMeta {
+    /// `runtime.DefaultUnstructuredConverter.ToUnstructured`: empty fields omitted,
+    /// `creationTimestamp` always written (`null` when zero).
+    pub fn to_value(&self) -> Value {
+        let mut m = Map::new();
+        let mut s = |k: &str, v: &str| {
+            if !v.is_empty() {
+                m.insert(k.to_string(), Value::String(v.to_string()));
+            }
+        };
+        s("name", &self.name);
+        s("generateName", &self.generate_name);
+        s("namespace", &self.namespace);
+        s("selfLink", &self.self_link);
+        s("uid", &self.uid);
+        s("resourceVersion", &self.resource_version);
+        if self.generation != 0 {
+            m.insert("generation".into(), Value::from(self.generation));
+        }
+        m.insert(
+            "creationTimestamp".into(),
+            self.creation_timestamp.unwrap_or(Time::ZERO).to_value(),
+        );
+        if let Some(t) = self.deletion_timestamp {
+            m.insert("deletionTimestamp".into(), t.to_value());
+        }
+        if let Some(g) = self.deletion_grace_period_seconds {
+            m.insert("deletionGracePeriodSeconds".into(), Value::from(g));
+        }
+        let string_map = |map: &BTreeMap<String, String>| {
+            Value::Object(map.iter().map(|(k, v)| (k.clone(), Value::String(v.clone()))).collect())
+        };
+        if !self.labels.is_empty() {
+            m.insert("labels".into(), string_map(&self.labels));
+        }
+        if !self.annotations.is_empty() {
+            m.insert("annotations".into(), string_map(&self.annotations));
+        }
+        if !self.owner_references.is_empty() {
+            let refs = self
+                .owner_references
+                .iter()
+                .map(|r| {
+                    let mut o = Map::new();
+                    o.insert("apiVersion".into(), Value::String(r.api_version.clone()));
+                    o.insert("kind".into(), Value::String(r.kind.clone()));
+                    o.insert("name".into(), Value::String(r.name.clone()));
+                    o.insert("uid".into(), Value::String(r.uid.clone()));
+                    if let Some(c) = r.controller {
+                        o.insert("controller".into(), Value::Bool(c));
+                    }
+                    if let Some(b) = r.block_owner_deletion {
+                        o.insert("blockOwnerDeletion".into(), Value::Bool(b));
+                    }
+                    Value::Object(o)
+                })
+                .collect();
+            m.insert("ownerReferences".into(), Value::Array(refs));
+        }
+        if !self.finalizers.is_empty() {
+            m.insert(
+                "finalizers".into(),
+                Value::Array(self.finalizers.iter().cloned().map(Value::String).collect()),
+            );
+        }
+        if !self.managed_fields.is_empty() {
+            let entries = self
+                .managed_fields
+                .iter()
+                .map(|e| {
+                    let mut o = Map::new();
+                    let mut s = |k: &str, v: &str| {
+                        if !v.is_empty() {
+                            o.insert(k.to_string(), Value::String(v.to_string()));
+                        }
+                    };
+                    s("manager", &e.manager);
+                    s("operation", &e.operation);
+                    s("apiVersion", &e.api_version);
+                    s("fieldsType", &e.fields_type);
+                    s("subresource", &e.subresource);
+                    if let Some(t) = e.time {
+                        o.insert("time".into(), t.to_value());
+                    }
+                    if let Some(f) = &e.fields_v1 {
+                        o.insert("fieldsV1".into(), f.clone());
+                    }
+                    Value::Object(o)
+                })
+                .collect();
+            m.insert("managedFields".into(), Value::Array(entries));
+        }
+        Value::Object(m)
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Decoding with Go's encoding/json semantics
+// ---------------------------------------------------------------------------------------
+
+/// What `encoding/json` calls a JSON value in `UnmarshalTypeError`.
+fn json_kind(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(_) => "bool".into(),
+        Value::Number(_) => "number".into(),
+        Value::String(_) => "string".into(),
+        Value::Array(_) => "array".into(),
+        Value::Object(_) => "object".into(),
+    }
+}
+
+/// The decoder state: the first type error (Go keeps decoding after one), and the
+/// error context (innermost struct, stack of struct field names).
+struct Decoder {
+    saved: Option<String>,
+    strukt: &'static str,
+    stack: Vec<&'static str>,
+}
+
+/// An error that stops decoding at once (an `UnmarshalJSON` failure).
+type Hard = String;
+
+impl Decoder {
+    fn new() -> Self {
+        Decoder {
+            saved: None,
+            strukt: "",
+            stack: Vec::new(),
+        }
+    }
+
+    /// `saveError(&UnmarshalTypeError{Value: what, Type: go_type})` with the context.
+    fn type_error(&mut self, what: &str, go_type: &str) {
+        if self.saved.is_some() {
+            return;
+        }
+        self.saved = Some(if self.strukt.is_empty() && self.stack.is_empty() {
+            format!("json: cannot unmarshal {what} into Go value of type {go_type}")
+        } else {
+            format!(
+                "json: cannot unmarshal {what} into Go struct field {}.{} of type {go_type}",
+                self.strukt,
+                self.stack.join(".")
+            )
+        });
+    }
+
+    fn finish(self, hard: Result<(), Hard>) -> Result<(), String> {
+        hard?;
+        match self.saved {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// Decodes the value of struct field `name` (of struct `strukt`) with `f`.
+    fn field<F>(&mut self, strukt: &'static str, name: &'static str, f: F) -> Result<(), Hard>
+    where
+        F: FnOnce(&mut Decoder) -> Result<(), Hard>,
+    {
+        let (old_struct, depth) = (self.strukt, self.stack.len());
+        self.stack.push(name);
+        self.strukt = strukt;
+        let r = f(self);
+        self.stack.truncate(depth);
+        self.strukt = old_struct;
+        r
+    }
+
+    fn string(&mut self, v: &Value, into: &mut String, go_type: &str) {
+        match v {
+            Value::Null => {}
+            Value::String(s) => *into = s.clone(),
+            other => self.type_error(&json_kind(other), go_type),
+        }
+    }
+
+    fn int64(&mut self, v: &Value) -> Option<i64> {
+        match v {
+            Value::Null => None,
+            Value::Number(n) => {
+                let text = gofmt::json(v);
+                match n.as_i64() {
+                    Some(i) => Some(i),
+                    None => match text.parse::<i64>() {
+                        Ok(i) => Some(i),
+                        Err(_) => {
+                            self.type_error(&format!("number {text}"), "int64");
+                            None
+                        }
+                    },
+                }
+            }
+            other => {
+                self.type_error(&json_kind(other), "int64");
+                None
+            }
+        }
+    }
+
+    fn bool_ptr(&mut self, v: &Value, into: &mut Option<bool>) {
+        match v {
+            Value::Null => *into = None,
+            Value::Bool(b) => *into = Some(*b),
+            other => self.type_error(&json_kind(other), "bool"),
+        }
+    }
+
+    /// `metav1.Time.UnmarshalJSON` (a non-pointer `Time`: `null` is the zero time).
+    fn time(&mut self, v: &Value) -> Result<Option<Time>, Hard> {
+        match v {
+            Value::Null => Ok(None),
+            Value::String(s) => {
+                let t = parse_rfc3339(s)?;
+                Ok((!t.is_zero()).then_some(t))
+            }
+            other => Err(format!(
+                "json: cannot unmarshal {} into Go value of type string",
+                json_kind(other)
+            )),
+        }
+    }
+
+    /// A `*metav1.Time`: `null` is a nil pointer.
+    fn time_ptr(&mut self, v: &Value) -> Result<Option<Time>, Hard> {
+        match v {
+            Value::Null => Ok(None),
+            _ => Ok(Some(self.time(v)?.unwrap_or(Time::ZERO))),
+        }
+    }
+
+    fn string_map(&mut self, v: &Value, into: &mut BTreeMap<String, String>) {
+        match v {
+            Value::Null => into.clear(),
+            Value::Object(m) => {
+                for (k, x) in m {
+                    match x {
+                        Value::Null => {
+                            into.insert(k.clone(), String::new());
+                        }
+                        Value::String(s) => {
+                            into.insert(k.clone(), s.clone());
+                        }
+                        other => self.type_error(&json_kind(other), "string"),
+                    }
+                }
+            }
+            other => self.type_error(&json_kind(other), "map[string]string"),
+        }
+    }
+
+    fn string_slice(&mut self, v: &Value, into: &mut Vec<String>) {
+        match v {
+            Value::Null => into.clear(),
+            Value::Array(a) => {
+                let mut out = Vec::with_capacity(a.len());
+                for x in a {
+                    match x {
+                        Value::Null => out.push(String::new()),
+                        Value::String(s) => out.push(s.clone()),
+                        other => {
+                            self.type_error(&json_kind(other), "string");
+                            out.push(String::new());
+                        }
+                    }
+                }
+                *into = out;
+            }
+            other => self.type_error(&json_kind(other), "[]string"),
+        }
+    }
+
+    fn owner_references(&mut self, v: &Value, into: &mut Vec<OwnerReference>) -> Result<(), Hard> {
+        match v {
+            Value::Null => into.clear(),
+            Value::Array(a) => {
+                let mut out = Vec::with_capacity(a.len());
+                for x in a {
+                    let mut r = OwnerReference::default();
+                    match x {
+                        Value::Null => {}
+                        Value::Object(m) => {
+                            for (k, fv) in m {
+                                const S: &str = "OwnerReference";
+                                match k.as_str() {
+                                    "apiVersion" => self.field(S, "apiVersion", |d| {
+                                        d.string(fv, &mut r.api_version, "string");
+                                        Ok(())
+                                    })?,
+                                    "kind" => self.field(S, "kind", |d| {
+                                        d.string(fv, &mut r.kind, "string");
+                                        Ok(())
+                                    })?,
+                                    "name" => self.field(S, "name", |d| {
+                                        d.string(fv, &mut r.name, "string");
+                                        Ok(())
+                                    })?,
+                                    "uid" => self.field(S, "uid", |d| {
+                                        d.string(fv, &mut r.uid, "types.UID");
+                                        Ok(())
+                                    })?,
+                                    "controller" => self.field(S, "controller", |d| {
+                                        d.bool_ptr(fv, &mut r.controller);
+                                        Ok(())
+                                    })?,
+                                    "blockOwnerDeletion" => self.field(S, "blockOwnerDeletion", |d| {
+                                        d.bool_ptr(fv, &mut r.block_owner_deletion);
+                                        Ok(())
+                                    })?,
+                                    _ => {}
+                                }
+                            }
+                        }
+                        other => self.type_error(&json_kind(other), "v1.OwnerReference"),
+                    }
+                    out.push(r);
+                }
+                *into = out;
+            }
+            other => self.type_error(&json_kind(other), "[]v1.OwnerReference"),
+        }
+        Ok(())
+    }
+
+    fn managed_fields(&mut self, v: &Value, into: &mut Vec<ManagedFieldsEntry>) -> Result<(), Hard> {
+        match v {
+            Value::Null => into.clear(),
+            Value::Array(a) => {
+                let mut out = Vec::with_capacity(a.len());
+                for x in a {
+                    let mut e = ManagedFieldsEntry::default();
+                    match x {
+                        Value::Null => {}
+                        Value::Object(m) => {
+                            for (k, fv) in m {
+                                const S: &str = "ManagedFieldsEntry";
+                                match k.as_str() {
+                                    "manager" => self.field(S, "manager", |d| {
+                                        d.string(fv, &mut e.manager, "string");
+                                        Ok(())
+                                    })?,
+                                    "operation" => self.field(S, "operation", |d| {
+                                        d.string(fv, &mut e.operation, "v1.ManagedFieldsOperationType");
+                                        Ok(())
+                                    })?,
+                                    "apiVersion" => self.field(S, "apiVersion", |d| {
+                                        d.string(fv, &mut e.api_version, "string");
+                                        Ok(())
+                                    })?,
+                                    "time" => self.field(S, "time", |d| {
+                                        e.time = d.time_ptr(fv)?;
+                                        Ok(())
+                                    })?,
+                                    "fieldsType" => self.field(S, "fieldsType", |d| {
+                                        d.string(fv, &mut e.fields_type, "string");
+                                        Ok(())
+                                    })?,
+                                    "fieldsV1" => e.fields_v1 = (!fv.is_null()).then(|| fv.clone()),
+                                    "subresource" => self.field(S, "subresource", |d| {
+                                        d.string(fv, &mut e.subresource, "string");
+                                        Ok(())
+                                    })?,
+                                    _ => {}
+                                }
+                            }
+                        }
+                        other => self.type_error(&json_kind(other), "v1.ManagedFieldsEntry"),
+                    }
+                    out.push(e);
+                }
+                *into = out;
+            }
+            other => self.type_error(&json_kind(other), "[]v1.ManagedFieldsEntry"),
+        }
+        Ok(())
+    }
+
+    /// Decodes one `ObjectMeta` field into `meta`.
+    fn meta_field(&mut self, meta: &mut ObjectMeta, k: &str, v: &Value) -> Result<(), Hard> {
+        const S: &str = "ObjectMeta";
+        macro_rules! string_field {
+            ($name:literal, $field:ident, $ty:literal) => {
+                self.field(S, $name, |d| {
+                    d.string(v, &mut meta.$field, $ty);
+                    Ok(())
+                })
+            };
+        }
+        match k {
+            "name" => string_field!("name", name, "string"),
+            "generateName" => string_field!("generateName", generate_name, "string"),
+            "namespace" => string_field!("namespace", namespace, "string"),
+            "selfLink" => string_field!("selfLink", self_link, "string"),
+            "uid" => string_field!("uid", uid, "types.UID"),
+            "resourceVersion" => string_field!("resourceVersion", resource_version, "string"),
+            "generation" => self.field(S, "generation", |d| {
+                if let Some(g) = d.int64(v) {
+                    meta.generation = g;
+                }
+                Ok(())
+            }),
+            "creationTimestamp" => self.field(S, "creationTimestamp", |d| {
+                meta.creation_timestamp = d.time(v)?;
+                Ok(())
+            }),
+            "deletionTimestamp" => self.field(S, "deletionTimestamp", |d| {
+                meta.deletion_timestamp = d.time_ptr(v)?;
+                Ok(())
+            }),
+            "deletionGracePeriodSeconds" => self.field(S, "deletionGracePeriodSeconds", |d| {
+                match v {
+                    Value::Null => meta.deletion_grace_period_seconds = None,
+                    _ => {
+                        if let Some(g) = d.int64(v) {
+                            meta.deletion_grace_period_seconds = Some(g);
+                        }
+                    }
+                }
+                Ok(())
+            }),
+            "labels" => self.field(S, "labels", |d| {
+                d.string_map(v, &mut meta.labels);
+                Ok(())
+            }),
+            "annotations" => self.field(S, "annotations", |d| {
+                d.string_map(v, &mut meta.annotations);
+                Ok(())
+            }),
+            "ownerReferences" => self.field(S, "ownerReferences", |d| {
+                d.owner_references(v, &mut meta.owner_references)
+            }),
+            "finalizers" => self.field(S, "finalizers", |d| {
+                d.string_slice(v, &mut meta.finalizers);
+                Ok(())
+            }),
+            "managedFields" => self.field(S, "managedFields", |d| d.managed_fields(v, &mut meta.managed_fields)),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// `json.Unmarshal(json.Marshal(metadata), &metav1.ObjectMeta{})`: the decoded
+/// metadata, or Go's error message.
+pub fn decode_object_meta(metadata: &Value) -> Result<ObjectMeta, String> {
+    let mut meta = ObjectMeta::default();
+    let mut d = Decoder::new();
+    let hard = match metadata {
+        Value::Null => Ok(()),
+        Value::Object(m) => (|| {
+            for (k, v) in m {
+                d.meta_field(&mut meta, k, v)?;
+            }
+            Ok(())
+        })(),
+        other => {
+            d.type_error(&json_kind(other), "v1.ObjectMeta");
+            Ok(())
+        }
+    };
+    d.finish(hard)?;
+    Ok(meta)
+}
+
+/// Go's `GetObjectMetaWithOptions` (without unknown-field paths): `Ok(None)` when
+/// `obj` has no `metadata`. With `drop_malformed`, fields that do not decode are
+/// dropped one by one; a `metadata` that is not an object is still an error.
+pub fn get_object_meta(obj: &Map<String, Value>, drop_malformed: bool) -> Result<Option<ObjectMeta>, String> {
+    let Some(metadata) = obj.get("metadata") else {
+        return Ok(None);
+    };
+    let err = match decode_object_meta(metadata) {
+        Ok(m) => return Ok(Some(m)),
+        Err(e) => e,
+    };
+    if !drop_malformed {
+        return Err(err);
+    }
+    let Value::Object(fields) = metadata else {
+        return Err(format!(
+            "invalid metadata: expected object, got {}",
+            go_type_name(metadata)
+        ));
+    };
+    let mut meta = ObjectMeta::default();
+    for (k, v) in fields {
+        let mut test = ObjectMeta::default();
+        let mut d = Decoder::new();
+        let hard = d.meta_field(&mut test, k, v);
+        if d.finish(hard).is_ok() {
+            let mut d = Decoder::new();
+            let _ = d.meta_field(&mut meta, k, v);
+        }
+    }
+    Ok(Some(meta))
+}
+
+/// Go's `SetObjectMeta`: writes `meta` back as `obj["metadata"]`.
+pub fn set_object_meta(obj: &mut Map<String, Value>, meta: &ObjectMeta) {
+    obj.insert("metadata".into(), meta.to_value());
+}
+
+// ---------------------------------------------------------------------------------------
+// time.Parse(time.RFC3339, s)
+// ---------------------------------------------------------------------------------------
+
+const RFC3339: &str = "2006-01-02T15:04:05Z07:00";
+
+fn parse_error(value: &str, value_elem: &str, layout_elem: &str) -> String {
+    format!(
+        "parsing time {} as {}: cannot parse {} as {}",
+        gofmt::quote(value),
+        gofmt::quote(RFC3339),
+        gofmt::quote(value_elem),
+        gofmt::quote(layout_elem)
+    )
+}
+
+fn range_error(value: &str, what: &str) -> String {
+    format!("parsing time {}: {what} out of range", gofmt::quote(value))
+}
+
+/// Go's `getnum`: one or two digits (exactly two when `fixed`).
+fn getnum(s: &str, fixed: bool) -> Option<(i64, &str)> {
+    let b = s.as_bytes();
+    let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+    if !digit(0) {
+        return None;
+    }
+    if !digit(1) {
+        if fixed {
+            return None;
+        }
+        return Some((i64::from(b[0] - b'0'), &s[1..]));
+    }
+    Some((i64::from(b[0] - b'0') * 10 + i64::from(b[1] - b'0'), &s[2..]))
+}
+
+/// A port of Go's `time.Parse` for the RFC 3339 layout, with its error messages.
+fn parse_rfc3339(value: &str) -> Result<Time, String> {
+    let full = value;
+    let mut v = value;
+    // 2006
+    if v.len() < 4 || !v.is_char_boundary(4) {
+        return Err(parse_error(full, v, "2006"));
+    }
+    let year_text = &v[..4];
+    let year: i64 = match go_atoi(year_text) {
+        Some(y) => y,
+        None => return Err(parse_error(full, v, "2006")),
+    };
+    v = &v[4..];
+    fn lit<'v>(full: &str, v: &'v str, c: &str) -> Result<&'v str, String> {
+        v.strip_prefix(c).ok_or_else(|| parse_error(full, v, c))
+    }
+    v = lit(full, v, "-")?;
+    let (month, rest) = getnum(v, true).ok_or_else(|| parse_error(full, v, "01"))?;
+    if !(1..=12).contains(&month) {
+        return Err(range_error(full, "month"));
+    }
+    v = lit(full, rest, "-")?;
+    let (day, rest) = getnum(v, true).ok_or_else(|| parse_error(full, v, "02"))?;
+    v = lit(full, rest, "T")?;
+    let (hour, rest) = getnum(v, false).ok_or_else(|| parse_error(full, v, "15"))?;
+    if hour >= 24 {
+        return Err(range_error(full, "hour"));
+    }
+    v = lit(full, rest, ":")?;
+    let (min, rest) = getnum(v, true).ok_or_else(|| parse_error(full, v, "04"))?;
+    if min >= 60 {
+        return Err(range_error(full, "minute"));
+    }
+    v = lit(full, rest, ":")?;
+    let (sec, rest) = getnum(v, true).ok_or_else(|| parse_error(full, v, "05"))?;
+    if sec >= 60 {
+        return Err(range_error(full, "second"));
+    }
+    v = rest;
+    let mut nanos: u32 = 0;
+    let b = v.as_bytes();
+    if b.len() >= 2 && (b[0] == b'.' || b[0] == b',') && b[1].is_ascii_digit() {
+        let mut n = 2;
+        while n < b.len() && b[n].is_ascii_digit() {
+            n += 1;
+        }
+        let digits = &v[1..n];
+        let mut ns: u64 = 0;
+        for (i, c) in digits.bytes().enumerate() {
+            if i < 9 {
+                ns = ns * 10 + u64::from(c - b'0');
+            }
+        }
+        for _ in digits.len().min(9)..9 {
+            ns *= 10;
+        }
+        nanos = ns as u32;
+        v = &v[n..];
+    }
+    // Z07:00
+    let offset: i64;
+    if let Some(rest) = v.strip_prefix('Z') {
+        offset = 0;
+        v = rest;
+    } else {
+        let b = v.as_bytes();
+        if b.len() < 6 || b[3] != b':' || !v.is_char_boundary(6) {
+            return Err(parse_error(full, v, "Z07:00"));
+        }
+        let sign = b[0];
+        let (hr, _) = getnum(&v[1..3], true).ok_or_else(|| parse_error(full, v, "Z07:00"))?;
+        let (mm, _) = getnum(&v[4..6], true).ok_or_else(|| parse_error(full, v, "Z07:00"))?;
+        if sign != b'+' && sign != b'-' {
+            return Err(parse_error(full, v, "Z07:00"));
+        }
+        if hr > 24 {
+            return Err(range_error(full, "time zone offset hour"));
+        }
+        if mm > 60 {
+            return Err(range_error(full, "time zone offset minute"));
+        }
+        let off = (hr * 60 + mm) * 60;
+        offset = if sign == b'-' { -off } else { off };
+        v = &v[6..];
+    }
+    if !v.is_empty() {
+        return Err(format!(
+            "parsing time {}: extra text: {}",
+            gofmt::quote(full),
+            gofmt::quote(v)
+        ));
+    }
+    if day < 1 || day > days_in_month(year, month) {
+        return Err(range_error(full, "day"));
+    }
+    let secs = days_from_civil(year, month, day) * 86_400 + hour * 3600 + min * 60 + sec - offset;
+    Ok(Time { secs, nanos })
+}
+
+/// Go's `time.atoi` on the four year digits (an optional sign, then digits).
+fn go_atoi(s: &str) -> Option<i64> {
+    let (neg, digits) = match s.as_bytes().first()? {
+        b'-' => (true, &s[1..]),
+        b'+' => (false, &s[1..]),
+        _ => (false, s),
+    };
+    if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let n: i64 = digits.parse().ok()?;
+    Some(if neg { -n } else { n })
+}
+
+fn is_leap(y: i64) -> bool {
+    y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)
+}
+
+fn days_in_month(y: i64, m: i64) -> i64 {
+    match m {
+        2 if is_leap(y) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date.
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+// ---------------------------------------------------------------------------------------
+// Go's %v and %T of unstructured values
+// ---------------------------------------------------------------------------------------
+
+/// `fmt.Sprintf("%v", v)` of an unstructured value.
+pub fn go_print_v(v: &Value) -> String {
+    match v {
+        Value::Null => "<nil>".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(_) => gofmt::bad_value(v),
+        Value::String(s) => s.clone(),
+        Value::Array(a) => format!("[{}]", a.iter().map(go_print_v).collect::<Vec<_>>().join(" ")),
+        Value::Object(m) => format!(
+            "map[{}]",
+            m.iter()
+                .map(|(k, v)| format!("{k}:{}", go_print_v(v)))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+    }
+}
+
+/// `fmt.Sprintf("%T", v)` of an unstructured value.
+pub fn go_type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "<nil>",
+        Value::Bool(_) => "bool",
+        Value::Number(n) if n.as_i64().is_some() => "int64",
+        Value::Number(_) => "float64",
+        Value::String(_) => "string",
+        Value::Array(_) => "[]interface {}",
+        Value::Object(_) => "map[string]interface {}",
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Embedded resources: coercion and validation
+// ---------------------------------------------------------------------------------------
+
+/// Go's `coercer.coerce` for key `key` of an `x-kubernetes-embedded-resource` object
+/// `obj` at `path`: `apiVersion` and `kind` must be strings (with `drop_invalid` they
+/// are removed instead), `metadata` is decoded and written back as `ObjectMeta`
+/// (unknown fields dropped, a zero `creationTimestamp` removed). Other keys are
+/// untouched. The caller walks the keys in order and recurses into the values itself.
+pub fn coerce_embedded_field(
+    path: &Path,
+    obj: &mut Map<String, Value>,
+    key: &str,
+    drop_invalid: bool,
+) -> Result<(), FieldError> {
+    match key {
+        "apiVersion" | "kind" => {
+            let Some(v) = obj.get(key) else {
+                return Ok(());
+            };
+            if !v.is_string() {
+                if drop_invalid {
+                    obj.remove(key);
+                } else {
+                    return Err(FieldError::invalid(
+                        path.field(key).to_field_string(),
+                        v.clone(),
+                        "must be a string",
+                    ));
+                }
+            }
+            Ok(())
+        }
+        "metadata" => {
+            match get_object_meta(obj, drop_invalid) {
+                Err(e) => {
+                    if !drop_invalid {
+                        let v = obj.get("metadata").cloned().unwrap_or(Value::Null);
+                        return Err(FieldError::invalid(path.field("metadata").to_field_string(), v, e));
+                    }
+                }
+                Ok(Some(meta)) => {
+                    set_object_meta(obj, &meta);
+                    if meta.creation_timestamp.is_none()
+                        && let Some(Value::Object(m)) = obj.get_mut("metadata")
+                    {
+                        m.remove("creationTimestamp");
+                    }
+                }
+                Ok(None) => {}
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Go's `validateEmbeddedResource`: `apiVersion` and `kind` required strings, the
+/// group-version parsable, the kind a DNS-1035 label in any case, and the metadata
+/// valid (names as path segments, a namespace only checked when set).
+pub fn validate_embedded_resource(path: &Path, obj: &Map<String, Value>) -> ErrorList {
+    let mut errs = ErrorList::new();
+    if !obj.contains_key("apiVersion") {
+        errs.push(FieldError::required(path.field("apiVersion").to_field_string(), ""));
+    }
+    if !obj.contains_key("kind") {
+        errs.push(FieldError::required(path.field("kind").to_field_string(), ""));
+    }
+    for (k, v) in obj {
+        match k.as_str() {
+            "apiVersion" => {
+                let p = path.field("apiVersion").to_field_string();
+                match v {
+                    Value::String(s) if s.is_empty() => {
+                        errs.push(FieldError::invalid(p, v.clone(), "must not be empty"))
+                    }
+                    Value::String(s) => {
+                        if let Err(e) = parse_group_version(s) {
+                            errs.push(FieldError::invalid(p, v.clone(), e));
+                        }
+                    }
+                    _ => errs.push(FieldError::invalid(p, v.clone(), "must be a string")),
+                }
+            }
+            "kind" => {
+                let p = path.field("kind").to_field_string();
+                match v {
+                    Value::String(s) if s.is_empty() => {
+                        errs.push(FieldError::invalid(p, v.clone(), "must not be empty"))
+                    }
+                    Value::String(s) => {
+                        let e = k8s_format::is_dns1035_label(&s.to_lowercase());
+                        if !e.is_empty() {
+                            errs.push(FieldError::invalid(
+                                p,
+                                v.clone(),
+                                format!("may have mixed case, but should otherwise match: {}", e.join(",")),
+                            ));
+                        }
+                    }
+                    _ => errs.push(FieldError::invalid(p, v.clone(), "must be a string")),
+                }
+            }
+            "metadata" => {
+                let p = path.field("metadata");
+                match get_object_meta(obj, false) {
+                    Err(e) => errs.push(FieldError::invalid(p.to_field_string(), v.clone(), e)),
+                    Ok(meta) => {
+                        let mut meta = meta.unwrap_or_default();
+                        if meta.name.is_empty() {
+                            meta.name = "fakename".into();
+                        }
+                        let requires_namespace = !meta.namespace.is_empty();
+                        errs.extend(validate_object_meta(
+                            &meta,
+                            requires_namespace,
+                            path_segment_name,
+                            &p.to_field_string(),
+                        ));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    errs
+}
+
+/// `schema.ParseGroupVersion`.
+pub fn parse_group_version(gv: &str) -> Result<(&str, &str), String> {
+    if gv.is_empty() || gv == "/" {
+        return Ok(("", ""));
+    }
+    match gv.matches('/').count() {
+        0 => Ok(("", gv)),
+        1 => {
+            let i = gv.find('/').unwrap_or(0);
+            Ok((&gv[..i], &gv[i + 1..]))
+        }
+        _ => Err(format!("unexpected GroupVersion string: {gv}")),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// ObjectMeta validation (apimachinery pkg/api/validation/objectmeta.go)
+// ---------------------------------------------------------------------------------------
+
+/// A name validation function (`ValidateNameFunc`): the problems of `name`, which is a
+/// `generateName` prefix when the flag is set.
+pub type NameFn = fn(&str, bool) -> Vec<String>;
+
+/// `NameIsDNSSubdomain`: the names of custom resources.
+pub fn dns_subdomain_name(name: &str, prefix: bool) -> Vec<String> {
+    k8s_format::name_is_dns_subdomain(name, prefix)
+}
+
+/// `validatePathSegment` (`content.IsPathSegmentName`/`IsPathSegmentPrefix`): the
+/// names of embedded resources.
+pub fn path_segment_name(name: &str, prefix: bool) -> Vec<String> {
+    if !prefix {
+        for illegal in [".", ".."] {
+            if name == illegal {
+                return vec![format!("may not be '{illegal}'")];
+            }
+        }
+    }
+    ["/", "%"]
+        .iter()
+        .filter(|c| name.contains(*c))
+        .map(|c| format!("may not contain '{c}'"))
+        .collect()
+}
+
+fn child(path: &str, name: &str) -> String {
+    if path.is_empty() || path == "<nil>" {
+        name.to_string()
+    } else {
+        format!("{path}.{name}")
+    }
+}
+
+fn index(path: &str, i: usize) -> String {
+    format!("{path}[{i}]")
+}
+
+/// `ValidateObjectMetaAccessor` (and, for custom resources with the DNS-subdomain
+/// name function, `ValidateObjectMeta` as the create strategy calls it).
+pub fn validate_object_meta(meta: &ObjectMeta, requires_namespace: bool, name_fn: NameFn, path: &str) -> ErrorList {
+    let mut errs = ErrorList::new();
+    if !meta.generate_name.is_empty() {
+        for msg in name_fn(&meta.generate_name, true) {
+            errs.push(FieldError::invalid(
+                child(path, "generateName"),
+                Value::String(meta.generate_name.clone()),
+                msg,
+            ));
+        }
+    }
+    if meta.name.is_empty() {
+        errs.push(FieldError::required(
+            child(path, "name"),
+            "name or generateName is required",
+        ));
+    } else {
+        for msg in name_fn(&meta.name, false) {
+            errs.push(FieldError::invalid(
+                child(path, "name"),
+                Value::String(meta.name.clone()),
+                msg,
+            ));
+        }
+    }
+    errs.extend(validate_common(meta, requires_namespace, path));
+    errs
+}
+
+/// `validateObjectMetaAccessorWithOptsCommon`.
+fn validate_common(meta: &ObjectMeta, is_namespaced: bool, path: &str) -> ErrorList {
+    let mut errs = ErrorList::new();
+    if is_namespaced {
+        if meta.namespace.is_empty() {
+            errs.push(FieldError::required(child(path, "namespace"), ""));
+        } else {
+            for msg in k8s_format::name_is_dns_label(&meta.namespace, false) {
+                errs.push(FieldError::invalid(
+                    child(path, "namespace"),
+                    Value::String(meta.namespace.clone()),
+                    msg,
+                ));
+            }
+        }
+    } else if !meta.namespace.is_empty() {
+        errs.push(FieldError::forbidden(
+            child(path, "namespace"),
+            "not allowed on this type",
+        ));
+    }
+    errs.extend(validate_nonnegative(meta.generation, &child(path, "generation")));
+    errs.extend(validate_labels(&meta.labels, &child(path, "labels")));
+    errs.extend(validate_annotations(&meta.annotations, &child(path, "annotations")));
+    errs.extend(validate_owner_references(
+        &meta.owner_references,
+        &child(path, "ownerReferences"),
+    ));
+    errs.extend(validate_finalizers(&meta.finalizers, &child(path, "finalizers")));
+    errs.extend(validate_managed_fields(
+        &meta.managed_fields,
+        &child(path, "managedFields"),
+    ));
+    errs
+}
+
+fn validate_nonnegative(value: i64, path: &str) -> ErrorList {
+    if value < 0 {
+        vec![FieldError::invalid(
+            path,
+            Value::from(value),
+            "must be greater than or equal to 0",
+        )]
+    } else {
+        Vec::new()
+    }
+}
+
+/// `v1validation.ValidateLabels` (keys in sorted order; Go's is random).
+pub fn validate_labels(labels: &BTreeMap<String, String>, path: &str) -> ErrorList {
+    let mut errs = ErrorList::new();
+    for (k, v) in labels {
+        for msg in k8s_format::is_qualified_name(k) {
+            errs.push(FieldError::invalid(path, Value::String(k.clone()), msg));
+        }
+        for msg in k8s_format::is_valid_label_value(v) {
+            errs.push(FieldError::invalid(path, Value::String(v.clone()), msg));
+        }
+    }
+    errs
+}
+
+/// `TotalAnnotationSizeLimitB`.
+pub const TOTAL_ANNOTATION_SIZE_LIMIT: i64 = 256 * 1024;
+
+/// `ValidateAnnotations`.
+pub fn validate_annotations(annotations: &BTreeMap<String, String>, path: &str) -> ErrorList {
+    let mut errs = ErrorList::new();
+    for k in annotations.keys() {
+        for msg in k8s_format::is_qualified_name(&k.to_lowercase()) {
+            errs.push(FieldError::invalid(path, Value::String(k.clone()), msg));
+        }
+    }
+    let total: i64 = annotations.iter().map(|(k, v)| (k.len() + v.len()) as i64).sum();
+    if total > TOTAL_ANNOTATION_SIZE_LIMIT {
+        errs.push(FieldError::too_long(path, TOTAL_ANNOTATION_SIZE_LIMIT));
+    }
+    errs
+}
+
+/// `ValidateOwnerReferences`.
+pub fn validate_owner_references(refs: &[OwnerReference], path: &str) -> ErrorList {
+    let mut errs = ErrorList::new();
+    let mut first_controller = String::new();
+    for (i, r) in refs.iter().enumerate() {
+        let p = index(path, i);
+        let gv = parse_group_version(&r.api_version);
+        if r.api_version.is_empty() {
+            errs.push(FieldError::required(child(&p, "apiVersion"), "must not be empty"));
+        } else if gv.as_ref().map_or(true, |(_, v)| v.is_empty()) {
+            errs.push(FieldError::invalid(
+                child(&p, "apiVersion"),
+                Value::String(r.api_version.clone()),
+                "must be <group>/<version> or <version>",
+            ));
+        }
+        if r.kind.is_empty() {
+            errs.push(FieldError::required(child(&p, "kind"), "must not be empty"));
+        }
+        if r.name.is_empty() {
+            errs.push(FieldError::required(child(&p, "name"), "must not be empty"));
+        }
+        if r.uid.is_empty() {
+            errs.push(FieldError::required(child(&p, "uid"), "must not be empty"));
+        }
+        let (group, version) = gv.unwrap_or(("", ""));
+        if group.is_empty() && version == "v1" && r.kind == "Event" {
+            // The bad value is the Go struct, printed as JSON in field order.
+            errs.push(FieldError::new(
+                ErrorType::Invalid,
+                p.clone(),
+                None,
+                format!("{}: /v1, Kind=Event is disallowed from being an owner", r.go_json()),
+            ));
+        }
+        if r.controller == Some(true) {
+            let current = format!("{}/{}", r.kind, r.name);
+            if !first_controller.is_empty() {
+                let all: Vec<String> = refs.iter().map(OwnerReference::go_json).collect();
+                errs.push(FieldError::new(
+                    ErrorType::Invalid,
+                    path,
+                    None,
+                    format!(
+                        "[{}]: Only one reference can have Controller set to true. Found \"true\" in references for {first_controller} and {current}",
+                        all.join(",")
+                    ),
+                ));
+            } else {
+                first_controller = current;
+            }
+        }
+    }
+    errs
+}
+
+/// `ValidateFinalizers`.
+pub fn validate_finalizers(finalizers: &[String], path: &str) -> ErrorList {
+    let mut errs = ErrorList::new();
+    let (mut orphan, mut foreground) = (false, false);
+    for f in finalizers {
+        for msg in k8s_format::is_qualified_name(f) {
+            errs.push(FieldError::invalid(path, Value::String(f.clone()), msg));
+        }
+        orphan |= f == "orphan";
+        foreground |= f == "foregroundDeletion";
+    }
+    if orphan && foreground {
+        errs.push(FieldError::invalid(
+            path,
+            Value::Array(finalizers.iter().cloned().map(Value::String).collect()),
+            "finalizer orphan and foregroundDeletion cannot be both set",
+        ));
+    }
+    errs
+}
+
+/// `v1validation.ValidateManagedFields`.
+pub fn validate_managed_fields(entries: &[ManagedFieldsEntry], path: &str) -> ErrorList {
+    let mut errs = ErrorList::new();
+    for (i, e) in entries.iter().enumerate() {
+        let p = index(path, i);
+        match e.operation.as_str() {
+            "" => errs.push(FieldError::required(child(&p, "operation"), "must not be empty")),
+            "Apply" | "Update" => {}
+            other => errs.push(FieldError::not_supported(
+                child(&p, "operation"),
+                Value::String(other.to_string()),
+                &["Apply", "Update"],
+            )),
+        }
+        if !e.fields_type.is_empty() && e.fields_type != "FieldsV1" {
+            errs.push(FieldError::invalid(
+                child(&p, "fieldsType"),
+                Value::String(e.fields_type.clone()),
+                "must be `FieldsV1`",
+            ));
+        }
+        let manager_path = child(&p, "manager");
+        if e.manager.len() > 128 {
+            errs.push(FieldError::too_long(manager_path.clone(), 128));
+        }
+        for (pos, c) in e.manager.char_indices() {
+            if !is_go_print(c) {
+                errs.push(FieldError::invalid(
+                    manager_path.clone(),
+                    Value::String(e.manager.clone()),
+                    format!("invalid character U+{:04X} (at position {pos})", c as u32),
+                ));
+            }
+        }
+        if e.subresource.len() > 256 {
+            errs.push(FieldError::too_long(child(&p, "subresource"), 256));
+        }
+    }
+    errs
+}
+
+/// An approximation of Go's `unicode.IsPrint`.
+fn is_go_print(c: char) -> bool {
+    if c == ' ' {
+        return true;
+    }
+    if c.is_control() || c.is_whitespace() {
+        return false;
+    }
+    let u = c as u32;
+    !(matches!(u, 0xE000..=0xF8FF | 0xF0000..=0x10FFFF | 0xFFF9..=0xFFFB | 0xFEFF | 0xAD)
+        || (0x200B..=0x200F).contains(&u)
+        || (0x2028..=0x202E).contains(&u)
+        || (0x2060..=0x206F).contains(&u))
+}
+
+/// `ValidateObjectMetaAccessorUpdate`.
+pub fn validate_object_meta_update(new: &ObjectMeta, old: &ObjectMeta, path: &str) -> ErrorList {
+    let mut errs = ErrorList::new();
+    if old.deletion_timestamp.is_some() {
+        let old_set: std::collections::BTreeSet<&String> = old.finalizers.iter().collect();
+        let extra: std::collections::BTreeSet<&String> =
+            new.finalizers.iter().filter(|f| !old_set.contains(f)).collect();
+        if !extra.is_empty() {
+            let shown: Vec<String> = extra.iter().map(|s| gofmt::quote(s)).collect();
+            errs.push(FieldError::forbidden(
+                child(path, "finalizers"),
+                format!(
+                    "no new finalizers can be added if the object is being deleted, found new finalizers []string{{{}}}",
+                    shown.join(", ")
+                ),
+            ));
+        }
+    }
+    if new.resource_version.is_empty() {
+        errs.push(FieldError::invalid(
+            child(path, "resourceVersion"),
+            Value::String(String::new()),
+            "must be specified for an update",
+        ));
+    }
+    errs.extend(validate_nonnegative(new.generation, &child(path, "generation")));
+    if new.generation < old.generation {
+        errs.push(FieldError::invalid(
+            child(path, "generation"),
+            Value::from(new.generation),
+            "must not be decremented",
+        ));
+    }
+    let immutable = |errs: &mut ErrorList, name: &str, new_v: Value, old_v: Value| {
+        if new_v != old_v {
+            errs.push(FieldError::invalid(child(path, name), new_v, "field is immutable"));
+        }
+    };
+    immutable(
+        &mut errs,
+        "name",
+        Value::String(new.name.clone()),
+        Value::String(old.name.clone()),
+    );
+    immutable(
+        &mut errs,
+        "namespace",
+        Value::String(new.namespace.clone()),
+        Value::String(old.namespace.clone()),
+    );
+    immutable(
+        &mut errs,
+        "uid",
+        Value::String(new.uid.clone()),
+        Value::String(old.uid.clone()),
+    );
+    let time_value = |t: Option<Time>| t.map_or(Value::Null, |t| t.to_value());
+    if new.creation_timestamp != old.creation_timestamp {
+        errs.push(FieldError::invalid(
+            child(path, "creationTimestamp"),
+            time_value(new.creation_timestamp),
+            "field is immutable",
+        ));
+    }
+    if new.deletion_timestamp != old.deletion_timestamp {
+        errs.push(FieldError::invalid(
+            child(path, "deletionTimestamp"),
+            time_value(new.deletion_timestamp),
+            "field is immutable",
+        ));
+    }
+    let grace = |g: Option<i64>| g.map_or(Value::Null, Value::from);
+    immutable(
+        &mut errs,
+        "deletionGracePeriodSeconds",
+        grace(new.deletion_grace_period_seconds),
+        grace(old.deletion_grace_period_seconds),
+    );
+    errs.extend(validate_labels(&new.labels, &child(path, "labels")));
+    errs.extend(validate_annotations(&new.annotations, &child(path, "annotations")));
+    errs.extend(validate_owner_references(
+        &new.owner_references,
+        &child(path, "ownerReferences"),
+    ));
+    errs.extend(validate_managed_fields(
+        &new.managed_fields,
+        &child(path, "managedFields"),
+    ));
+    errs
+}
+
+// ---------------------------------------------------------------------------------------
+// Type meta and scale (pkg/registry/customresource/validator.go)
+// ---------------------------------------------------------------------------------------
+
+/// `customResourceValidator.ValidateTypeMeta`: `kind` and `apiVersion` must be the
+/// resource's (a missing or non-string value counts as `""`).
+pub fn validate_type_meta(obj: &Value, kind: &str, api_version: &str) -> ErrorList {
+    let get = |k: &str| obj.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    let mut errs = ErrorList::new();
+    let k = get("kind");
+    if k != kind {
+        errs.push(FieldError::invalid("kind", Value::String(k), format!("must be {kind}")));
+    }
+    let av = get("apiVersion");
+    if av != api_version {
+        errs.push(FieldError::invalid(
+            "apiVersion",
+            Value::String(av),
+            format!("must be {api_version}"),
+        ));
+    }
+    errs
+}
+
+/// `unstructured.NestedFieldNoCopy` along `.a.b.c`: the value, whether found, or Go's
+/// accessor error.
+fn nested<'a>(obj: &'a Value, fields: &[&str]) -> Result<Option<&'a Value>, String> {
+    let mut val = obj;
+    for (i, f) in fields.iter().enumerate() {
+        if val.is_null() {
+            return Ok(None);
+        }
+        match val {
+            Value::Object(m) => match m.get(*f) {
+                Some(v) => val = v,
+                None => return Ok(None),
+            },
+            other => {
+                return Err(format!(
+                    ".{} accessor error: {} is of the type {}, expected map[string]interface{{}}",
+                    fields[..=i].join("."),
+                    go_print_v(other),
+                    go_type_name(other)
+                ));
+            }
+        }
+    }
+    Ok(Some(val))
+}
+
+fn scale_fields(path: &str) -> Vec<&str> {
+    path.strip_prefix('.').unwrap_or(path).split('.').collect()
+}
+
+/// `unstructured.NestedInt64`.
+fn nested_int64(obj: &Value, path: &str) -> Result<i64, String> {
+    let fields = scale_fields(path);
+    match nested(obj, &fields)? {
+        None => Ok(0),
+        Some(v) => match v {
+            Value::Number(n) if n.as_i64().is_some() => Ok(n.as_i64().unwrap_or(0)),
+            other => Err(format!(
+                ".{} accessor error: {} is of the type {}, expected int64",
+                fields.join("."),
+                go_print_v(other),
+                go_type_name(other)
+            )),
+        },
+    }
+}
+
+fn validate_replicas(obj: &Value, path: &str) -> ErrorList {
+    match nested_int64(obj, path) {
+        Err(e) => vec![FieldError::invalid(path, Value::from(0), e)],
+        Ok(r) if r < 0 => vec![FieldError::invalid(
+            path,
+            Value::from(r),
+            "should be a non-negative integer",
+        )],
+        Ok(r) if r > i64::from(i32::MAX) => vec![FieldError::invalid(
+            path,
+            Value::from(r),
+            format!("should be less than or equal to {}", i32::MAX),
+        )],
+        Ok(_) => Vec::new(),
+    }
+}
+
+/// `ValidateScaleSpec`: the spec replicas path, if present, holds an int32 ≥ 0.
+pub fn validate_scale_spec(obj: &Value, scale: &ScalePaths) -> ErrorList {
+    validate_replicas(obj, scale.spec_replicas)
+}
+
+/// `ValidateScaleStatus`: the status replicas likewise; the label selector, if
+/// present, is a string.
+pub fn validate_scale_status(obj: &Value, scale: &ScalePaths) -> ErrorList {
+    let mut errs = validate_replicas(obj, scale.status_replicas);
+    if let Some(sel) = scale.label_selector {
+        let fields = scale_fields(sel);
+        let err = match nested(obj, &fields) {
+            Err(e) => Some(e),
+            Ok(Some(v)) if !v.is_string() => Some(format!(
+                ".{} accessor error: {} is of the type {}, expected string",
+                fields.join("."),
+                go_print_v(v),
+                go_type_name(v)
+            )),
+            Ok(_) => None,
+        };
+        if let Some(e) = err {
+            errs.push(FieldError::invalid(sel, Value::String(String::new()), e));
+        }
+    }
+    errs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn decodes_like_go() {
+        let m = decode_object_meta(&json!({"name": "a", "labels": {"x": null}, "unknown": 1})).unwrap();
+        assert_eq!(m.name, "a");
+        assert_eq!(m.labels.get("x").map(String::as_str), Some(""));
+        assert_eq!(
+            decode_object_meta(&json!({"labels": {"a": 1}})).unwrap_err(),
+            "json: cannot unmarshal number into Go struct field ObjectMeta.labels of type string"
+        );
+        assert_eq!(
+            decode_object_meta(&json!({"generation": 1.5})).unwrap_err(),
+            "json: cannot unmarshal number 1.5 into Go struct field ObjectMeta.generation of type int64"
+        );
+        assert_eq!(
+            decode_object_meta(&json!("x")).unwrap_err(),
+            "json: cannot unmarshal string into Go value of type v1.ObjectMeta"
+        );
+        assert_eq!(
+            decode_object_meta(&json!({"ownerReferences": [{"controller": "yes"}]})).unwrap_err(),
+            "json: cannot unmarshal string into Go struct field OwnerReference.ownerReferences.controller of type bool"
+        );
+        assert_eq!(
+            decode_object_meta(&json!({"creationTimestamp": "2020-13-01T00:00:00Z"})).unwrap_err(),
+            "parsing time \"2020-13-01T00:00:00Z\": month out of range"
+        );
+        assert_eq!(
+            decode_object_meta(&json!({"creationTimestamp": "x"})).unwrap_err(),
+            "parsing time \"x\" as \"2006-01-02T15:04:05Z07:00\": cannot parse \"x\" as \"2006\""
+        );
+    }
+
+    #[test]
+    fn drops_malformed_fields() {
+        let obj = json!({"metadata": {"name": "a", "labels": {"a": 1}, "generation": "x", "namespace": "ns"}});
+        let m = get_object_meta(obj.as_object().unwrap(), true).unwrap().unwrap();
+        assert_eq!(
+            m.to_value(),
+            json!({"name": "a", "namespace": "ns", "creationTimestamp": null})
+        );
+        assert!(get_object_meta(obj.as_object().unwrap(), false).is_err());
+    }
+
+    #[test]
+    fn timestamps_round_trip_to_utc_seconds() {
+        let m = decode_object_meta(&json!({"creationTimestamp": "2020-01-02T03:04:05.678+01:00"})).unwrap();
+        assert_eq!(m.to_value()["creationTimestamp"], json!("2020-01-02T02:04:05Z"));
+        assert_eq!(Time::ZERO.to_rfc3339(), "0001-01-01T00:00:00Z");
+    }
+
+    #[test]
+    fn validates_metadata() {
+        let meta = ObjectMeta {
+            name: "Bad_Name".into(),
+            labels: [("a b".to_string(), "ok".to_string())].into(),
+            ..Default::default()
+        };
+        let errs: Vec<String> = validate_object_meta(&meta, true, dns_subdomain_name, "metadata")
+            .iter()
+            .map(|e| e.to_string())
+            .collect();
+        assert_eq!(
+            errs[0],
+            "metadata.name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
+        );
+        assert_eq!(errs[1], "metadata.namespace: Required value");
+        assert!(errs[2].starts_with("metadata.labels: Invalid value: \"a b\": name part must consist of"));
+    }
+
+    #[test]
+    fn scale() {
+        let s = ScalePaths {
+            spec_replicas: ".spec.replicas",
+            status_replicas: ".status.replicas",
+            label_selector: Some(".status.selector"),
+        };
+        let obj = json!({"spec": {"replicas": 1.5}, "status": {"replicas": -1, "selector": 3}});
+        let mut errs = validate_scale_spec(&obj, &s);
+        errs.extend(validate_scale_status(&obj, &s));
+        let errs: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
+        assert_eq!(
+            errs,
+            [
+                ".spec.replicas: Invalid value: 0: .spec.replicas accessor error: 1.5 is of the type float64, expected int64",
+                ".status.replicas: Invalid value: -1: should be a non-negative integer",
+                ".status.selector: Invalid value: \"\": .status.selector accessor error: 3 is of the type int64, expected string",
+            ]
+        );
+    }
+}

@@ -1,0 +1,372 @@
+//! Random objects for a CRD schema, for differential tests: "valid" objects that
+//! follow the schema's types and constraints as far as a generator reasonably can
+//! (patterns, formats, ranges, lengths, list sets and maps), with a sprinkling of
+//! what admission must handle (unknown fields, nulls), and mutations that each break
+//! one constraint.
+//!
+//! The generated objects need not be valid: the generated code and the reference
+//! engine must agree on every input. Validity only makes the interesting paths
+//! (defaulting, nested rules) reachable.
+
+use crd_codegen::ir::{AdditionalProperties, ListType, Schema, Type};
+use rand::rngs::StdRng;
+use rand::{Rng, RngExt, SeedableRng};
+use serde_json::{Map, Value, json};
+
+pub struct Gen {
+    rng: StdRng,
+    /// Objects deeper than this get only their required properties.
+    max_depth: usize,
+}
+
+impl Gen {
+    pub fn new(seed: u64) -> Self {
+        Gen {
+            rng: StdRng::seed_from_u64(seed),
+            max_depth: 6,
+        }
+    }
+
+    fn chance(&mut self, p: f64) -> bool {
+        self.rng.random_bool(p)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        if n == 0 { 0 } else { self.rng.random_range(0..n) }
+    }
+
+    /// A resource object for `schema` (the version's root schema).
+    pub fn resource(&mut self, api_version: &str, kind: &str, schema: &Schema) -> Value {
+        let mut v = self.value(schema, 0);
+        if !v.is_object() {
+            v = json!({});
+        }
+        let name = format!("obj-{}", self.below(1000));
+        let map = v.as_object_mut().unwrap();
+        map.insert("apiVersion".into(), json!(api_version));
+        map.insert("kind".into(), json!(kind));
+        map.insert("metadata".into(), json!({"name": name}));
+        v
+    }
+
+    /// A value for `s`.
+    pub fn value(&mut self, s: &Schema, depth: usize) -> Value {
+        if s.nullable && self.chance(0.05) {
+            return Value::Null;
+        }
+        if !s.enum_.is_empty() && self.chance(0.9) {
+            let i = self.below(s.enum_.len());
+            return s.enum_[i].clone();
+        }
+        if s.int_or_string {
+            return if self.chance(0.5) {
+                json!(self.rng.random_range(0..100))
+            } else {
+                json!(format!("{}%", self.rng.random_range(0..100)))
+            };
+        }
+        match s.type_ {
+            None => self.any(depth),
+            Some(Type::Boolean) => json!(self.chance(0.5)),
+            Some(Type::Integer) => self.integer(s),
+            Some(Type::Number) => self.number(s),
+            Some(Type::String) => json!(self.string(s)),
+            Some(Type::Array) => self.array(s, depth),
+            Some(Type::Object) => self.object(s, depth),
+        }
+    }
+
+    fn any(&mut self, depth: usize) -> Value {
+        match self.below(if depth > 3 { 4 } else { 6 }) {
+            0 => json!(self.rng.random_range(-5..50)),
+            1 => json!("text"),
+            2 => json!(self.chance(0.5)),
+            3 => Value::Null,
+            4 => json!({"a": self.any(depth + 1), "b": [1, "x"]}),
+            _ => json!([self.any(depth + 1)]),
+        }
+    }
+
+    fn integer(&mut self, s: &Schema) -> Value {
+        let (mut lo, mut hi) = (-3i64, 100i64);
+        if let Some(min) = s.minimum {
+            lo = min.ceil() as i64 + i64::from(s.exclusive_minimum && min.fract() == 0.0);
+            hi = hi.max(lo + 10);
+        }
+        if let Some(max) = s.maximum {
+            hi = max.floor() as i64 - i64::from(s.exclusive_maximum && max.fract() == 0.0);
+            if s.minimum.is_none() {
+                lo = lo.min(hi - 10);
+            }
+        }
+        if hi < lo {
+            return json!(lo);
+        }
+        let mut n = self.rng.random_range(lo..=hi);
+        if let Some(m) = s.multiple_of.filter(|m| *m >= 1.0) {
+            n = (n / m as i64) * m as i64;
+        }
+        json!(n)
+    }
+
+    fn number(&mut self, s: &Schema) -> Value {
+        let lo = s.minimum.unwrap_or(-10.0);
+        let hi = s.maximum.unwrap_or(lo + 100.0).max(lo);
+        let f = self.rng.random_range(lo..=hi);
+        let f = (f * 4.0).round() / 4.0;
+        serde_json::Number::from_f64(f.clamp(lo, hi)).map(Value::Number).unwrap_or(json!(0))
+    }
+
+    fn string(&mut self, s: &Schema) -> String {
+        let min = s.min_length.unwrap_or(0).max(0) as usize;
+        let max = s.max_length.map(|m| m.max(0) as usize).unwrap_or(min.max(12));
+        for _ in 0..8 {
+            let candidate = match (&s.pattern, s.format.as_deref()) {
+                (Some(p), _) => self.matching(p).unwrap_or_else(|| self.word(min, max)),
+                (None, Some(f)) => self.formatted(f).unwrap_or_else(|| self.word(min, max)),
+                _ => self.word(min, max),
+            };
+            let n = candidate.chars().count();
+            if n >= min && n <= max {
+                return candidate;
+            }
+        }
+        self.word(min, max)
+    }
+
+    fn word(&mut self, min: usize, max: usize) -> String {
+        let len = if max <= min { min } else { self.rng.random_range(min..=max.min(min + 12)) };
+        (0..len).map(|_| (b'a' + self.below(26) as u8) as char).collect()
+    }
+
+    /// A string matching a Go pattern, when the generator can make one.
+    fn matching(&mut self, pattern: &str) -> Option<String> {
+        let translated = crd_runtime::goregex::translate(pattern).ok()?;
+        let hir = regex_syntax::ParserBuilder::new().build().parse(&translated).ok()?;
+        let generator = rand_regex::Regex::with_hir(hir, 8).ok()?;
+        let s: String = self.rng.sample(&generator);
+        Some(s)
+    }
+
+    fn formatted(&mut self, format: &str) -> Option<String> {
+        let n = self.below(250);
+        Some(match format {
+            "date-time" | "datetime" => format!("2024-0{}-1{}T12:3{}:00Z", 1 + n % 9, n % 10, n % 10),
+            "date" => format!("2024-0{}-1{}", 1 + n % 9, n % 10),
+            "uuid" => format!("123e4567-e89b-12d3-a456-4266141740{:02}", n % 100),
+            "ipv4" => format!("10.0.{}.{}", n % 256, (n * 7) % 256),
+            "ipv6" => format!("2001:db8::{:x}", n),
+            "cidr" => format!("10.{}.0.0/16", n % 256),
+            "mac" => format!("00:1a:2b:3c:4d:{:02x}", n % 256),
+            "hostname" => format!("host-{n}.example.com"),
+            "email" => format!("user{n}@example.com"),
+            "uri" => format!("https://example.com/path/{n}"),
+            "byte" => "aGVsbG8=".into(),
+            "duration" => format!("{}m", 1 + n % 60),
+            "int-or-string" => format!("{n}"),
+            _ => return None,
+        })
+    }
+
+    fn array(&mut self, s: &Schema, depth: usize) -> Value {
+        let Some(items) = s.items.as_deref() else {
+            return json!([]);
+        };
+        let min = s.min_items.unwrap_or(0).max(0) as usize;
+        let max = s.max_items.map(|m| m.max(0) as usize).unwrap_or(min + 3).min(min + 3);
+        let len = if depth >= self.max_depth { min } else { self.rng.random_range(min..=max.max(min)) };
+        let mut out: Vec<Value> = Vec::with_capacity(len);
+        for i in 0..len {
+            let mut v = self.value(items, depth + 1);
+            match s.list_type {
+                Some(ListType::Set) => {
+                    for _ in 0..5 {
+                        if !out.contains(&v) {
+                            break;
+                        }
+                        v = self.value(items, depth + 1);
+                    }
+                }
+                Some(ListType::Map) => {
+                    // Distinct keys: string keys get the index appended.
+                    if let Value::Object(m) = &mut v {
+                        for k in &s.list_map_keys {
+                            match m.get_mut(k) {
+                                Some(Value::String(x)) => x.push_str(&i.to_string()),
+                                Some(Value::Number(_)) => {
+                                    m.insert(k.clone(), json!(i));
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+            out.push(v);
+        }
+        Value::Array(out)
+    }
+
+    fn object(&mut self, s: &Schema, depth: usize) -> Value {
+        let mut m = Map::new();
+        if s.embedded_resource {
+            m.insert("apiVersion".into(), json!("v1"));
+            m.insert("kind".into(), json!("ConfigMap"));
+            m.insert("metadata".into(), json!({"name": "embedded"}));
+        }
+        for (k, p) in &s.properties {
+            if s.embedded_resource && matches!(k.as_str(), "apiVersion" | "kind" | "metadata") {
+                continue;
+            }
+            let required = s.required.contains(k);
+            if required || (depth < self.max_depth && self.chance(0.5)) {
+                let v = self.value(p, depth + 1);
+                m.insert(k.clone(), v);
+            }
+        }
+        match &s.additional_properties {
+            Some(AdditionalProperties::Schema(ap)) if depth < self.max_depth => {
+                for _ in 0..self.below(3) {
+                    let v = self.value(ap, depth + 1);
+                    let key = format!("key{}", self.below(100));
+                    m.insert(key, v);
+                }
+            }
+            Some(AdditionalProperties::Bool(true)) => {
+                m.insert("free".into(), json!({"x": 1}));
+            }
+            _ => {}
+        }
+        if s.preserve_unknown_fields && self.chance(0.3) {
+            m.insert("unknownKept".into(), self.any(depth + 1));
+        }
+        // Unknown fields and nulls that admission must prune.
+        if self.chance(0.1) {
+            m.insert("unknownField".into(), json!({"nested": 1}));
+        }
+        if self.chance(0.05) && !s.properties.is_empty() {
+            let i = self.below(s.properties.len());
+            let k = s.properties.keys().nth(i).unwrap().clone();
+            m.insert(k, Value::Null);
+        }
+        Value::Object(m)
+    }
+
+    /// Breaks one constraint somewhere in `v` (a value for `s`); returns what it did.
+    pub fn mutate(&mut self, v: &mut Value, s: &Schema) -> String {
+        // Walk down to a random node that exists in the value.
+        let mut node = v;
+        let mut schema = s;
+        let mut path = String::new();
+        for _ in 0..self.below(8) {
+            let next: Option<(String, &Schema)> = match (&*node, schema) {
+                (Value::Object(m), s) if !m.is_empty() => {
+                    let keys: Vec<String> = m.keys().cloned().collect();
+                    let k = keys[self.below(keys.len())].clone();
+                    let child = s.properties.get(&k).or(s.additional_properties_schema());
+                    child.map(|c| (k, c))
+                }
+                (Value::Array(a), s) if !a.is_empty() => s.items.as_deref().map(|c| (self.below(a.len()).to_string(), c)),
+                _ => None,
+            };
+            let Some((seg, child)) = next else { break };
+            node = match node {
+                Value::Object(m) => m.get_mut(&seg).unwrap(),
+                Value::Array(a) => &mut a[seg.parse::<usize>().unwrap()],
+                _ => unreachable!(),
+            };
+            schema = child;
+            path.push('/');
+            path.push_str(&seg);
+        }
+        let what = match self.below(12) {
+            0 => {
+                *node = match node {
+                    Value::String(_) => json!(42),
+                    Value::Number(_) => json!("forty-two"),
+                    Value::Bool(_) => json!("true"),
+                    Value::Array(_) => json!({"not": "a list"}),
+                    Value::Object(_) => json!(["not", "an", "object"]),
+                    Value::Null => json!(7),
+                };
+                "wrong type"
+            }
+            1 => {
+                *node = Value::Null;
+                "null"
+            }
+            2 if schema.maximum.is_some() => {
+                *node = json!(schema.maximum.unwrap_or(0.0) as i64 + 1000);
+                "above maximum"
+            }
+            3 if schema.minimum.is_some() => {
+                *node = json!(schema.minimum.unwrap_or(0.0) as i64 - 1000);
+                "below minimum"
+            }
+            4 if schema.max_length.is_some() => {
+                *node = json!("x".repeat(schema.max_length.unwrap_or(0) as usize + 3));
+                "too long"
+            }
+            5 if schema.pattern.is_some() || !schema.enum_.is_empty() || schema.format.is_some() => {
+                *node = json!("!!not-matching value!!");
+                "pattern, enum or format"
+            }
+            6 => match node {
+                Value::Object(m) if !schema.required.is_empty() => {
+                    let i = self.below(schema.required.len());
+                    m.remove(&schema.required[i]);
+                    "required removed"
+                }
+                Value::Object(m) => {
+                    m.insert("unknownMutation".into(), json!({"deep": [1, 2]}));
+                    "unknown field"
+                }
+                _ => "nothing",
+            },
+            7 => match node {
+                Value::Array(a) if !a.is_empty() => {
+                    let first = a[0].clone();
+                    a.push(first);
+                    "duplicate item"
+                }
+                _ => "nothing",
+            },
+            8 if schema.max_items.is_some() => {
+                if let Value::Array(a) = node {
+                    let fill = a.first().cloned().unwrap_or(Value::Null);
+                    while a.len() as i64 <= schema.max_items.unwrap_or(0) {
+                        a.push(fill.clone());
+                    }
+                }
+                "too many items"
+            }
+            9 => {
+                *node = json!(1.5);
+                "non-integral number"
+            }
+            10 => {
+                *node = json!({});
+                "empty object"
+            }
+            _ => {
+                *node = json!("");
+                "empty string"
+            }
+        };
+        format!("{what} at {}", if path.is_empty() { "/" } else { &path })
+    }
+}
+
+/// Helpers so callers need not depend on `rand` directly.
+impl Gen {
+    pub fn seed_for(name: &str, i: u64) -> u64 {
+        name.bytes().fold(i.wrapping_mul(0x9E37_79B9_7F4A_7C15), |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01B3)
+        })
+    }
+
+    pub fn rng(&mut self) -> &mut impl Rng {
+        &mut self.rng
+    }
+}
