@@ -85,10 +85,12 @@ pub struct Res {
 }
 
 impl Res {
+    #[inline]
     pub fn is_valid(&self) -> bool {
         self.errors.is_empty()
     }
 
+    #[inline]
     pub fn inc(&mut self) {
         self.match_count += 1;
     }
@@ -101,6 +103,7 @@ impl Res {
     }
 
     /// `Merge`.
+    #[inline]
     pub fn merge(&mut self, other: Res) {
         if self.errors.is_empty() {
             self.errors = other.errors;
@@ -176,6 +179,7 @@ pub enum GoValue<'a> {
 }
 
 impl<'a> GoValue<'a> {
+    #[inline]
     pub fn of(v: &'a Value) -> Self {
         match v {
             Value::Null => GoValue::Null,
@@ -191,15 +195,16 @@ impl<'a> GoValue<'a> {
     }
 
     /// The JSON type kube-openapi infers (`schemaInfoForType`).
-    fn schema_type(self) -> &'static str {
+    #[inline]
+    fn schema_type(self) -> JsonType {
         match self {
-            GoValue::Null => "null",
-            GoValue::Bool(_) => "boolean",
-            GoValue::Int(_) => "integer",
-            GoValue::Float(_) => "number",
-            GoValue::String(_) => "string",
-            GoValue::Array(_) => "array",
-            GoValue::Object(_) => "object",
+            GoValue::Null => JsonType::Null,
+            GoValue::Bool(_) => JsonType::Boolean,
+            GoValue::Int(_) => JsonType::Integer,
+            GoValue::Float(_) => JsonType::Number,
+            GoValue::String(_) => JsonType::String,
+            GoValue::Array(_) => JsonType::Array,
+            GoValue::Object(_) => JsonType::Object,
         }
     }
 
@@ -221,28 +226,68 @@ impl<'a> GoValue<'a> {
     }
 }
 
+/// A JSON type name (`null` only as the type of a value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JsonType {
+    Null,
+    Boolean,
+    Integer,
+    Number,
+    String,
+    Array,
+    Object,
+}
+
+impl JsonType {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            JsonType::Null => "null",
+            JsonType::Boolean => "boolean",
+            JsonType::Integer => "integer",
+            JsonType::Number => "number",
+            JsonType::String => "string",
+            JsonType::Array => "array",
+            JsonType::Object => "object",
+        }
+    }
+
+    /// The type for a schema's `type` string.
+    pub fn parse(s: &str) -> Option<JsonType> {
+        Some(match s {
+            "boolean" => JsonType::Boolean,
+            "integer" => JsonType::Integer,
+            "number" => JsonType::Number,
+            "string" => JsonType::String,
+            "array" => JsonType::Array,
+            "object" => JsonType::Object,
+            _ => return None,
+        })
+    }
+}
+
 /// A node's `type`: nothing, one type, or the pair an `x-kubernetes-int-or-string`
 /// node gets (`["integer", "string"]`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Types {
     None,
-    One(&'static str),
+    One(JsonType),
     IntOrString,
 }
 
 impl Types {
-    fn contains(self, t: &str) -> bool {
+    #[inline]
+    fn contains(self, t: JsonType) -> bool {
         match self {
             Types::None => false,
             Types::One(x) => x == t,
-            Types::IntOrString => t == "integer" || t == "string",
+            Types::IntOrString => t == JsonType::Integer || t == JsonType::String,
         }
     }
 
     fn joined(self) -> &'static str {
         match self {
             Types::None => "",
-            Types::One(x) => x,
+            Types::One(x) => x.as_str(),
             Types::IntOrString => "integer,string",
         }
     }
@@ -252,7 +297,7 @@ impl Types {
     }
 
     /// The single type, if exactly one.
-    fn single(self) -> Option<&'static str> {
+    fn single(self) -> Option<JsonType> {
         match self {
             Types::One(x) => Some(x),
             _ => None,
@@ -309,6 +354,9 @@ pub struct Node<'a> {
     pub max_properties: Option<i64>,
     pub min_properties: Option<i64>,
     pub enum_values: &'a [Lit<'a>],
+    /// For string values: whether the string is one of `enum_values` (generated code
+    /// passes a `matches!`, much faster than comparing one by one).
+    pub enum_strings: Option<fn(&str) -> bool>,
 }
 
 impl Node<'static> {
@@ -331,6 +379,7 @@ impl Node<'static> {
         max_properties: None,
         min_properties: None,
         enum_values: &[],
+        enum_strings: None,
     };
 }
 
@@ -340,9 +389,9 @@ impl Node<'static> {
     }
 
     /// `type: string` and nothing else.
-    pub const STRING: Node<'static> = Node::typed(Types::One("string"));
+    pub const STRING: Node<'static> = Node::typed(Types::One(JsonType::String));
     /// `type: integer` and nothing else.
-    pub const INTEGER: Node<'static> = Node::typed(Types::One("integer"));
+    pub const INTEGER: Node<'static> = Node::typed(Types::One(JsonType::Integer));
     /// `type: integer`, `format: int32`.
     pub const INT32: Node<'static> = Node {
         format: "int32",
@@ -354,13 +403,13 @@ impl Node<'static> {
         ..Node::INTEGER
     };
     /// `type: number` and nothing else.
-    pub const NUMBER: Node<'static> = Node::typed(Types::One("number"));
+    pub const NUMBER: Node<'static> = Node::typed(Types::One(JsonType::Number));
     /// `type: boolean` and nothing else.
-    pub const BOOLEAN: Node<'static> = Node::typed(Types::One("boolean"));
+    pub const BOOLEAN: Node<'static> = Node::typed(Types::One(JsonType::Boolean));
     /// `type: object` and nothing else.
-    pub const OBJECT: Node<'static> = Node::typed(Types::One("object"));
+    pub const OBJECT: Node<'static> = Node::typed(Types::One(JsonType::Object));
     /// `type: array` and nothing else.
-    pub const ARRAY: Node<'static> = Node::typed(Types::One("array"));
+    pub const ARRAY: Node<'static> = Node::typed(Types::One(JsonType::Array));
     /// `x-kubernetes-int-or-string: true` and nothing else.
     pub const INT_OR_STRING: Node<'static> = Node::typed(Types::IntOrString);
     /// No type and no keywords (preserved unknown fields).
@@ -371,9 +420,11 @@ impl Node<'static> {
 /// (`StripUnsupportedFormatsPostProcessorForVersion`).
 pub fn supported_format(format: &str, types: Types) -> bool {
     match types {
-        Types::One("integer") => format == "int32" || format == "int64",
-        Types::One("number") => format == "float" || format == "double",
-        Types::One("string") | Types::None | Types::IntOrString => crate::formats::is_supported(format, "string"),
+        Types::One(JsonType::Integer) => format == "int32" || format == "int64",
+        Types::One(JsonType::Number) => format == "float" || format == "double",
+        Types::One(JsonType::String) | Types::None | Types::IntOrString => {
+            crate::formats::is_supported(format, "string")
+        }
         _ => false,
     }
 }
@@ -427,6 +478,73 @@ pub fn node(
     r
 }
 
+/// Whether a node without child schemas has no error: exactly when [`leaf`] would
+/// return an empty result, without building one. Generated code checks valid objects
+/// with this first and runs the error-collecting walk only when something is wrong.
+#[inline(always)]
+pub fn leaf_ok(v: &Value, n: &Node) -> bool {
+    let gv = GoValue::of(v);
+    if let GoValue::Null = gv {
+        return (n.types.is_empty() || n.nullable) && n.enum_values.is_empty();
+    }
+    if !(n.types.is_empty() && n.format.is_empty()) && type_error(gv, n, &Path::Root).is_some() {
+        return false;
+    }
+    let values_ok = match gv {
+        GoValue::String(s) => {
+            string_error(s, n, &Path::Root).is_none()
+                && (n.format.is_empty() || !crate::formats::is_known(n.format) || crate::formats::check(n.format, s))
+        }
+        GoValue::Int(_) | GoValue::Float(_) => number_ok(gv, n),
+        GoValue::Array(items) => slice_ok(items, n),
+        GoValue::Object(map) => object_ok(map, n),
+        _ => true,
+    };
+    values_ok && enum_ok(v, n)
+}
+
+/// The enum check finds nothing.
+#[inline(always)]
+fn enum_ok(v: &Value, n: &Node) -> bool {
+    if n.enum_values.is_empty() {
+        return true;
+    }
+    match (v, n.enum_strings) {
+        // A string matches only string enum values (Go cannot convert a string to a
+        // number or bool).
+        (Value::String(s), Some(matches)) => matches(s),
+        _ => n.enum_values.iter().any(|e| enum_matches(v, *e)),
+    }
+}
+
+/// [`number_step`] finds nothing.
+#[inline(always)]
+fn number_ok(gv: GoValue, n: &Node) -> bool {
+    let range = number_type_and_format(n);
+    let root = Path::Root;
+    let in_range = |f: f64| float_in_range(f, range.kind);
+    range_error(RangeInput::Value(gv), range, "", &root).is_none()
+        && n.multiple_of.is_none_or(|f| in_range(f) && multiple_of_native(gv, f, &root).is_none())
+        && n.minimum.is_none_or(|m| in_range(m) && minimum_native(gv, m, n.exclusive_minimum, &root).is_none())
+        && n.maximum.is_none_or(|m| in_range(m) && maximum_native(gv, m, n.exclusive_maximum, &root).is_none())
+}
+
+/// [`slice_sizes`] finds nothing.
+#[inline(always)]
+fn slice_ok(items: &[Value], n: &Node) -> bool {
+    let size = items.len() as i64;
+    n.min_items.is_none_or(|m| size >= m)
+        && n.max_items.is_none_or(|m| size <= m)
+        && !(n.unique_items && items.iter().enumerate().any(|(i, a)| items[..i].iter().any(|b| go_deep_equal(a, b))))
+}
+
+/// [`object_sizes`] finds nothing.
+#[inline(always)]
+fn object_ok(map: &Map<String, Value>, n: &Node) -> bool {
+    let size = map.len() as i64;
+    n.min_properties.is_none_or(|m| size >= m) && n.max_properties.is_none_or(|m| size <= m)
+}
+
 /// A node without child schemas, as its own result.
 #[inline]
 pub fn leaf(v: &Value, path: &Path, n: &Node) -> Res {
@@ -435,6 +553,7 @@ pub fn leaf(v: &Value, path: &Path, n: &Node) -> Res {
 
 /// For a `null` value only the type and enum validators run. Returns whether `v` was
 /// null (and so the node is done).
+#[inline]
 pub fn null_step(v: &Value, node: &Node, path: &Path, r: &mut Res) -> bool {
     if !v.is_null() {
         return false;
@@ -451,6 +570,7 @@ pub fn null_step(v: &Value, node: &Node, path: &Path, r: &mut Res) -> bool {
 
 /// The junctor validator applies to every node; without junctors its result is
 /// empty but still counts (its own increment and the node's).
+#[inline]
 pub fn no_junctors_step(r: &mut Res) {
     r.match_count += 2;
 }
@@ -465,6 +585,7 @@ fn invalid_type(path: &Path, type_name: &str, value: Value) -> SchemaError {
 }
 
 /// The type validator, counted as kube-openapi counts it (a non-null value).
+#[inline]
 pub fn type_step(v: &Value, node: &Node, path: &Path, r: &mut Res) {
     if node.types.is_empty() && node.format.is_empty() {
         return;
@@ -476,14 +597,20 @@ pub fn type_step(v: &Value, node: &Node, path: &Path, r: &mut Res) {
     r.inc();
 }
 
+#[inline(always)]
 fn type_error(gv: GoValue, node: &Node, path: &Path) -> Option<SchemaError> {
     let sch_type = gv.schema_type();
+    // The common case: exactly the declared type, no format.
+    if node.format.is_empty() && node.types == Types::One(sch_type) {
+        return None;
+    }
     let format = gv.inferred_format();
     let t = node.types;
     let is_lower_int = node.format == "int64" && format == "int32";
     let is_lower_float = node.format == "float64" && format == "float32";
-    let is_float_int = sch_type == "number" && is_float64_a_json_integer(gv.as_f64()) && t.contains("integer");
-    let is_int_float = sch_type == "integer" && t.contains("number");
+    let is_float_int =
+        sch_type == JsonType::Number && is_float64_a_json_integer(gv.as_f64()) && t.contains(JsonType::Integer);
+    let is_int_float = sch_type == JsonType::Integer && t.contains(JsonType::Number);
     let is_string_or_slice = matches!(gv, GoValue::String(_) | GoValue::Array(_));
     if !is_string_or_slice
         && !node.format.is_empty()
@@ -496,11 +623,11 @@ fn type_error(gv: GoValue, node: &Node, path: &Path) -> Option<SchemaError> {
     {
         return Some(invalid_type(path, node.format, Value::String(format.into())));
     }
-    if !(t.contains("number") || t.contains("integer") || node.format.is_empty()) && is_string_or_slice {
+    if !(t.contains(JsonType::Number) || t.contains(JsonType::Integer) || node.format.is_empty()) && is_string_or_slice {
         return None;
     }
     if !(t.contains(sch_type) || is_float_int || is_int_float) {
-        return Some(invalid_type(path, t.joined(), Value::String(sch_type.into())));
+        return Some(invalid_type(path, t.joined(), Value::String(sch_type.as_str().into())));
     }
     None
 }
@@ -529,6 +656,7 @@ fn go_round(f: f64) -> f64 {
 }
 
 /// The string, format and number validators, for the kinds they apply to.
+#[inline]
 pub fn value_steps(v: &Value, node: &Node, path: &Path, r: &mut Res) {
     match GoValue::of(v) {
         GoValue::String(s) => {
@@ -552,6 +680,7 @@ pub fn value_steps(v: &Value, node: &Node, path: &Path, r: &mut Res) {
 }
 
 /// `maxLength`, `minLength`, `pattern`: the first failure only.
+#[inline(always)]
 fn string_error(s: &str, node: &Node, path: &Path) -> Option<SchemaError> {
     let len = || s.chars().count() as i64;
     let name = || path.to_openapi_string();
@@ -583,9 +712,9 @@ fn string_error(s: &str, node: &Node, path: &Path) -> Option<SchemaError> {
         ));
     }
     if let Some(p) = node.pattern {
-        let shown = match p.regex() {
-            Ok(re) if re.is_match(s) => return None,
-            Ok(_) => p.source().to_string(),
+        let shown = match p.is_match(s) {
+            Ok(true) => return None,
+            Ok(false) => p.source().to_string(),
             Err(e) => format!("{}, but pattern is invalid: {e}", p.source()),
         };
         let n = name();
@@ -603,14 +732,14 @@ fn string_error(s: &str, node: &Node, path: &Path) -> Option<SchemaError> {
 /// maximum (merged in that order, kube-openapi's), each bound first range-checked
 /// against the format.
 fn number_step(gv: GoValue, node: &Node, path: &Path, r: &mut Res) {
-    let (type_name, format) = number_type_and_format(node);
+    let range = number_type_and_format(node);
     let mut res = Res::default();
-    if let Some(e) = range_error(RangeInput::Value(gv), type_name, format, "Checked", path) {
+    if let Some(e) = range_error(RangeInput::Value(gv), range, "Checked", path) {
         res.add(e);
     }
     let mut multiple = Res::default();
     if let Some(factor) = node.multiple_of {
-        match range_error(RangeInput::Bound(factor), type_name, format, "MultipleOf", path) {
+        match range_error(RangeInput::Bound(factor), range, "MultipleOf", path) {
             None => {
                 if let Some(e) = multiple_of_native(gv, factor, path) {
                     multiple.add(e);
@@ -627,7 +756,7 @@ fn number_step(gv: GoValue, node: &Node, path: &Path, r: &mut Res) {
     }
     let mut minimum = Res::default();
     if let Some(min) = node.minimum {
-        match range_error(RangeInput::Bound(min), type_name, format, "Minimum boundary", path) {
+        match range_error(RangeInput::Bound(min), range, "Minimum boundary", path) {
             None => {
                 if let Some(e) = minimum_native(gv, min, node.exclusive_minimum, path) {
                     minimum.add(e);
@@ -643,7 +772,7 @@ fn number_step(gv: GoValue, node: &Node, path: &Path, r: &mut Res) {
     }
     let mut maximum = Res::default();
     if let Some(max) = node.maximum {
-        match range_error(RangeInput::Bound(max), type_name, format, "Maximum boundary", path) {
+        match range_error(RangeInput::Bound(max), range, "Maximum boundary", path) {
             None => {
                 if let Some(e) = maximum_native(gv, max, node.exclusive_maximum, path) {
                     maximum.add(e);
@@ -666,25 +795,23 @@ fn number_step(gv: GoValue, node: &Node, path: &Path, r: &mut Res) {
 
 /// The type and format the number validator is told about: only for exactly one type,
 /// and only a format valid for it (`numberValidator()` in kube-openapi's schema.go).
-fn number_type_and_format<'a>(node: &Node<'a>) -> (&'static str, &'a str) {
+fn number_type_and_format<'a>(node: &Node<'a>) -> Range<'a> {
     match node.types.single() {
-        Some("integer") => (
-            "integer",
-            if matches!(node.format, "int32" | "int64") {
-                node.format
-            } else {
-                ""
-            },
-        ),
-        Some("number") => (
-            "number",
-            if matches!(node.format, "float" | "double") {
-                node.format
-            } else {
-                ""
-            },
-        ),
-        _ => ("", ""),
+        Some(JsonType::Integer) => Range {
+            type_name: "integer",
+            format: if matches!(node.format, "int32" | "int64") { node.format } else { "" },
+            kind: if node.format == "int32" { RangeKind::Int32 } else { RangeKind::Int64 },
+        },
+        Some(JsonType::Number) => Range {
+            type_name: "number",
+            format: if matches!(node.format, "float" | "double") { node.format } else { "" },
+            kind: if node.format == "float" { RangeKind::Float32 } else { RangeKind::Any },
+        },
+        _ => Range {
+            type_name: "",
+            format: "",
+            kind: RangeKind::Any,
+        },
     }
 }
 
@@ -693,23 +820,38 @@ enum RangeInput<'a> {
     Bound(f64),
 }
 
-/// `IsValueValidAgainstRange`.
-fn range_error(input: RangeInput, type_name: &str, format: &str, prefix: &str, path: &Path) -> Option<SchemaError> {
-    let rep = match input {
-        RangeInput::Value(GoValue::Int(i)) => i.to_string(),
-        RangeInput::Value(gv) => format_float_f(gv.as_f64()),
-        RangeInput::Bound(f) => format_float_f(f),
-    };
-    let ok = match (type_name, format) {
-        ("integer", "int32") => rep.parse::<i32>().is_ok(),
-        ("integer", _) => rep.parse::<i64>().is_ok(),
-        (_, "float") => parse_float32(&rep),
-        _ => true,
+/// What the range check of a number node accepts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum RangeKind {
+    Any,
+    Int32,
+    Int64,
+    Float32,
+}
+
+/// The type and format the number validator knows, for the range check and its message.
+#[derive(Clone, Copy)]
+struct Range<'a> {
+    type_name: &'static str,
+    format: &'a str,
+    kind: RangeKind,
+}
+
+/// `IsValueValidAgainstRange`: Go formats the number (`FormatInt`, or
+/// `FormatFloat(f, 'f', -1, 64)`) and parses it back for the format. Computed
+/// numerically here with the same outcome: the `'f'` text of a float parses as an
+/// integer exactly when the float is integral and in range.
+#[inline]
+fn range_error(input: RangeInput, range: Range, prefix: &str, path: &Path) -> Option<SchemaError> {
+    let ok = match input {
+        RangeInput::Value(GoValue::Int(i)) => range.kind != RangeKind::Int32 || i32::try_from(i).is_ok(),
+        RangeInput::Value(gv) => float_in_range(gv.as_f64(), range.kind),
+        RangeInput::Bound(f) => float_in_range(f, range.kind),
     };
     if ok {
         return None;
     }
-    let p = path.to_openapi_string();
+    let (type_name, format, p) = (range.type_name, range.format, path.to_openapi_string());
     Some(SchemaError::Plain(if format.is_empty() {
         format!("{prefix} value must be of type {type_name} (default format) in {p}")
     } else {
@@ -717,24 +859,17 @@ fn range_error(input: RangeInput, type_name: &str, format: &str, prefix: &str, p
     }))
 }
 
-/// `strconv.FormatFloat(f, 'f', -1, 64)`.
-fn format_float_f(f: f64) -> String {
-    if f.is_nan() {
-        return "NaN".into();
-    }
-    if f.is_infinite() {
-        return if f > 0.0 { "+Inf".into() } else { "-Inf".into() };
-    }
-    // Rust's Display prints the shortest round-trip digits without an exponent.
-    let s = format!("{f}");
-    if s == "-0" { "-0".into() } else { s }
-}
-
-/// `strconv.ParseFloat(s, 32)` succeeds (the value fits a float32).
-fn parse_float32(s: &str) -> bool {
-    match s.parse::<f64>() {
-        Ok(f) => f.is_nan() || f.is_infinite() || (f as f32).is_finite(),
-        Err(_) => false,
+/// Whether a float64 passes the range check.
+#[inline]
+fn float_in_range(f: f64, kind: RangeKind) -> bool {
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+    let integral = || f.is_finite() && f.fract() == 0.0;
+    match kind {
+        RangeKind::Any => true,
+        RangeKind::Int32 => integral() && (-2_147_483_648.0..=2_147_483_647.0).contains(&f),
+        RangeKind::Int64 => integral() && (-TWO_63..TWO_63).contains(&f),
+        // `strconv.ParseFloat(s, 32)` fails only when the value overflows a float32.
+        RangeKind::Float32 => (f as f32).is_finite(),
     }
 }
 
@@ -850,6 +985,7 @@ fn multiple_of_float(d: f64, factor: f64, gv: GoValue, path: &Path) -> Option<Sc
 }
 
 /// `minItems`, `maxItems`, `uniqueItems` of the array validator (after its items).
+#[inline]
 pub fn slice_sizes(items: &[Value], node: &Node, path: &Path, s: &mut Res) {
     let size = items.len() as i64;
     if let Some(min) = node.min_items
@@ -916,6 +1052,7 @@ pub fn go_deep_equal(a: &Value, b: &Value) -> bool {
 }
 
 /// The enum validator (`basicCommonValidator`) as a step of a non-null node.
+#[inline]
 pub fn enum_step(v: &Value, node: &Node, path: &Path, r: &mut Res) {
     enum_check(v, node, path, r);
     r.inc();
@@ -923,8 +1060,9 @@ pub fn enum_step(v: &Value, node: &Node, path: &Path, r: &mut Res) {
 
 /// The enum check: a value matches an enum value when Go can convert it to that
 /// value's type and the results are deeply equal; `null` matches nothing.
+#[inline]
 fn enum_check(v: &Value, node: &Node, path: &Path, r: &mut Res) {
-    if !node.enum_values.is_empty() && !node.enum_values.iter().any(|e| enum_matches(v, *e)) {
+    if !enum_ok(v, node) {
         let name = path.to_openapi_string();
         let values: Vec<Value> = node.enum_values.iter().map(|e| e.to_value()).collect();
         let shown: Vec<String> = values.iter().map(go_print_v).collect();
@@ -973,6 +1111,7 @@ fn enum_matches(v: &Value, e: Lit) -> bool {
 }
 
 /// `minProperties`, `maxProperties` of the object validator.
+#[inline]
 pub fn object_sizes(map: &Map<String, Value>, node: &Node, path: &Path, o: &mut Res) {
     let n = map.len() as i64;
     if let Some(min) = node.min_properties
@@ -1020,6 +1159,7 @@ pub fn forbidden_property(key: &str, path: &Path, o: &mut Res) {
 }
 
 /// `required`: each name missing from the object.
+#[inline]
 pub fn required(map: &Map<String, Value>, names: &[&str], path: &Path, o: &mut Res) {
     for name in names {
         if !map.contains_key(*name) {
@@ -1164,9 +1304,47 @@ mod tests {
     }
 
     #[test]
+    fn leaf_ok_agrees_with_leaf() {
+        let pattern = Pattern::new("^a+$");
+        let nodes = [
+            Node::STRING,
+            Node::INTEGER,
+            Node::INT32,
+            Node::NUMBER,
+            Node::BOOLEAN,
+            Node::OBJECT,
+            Node::ARRAY,
+            Node::INT_OR_STRING,
+            Node::ANY,
+            Node { nullable: true, ..Node::STRING },
+            Node { max_length: Some(2), min_length: Some(1), pattern: Some(&pattern), ..Node::STRING },
+            Node { format: "date-time", ..Node::STRING },
+            Node { minimum: Some(1.0), maximum: Some(10.0), exclusive_maximum: true, multiple_of: Some(2.0), ..Node::INTEGER },
+            Node { maximum: Some(1.5), ..Node::INTEGER },
+            Node { multiple_of: Some(0.5), minimum: Some(-1.0), ..Node::NUMBER },
+            Node { format: "float", ..Node::NUMBER },
+            Node { min_items: Some(1), max_items: Some(2), unique_items: true, ..Node::ARRAY },
+            Node { min_properties: Some(1), max_properties: Some(1), ..Node::OBJECT },
+            Node { enum_values: &[Lit::Str("a"), Lit::Int(2), Lit::Null], ..Node::ANY },
+        ];
+        let values = [
+            json!(null), json!(true), json!(0), json!(1), json!(2), json!(10), json!(-3), json!(2.5), json!(4.0),
+            json!(3000000000i64), json!(1e40), json!("a"), json!("aa"), json!("aaa"), json!("b"), json!(""),
+            json!("2024-01-01T00:00:00Z"), json!([]), json!([1]), json!([1, 1]), json!([1, 2, 3]), json!({}),
+            json!({"a": 1}), json!({"a": 1, "b": 2}),
+        ];
+        for n in &nodes {
+            for v in &values {
+                let full = super::leaf(v, &Path::Root, n);
+                assert_eq!(leaf_ok(v, n), full.is_valid(), "{v} against {n:?}: {:?}", full.errors);
+            }
+        }
+    }
+
+    #[test]
     fn integer_bounds_and_types() {
         let node = Node {
-            types: Types::One("integer"),
+            types: Types::One(JsonType::Integer),
             minimum: Some(1.0),
             maximum: Some(10.0),
             ..Node::EMPTY
@@ -1193,7 +1371,7 @@ mod tests {
     #[test]
     fn int32_range_check() {
         let node = Node {
-            types: Types::One("integer"),
+            types: Types::One(JsonType::Integer),
             format: "int32",
             ..Node::EMPTY
         };
@@ -1206,7 +1384,7 @@ mod tests {
     #[test]
     fn strings_report_the_first_failure() {
         let node = Node {
-            types: Types::One("string"),
+            types: Types::One(JsonType::String),
             max_length: Some(3),
             pattern: Some(&Pattern::new("^a")),
             ..Node::EMPTY
@@ -1224,7 +1402,7 @@ mod tests {
     #[test]
     fn enums() {
         let node = Node {
-            types: Types::One("string"),
+            types: Types::One(JsonType::String),
             enum_values: &[Lit::Str("a"), Lit::Str("b")],
             ..Node::EMPTY
         };
@@ -1233,7 +1411,7 @@ mod tests {
             [r#"spec.x: Unsupported value: "c": supported values: "a", "b""#]
         );
         let ints = Node {
-            types: Types::One("integer"),
+            types: Types::One(JsonType::Integer),
             enum_values: &[Lit::Int(1), Lit::Int(2)],
             ..Node::EMPTY
         };
@@ -1269,11 +1447,11 @@ mod tests {
     #[test]
     fn any_of_reports_composite_and_best_branch() {
         let int_node = Node {
-            types: Types::One("integer"),
+            types: Types::One(JsonType::Integer),
             ..Node::EMPTY
         };
         let str_node = Node {
-            types: Types::One("string"),
+            types: Types::One(JsonType::String),
             ..Node::EMPTY
         };
         let b1 = |v: &Value, p: &Path, r: &mut Res| validate_leaf(v, &int_node, p, r);

@@ -32,6 +32,9 @@ pub trait ObjectSchema {
     /// OpenAPI validation of a node of this type; `old` is the correlated old value on
     /// update (ratcheting), `None` on create or when nothing correlates.
     fn validate_value(value: &Value, old: Option<&Value>, path: &Path, res: &mut Res);
+    /// Whether [`ObjectSchema::validate_value`] would find nothing (without
+    /// ratcheting): a fast check for the common, valid case.
+    fn is_valid(value: &Value) -> bool;
     /// `CorrelatedObject.CachedDeepEqual` for a node of this type.
     fn ratchet_equal(value: &Value, old: &Value) -> bool;
     /// `objectmeta.Validate` at or below a node of this type.
@@ -208,7 +211,10 @@ impl<T: CustomResource> ResourceSchema for Compiled<T> {
     }
 
     fn validate(&self, object: &Value, old: Option<&Value>, res: &mut Res) {
-        T::validate_value(object, old, &Path::Root, res);
+        // A valid object has no errors to report, ratcheted or not.
+        if !T::is_valid(object) {
+            T::validate_value(object, old, &Path::Root, res);
+        }
     }
 
     fn validate_embedded(&self, object: &Value, errs: &mut ErrorList) {
@@ -266,6 +272,7 @@ pub fn prune_items_unknown(items: &mut [Value], path: &Path, pruned: &mut Vec<St
 /// `CachedDeepEqual` at a node without properties, `additionalProperties` or `items`:
 /// scalars compare with Go's `DeepEqual`, arrays as a whole, objects are equal only
 /// when both are empty (no key correlates).
+#[inline]
 pub fn leaf_equal(value: &Value, old: &Value) -> bool {
     match (GoValue::of(value), GoValue::of(old)) {
         (GoValue::Object(n), GoValue::Object(o)) => n.is_empty() && o.is_empty(),
@@ -277,6 +284,7 @@ pub fn leaf_equal(value: &Value, old: &Value) -> bool {
 /// Merges a child's result into its parent, dropping its errors when ratcheting
 /// applies (the child's value equals its correlated old value), as kube-openapi's
 /// ratcheting validator turns them into warnings.
+#[inline]
 pub fn merge_ratcheted(parent: &mut Res, mut child: Res, old: Option<&Value>, equal: impl FnOnce(&Value) -> bool) {
     if !child.is_valid() && old.is_some_and(equal) {
         child.errors.clear();
@@ -362,6 +370,7 @@ pub fn fields_equal(value: &Value, old: &Value, child: impl Fn(&str, &Value, &Va
 }
 
 /// The correlated old value of an object's property or map key.
+#[inline]
 pub fn old_field<'a>(old: Option<&'a Value>, key: &str) -> Option<&'a Value> {
     old?.as_object()?.get(key)
 }

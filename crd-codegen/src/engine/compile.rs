@@ -108,8 +108,8 @@ impl CNode {
         let types = if s.int_or_string && o.int_or_string_types {
             Types::IntOrString
         } else {
-            match s.type_ {
-                Some(t) => Types::One(t.as_str()),
+            match s.type_.and_then(|t| openapi::JsonType::parse(t.as_str())) {
+                Some(t) => Types::One(t),
                 None => Types::None,
             }
         };
@@ -244,6 +244,7 @@ impl CNode {
             max_properties: self.max_properties,
             min_properties: self.min_properties,
             enum_values: lits,
+            enum_strings: None,
         }
     }
 }

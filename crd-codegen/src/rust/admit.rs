@@ -97,6 +97,14 @@ impl<'a> AdmitEmitter<'a> {
                 });
             }
         };
+        let is_valid = {
+            let ok = self.ok_expr(s, &quote!(value), this);
+            let statics = self.take_statics();
+            quote! {
+                #( #statics )*
+                #ok
+            }
+        };
         let equal = self.equal_node(s, quote!(value), quote!(old), this);
         let coerce = if has_embedded_below(s) || (s.embedded_resource && !is_root) {
             let body = self.coerce_node(s, this, s.embedded_resource && !is_root);
@@ -153,6 +161,10 @@ impl<'a> AdmitEmitter<'a> {
                     res: &mut #rt::openapi::Res,
                 ) {
                     #validate
+                }
+
+                fn is_valid(value: &#rt::Value) -> bool {
+                    #is_valid
                 }
 
                 fn ratchet_equal(value: &#rt::Value, old: &#rt::Value) -> bool {
@@ -595,17 +607,13 @@ impl<'a> AdmitEmitter<'a> {
             let shared = format_ident!("{}", shared);
             return quote!(#rt::Node::#shared);
         }
-        let types_value = if s.int_or_string {
-            crd_runtime::openapi::Types::IntOrString
-        } else {
-            match s.type_ {
-                Some(t) => crd_runtime::openapi::Types::One(t.as_str()),
-                None => crd_runtime::openapi::Types::None,
-            }
-        };
+        let types_value = runtime_types(s);
         let types = match types_value {
             crd_runtime::openapi::Types::IntOrString => quote!(#rt::openapi::Types::IntOrString),
-            crd_runtime::openapi::Types::One(t) => quote!(#rt::openapi::Types::One(#t)),
+            crd_runtime::openapi::Types::One(t) => {
+                let variant = format_ident!("{}", format!("{t:?}"));
+                quote!(#rt::openapi::Types::One(#rt::openapi::JsonType::#variant))
+            }
             crd_runtime::openapi::Types::None => quote!(#rt::openapi::Types::None),
         };
         let mut fields = vec![quote!(types: #types)];
@@ -660,6 +668,13 @@ impl<'a> AdmitEmitter<'a> {
         if !s.enum_.is_empty() {
             let lits = s.enum_.iter().map(lit_tokens);
             fields.push(quote!(enum_values: &[ #( #lits ),* ]));
+            let strings: Vec<&str> = s.enum_.iter().filter_map(Value::as_str).collect();
+            let matcher = if strings.is_empty() {
+                quote!(|_| false)
+            } else {
+                quote!(|s| matches!(s, #( #strings )|* ))
+            };
+            fields.push(quote!(enum_strings: Some(#matcher)));
         }
         statics.push(quote! {
             static #name: #rt::Node = #rt::Node {
@@ -860,6 +875,108 @@ impl<'a> AdmitEmitter<'a> {
                 #required
             }
         }
+    }
+
+    // ---- fast validity check ----
+
+    /// A `bool` expression: whether node `s` validates `v` (`&Value`) without error.
+    fn ok_expr(&self, s: &Schema, v: &TokenStream, this: Option<*const Schema>) -> TokenStream {
+        let rt = rt();
+        if let Some(t) = self.named_type(s, this) {
+            return quote!(#t::is_valid(#v));
+        }
+        let node = self.node_static(s);
+        let own = quote!(#rt::openapi::leaf_ok(#v, &#node));
+        if Self::is_leaf(s) {
+            return own;
+        }
+        let mut parts = vec![own];
+        // Junctors: anyOf needs one valid branch, oneOf exactly one, allOf all, not none.
+        let branches = |bs: &[Schema]| -> Vec<TokenStream> { bs.iter().map(|b| self.ok_expr(b, v, this)).collect() };
+        if !s.any_of.is_empty() {
+            let b = branches(&s.any_of);
+            parts.push(quote!((#( #b )||*)));
+        }
+        if !s.one_of.is_empty() {
+            let b = branches(&s.one_of);
+            parts.push(quote!(([ #( #b ),* ].iter().filter(|ok| **ok).count() == 1)));
+        }
+        if !s.all_of.is_empty() {
+            let b = branches(&s.all_of);
+            parts.push(quote!((#( #b )&&*)));
+        }
+        if let Some(n) = &s.not {
+            let b = self.ok_expr(n, v, this);
+            parts.push(quote!(!(#b)));
+        }
+        let mut arms = Vec::new();
+        if !s.properties.is_empty() || s.additional_properties.is_some() || !s.required.is_empty() {
+            // Property arms, grouping those with the same check.
+            let mut props: Vec<(Vec<&String>, String, TokenStream)> = Vec::new();
+            for (k, prop) in &s.properties {
+                let ok = self.ok_expr(prop, &quote!(child), this);
+                // Required and optional properties never share an arm (only required
+                // ones are counted).
+                let text = format!("{}{}", s.required.contains(k), ok);
+                let shareable = !text.contains("NODE_");
+                match props.iter_mut().find(|(_, t, _)| shareable && *t == text) {
+                    Some((keys, _, _)) => keys.push(k),
+                    None => props.push((vec![k], text, ok)),
+                }
+            }
+            // Required properties are counted as the pass meets them, which saves a
+            // lookup each (names beyond the properties are looked up).
+            let required: Vec<&String> = s.required.iter().filter(|r| s.properties.contains_key(*r)).collect();
+            let prop_arms: Vec<TokenStream> = props
+                .into_iter()
+                .map(|(keys, _, ok)| {
+                    let required_here = keys.iter().filter(|k| required.contains(k)).count();
+                    if required_here == 0 {
+                        quote!(#( #keys )|* => #ok,)
+                    } else {
+                        quote!(#( #keys )|* => { seen += 1; #ok })
+                    }
+                })
+                .collect();
+            let n_required = required.len();
+            let others: Vec<&String> = s.required.iter().filter(|r| !s.properties.contains_key(*r)).collect();
+            let other = match &s.additional_properties {
+                Some(AdditionalProperties::Schema(ap)) => {
+                    let ok = self.ok_expr(ap, &quote!(child), this);
+                    quote!(_ => #ok,)
+                }
+                Some(AdditionalProperties::Bool(false)) => quote!(_ => false,),
+                _ => quote!(_ => true,),
+            };
+            let lookups = others.iter().map(|r| quote!(&& map.contains_key(#r)));
+            let (init, check) = if n_required == 0 {
+                (TokenStream::new(), TokenStream::new())
+            } else {
+                (quote!(let mut seen = 0usize;), quote!(&& seen == #n_required))
+            };
+            arms.push(quote! {
+                #rt::Value::Object(map) => {
+                    #init
+                    map.iter().all(|(key, child)| match key.as_str() {
+                        #( #prop_arms )*
+                        #other
+                    }) #check #( #lookups )*
+                }
+            });
+        }
+        if let Some(items) = &s.items {
+            let ok = self.ok_expr(items, &quote!(item), this);
+            arms.push(quote!(#rt::Value::Array(items) => items.iter().all(|item| #ok),));
+        }
+        if !arms.is_empty() {
+            parts.push(quote! {
+                match #v {
+                    #( #arms )*
+                    _ => true,
+                }
+            });
+        }
+        quote!(#( #parts )&&*)
     }
 
     // ---- ratchet equality ----
@@ -1167,6 +1284,18 @@ enum Pos {
     Item { old: TokenStream, path: TokenStream },
 }
 
+/// The node's `type` as the runtime's validator sees it.
+fn runtime_types(s: &Schema) -> crd_runtime::openapi::Types {
+    use crd_runtime::openapi::{JsonType, Types};
+    if s.int_or_string {
+        return Types::IntOrString;
+    }
+    match s.type_.and_then(|t| JsonType::parse(t.as_str())) {
+        Some(t) => Types::One(t),
+        None => Types::None,
+    }
+}
+
 /// The runtime's shared `Node` constant for a node whose only keywords are a type
 /// (and an integer format), if any.
 fn shared_node(s: &Schema) -> Option<&'static str> {
@@ -1183,8 +1312,7 @@ fn shared_node(s: &Schema) -> Option<&'static str> {
         return s.format.is_none().then_some("INT_OR_STRING");
     }
     let supported = |f: &str| {
-        let t = s.type_.map_or(crd_runtime::openapi::Types::None, |t| crd_runtime::openapi::Types::One(t.as_str()));
-        crd_runtime::openapi::supported_format(f, t)
+        crd_runtime::openapi::supported_format(f, runtime_types(s))
     };
     let format = s.format.as_deref().filter(|f| supported(f));
     Some(match (s.type_, format) {

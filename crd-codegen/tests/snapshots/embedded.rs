@@ -171,6 +171,19 @@ pub mod embedded_example_com {
                     |old| { Self::ratchet_equal(value, old) },
                 );
             }
+            fn is_valid(value: &rt::Value) -> bool {
+                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
+                    && match value {
+                        rt::Value::Object(map) => {
+                            map.iter()
+                                .all(|(key, child)| match key.as_str() {
+                                    "spec" => WrapperSpec::is_valid(child),
+                                    _ => true,
+                                })
+                        }
+                        _ => true,
+                    }
+            }
             fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
                 match (value, old) {
                     (rt::Value::Object(_), rt::Value::Object(_)) => {
@@ -350,6 +363,20 @@ pub mod embedded_example_com {
                     old,
                     |old| { Self::ratchet_equal(value, old) },
                 );
+            }
+            fn is_valid(value: &rt::Value) -> bool {
+                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
+                    && match value {
+                        rt::Value::Object(map) => {
+                            map.iter()
+                                .all(|(key, child)| match key.as_str() {
+                                    "raw" => rt::openapi::leaf_ok(child, &rt::Node::OBJECT),
+                                    "template" => WrapperSpecTemplate::is_valid(child),
+                                    _ => true,
+                                })
+                        }
+                        _ => true,
+                    }
             }
             fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
                 match (value, old) {
@@ -546,6 +573,30 @@ pub mod embedded_example_com {
                     old,
                     |old| { Self::ratchet_equal(value, old) },
                 );
+            }
+            fn is_valid(value: &rt::Value) -> bool {
+                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
+                    && match value {
+                        rt::Value::Object(map) => {
+                            map.iter()
+                                .all(|(key, child)| match key.as_str() {
+                                    "data" => {
+                                        rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
+                                            && match child {
+                                                rt::Value::Object(map) => {
+                                                    map.iter()
+                                                        .all(|(key, child)| match key.as_str() {
+                                                            _ => rt::openapi::leaf_ok(child, &rt::Node::STRING),
+                                                        })
+                                                }
+                                                _ => true,
+                                            }
+                                    }
+                                    _ => true,
+                                })
+                        }
+                        _ => true,
+                    }
             }
             fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
                 match (value, old) {

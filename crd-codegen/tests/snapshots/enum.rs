@@ -161,6 +161,19 @@ pub mod enums_example_com {
                     |old| { Self::ratchet_equal(value, old) },
                 );
             }
+            fn is_valid(value: &rt::Value) -> bool {
+                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
+                    && match value {
+                        rt::Value::Object(map) => {
+                            map.iter()
+                                .all(|(key, child)| match key.as_str() {
+                                    "spec" => MatcherSpec::is_valid(child),
+                                    _ => true,
+                                })
+                        }
+                        _ => true,
+                    }
+            }
             fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
                 match (value, old) {
                     (rt::Value::Object(_), rt::Value::Object(_)) => {
@@ -277,50 +290,57 @@ pub mod enums_example_com {
                 res: &mut rt::openapi::Res,
             ) {
                 static NODE_0: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One("integer"),
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::Integer),
                     enum_values: &[
                         rt::openapi::Lit::Int(1i64),
                         rt::openapi::Lit::Int(2i64),
                         rt::openapi::Lit::Int(3i64),
                     ],
+                    enum_strings: Some(|_| false),
                     ..rt::Node::EMPTY
                 };
                 static NODE_1: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One("string"),
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     nullable: true,
                     enum_values: &[
                         rt::openapi::Lit::Str("fast"),
                         rt::openapi::Lit::Str("slow"),
                         rt::openapi::Lit::Null,
                     ],
+                    enum_strings: Some(|s| matches!(s, "fast" | "slow")),
                     ..rt::Node::EMPTY
                 };
                 static NODE_2: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One("string"),
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     enum_values: &[
                         rt::openapi::Lit::Str("="),
                         rt::openapi::Lit::Str("!="),
                         rt::openapi::Lit::Str("=~"),
                         rt::openapi::Lit::Str("!~"),
                     ],
+                    enum_strings: Some(|s| matches!(s, "=" | "!=" | "=~" | "!~")),
                     ..rt::Node::EMPTY
                 };
                 static NODE_3: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One("string"),
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     enum_values: &[
                         rt::openapi::Lit::Str("Always"),
                         rt::openapi::Lit::Str("IfNotPresent"),
                         rt::openapi::Lit::Str("Never"),
                     ],
+                    enum_strings: Some(|s| {
+                        matches!(s, "Always" | "IfNotPresent" | "Never")
+                    }),
                     ..rt::Node::EMPTY
                 };
                 static NODE_4: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One("string"),
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     enum_values: &[
                         rt::openapi::Lit::Str("TCP"),
                         rt::openapi::Lit::Str("tcp"),
                         rt::openapi::Lit::Str("UDP"),
                     ],
+                    enum_strings: Some(|s| matches!(s, "TCP" | "tcp" | "UDP")),
                     ..rt::Node::EMPTY
                 };
                 let node_res = rt::openapi::node(
@@ -383,6 +403,91 @@ pub mod enums_example_com {
                     old,
                     |old| { Self::ratchet_equal(value, old) },
                 );
+            }
+            fn is_valid(value: &rt::Value) -> bool {
+                static NODE_5: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::Integer),
+                    enum_values: &[
+                        rt::openapi::Lit::Int(1i64),
+                        rt::openapi::Lit::Int(2i64),
+                        rt::openapi::Lit::Int(3i64),
+                    ],
+                    enum_strings: Some(|_| false),
+                    ..rt::Node::EMPTY
+                };
+                static NODE_6: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
+                    nullable: true,
+                    enum_values: &[
+                        rt::openapi::Lit::Str("fast"),
+                        rt::openapi::Lit::Str("slow"),
+                        rt::openapi::Lit::Null,
+                    ],
+                    enum_strings: Some(|s| matches!(s, "fast" | "slow")),
+                    ..rt::Node::EMPTY
+                };
+                static NODE_7: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
+                    enum_values: &[
+                        rt::openapi::Lit::Str("="),
+                        rt::openapi::Lit::Str("!="),
+                        rt::openapi::Lit::Str("=~"),
+                        rt::openapi::Lit::Str("!~"),
+                    ],
+                    enum_strings: Some(|s| matches!(s, "=" | "!=" | "=~" | "!~")),
+                    ..rt::Node::EMPTY
+                };
+                static NODE_8: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
+                    enum_values: &[
+                        rt::openapi::Lit::Str("Always"),
+                        rt::openapi::Lit::Str("IfNotPresent"),
+                        rt::openapi::Lit::Str("Never"),
+                    ],
+                    enum_strings: Some(|s| {
+                        matches!(s, "Always" | "IfNotPresent" | "Never")
+                    }),
+                    ..rt::Node::EMPTY
+                };
+                static NODE_9: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
+                    enum_values: &[
+                        rt::openapi::Lit::Str("TCP"),
+                        rt::openapi::Lit::Str("tcp"),
+                        rt::openapi::Lit::Str("UDP"),
+                    ],
+                    enum_strings: Some(|s| matches!(s, "TCP" | "tcp" | "UDP")),
+                    ..rt::Node::EMPTY
+                };
+                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
+                    && match value {
+                        rt::Value::Object(map) => {
+                            let mut seen = 0usize;
+                            map
+                                .iter()
+                                .all(|(key, child)| match key.as_str() {
+                                    "level" => rt::openapi::leaf_ok(child, &NODE_5),
+                                    "mode" => rt::openapi::leaf_ok(child, &NODE_6),
+                                    "operator" => {
+                                        seen += 1;
+                                        rt::openapi::leaf_ok(child, &NODE_7)
+                                    }
+                                    "policy" => rt::openapi::leaf_ok(child, &NODE_8),
+                                    "protocol" => rt::openapi::leaf_ok(child, &NODE_9),
+                                    "rules" => {
+                                        rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
+                                            && match child {
+                                                rt::Value::Array(items) => {
+                                                    items.iter().all(|item| MatcherSpecRules::is_valid(item))
+                                                }
+                                                _ => true,
+                                            }
+                                    }
+                                    _ => true,
+                                }) && seen == 1usize
+                        }
+                        _ => true,
+                    }
             }
             fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
                 match (value, old) {
@@ -486,13 +591,16 @@ pub mod enums_example_com {
                 path: &rt::Path,
                 res: &mut rt::openapi::Res,
             ) {
-                static NODE_5: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One("string"),
+                static NODE_10: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     enum_values: &[
                         rt::openapi::Lit::Str("Always"),
                         rt::openapi::Lit::Str("IfNotPresent"),
                         rt::openapi::Lit::Str("Never"),
                     ],
+                    enum_strings: Some(|s| {
+                        matches!(s, "Always" | "IfNotPresent" | "Never")
+                    }),
                     ..rt::Node::EMPTY
                 };
                 let node_res = rt::openapi::node(
@@ -505,7 +613,7 @@ pub mod enums_example_com {
                         for (key, child) in map.iter() {
                             match key.as_str() {
                                 "policy" => {
-                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_5);
+                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_10);
                                 }
                                 _ => {}
                             }
@@ -518,6 +626,31 @@ pub mod enums_example_com {
                     old,
                     |old| { Self::ratchet_equal(value, old) },
                 );
+            }
+            fn is_valid(value: &rt::Value) -> bool {
+                static NODE_11: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
+                    enum_values: &[
+                        rt::openapi::Lit::Str("Always"),
+                        rt::openapi::Lit::Str("IfNotPresent"),
+                        rt::openapi::Lit::Str("Never"),
+                    ],
+                    enum_strings: Some(|s| {
+                        matches!(s, "Always" | "IfNotPresent" | "Never")
+                    }),
+                    ..rt::Node::EMPTY
+                };
+                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
+                    && match value {
+                        rt::Value::Object(map) => {
+                            map.iter()
+                                .all(|(key, child)| match key.as_str() {
+                                    "policy" => rt::openapi::leaf_ok(child, &NODE_11),
+                                    _ => true,
+                                })
+                        }
+                        _ => true,
+                    }
             }
             fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
                 match (value, old) {

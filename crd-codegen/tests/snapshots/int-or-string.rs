@@ -147,6 +147,19 @@ pub mod intstr_example_com {
                     |old| { Self::ratchet_equal(value, old) },
                 );
             }
+            fn is_valid(value: &rt::Value) -> bool {
+                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
+                    && match value {
+                        rt::Value::Object(map) => {
+                            map.iter()
+                                .all(|(key, child)| match key.as_str() {
+                                    "spec" => RolloutSpec::is_valid(child),
+                                    _ => true,
+                                })
+                        }
+                        _ => true,
+                    }
+            }
             fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
                 match (value, old) {
                     (rt::Value::Object(_), rt::Value::Object(_)) => {
@@ -364,6 +377,56 @@ pub mod intstr_example_com {
                     old,
                     |old| { Self::ratchet_equal(value, old) },
                 );
+            }
+            fn is_valid(value: &rt::Value) -> bool {
+                static PATTERN_3: rt::regex::Pattern = rt::regex::Pattern::new(
+                    "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
+                );
+                static NODE_2: rt::Node = rt::Node {
+                    types: rt::openapi::Types::IntOrString,
+                    pattern: Some(&PATTERN_3),
+                    ..rt::Node::EMPTY
+                };
+                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
+                    && match value {
+                        rt::Value::Object(map) => {
+                            let mut seen = 0usize;
+                            map
+                                .iter()
+                                .all(|(key, child)| match key.as_str() {
+                                    "maxSurge" => {
+                                        seen += 1;
+                                        rt::openapi::leaf_ok(child, &rt::Node::INT_OR_STRING)
+                                    }
+                                    "maxUnavailable" => {
+                                        rt::openapi::leaf_ok(child, &rt::Node::INT_OR_STRING)
+                                            && (rt::openapi::leaf_ok(child, &rt::Node::INTEGER)
+                                                || rt::openapi::leaf_ok(child, &rt::Node::STRING))
+                                    }
+                                    "memory" => {
+                                        rt::openapi::leaf_ok(child, &NODE_2)
+                                            && (rt::openapi::leaf_ok(child, &rt::Node::INTEGER)
+                                                || rt::openapi::leaf_ok(child, &rt::Node::STRING))
+                                    }
+                                    "ports" => {
+                                        rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
+                                            && match child {
+                                                rt::Value::Array(items) => {
+                                                    items
+                                                        .iter()
+                                                        .all(|item| rt::openapi::leaf_ok(
+                                                            item,
+                                                            &rt::Node::INT_OR_STRING,
+                                                        ))
+                                                }
+                                                _ => true,
+                                            }
+                                    }
+                                    _ => true,
+                                }) && seen == 1usize
+                        }
+                        _ => true,
+                    }
             }
             fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
                 match (value, old) {

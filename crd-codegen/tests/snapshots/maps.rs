@@ -147,6 +147,19 @@ pub mod maps_example_com {
                     |old| { Self::ratchet_equal(value, old) },
                 );
             }
+            fn is_valid(value: &rt::Value) -> bool {
+                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
+                    && match value {
+                        rt::Value::Object(map) => {
+                            map.iter()
+                                .all(|(key, child)| match key.as_str() {
+                                    "spec" => ConfigSetSpec::is_valid(child),
+                                    _ => true,
+                                })
+                        }
+                        _ => true,
+                    }
+            }
             fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
                 match (value, old) {
                     (rt::Value::Object(_), rt::Value::Object(_)) => {
@@ -541,6 +554,89 @@ pub mod maps_example_com {
                     |old| { Self::ratchet_equal(value, old) },
                 );
             }
+            fn is_valid(value: &rt::Value) -> bool {
+                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
+                    && match value {
+                        rt::Value::Object(map) => {
+                            map.iter()
+                                .all(|(key, child)| match key.as_str() {
+                                    "anything" => {
+                                        rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
+                                            && match child {
+                                                rt::Value::Object(map) => {
+                                                    map.iter()
+                                                        .all(|(key, child)| match key.as_str() {
+                                                            _ => true,
+                                                        })
+                                                }
+                                                _ => true,
+                                            }
+                                    }
+                                    "empty" => rt::openapi::leaf_ok(child, &rt::Node::OBJECT),
+                                    "endpoints" => {
+                                        rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
+                                            && match child {
+                                                rt::Value::Object(map) => {
+                                                    map.iter()
+                                                        .all(|(key, child)| match key.as_str() {
+                                                            _ => ConfigSetSpecEndpoints::is_valid(child),
+                                                        })
+                                                }
+                                                _ => true,
+                                            }
+                                    }
+                                    "labels" => {
+                                        rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
+                                            && match child {
+                                                rt::Value::Object(map) => {
+                                                    map.iter()
+                                                        .all(|(key, child)| match key.as_str() {
+                                                            _ => rt::openapi::leaf_ok(child, &rt::Node::STRING),
+                                                        })
+                                                }
+                                                _ => true,
+                                            }
+                                    }
+                                    "limits" => {
+                                        rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
+                                            && match child {
+                                                rt::Value::Object(map) => {
+                                                    map.iter()
+                                                        .all(|(key, child)| match key.as_str() {
+                                                            _ => rt::openapi::leaf_ok(child, &rt::Node::INT32),
+                                                        })
+                                                }
+                                                _ => true,
+                                            }
+                                    }
+                                    "routes" => {
+                                        rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
+                                            && match child {
+                                                rt::Value::Object(map) => {
+                                                    map.iter()
+                                                        .all(|(key, child)| match key.as_str() {
+                                                            _ => {
+                                                                rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
+                                                                    && match child {
+                                                                        rt::Value::Array(items) => {
+                                                                            items
+                                                                                .iter()
+                                                                                .all(|item| rt::openapi::leaf_ok(item, &rt::Node::STRING))
+                                                                        }
+                                                                        _ => true,
+                                                                    }
+                                                            }
+                                                        })
+                                                }
+                                                _ => true,
+                                            }
+                                    }
+                                    _ => true,
+                                })
+                        }
+                        _ => true,
+                    }
+            }
             fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
                 match (value, old) {
                     (rt::Value::Object(_), rt::Value::Object(_)) => {
@@ -695,6 +791,25 @@ pub mod maps_example_com {
                     old,
                     |old| { Self::ratchet_equal(value, old) },
                 );
+            }
+            fn is_valid(value: &rt::Value) -> bool {
+                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
+                    && match value {
+                        rt::Value::Object(map) => {
+                            let mut seen = 0usize;
+                            map
+                                .iter()
+                                .all(|(key, child)| match key.as_str() {
+                                    "url" => {
+                                        seen += 1;
+                                        rt::openapi::leaf_ok(child, &rt::Node::STRING)
+                                    }
+                                    "weight" => rt::openapi::leaf_ok(child, &rt::Node::INTEGER),
+                                    _ => true,
+                                }) && seen == 1usize
+                        }
+                        _ => true,
+                    }
             }
             fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
                 match (value, old) {

@@ -161,6 +161,19 @@ pub mod nullable_example_com {
                     |old| { Self::ratchet_equal(value, old) },
                 );
             }
+            fn is_valid(value: &rt::Value) -> bool {
+                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
+                    && match value {
+                        rt::Value::Object(map) => {
+                            map.iter()
+                                .all(|(key, child)| match key.as_str() {
+                                    "spec" => SettingSpec::is_valid(child),
+                                    _ => true,
+                                })
+                        }
+                        _ => true,
+                    }
+            }
             fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
                 match (value, old) {
                     (rt::Value::Object(_), rt::Value::Object(_)) => {
@@ -289,12 +302,12 @@ pub mod nullable_example_com {
                 res: &mut rt::openapi::Res,
             ) {
                 static NODE_0: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One("integer"),
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::Integer),
                     nullable: true,
                     ..rt::Node::EMPTY
                 };
                 static NODE_1: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One("string"),
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     nullable: true,
                     ..rt::Node::EMPTY
                 };
@@ -387,6 +400,57 @@ pub mod nullable_example_com {
                     |old| { Self::ratchet_equal(value, old) },
                 );
             }
+            fn is_valid(value: &rt::Value) -> bool {
+                static NODE_2: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::Integer),
+                    nullable: true,
+                    ..rt::Node::EMPTY
+                };
+                static NODE_3: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
+                    nullable: true,
+                    ..rt::Node::EMPTY
+                };
+                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
+                    && match value {
+                        rt::Value::Object(map) => {
+                            let mut seen = 0usize;
+                            map
+                                .iter()
+                                .all(|(key, child)| match key.as_str() {
+                                    "count" => rt::openapi::leaf_ok(child, &NODE_2),
+                                    "note" => rt::openapi::leaf_ok(child, &NODE_3),
+                                    "overrides" => {
+                                        rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
+                                            && match child {
+                                                rt::Value::Object(map) => {
+                                                    map.iter()
+                                                        .all(|(key, child)| match key.as_str() {
+                                                            _ => SettingSpecOverrides::is_valid(child),
+                                                        })
+                                                }
+                                                _ => true,
+                                            }
+                                    }
+                                    "owner" => {
+                                        seen += 1;
+                                        rt::openapi::leaf_ok(child, &NODE_3)
+                                    }
+                                    "tags" => {
+                                        rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
+                                            && match child {
+                                                rt::Value::Array(items) => {
+                                                    items.iter().all(|item| rt::openapi::leaf_ok(item, &NODE_3))
+                                                }
+                                                _ => true,
+                                            }
+                                    }
+                                    _ => true,
+                                }) && seen == 1usize
+                        }
+                        _ => true,
+                    }
+            }
             fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
                 match (value, old) {
                     (rt::Value::Object(_), rt::Value::Object(_)) => {
@@ -459,15 +523,15 @@ pub mod nullable_example_com {
                 path: &rt::Path,
                 res: &mut rt::openapi::Res,
             ) {
-                static NODE_2: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One("object"),
+                static NODE_4: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::Object),
                     nullable: true,
                     ..rt::Node::EMPTY
                 };
                 let node_res = rt::openapi::node(
                     value,
                     path,
-                    &NODE_2,
+                    &NODE_4,
                     None,
                     |_, _| {},
                     |map, r| {
@@ -494,6 +558,24 @@ pub mod nullable_example_com {
                     old,
                     |old| { Self::ratchet_equal(value, old) },
                 );
+            }
+            fn is_valid(value: &rt::Value) -> bool {
+                static NODE_5: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::Object),
+                    nullable: true,
+                    ..rt::Node::EMPTY
+                };
+                rt::openapi::leaf_ok(value, &NODE_5)
+                    && match value {
+                        rt::Value::Object(map) => {
+                            map.iter()
+                                .all(|(key, child)| match key.as_str() {
+                                    "value" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
+                                    _ => true,
+                                })
+                        }
+                        _ => true,
+                    }
             }
             fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
                 match (value, old) {

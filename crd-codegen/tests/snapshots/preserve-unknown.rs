@@ -147,6 +147,19 @@ pub mod preserve_example_com {
                     |old| { Self::ratchet_equal(value, old) },
                 );
             }
+            fn is_valid(value: &rt::Value) -> bool {
+                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
+                    && match value {
+                        rt::Value::Object(map) => {
+                            map.iter()
+                                .all(|(key, child)| match key.as_str() {
+                                    "spec" => PipelineSpec::is_valid(child),
+                                    _ => true,
+                                })
+                        }
+                        _ => true,
+                    }
+            }
             fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
                 match (value, old) {
                     (rt::Value::Object(_), rt::Value::Object(_)) => {
@@ -268,6 +281,21 @@ pub mod preserve_example_com {
                     old,
                     |old| { Self::ratchet_equal(value, old) },
                 );
+            }
+            fn is_valid(value: &rt::Value) -> bool {
+                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
+                    && match value {
+                        rt::Value::Object(map) => {
+                            map.iter()
+                                .all(|(key, child)| match key.as_str() {
+                                    "config" => rt::openapi::leaf_ok(child, &rt::Node::OBJECT),
+                                    "params" => rt::openapi::leaf_ok(child, &rt::Node::ANY),
+                                    "template" => PipelineSpecTemplate::is_valid(child),
+                                    _ => true,
+                                })
+                        }
+                        _ => true,
+                    }
             }
             fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
                 match (value, old) {
@@ -408,6 +436,30 @@ pub mod preserve_example_com {
                     old,
                     |old| { Self::ratchet_equal(value, old) },
                 );
+            }
+            fn is_valid(value: &rt::Value) -> bool {
+                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
+                    && match value {
+                        rt::Value::Object(map) => {
+                            map.iter()
+                                .all(|(key, child)| match key.as_str() {
+                                    "name" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
+                                    "steps" => {
+                                        rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
+                                            && match child {
+                                                rt::Value::Array(items) => {
+                                                    items
+                                                        .iter()
+                                                        .all(|item| rt::openapi::leaf_ok(item, &rt::Node::OBJECT))
+                                                }
+                                                _ => true,
+                                            }
+                                    }
+                                    _ => true,
+                                })
+                        }
+                        _ => true,
+                    }
             }
             fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
                 match (value, old) {

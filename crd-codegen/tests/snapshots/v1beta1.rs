@@ -163,6 +163,20 @@ pub mod legacy_example_com {
                     |old| { Self::ratchet_equal(value, old) },
                 );
             }
+            fn is_valid(value: &rt::Value) -> bool {
+                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
+                    && match value {
+                        rt::Value::Object(map) => {
+                            map.iter()
+                                .all(|(key, child)| match key.as_str() {
+                                    "spec" => BackupSpec::is_valid(child),
+                                    "status" => BackupStatus::is_valid(child),
+                                    _ => true,
+                                })
+                        }
+                        _ => true,
+                    }
+            }
             fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
                 match (value, old) {
                     (rt::Value::Object(_), rt::Value::Object(_)) => {
@@ -229,7 +243,7 @@ pub mod legacy_example_com {
                 res: &mut rt::openapi::Res,
             ) {
                 static NODE_0: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One("string"),
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     format: "duration",
                     ..rt::Node::EMPTY
                 };
@@ -266,6 +280,25 @@ pub mod legacy_example_com {
                     old,
                     |old| { Self::ratchet_equal(value, old) },
                 );
+            }
+            fn is_valid(value: &rt::Value) -> bool {
+                static NODE_1: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
+                    format: "duration",
+                    ..rt::Node::EMPTY
+                };
+                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
+                    && match value {
+                        rt::Value::Object(map) => {
+                            map.iter()
+                                .all(|(key, child)| match key.as_str() {
+                                    "schedule" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
+                                    "ttl" => rt::openapi::leaf_ok(child, &NODE_1),
+                                    _ => true,
+                                })
+                        }
+                        _ => true,
+                    }
             }
             fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
                 match (value, old) {
@@ -353,6 +386,19 @@ pub mod legacy_example_com {
                     old,
                     |old| { Self::ratchet_equal(value, old) },
                 );
+            }
+            fn is_valid(value: &rt::Value) -> bool {
+                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
+                    && match value {
+                        rt::Value::Object(map) => {
+                            map.iter()
+                                .all(|(key, child)| match key.as_str() {
+                                    "phase" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
+                                    _ => true,
+                                })
+                        }
+                        _ => true,
+                    }
             }
             fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
                 match (value, old) {
