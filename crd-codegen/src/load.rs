@@ -80,7 +80,7 @@ pub fn load_documents(docs: Vec<Document>, out: &mut Loaded) {
             }
             Ok(Read::Crd(model, warnings)) => {
                 out.diagnostics.extend(warnings);
-                let errors = crate::check::check_crd_with(&model, &crate::engine::DefaultsValidator);
+                let errors = crate::check::check_crd_with(&model, &crate::cel::check::compile::AdmissionStages);
                 if errors.is_empty() {
                     out.crds.push(LoadedCrd {
                         ir: crate::lower::lower_crd(&model),

@@ -31,7 +31,11 @@ fn structural(schema: &Value) -> Structural {
 fn compile_all(schema: &Value, is_root: bool) -> Vec<CompiledRule> {
     let s = structural(schema);
     let env = RuleEnvironment::new(&s, is_root).unwrap();
-    s.validation_extensions.x_validations.iter().map(|r| env.compile(r)).collect()
+    s.validation_extensions
+        .x_validations
+        .iter()
+        .map(|r| env.compile(r))
+        .collect()
 }
 
 fn describe(c: &CompiledRule) -> String {
@@ -75,7 +79,12 @@ fn cel_compilation() {
         for (i, (m, r)) in expected.iter().zip(&results).enumerate() {
             checked += 1;
             if !matches(m, r) {
-                failures.push(format!("{} rule {}: expected {m}, got {}", case["name"], i + 1, describe(r)));
+                failures.push(format!(
+                    "{} rule {}: expected {m}, got {}",
+                    case["name"],
+                    i + 1,
+                    describe(r)
+                ));
             }
         }
     }
@@ -109,14 +118,27 @@ fn cost_estimation() {
     let mut failures = Vec::new();
     for case in &cases {
         let n = |k: &str| case[k].as_u64().unwrap();
-        if let Err(e) = check_cost(&case["calc_schema"], n("expected_calc_cost"), n("expect_calc_cost_exceeds_limit")) {
+        if let Err(e) = check_cost(
+            &case["calc_schema"],
+            n("expected_calc_cost"),
+            n("expect_calc_cost_exceeds_limit"),
+        ) {
             failures.push(format!("{} (calc): {e}", case["name"]));
         }
-        if let Err(e) = check_cost(&case["set_schema"], n("expected_set_cost"), n("expected_set_cost_exceeds_limit")) {
+        if let Err(e) = check_cost(
+            &case["set_schema"],
+            n("expected_set_cost"),
+            n("expected_set_cost_exceeds_limit"),
+        ) {
             failures.push(format!("{} (set): {e}", case["name"]));
         }
     }
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     assert_eq!(cases.len(), 68);
 }
 
@@ -136,17 +158,29 @@ fn estimated_cost_stability() {
             }
         }
     }
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     assert_eq!((cases.len(), rules), (39, 301));
 }
 
 #[test]
 fn metadata_name_cost_is_bounded() {
-    for rule in ["self.metadata.name.contains('x')", "self.metadata.generateName.contains('x')"] {
+    for rule in [
+        "self.metadata.name.contains('x')",
+        "self.metadata.generateName.contains('x')",
+    ] {
         let schema = serde_json::json!({"type": "object", "x-kubernetes-validations": [{"rule": rule}]});
         let r = &compile_all(&schema, true)[0];
         assert!(r.result.error.is_none(), "{rule}: {:?}", r.result.error);
-        assert!(r.result.max_cost > 0 && r.result.max_cost <= 10000, "{rule}: {}", r.result.max_cost);
+        assert!(
+            r.result.max_cost > 0 && r.result.max_cost <= 10000,
+            "{rule}: {}",
+            r.result.max_cost
+        );
     }
 }
 

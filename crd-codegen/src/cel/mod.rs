@@ -10,11 +10,13 @@
 //! [`debug`] (cel-go's debug rendering, for tests).
 
 pub mod ast;
+pub mod check;
 pub mod debug;
 pub mod errors;
 pub mod lexer;
 pub mod macros;
 pub mod parser;
+pub mod types;
 pub mod unparse;
 
 #[cfg(test)]
