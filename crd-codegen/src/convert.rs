@@ -367,15 +367,15 @@ fn to_internal(
 
     let mut errors = Vec::new();
     if beta {
-        if versions.is_empty() {
-            if let Some(name) = &s.version {
-                versions.push(CustomResourceDefinitionVersion {
-                    name: name.clone(),
-                    served: true,
-                    storage: true,
-                    ..Default::default()
-                });
-            }
+        if versions.is_empty()
+            && let Some(name) = &s.version
+        {
+            versions.push(CustomResourceDefinitionVersion {
+                name: name.clone(),
+                served: true,
+                storage: true,
+                ..Default::default()
+            });
         }
         // Top-level fields apply to every version; setting both forms is an error in
         // v1beta1 validation, reported with the API server's words.
@@ -409,15 +409,15 @@ fn to_internal(
             if let Some(top) = &s.subresources {
                 v.subresources.get_or_insert_with(|| top.clone());
             }
-            if let Some(top) = &top_columns {
-                if v.additional_printer_columns.is_empty() {
-                    v.additional_printer_columns = top.clone();
-                }
+            if let Some(top) = &top_columns
+                && v.additional_printer_columns.is_empty()
+            {
+                v.additional_printer_columns = top.clone();
             }
-            if let Some(top) = &s.selectable_fields {
-                if v.selectable_fields.is_empty() {
-                    v.selectable_fields = top.clone();
-                }
+            if let Some(top) = &s.selectable_fields
+                && v.selectable_fields.is_empty()
+            {
+                v.selectable_fields = top.clone();
             }
         }
     }

@@ -98,20 +98,21 @@ fn locate(file: &SourceFile, doc: usize, field_path: &str) -> Option<usize> {
     let tree = crate::yaml::document_lines(&file.text, doc)?;
     let path = FieldPath::parse(field_path);
     let mut segs = path.document_segments();
-    if let Some(Seg::Field(first)) = path.segments().first() {
-        if first == "spec" && segs.len() >= 2 {
-            let hoisted = match segs[1].as_str() {
-                "validation" => Some("schema"),
-                "subresources" => Some("subresources"),
-                "additionalPrinterColumns" => Some("additionalPrinterColumns"),
-                "selectableFields" => Some("selectableFields"),
-                _ => None,
-            };
-            if let Some(per_version) = hoisted {
-                if !tree.find(&segs[..2]).1 {
-                    segs.splice(1..2, ["versions".to_string(), "0".to_string(), per_version.to_string()]);
-                }
-            }
+    if let Some(Seg::Field(first)) = path.segments().first()
+        && first == "spec"
+        && segs.len() >= 2
+    {
+        let hoisted = match segs[1].as_str() {
+            "validation" => Some("schema"),
+            "subresources" => Some("subresources"),
+            "additionalPrinterColumns" => Some("additionalPrinterColumns"),
+            "selectableFields" => Some("selectableFields"),
+            _ => None,
+        };
+        if let Some(per_version) = hoisted
+            && !tree.find(&segs[..2]).1
+        {
+            segs.splice(1..2, ["versions".to_string(), "0".to_string(), per_version.to_string()]);
         }
     }
     Some(tree.find(&segs).0)

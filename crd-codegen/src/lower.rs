@@ -162,3 +162,88 @@ pub fn lower_schema(s: &JsonSchemaProps) -> ir::Schema {
             .collect(),
     }
 }
+
+/// The inverse of [`lower_schema`]: the schema as the API server's `JSONSchemaProps`
+/// (what the CEL compiler and the structural checks read). Lowering and raising keep
+/// every keyword the IR has; `example` and `externalDocs` come back as written.
+pub fn raise_schema(s: &ir::Schema) -> JsonSchemaProps {
+    let string = |o: &Option<String>| o.clone().unwrap_or_default();
+    JsonSchemaProps {
+        type_: s.type_.map(|t| t.as_str().to_string()).unwrap_or_default(),
+        description: string(&s.description),
+        title: string(&s.title),
+        default: s.default.clone(),
+        nullable: s.nullable,
+        format: string(&s.format),
+        enum_: s.enum_.clone(),
+        example: s.example.clone(),
+        external_docs: s.external_docs.clone().and_then(|d| serde_json::from_value(d).ok()),
+        pattern: string(&s.pattern),
+        maximum: s.maximum,
+        exclusive_maximum: s.exclusive_maximum,
+        minimum: s.minimum,
+        exclusive_minimum: s.exclusive_minimum,
+        multiple_of: s.multiple_of,
+        max_length: s.max_length,
+        min_length: s.min_length,
+        max_items: s.max_items,
+        min_items: s.min_items,
+        unique_items: s.unique_items,
+        max_properties: s.max_properties,
+        min_properties: s.min_properties,
+        required: s.required.clone(),
+        items: s
+            .items
+            .as_deref()
+            .map(|i| Box::new(model::JsonSchemaPropsOrArray::Schema(Box::new(raise_schema(i))))),
+        properties: s.properties.iter().map(|(k, v)| (k.clone(), raise_schema(v))).collect(),
+        additional_properties: s.additional_properties.as_ref().map(|ap| {
+            Box::new(match ap {
+                ir::AdditionalProperties::Schema(schema) => model::JsonSchemaPropsOrBool {
+                    allows: true,
+                    schema: Some(raise_schema(schema)),
+                },
+                ir::AdditionalProperties::Bool(allows) => model::JsonSchemaPropsOrBool {
+                    allows: *allows,
+                    schema: None,
+                },
+            })
+        }),
+        all_of: s.all_of.iter().map(raise_schema).collect(),
+        any_of: s.any_of.iter().map(raise_schema).collect(),
+        one_of: s.one_of.iter().map(raise_schema).collect(),
+        not: s.not.as_deref().map(|n| Box::new(raise_schema(n))),
+        x_preserve_unknown_fields: s.preserve_unknown_fields.then_some(true),
+        x_embedded_resource: s.embedded_resource,
+        x_int_or_string: s.int_or_string,
+        x_list_type: s.list_type.map(|t| {
+            match t {
+                ir::ListType::Atomic => "atomic",
+                ir::ListType::Set => "set",
+                ir::ListType::Map => "map",
+            }
+            .to_string()
+        }),
+        x_list_map_keys: s.list_map_keys.clone(),
+        x_map_type: s.map_type.map(|t| {
+            match t {
+                ir::MapType::Atomic => "atomic",
+                ir::MapType::Granular => "granular",
+            }
+            .to_string()
+        }),
+        x_validations: s
+            .validations
+            .iter()
+            .map(|r| model::ValidationRule {
+                rule: r.rule.clone(),
+                message: string(&r.message),
+                message_expression: string(&r.message_expression),
+                reason: r.reason.clone(),
+                field_path: string(&r.field_path),
+                optional_old_self: r.optional_old_self.then_some(true),
+            })
+            .collect(),
+        ..Default::default()
+    }
+}

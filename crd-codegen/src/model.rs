@@ -254,7 +254,7 @@ fn values_keeping_null<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Value>, D:
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum JsonSchemaPropsOrArray {
-    Schema(JsonSchemaProps),
+    Schema(Box<JsonSchemaProps>),
     Array(Vec<JsonSchemaProps>),
 }
 
@@ -270,7 +270,7 @@ impl<'de> Deserialize<'de> for JsonSchemaPropsOrArray {
             }
             fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
                 JsonSchemaProps::deserialize(de::value::MapAccessDeserializer::new(map))
-                    .map(JsonSchemaPropsOrArray::Schema)
+                    .map(|s| JsonSchemaPropsOrArray::Schema(Box::new(s)))
             }
             fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
                 Vec::deserialize(de::value::SeqAccessDeserializer::new(seq)).map(JsonSchemaPropsOrArray::Array)

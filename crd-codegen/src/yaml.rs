@@ -418,12 +418,11 @@ pub fn resolve_plain(text: &str) -> Value {
     if let Some(i) = parse_go_int(&plain) {
         return Value::Number(i);
     }
-    if is_yaml_float(&plain) {
-        if let Ok(f) = plain.parse::<f64>() {
-            if let Some(n) = Number::from_f64(f) {
-                return Value::Number(n);
-            }
-        }
+    if is_yaml_float(&plain)
+        && let Ok(f) = plain.parse::<f64>()
+        && let Some(n) = Number::from_f64(f)
+    {
+        return Value::Number(n);
     }
     Value::String(text.to_string())
 }

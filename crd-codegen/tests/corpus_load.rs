@@ -1,6 +1,7 @@
 //! Every document of the corpus (`../shared/crds`) reads into the CRD model.
 
 use crd_codegen::convert::{Read, read_crd};
+use crd_codegen::lower::{lower_crd, lower_schema, raise_schema};
 use crd_codegen::source::{collect_files, read_file};
 use std::path::PathBuf;
 
@@ -24,6 +25,13 @@ fn every_corpus_document_reads() {
                 Ok(Read::Crd(c, warnings)) => {
                     for w in warnings {
                         eprintln!("{w}");
+                    }
+                    // Raising a lowered schema gives back the same IR (the CEL compiler
+                    // reads schemas raised from the IR).
+                    for v in &lower_crd(&c).versions {
+                        if lower_schema(&raise_schema(&v.schema)) != v.schema {
+                            failures.push(format!("{}: {}: raise(lower) differs", f.display(), v.name));
+                        }
                     }
                     crds += 1;
                     if c.api_version.ends_with("v1beta1") {

@@ -253,8 +253,8 @@ impl<'a> AdmitEmitter<'a> {
     }
 
     /// The match arms for the keys of an object node: properties (leaves grouped by
-    /// their null rule), embedded-resource meta fields, additionalProperties or
-    /// unknown keys (`unknown` is the catch-all arm).
+    /// their null rule) and embedded-resource meta fields; and the catch-all body for
+    /// additionalProperties, or `unknown` for unknown keys.
     fn prune_key_arms(
         &self,
         s: &Schema,
@@ -262,7 +262,7 @@ impl<'a> AdmitEmitter<'a> {
         this: Option<*const Schema>,
         embedded: bool,
         unknown: TokenStream,
-    ) -> Vec<TokenStream> {
+    ) -> (Vec<Arm>, TokenStream) {
         let rt = rt();
         let mut arms = Vec::new();
         let ap_schema = s.additional_properties_schema();
@@ -274,13 +274,13 @@ impl<'a> AdmitEmitter<'a> {
                     Some(c) => {
                         let nulls = if has_maps_below(c) { self.drop_nulls_node(c, quote!(child)) } else { TokenStream::new() };
                         let keep = Self::keep_expr(Some(c));
-                        arms.push(quote!(#k => { #nulls #keep }));
+                        arms.push((quote!(#k), quote!({ #nulls #keep })));
                     }
                     None => plain.push(k),
                 }
             }
             if !plain.is_empty() {
-                arms.push(quote!(#( #plain )|* => true,));
+                arms.push((quote!(#( #plain )|*), quote!(true)));
             }
         }
         let props: Vec<(&String, &Schema)> =
@@ -293,40 +293,40 @@ impl<'a> AdmitEmitter<'a> {
                 .map(|(k, _)| *k)
                 .collect();
             if !leaves.is_empty() {
-                arms.push(quote! {
-                    #( #leaves )|* => #rt::schema::prune_leaf_child(child, &#p.field(key), pruned, #drop_null),
-                });
+                arms.push((
+                    quote!(#( #leaves )|*),
+                    quote!(#rt::schema::prune_leaf_child(child, &#p.field(key), pruned, #drop_null)),
+                ));
             }
         }
         for (k, prop) in &props {
             if self.named_type(prop, this).is_none() && is_prune_leaf(prop) {
                 continue;
             }
-            let child = self.prune_node(Some(prop), quote!(child), quote!(&child_path), this);
+            let child = self.prune_node(Some(prop), quote!(child), quote!(child_path), this);
             let keep = Self::keep_expr(Some(prop));
-            arms.push(quote! {
-                #k => {
-                    let child_path = #p.field(key);
+            arms.push((
+                quote!(#k),
+                quote!({
+                    let child_path = &#p.field(key);
                     #child
                     #keep
-                }
-            });
+                }),
+            ));
         }
-        match &s.additional_properties {
+        let other = match &s.additional_properties {
             Some(_) => {
-                let child = self.prune_node(ap_schema, quote!(child), quote!(&child_path), this);
+                let child = self.prune_node(ap_schema, quote!(child), quote!(child_path), this);
                 let keep = Self::keep_expr(ap_schema);
-                arms.push(quote! {
-                    _ => {
-                        let child_path = #p.key(key);
-                        #child
-                        #keep
-                    }
-                });
+                quote!({
+                    let child_path = &#p.key(key);
+                    #child
+                    #keep
+                })
             }
-            None => arms.push(unknown),
-        }
-        arms
+            None => unknown,
+        };
+        (arms, other)
     }
 
     fn prune_map_array(
@@ -338,34 +338,26 @@ impl<'a> AdmitEmitter<'a> {
         embedded: bool,
     ) -> TokenStream {
         let rt = rt();
-        let unknown = quote! {
-            _ => {
-                #rt::schema::record_pruned(pruned, #p, key);
-                false
-            }
-        };
-        let arms = self.prune_key_arms(s, &p, this, embedded, unknown);
-        let uses_child = arms.iter().any(|a| uses_ident(a, "child"));
-        let child_param = if uses_child { quote!(child) } else { quote!(_child) };
+        let unknown = quote!({
+            #rt::schema::record_pruned(pruned, #p, key);
+            false
+        });
+        let (arms, other) = self.prune_key_arms(s, &p, this, embedded, unknown);
+        let body = match_arms(quote!(key.as_str()), arms, Some(other));
+        let (key_param, child_param) = (param("key", &body), param("child", &body));
         let items = match &s.items {
             Some(items) => {
-                let child = self.prune_node(Some(items), quote!(item), quote!(&item_path), this);
+                let child = self.prune_node(Some(items), quote!(item), quote!(item_path), this);
                 quote! {
                     for (i, item) in items.iter_mut().enumerate() {
-                        let item_path = #p.index(i);
+                        let item_path = &#p.index(i);
                         #child
                     }
                 }
             }
             None => quote!(#rt::schema::prune_items_unknown(items, #p, pruned);),
         };
-        let retain = if arms.len() == 1 && s.properties.is_empty() && !embedded {
-            // Only the catch-all: no need to look at the key.
-            let body = catch_all_body(&arms[0]);
-            quote!(map.retain(|key, #child_param| #body))
-        } else {
-            quote!(map.retain(|key, #child_param| match key.as_str() { #( #arms )* }))
-        };
+        let retain = quote!(map.retain(|#key_param, #child_param| #body));
         quote! {
             match #v {
                 #rt::Value::Object(map) => #retain,
@@ -389,37 +381,30 @@ impl<'a> AdmitEmitter<'a> {
         // Meta fields of an embedded resource matter only when declared (their nulls).
         let has_map_work = !s.properties.is_empty() || s.additional_properties.is_some();
         let map_part = has_map_work.then(|| {
-            let arms = self.prune_key_arms(s, &p, this, embedded, quote!(_ => true,));
-            quote! {
-                #rt::Value::Object(map) => map.retain(|key, child| {
-                    let _ = &child;
-                    match key.as_str() {
-                        #( #arms )*
-                    }
-                }),
-            }
+            let (arms, other) = self.prune_key_arms(s, &p, this, embedded, quote!(true));
+            let body = match_arms(quote!(key.as_str()), arms, Some(other));
+            let (key_param, child_param) = (param("key", &body), param("child", &body));
+            (
+                quote!(#rt::Value::Object(map)),
+                quote!(map.retain(|#key_param, #child_param| #body)),
+            )
         });
         let array_part = s.items.as_deref().map(|items| {
-            let child = self.skip_prune_node(items, quote!(item), quote!(&item_path), this, items.embedded_resource);
-            quote! {
-                #rt::Value::Array(items) => {
+            let child = self.skip_prune_node(items, quote!(item), quote!(item_path), this, items.embedded_resource);
+            (
+                quote!(#rt::Value::Array(items)),
+                quote! {
                     for (i, item) in items.iter_mut().enumerate() {
-                        let item_path = #p.index(i);
+                        let item_path = &#p.index(i);
                         #child
                     }
-                }
-            }
+                },
+            )
         });
         if map_part.is_none() && array_part.is_none() {
             return quote! { let _ = (&#v, #p, &pruned); };
         }
-        quote! {
-            match #v {
-                #map_part
-                #array_part
-                _ => {}
-            }
-        }
+        match_arms(v, map_part.into_iter().chain(array_part).collect(), None)
     }
 
     // ---- drop nulls ----
@@ -461,46 +446,37 @@ impl<'a> AdmitEmitter<'a> {
             .filter(|(_, c)| child_code(c).is_empty() && !c.nullable && c.default.is_none())
             .map(|(k, _)| k)
             .collect();
-        let simple_arm = (!simple.is_empty()).then(|| quote!(#( #simple )|* => !child.is_null(),));
+        let simple_arm = (!simple.is_empty()).then(|| (quote!(#( #simple )|*), quote!(!child.is_null())));
         let prop_arms = s
             .properties
             .iter()
             .filter(|(k, c)| !simple.contains(k) && !child_code(c).is_empty())
             .map(|(k, prop)| {
                 let d = decision(prop);
-                quote!(#k => { #d })
-            })
-            .collect::<Vec<_>>();
-        let prop_arms = simple_arm.into_iter().chain(prop_arms);
-        let other_arm = match s.additional_properties_schema() {
+                (quote!(#k), quote!({ #d }))
+            });
+        let prop_arms: Vec<Arm> = simple_arm.into_iter().chain(prop_arms).collect();
+        let other = match s.additional_properties_schema() {
             Some(ap) => {
                 let d = decision(ap);
-                quote!(_ => { #d })
+                quote!({ #d })
             }
-            None => quote!(_ => true),
+            None => quote!(true),
         };
+        let body = match_arms(quote!(key.as_str()), prop_arms, Some(other));
+        let (key_param, child_param) = (param("key", &body), param("child", &body));
+        let object = (quote!(#rt::Value::Object(map)), quote!(map.retain(|#key_param, #child_param| #body)));
         let items = s.items.as_deref().map(child_code).filter(|b| !b.is_empty()).map(|body| {
-            quote! {
-                #rt::Value::Array(items) => {
+            (
+                quote!(#rt::Value::Array(items)),
+                quote! {
                     for child in items.iter_mut() {
                         #body
                     }
-                }
-            }
+                },
+            )
         });
-        quote! {
-            match #v {
-                #rt::Value::Object(map) => map.retain(|key, child| {
-                    let _ = &child;
-                    match key.as_str() {
-                        #( #prop_arms )*
-                        #other_arm
-                    }
-                }),
-                #items
-                _ => {}
-            }
-        }
+        match_arms(v, std::iter::once(object).chain(items).collect(), None)
     }
 
     // ---- default ----
@@ -529,10 +505,10 @@ impl<'a> AdmitEmitter<'a> {
             .filter(|(_, prop)| has_defaults(prop))
             .map(|(k, prop)| {
                 let c = child_code(prop, quote!(child));
-                quote!(#k => { #c })
+                (quote!(#k), quote!({ #c }))
             })
             .collect::<Vec<_>>();
-        let ap_arm = s.additional_properties_schema().map(|ap| {
+        let other = s.additional_properties_schema().map(|ap| {
             let null_default = if ap.nullable {
                 TokenStream::new()
             } else {
@@ -540,18 +516,16 @@ impl<'a> AdmitEmitter<'a> {
                 quote!(if child.is_null() { *child = #d; })
             };
             let c = child_code(ap, quote!(child));
-            quote!(_ => { #null_default #c })
+            quote!({ #null_default #c })
         });
-        let other_arm = ap_arm.unwrap_or_else(|| quote!(_ => {}));
         let map_loop = if prop_arms.is_empty() && s.additional_properties_schema().is_none_or(|ap| !has_defaults(ap) && (ap.nullable || ap.default.is_none())) {
             TokenStream::new()
         } else {
+            let body = match_arms(quote!(key.as_str()), prop_arms, other);
+            let key_param = if uses_ident(&body, "key") { quote!(key) } else { quote!(_) };
             quote! {
-                for (key, child) in map.iter_mut() {
-                    match key.as_str() {
-                        #( #prop_arms )*
-                        #other_arm
-                    }
+                for (#key_param, child) in map.iter_mut() {
+                    #body
                 }
             }
         };
@@ -564,32 +538,28 @@ impl<'a> AdmitEmitter<'a> {
             };
             let c = child_code(items, quote!(item));
             (!null_default.is_empty() || !c.is_empty()).then(|| {
-                quote! {
-                    #rt::Value::Array(items) => {
+                (
+                    quote!(#rt::Value::Array(items)),
+                    quote! {
                         for item in items.iter_mut() {
                             #null_default
                             #c
                         }
-                    }
-                }
+                    },
+                )
             })
         });
         let inserts: Vec<TokenStream> = inserts.collect();
         let object = (!inserts.is_empty() || !map_loop.is_empty()).then(|| {
-            quote! {
-                #rt::Value::Object(map) => {
+            (
+                quote!(#rt::Value::Object(map)),
+                quote!({
                     #( #inserts )*
                     #map_loop
-                }
-            }
+                }),
+            )
         });
-        quote! {
-            match #v {
-                #object
-                #items
-                _ => {}
-            }
-        }
+        match_arms(v, object.into_iter().chain(items).collect(), None)
     }
 
     // ---- validate ----
@@ -723,6 +693,11 @@ impl<'a> AdmitEmitter<'a> {
         let node = self.node_expr(s, &quote!(v), &quote!(o), &quote!(p), this, false);
         let equal = self.equal_node(s, quote!(v), quote!(o), this);
         let o_param = if uses_ident(&node, "o") { quote!(o) } else { quote!(_o) };
+        let equal = if equal.to_string() == quote!(#rt::schema::leaf_equal(v, o)).to_string() {
+            quote!(#rt::schema::leaf_equal)
+        } else {
+            quote!(|v, o| #equal)
+        };
         let (old, path) = match pos {
             Pos::Field { old, path, key } => (quote!(#rt::schema::old_field(#old, #key)), quote!(&#path.field(#key))),
             Pos::Key { old, path } => (quote!(#rt::schema::old_field(#old, key)), quote!(&#path.key(key))),
@@ -735,7 +710,7 @@ impl<'a> AdmitEmitter<'a> {
                 #old,
                 #path,
                 |v, #o_param, p| #node,
-                |v, o| #equal,
+                #equal,
             );
         }
     }
@@ -851,13 +826,11 @@ impl<'a> AdmitEmitter<'a> {
                     None => arms.push((vec![k], text, child)),
                 }
             }
-            let arms = arms.into_iter().map(|(keys, _, child)| quote!(#( #keys )|* => { #child }));
+            let arms = arms.into_iter().map(|(keys, _, child)| (quote!(#( #keys )|*), quote!({ #child }))).collect();
+            let body = match_arms(quote!(key.as_str()), arms, None);
             quote! {
                 for (key, child) in map.iter() {
-                    match key.as_str() {
-                        #( #arms )*
-                        _ => {}
-                    }
+                    #body
                 }
             }
         });
@@ -927,54 +900,58 @@ impl<'a> AdmitEmitter<'a> {
             // Required properties are counted as the pass meets them, which saves a
             // lookup each (names beyond the properties are looked up).
             let required: Vec<&String> = s.required.iter().filter(|r| s.properties.contains_key(*r)).collect();
-            let prop_arms: Vec<TokenStream> = props
+            let prop_arms: Vec<Arm> = props
                 .into_iter()
                 .map(|(keys, _, ok)| {
                     let required_here = keys.iter().filter(|k| required.contains(k)).count();
                     if required_here == 0 {
-                        quote!(#( #keys )|* => #ok,)
+                        (quote!(#( #keys )|*), ok)
                     } else {
-                        quote!(#( #keys )|* => { seen += 1; #ok })
+                        (quote!(#( #keys )|*), quote!({ seen += 1; #ok }))
                     }
                 })
                 .collect();
             let n_required = required.len();
             let others: Vec<&String> = s.required.iter().filter(|r| !s.properties.contains_key(*r)).collect();
             let other = match &s.additional_properties {
-                Some(AdditionalProperties::Schema(ap)) => {
-                    let ok = self.ok_expr(ap, &quote!(child), this);
-                    quote!(_ => #ok,)
-                }
-                Some(AdditionalProperties::Bool(false)) => quote!(_ => false,),
-                _ => quote!(_ => true,),
+                Some(AdditionalProperties::Schema(ap)) => self.ok_expr(ap, &quote!(child), this),
+                Some(AdditionalProperties::Bool(false)) => quote!(false),
+                _ => quote!(true),
             };
-            let lookups = others.iter().map(|r| quote!(&& map.contains_key(#r)));
-            let (init, check) = if n_required == 0 {
-                (TokenStream::new(), TokenStream::new())
-            } else {
-                (quote!(let mut seen = 0usize;), quote!(&& seen == #n_required))
-            };
-            arms.push(quote! {
-                #rt::Value::Object(map) => {
-                    #init
-                    map.iter().all(|(key, child)| match key.as_str() {
-                        #( #prop_arms )*
-                        #other
-                    }) #check #( #lookups )*
-                }
-            });
+            let body = match_arms(quote!(key.as_str()), prop_arms, Some(other));
+            let mut checks = Vec::new();
+            if body.to_string() != "true" {
+                let (key_param, child_param) = (param("key", &body), param("child", &body));
+                checks.push(quote!(map.iter().all(|(#key_param, #child_param)| #body)));
+            }
+            if n_required > 0 {
+                checks.push(quote!(seen == #n_required));
+            }
+            checks.extend(others.iter().map(|r| quote!(map.contains_key(#r))));
+            if !checks.is_empty() {
+                let init = (n_required > 0).then(|| quote!(let mut seen = 0usize;));
+                arms.push((
+                    quote!(#rt::Value::Object(map)),
+                    quote!({
+                        #init
+                        #( #checks )&&*
+                    }),
+                ));
+            }
         }
         if let Some(items) = &s.items {
-            let ok = self.ok_expr(items, &quote!(item), this);
-            arms.push(quote!(#rt::Value::Array(items) => items.iter().all(|item| #ok),));
+            let ok = match self.named_type(items, this) {
+                Some(t) => quote!(#t::is_valid),
+                None => self.ok_expr(items, &quote!(item), this),
+            };
+            if let Some(t) = self.named_type(items, this) {
+                arms.push((quote!(#rt::Value::Array(items)), quote!(items.iter().all(#t::is_valid))));
+            } else if ok.to_string() != "true" {
+                arms.push((quote!(#rt::Value::Array(items)), quote!(items.iter().all(|item| #ok))));
+            }
         }
         if !arms.is_empty() {
-            parts.push(quote! {
-                match #v {
-                    #( #arms )*
-                    _ => true,
-                }
-            });
+            parts.push(match_arms(v.clone(), arms, Some(quote!(true))));
         }
         quote!(#( #parts )&&*)
     }
@@ -998,28 +975,27 @@ impl<'a> AdmitEmitter<'a> {
                 .filter(|(_, c)| self.named_type(c, this).is_none() && Self::is_equal_leaf(c))
                 .map(|(k, _)| k)
                 .collect();
-            let leaf_arm = (!leaves.is_empty()).then(|| quote!(#( #leaves )|* => #rt::schema::leaf_equal(nv, ov),));
+            let leaf_arm = (!leaves.is_empty()).then(|| (quote!(#( #leaves )|*), quote!(#rt::schema::leaf_equal(nv, ov))));
             let prop_arms = s.properties.iter().filter(|(k, _)| !leaves.contains(k)).map(|(k, prop)| {
                 let e = self.equal_node(prop, quote!(nv), quote!(ov), this);
-                quote!(#k => #e,)
+                (quote!(#k), e)
             });
-            let prop_arms = leaf_arm.into_iter().chain(prop_arms);
+            let prop_arms = leaf_arm.into_iter().chain(prop_arms).collect();
             let other = match s.additional_properties_schema() {
-                Some(ap) => {
-                    let e = self.equal_node(ap, quote!(nv), quote!(ov), this);
-                    quote!(_ => #e,)
-                }
-                None => quote!(_ => false,),
+                Some(ap) => self.equal_node(ap, quote!(nv), quote!(ov), this),
+                None => quote!(false),
             };
-            quote! {
-                (#rt::Value::Object(_), #rt::Value::Object(_)) => {
-                    #rt::schema::fields_equal(#v, #o, |key, nv, ov| match key {
-                        #( #prop_arms )*
-                        #other
-                    })
+            let body = match_arms(quote!(key), prop_arms, Some(other));
+            // Plain deep equality for every key is the catch-all below.
+            (body.to_string() != quote!(#rt::schema::leaf_equal(nv, ov)).to_string()).then(|| {
+                let key_param = param("key", &body);
+                quote! {
+                    (#rt::Value::Object(_), #rt::Value::Object(_)) => {
+                        #rt::schema::fields_equal(#v, #o, |#key_param, nv, ov| #body)
+                    }
                 }
-            }
-        });
+            })
+        }).flatten();
         let array_arm = s.items.as_deref().and_then(|items| match (s.list_type, s.list_map_keys.is_empty()) {
             (Some(ListType::Map), false) => {
                 let keys = &s.list_map_keys;
@@ -1038,6 +1014,9 @@ impl<'a> AdmitEmitter<'a> {
             }
             _ => None,
         });
+        if map_arm.is_none() && array_arm.is_none() {
+            return quote!(#rt::schema::leaf_equal(#v, #o));
+        }
         quote! {
             match (#v, #o) {
                 #map_arm
@@ -1078,16 +1057,27 @@ impl<'a> AdmitEmitter<'a> {
                 }
             }
         });
-        let prop_arms = s.properties.iter().filter(|(_, c)| has_embedded_at_or_below(c)).map(|(k, c)| {
-            let code = child(c, quote!(child), quote!(&path.field(&key)));
-            quote!(#k => { if let Some(child) = map.get_mut(&key) { #code } })
-        });
+        let prop_arms: Vec<Arm> = s
+            .properties
+            .iter()
+            .filter(|(_, c)| has_embedded_at_or_below(c))
+            .map(|(k, c)| {
+                let code = child(c, quote!(child), quote!(&path.field(&key)));
+                (quote!(#k), quote!({ if let Some(child) = map.get_mut(&key) { #code } }))
+            })
+            .collect();
+        // additionalProperties never apply to declared properties.
         let ap = s.additional_properties_schema().filter(|c| has_embedded_at_or_below(c)).map(|ap| {
             let code = child(ap, quote!(child), quote!(&path.key(&key)));
             let known: Vec<&String> = s.properties.keys().collect();
-            let guard = if known.is_empty() { quote!() } else { quote!(if !matches!(key.as_str(), #( #known )|* )) };
-            quote!(_ #guard => { if let Some(child) = map.get_mut(&key) { #code } })
+            let code = quote!(if let Some(child) = map.get_mut(&key) { #code });
+            if known.is_empty() {
+                code
+            } else {
+                quote!(if !matches!(key.as_str(), #( #known )|* ) { #code })
+            }
         });
+        let dispatch = match_arms(quote!(key.as_str()), prop_arms, ap);
         let items = s.items.as_deref().filter(|i| has_embedded_at_or_below(i)).map(|items| {
             let code = child(items, quote!(item), quote!(&path.index(i)));
             quote! {
@@ -1106,11 +1096,7 @@ impl<'a> AdmitEmitter<'a> {
                     let keys: Vec<String> = map.keys().cloned().collect();
                     for key in keys {
                         #own
-                        match key.as_str() {
-                            #( #prop_arms )*
-                            #ap
-                            _ => {}
-                        }
+                        #dispatch
                     }
                 }
             }
@@ -1142,43 +1128,46 @@ impl<'a> AdmitEmitter<'a> {
                 None => TokenStream::new(),
             }
         };
-        let prop_arms = s.properties.iter().filter(|(_, c)| has_embedded_at_or_below(c)).map(|(k, c)| {
-            let code = child(c, quote!(child), quote!(&child_path));
-            quote!(#k => { let child_path = (#p).field(#k); #code })
-        });
-        let other = match s.additional_properties_schema().filter(|c| has_embedded_at_or_below(c)) {
-            Some(ap) => {
-                let code = child(ap, quote!(child), quote!(&child_path));
-                let known: Vec<&String> = s.properties.keys().collect();
-                if known.is_empty() {
-                    quote!(_ => { let child_path = (#p).key(key); #code })
-                } else {
-                    quote!(_ if !matches!(key.as_str(), #( #known )|* ) => { let child_path = (#p).key(key); #code } _ => {})
-                }
+        let prop_arms: Vec<Arm> = s
+            .properties
+            .iter()
+            .filter(|(_, c)| has_embedded_at_or_below(c))
+            .map(|(k, c)| {
+                let code = child(c, quote!(child), quote!(child_path));
+                (quote!(#k), quote!({ let child_path = &#p.field(#k); #code }))
+            })
+            .collect();
+        // additionalProperties never apply to declared properties.
+        let other = s.additional_properties_schema().filter(|c| has_embedded_at_or_below(c)).map(|ap| {
+            let code = child(ap, quote!(child), quote!(child_path));
+            let code = quote!({ let child_path = &#p.key(key); #code });
+            let known: Vec<&String> = s.properties.keys().collect();
+            if known.is_empty() {
+                code
+            } else {
+                quote!(if !matches!(key.as_str(), #( #known )|* ) #code)
             }
-            None => quote!(_ => {}),
-        };
-        let items = s.items.as_deref().filter(|i| has_embedded_at_or_below(i)).map(|items| {
-            let code = child(items, quote!(child), quote!(&child_path));
-            quote!(#rt::Value::Array(items) => { for (i, child) in items.iter().enumerate() { let child_path = (#p).index(i); #code } })
         });
-        let children = has_embedded_below(s).then(|| {
-            quote! {
-                match #v {
-                    #rt::Value::Object(map) => {
-                        for (key, child) in map.iter() {
-                            let _ = &child;
-                            match key.as_str() {
-                                #( #prop_arms )*
-                                #other
-                            }
-                        }
+        let object = (!prop_arms.is_empty() || other.is_some()).then(|| {
+            let body = match_arms(quote!(key.as_str()), prop_arms, other);
+            let child_param = param("child", &body);
+            (
+                quote!(#rt::Value::Object(map)),
+                quote! {
+                    for (key, #child_param) in map.iter() {
+                        #body
                     }
-                    #items
-                    _ => {}
-                }
-            }
+                },
+            )
         });
+        let items = s.items.as_deref().filter(|i| has_embedded_at_or_below(i)).map(|items| {
+            let code = child(items, quote!(child), quote!(child_path));
+            (
+                quote!(#rt::Value::Array(items)),
+                quote!(for (i, child) in items.iter().enumerate() { let child_path = &#p.index(i); #code }),
+            )
+        });
+        let children = match_arms(v, object.into_iter().chain(items).collect(), None);
         quote!(#own #children)
     }
 
@@ -1189,29 +1178,24 @@ impl<'a> AdmitEmitter<'a> {
     fn lists_object(&self, s: &Schema, v: TokenStream, p: TokenStream, this: Option<*const Schema>) -> TokenStream {
         let rt = rt();
         let ap = s.additional_properties_schema().filter(|c| has_lists_at_or_below(c)).map(|ap| {
-            let code = self.lists_value(ap, quote!(child), quote!(&child_path), this);
+            let code = self.lists_value(ap, quote!(child), quote!(child_path), this);
             quote! {
                 for (key, child) in map.iter() {
-                    let child_path = (#p).key(key);
+                    let child_path = &#p.key(key);
                     #code
                 }
             }
         });
         let props = s.properties.iter().filter(|(_, c)| has_lists_at_or_below(c)).map(|(k, c)| {
-            let code = self.lists_value(c, quote!(child), quote!(&child_path), this);
+            let code = self.lists_value(c, quote!(child), quote!(child_path), this);
             quote! {
                 if let Some(child) = map.get(#k) {
-                    let child_path = (#p).field(#k);
+                    let child_path = &#p.field(#k);
                     #code
                 }
             }
         });
-        quote! {
-            if let #rt::Value::Object(map) = #v {
-                #ap
-                #( #props )*
-            }
-        }
+        if_block(quote!(let #rt::Value::Object(map) = #v), quote!(#ap #( #props )*))
     }
 
     /// `validationListSetAndMaps(path, s, v)`: arrays get the list checks then their
@@ -1231,39 +1215,107 @@ impl<'a> AdmitEmitter<'a> {
             _ => TokenStream::new(),
         };
         let item_code = s.items.as_deref().filter(|i| has_lists_at_or_below(i)).map(|items| {
-            let code = self.lists_value(items, quote!(item), quote!(&item_path), this);
-            quote!(for (i, item) in items.iter().enumerate() { let item_path = (#p).index(i); #code })
+            let code = self.lists_value(items, quote!(item), quote!(item_path), this);
+            quote!(for (i, item) in items.iter().enumerate() { let item_path = &#p.index(i); #code })
         });
-        let array_arm = (!list_check.is_empty() || item_code.is_some()).then(|| {
-            quote!(#rt::Value::Array(items) => { #list_check #item_code })
-        });
+        let array_arm = (!list_check.is_empty() || item_code.is_some())
+            .then(|| (quote!(#rt::Value::Array(items)), quote!({ #list_check #item_code })));
         let object_arm = (s.properties.values().any(has_lists_at_or_below)
             || s.additional_properties_schema().is_some_and(has_lists_at_or_below))
         .then(|| {
             let body = self.lists_object(s, v.clone(), p.clone(), this);
-            quote!(#rt::Value::Object(_) => { #body })
+            (quote!(#rt::Value::Object(_)), quote!({ #body }))
         });
-        quote! {
-            match #v {
-                #array_arm
-                #object_arm
-                _ => {}
+        match_arms(v, array_arm.into_iter().chain(object_arm).collect(), None)
+    }
+}
+
+/// A match arm: a pattern and its body (an expression or a block).
+type Arm = (TokenStream, TokenStream);
+
+/// `match scrutinee { arms.. _ => default }`, written the way a person would write it:
+/// only the default when there are no arms, and an `if` for a single arm when the
+/// default does nothing (`default` is `None`: the statement `{}`).
+fn match_arms(scrutinee: TokenStream, arms: Vec<Arm>, default: Option<TokenStream>) -> TokenStream {
+    match (arms.len(), default) {
+        (0, None) => TokenStream::new(),
+        (0, Some(d)) => d,
+        (1, None) => {
+            let (pat, body) = &arms[0];
+            let body = unbrace(body);
+            let cond = if is_literal_pattern(pat) {
+                quote!(matches!(#scrutinee, #pat))
+            } else {
+                quote!(let #pat = #scrutinee)
+            };
+            if_block(cond, body)
+        }
+        (_, default) => {
+            let arms = arms.iter().map(|(pat, body)| quote!(#pat => #body,));
+            let default = default.unwrap_or(quote!({}));
+            quote! {
+                match #scrutinee {
+                    #( #arms )*
+                    _ => #default,
+                }
             }
         }
     }
 }
 
-/// The body of a `_ => body` match arm.
-fn catch_all_body(arm: &TokenStream) -> TokenStream {
-    let tokens: Vec<proc_macro2::TokenTree> = arm.clone().into_iter().collect();
-    // `_` `=` `>` body [`,`]
-    let body: TokenStream = tokens.into_iter().skip(3).collect();
-    let text = body.to_string();
-    if text.trim_end().ends_with(',') {
-        let trimmed: Vec<proc_macro2::TokenTree> = body.into_iter().collect();
-        return trimmed[..trimmed.len() - 1].iter().cloned().collect();
+/// `if cond { body }`, written `if cond && b { .. }` when the body is one `if b { .. }`.
+fn if_block(cond: TokenStream, body: TokenStream) -> TokenStream {
+    match lone_if(&body) {
+        Some(inner) => quote!(if #cond && #inner),
+        None => quote!(if #cond { #body }),
     }
-    body
+}
+
+/// For a body that is one `if` without `else`, what follows the `if`.
+fn lone_if(body: &TokenStream) -> Option<TokenStream> {
+    let tokens: Vec<proc_macro2::TokenTree> = body.clone().into_iter().collect();
+    let is_if = matches!(tokens.first(), Some(proc_macro2::TokenTree::Ident(i)) if i == "if");
+    let ends_in_block = matches!(tokens.last(), Some(proc_macro2::TokenTree::Group(g)) if g.delimiter() == proc_macro2::Delimiter::Brace);
+    let single = tokens.iter().all(|t| match t {
+        proc_macro2::TokenTree::Ident(i) => i != "else",
+        proc_macro2::TokenTree::Punct(p) => p.as_char() != ';',
+        _ => true,
+    });
+    // A brace group before the last one would be a second statement (`if a {} f();`
+    // has a `;`, but `if a {} if b {}` has none).
+    let blocks = tokens
+        .iter()
+        .filter(|t| matches!(t, proc_macro2::TokenTree::Group(g) if g.delimiter() == proc_macro2::Delimiter::Brace))
+        .count();
+    (is_if && ends_in_block && single && blocks == 1).then(|| tokens[1..].iter().cloned().collect())
+}
+
+/// The statements of a block (`{ a; b }` → `a; b`), or the expression itself.
+fn unbrace(body: &TokenStream) -> TokenStream {
+    let mut tokens = body.clone().into_iter();
+    match (tokens.next(), tokens.next()) {
+        (Some(proc_macro2::TokenTree::Group(g)), None) if g.delimiter() == proc_macro2::Delimiter::Brace => g.stream(),
+        _ => body.clone(),
+    }
+}
+
+/// Whether a pattern is only string literals (`"a" | "b"`).
+fn is_literal_pattern(pat: &TokenStream) -> bool {
+    pat.clone().into_iter().all(|t| match t {
+        proc_macro2::TokenTree::Literal(_) => true,
+        proc_macro2::TokenTree::Punct(p) => p.as_char() == '|',
+        _ => false,
+    })
+}
+
+/// A closure parameter named `name`, or `_` when `body` does not use it.
+fn param(name: &str, body: &TokenStream) -> TokenStream {
+    if uses_ident(body, name) {
+        let ident = Ident::new(name, Span::call_site());
+        quote!(#ident)
+    } else {
+        quote!(_)
+    }
 }
 
 /// Whether `tokens` mention the identifier `name` (to leave closure parameters

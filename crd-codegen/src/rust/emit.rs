@@ -404,10 +404,11 @@ fn root_constructor(m: &Module, name: &Ident, s: &StructDef) -> TokenStream {
     }
     let spec_ty = rust_type(m, &spec.ty);
     let spec_field = ident(&spec.name);
-    let spec_value = match spec.presence {
-        Presence::Required => quote!(spec),
-        Presence::RequiredNullable | Presence::Optional => quote!(Some(spec)),
-        Presence::OptionalNullable => quote!(Some(Some(spec))),
+    // The field is `spec`, so a required one is written `spec` (not `spec: spec`).
+    let spec_init = match spec.presence {
+        Presence::Required => quote!(#spec_field),
+        Presence::RequiredNullable | Presence::Optional => quote!(#spec_field: Some(spec)),
+        Presence::OptionalNullable => quote!(#spec_field: Some(Some(spec))),
     };
     let others = s
         .fields
@@ -427,7 +428,7 @@ fn root_constructor(m: &Module, name: &Ident, s: &StructDef) -> TokenStream {
                         name: Some(name.to_string()),
                         ..Default::default()
                     },
-                    #spec_field: #spec_value,
+                    #spec_init,
                     #( #others )*
                 }
             }

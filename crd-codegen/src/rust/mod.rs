@@ -24,8 +24,10 @@ fn separate_items(src: &str) -> String {
         out.push_str(line);
         out.push('\n');
         let indent = line.len() - line.trim_start().len();
-        let ends_item =
-            indent <= 8 && (line.trim() == "}" || (line.ends_with(';') && !line.trim_start().starts_with("use ")));
+        let code = !line.trim_start().starts_with("//");
+        let ends_item = indent <= 8
+            && code
+            && (line.trim() == "}" || (line.ends_with(';') && !line.trim_start().starts_with("use ")));
         let Some(next) = lines.get(i + 1) else { continue };
         let next_indent = next.len() - next.trim_start().len();
         let next_closes = next.trim_start().starts_with('}');

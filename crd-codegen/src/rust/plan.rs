@@ -134,10 +134,13 @@ fn type_has_default(types: &[TypeDef], id: TypeId) -> bool {
     }
 }
 
+/// The kinds of one module: (group, version) and each kind's CRD and version.
+type ModuleKinds<'a> = ((String, String), Vec<(&'a ir::Crd, &'a ir::Version)>);
+
 /// Plans the types for `crds` (already checked).
 pub fn plan(crds: &[ir::Crd]) -> Plan<'_> {
     // Group by (group, version); kinds sorted so that output is stable.
-    let mut by_module: Vec<((String, String), Vec<(&ir::Crd, &ir::Version)>)> = Vec::new();
+    let mut by_module: Vec<ModuleKinds<'_>> = Vec::new();
     for crd in crds {
         for v in &crd.versions {
             let key = (crd.group.clone(), v.name.clone());

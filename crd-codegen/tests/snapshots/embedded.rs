@@ -98,8 +98,8 @@ pub mod embedded_example_com {
                         map.retain(|key, child| match key.as_str() {
                             "apiVersion" | "kind" | "metadata" => true,
                             "spec" => {
-                                let child_path = path.field(key);
-                                WrapperSpec::prune(child, &child_path, pruned);
+                                let child_path = &path.field(key);
+                                WrapperSpec::prune(child, child_path, pruned);
                                 !child.is_null()
                             }
                             _ => {
@@ -122,17 +122,14 @@ pub mod embedded_example_com {
                 if let rt::Value::Object(map) = value {
                     let keys: Vec<String> = map.keys().cloned().collect();
                     for key in keys {
-                        match key.as_str() {
-                            "spec" => {
-                                if let Some(child) = map.get_mut(&key) {
-                                    WrapperSpec::coerce_embedded(
-                                        child,
-                                        &path.field(&key),
-                                        drop_invalid,
-                                    )?;
-                                }
-                            }
-                            _ => {}
+                        if matches!(key.as_str(), "spec")
+                            && let Some(child) = map.get_mut(&key)
+                        {
+                            WrapperSpec::coerce_embedded(
+                                child,
+                                &path.field(&key),
+                                drop_invalid,
+                            )?;
                         }
                     }
                 }
@@ -153,13 +150,10 @@ pub mod embedded_example_com {
                     |_, _| {},
                     |map, r| {
                         for (key, child) in map.iter() {
-                            match key.as_str() {
-                                "spec" => {
-                                    rt::schema::object_field::<
-                                        WrapperSpec,
-                                    >(r, child, old, path, key);
-                                }
-                                _ => {}
+                            if matches!(key.as_str(), "spec") {
+                                rt::schema::object_field::<
+                                    WrapperSpec,
+                                >(r, child, old, path, key);
                             }
                         }
                     },
@@ -204,20 +198,13 @@ pub mod embedded_example_com {
                 path: &rt::Path,
                 errs: &mut rt::ErrorList,
             ) {
-                match value {
-                    rt::Value::Object(map) => {
-                        for (key, child) in map.iter() {
-                            let _ = &child;
-                            match key.as_str() {
-                                "spec" => {
-                                    let child_path = (path).field("spec");
-                                    WrapperSpec::validate_embedded(child, &child_path, errs);
-                                }
-                                _ => {}
-                            }
+                if let rt::Value::Object(map) = value {
+                    for (key, child) in map.iter() {
+                        if matches!(key.as_str(), "spec") {
+                            let child_path = &path.field("spec");
+                            WrapperSpec::validate_embedded(child, child_path, errs);
                         }
                     }
-                    _ => {}
                 }
             }
         }
@@ -245,13 +232,13 @@ pub mod embedded_example_com {
                     rt::Value::Object(map) => {
                         map.retain(|key, child| match key.as_str() {
                             "raw" => {
-                                let child_path = path.field(key);
-                                let _ = (&child, &child_path, &pruned);
+                                let child_path = &path.field(key);
+                                let _ = (&child, child_path, &pruned);
                                 !child.is_null()
                             }
                             "template" => {
-                                let child_path = path.field(key);
-                                WrapperSpecTemplate::prune(child, &child_path, pruned);
+                                let child_path = &path.field(key);
+                                WrapperSpecTemplate::prune(child, child_path, pruned);
                                 !child.is_null()
                             }
                             _ => {
@@ -295,9 +282,6 @@ pub mod embedded_example_com {
                                                             drop_invalid,
                                                         )?;
                                                         continue;
-                                                    }
-                                                    match key.as_str() {
-                                                        _ => {}
                                                     }
                                                 }
                                             }
@@ -399,32 +383,28 @@ pub mod embedded_example_com {
                 path: &rt::Path,
                 errs: &mut rt::ErrorList,
             ) {
-                match value {
-                    rt::Value::Object(map) => {
-                        for (key, child) in map.iter() {
-                            let _ = &child;
-                            match key.as_str() {
-                                "raw" => {
-                                    let child_path = (path).field("raw");
-                                    if let rt::Value::Object(map) = child {
-                                        errs.extend(
-                                            rt::objectmeta::validate_embedded_resource(&child_path, map),
-                                        );
-                                    }
-                                }
-                                "template" => {
-                                    let child_path = (path).field("template");
-                                    WrapperSpecTemplate::validate_embedded(
-                                        child,
-                                        &child_path,
-                                        errs,
+                if let rt::Value::Object(map) = value {
+                    for (key, child) in map.iter() {
+                        match key.as_str() {
+                            "raw" => {
+                                let child_path = &path.field("raw");
+                                if let rt::Value::Object(map) = child {
+                                    errs.extend(
+                                        rt::objectmeta::validate_embedded_resource(child_path, map),
                                     );
                                 }
-                                _ => {}
                             }
+                            "template" => {
+                                let child_path = &path.field("template");
+                                WrapperSpecTemplate::validate_embedded(
+                                    child,
+                                    child_path,
+                                    errs,
+                                );
+                            }
+                            _ => {}
                         }
                     }
-                    _ => {}
                 }
             }
         }
@@ -453,17 +433,17 @@ pub mod embedded_example_com {
                         map.retain(|key, child| match key.as_str() {
                             "apiVersion" | "kind" | "metadata" => true,
                             "data" => {
-                                let child_path = path.field(key);
+                                let child_path = &path.field(key);
                                 match child {
                                     rt::Value::Object(map) => {
                                         map.retain(|key, child| {
                                             let child_path = &child_path.key(key);
-                                            rt::schema::prune_leaf(child, &child_path, pruned);
+                                            rt::schema::prune_leaf(child, child_path, pruned);
                                             !child.is_null()
                                         })
                                     }
                                     rt::Value::Array(items) => {
-                                        rt::schema::prune_items_unknown(items, &child_path, pruned);
+                                        rt::schema::prune_items_unknown(items, child_path, pruned);
                                     }
                                     _ => {}
                                 }
@@ -498,9 +478,6 @@ pub mod embedded_example_com {
                             )?;
                             continue;
                         }
-                        match key.as_str() {
-                            _ => {}
-                        }
                     }
                 }
                 Ok(())
@@ -520,49 +497,35 @@ pub mod embedded_example_com {
                     |_, _| {},
                     |map, r| {
                         for (key, child) in map.iter() {
-                            match key.as_str() {
-                                "data" => {
-                                    rt::schema::composite(
-                                        r,
-                                        child,
-                                        rt::schema::old_field(old, key),
-                                        &path.field(key),
-                                        |v, o, p| rt::openapi::node(
-                                            v,
-                                            p,
-                                            &rt::Node::OBJECT,
-                                            None,
-                                            |_, _| {},
-                                            |map, r| {
-                                                for (key, child) in map.iter() {
-                                                    if true {
-                                                        rt::schema::leaf_key(
-                                                            r,
-                                                            child,
-                                                            o,
-                                                            p,
-                                                            key,
-                                                            &rt::Node::STRING,
-                                                        );
-                                                    }
+                            if matches!(key.as_str(), "data") {
+                                rt::schema::composite(
+                                    r,
+                                    child,
+                                    rt::schema::old_field(old, key),
+                                    &path.field(key),
+                                    |v, o, p| rt::openapi::node(
+                                        v,
+                                        p,
+                                        &rt::Node::OBJECT,
+                                        None,
+                                        |_, _| {},
+                                        |map, r| {
+                                            for (key, child) in map.iter() {
+                                                if true {
+                                                    rt::schema::leaf_key(
+                                                        r,
+                                                        child,
+                                                        o,
+                                                        p,
+                                                        key,
+                                                        &rt::Node::STRING,
+                                                    );
                                                 }
-                                            },
-                                        ),
-                                        |v, o| match (v, o) {
-                                            (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                                rt::schema::fields_equal(
-                                                    v,
-                                                    o,
-                                                    |key, nv, ov| match key {
-                                                        _ => rt::schema::leaf_equal(nv, ov),
-                                                    },
-                                                )
                                             }
-                                            _ => rt::schema::leaf_equal(v, o),
                                         },
-                                    );
-                                }
-                                _ => {}
+                                    ),
+                                    rt::schema::leaf_equal,
+                                );
                             }
                         }
                     },
@@ -585,9 +548,10 @@ pub mod embedded_example_com {
                                             && match child {
                                                 rt::Value::Object(map) => {
                                                     map.iter()
-                                                        .all(|(key, child)| match key.as_str() {
-                                                            _ => rt::openapi::leaf_ok(child, &rt::Node::STRING),
-                                                        })
+                                                        .all(|(_, child)| rt::openapi::leaf_ok(
+                                                            child,
+                                                            &rt::Node::STRING,
+                                                        ))
                                                 }
                                                 _ => true,
                                             }
@@ -605,20 +569,7 @@ pub mod embedded_example_com {
                             value,
                             old,
                             |key, nv, ov| match key {
-                                "data" => {
-                                    match (nv, ov) {
-                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                            rt::schema::fields_equal(
-                                                nv,
-                                                ov,
-                                                |key, nv, ov| match key {
-                                                    _ => rt::schema::leaf_equal(nv, ov),
-                                                },
-                                            )
-                                        }
-                                        _ => rt::schema::leaf_equal(nv, ov),
-                                    }
-                                }
+                                "data" => rt::schema::leaf_equal(nv, ov),
                                 _ => false,
                             },
                         )

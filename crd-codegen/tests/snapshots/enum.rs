@@ -98,8 +98,8 @@ pub mod enums_example_com {
                         map.retain(|key, child| match key.as_str() {
                             "apiVersion" | "kind" | "metadata" => true,
                             "spec" => {
-                                let child_path = path.field(key);
-                                MatcherSpec::prune(child, &child_path, pruned);
+                                let child_path = &path.field(key);
+                                MatcherSpec::prune(child, child_path, pruned);
                                 !child.is_null()
                             }
                             _ => {
@@ -115,18 +115,12 @@ pub mod enums_example_com {
                 }
             }
             fn default_value(value: &mut rt::Value) {
-                match value {
-                    rt::Value::Object(map) => {
-                        for (key, child) in map.iter_mut() {
-                            match key.as_str() {
-                                "spec" => {
-                                    MatcherSpec::default_value(child);
-                                }
-                                _ => {}
-                            }
+                if let rt::Value::Object(map) = value {
+                    for (key, child) in map.iter_mut() {
+                        if matches!(key.as_str(), "spec") {
+                            MatcherSpec::default_value(child);
                         }
                     }
-                    _ => {}
                 }
             }
             fn validate_value(
@@ -143,13 +137,10 @@ pub mod enums_example_com {
                     |_, _| {},
                     |map, r| {
                         for (key, child) in map.iter() {
-                            match key.as_str() {
-                                "spec" => {
-                                    rt::schema::object_field::<
-                                        MatcherSpec,
-                                    >(r, child, old, path, key);
-                                }
-                                _ => {}
+                            if matches!(key.as_str(), "spec") {
+                                rt::schema::object_field::<
+                                    MatcherSpec,
+                                >(r, child, old, path, key);
                             }
                         }
                     },
@@ -240,18 +231,18 @@ pub mod enums_example_com {
                                 )
                             }
                             "rules" => {
-                                let child_path = path.field(key);
+                                let child_path = &path.field(key);
                                 match child {
                                     rt::Value::Object(map) => {
-                                        map.retain(|key, _child| {
-                                            rt::schema::record_pruned(pruned, &child_path, key);
+                                        map.retain(|key, _| {
+                                            rt::schema::record_pruned(pruned, child_path, key);
                                             false
                                         })
                                     }
                                     rt::Value::Array(items) => {
                                         for (i, item) in items.iter_mut().enumerate() {
                                             let item_path = &child_path.index(i);
-                                            MatcherSpecRules::prune(item, &item_path, pruned);
+                                            MatcherSpecRules::prune(item, item_path, pruned);
                                         }
                                     }
                                     _ => {}
@@ -271,16 +262,13 @@ pub mod enums_example_com {
                 }
             }
             fn default_value(value: &mut rt::Value) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::insert_default(
-                            map,
-                            "policy",
-                            false,
-                            || rt::Value::String("IfNotPresent".to_string()),
-                        );
-                    }
-                    _ => {}
+                if let rt::Value::Object(map) = value {
+                    rt::schema::insert_default(
+                        map,
+                        "policy",
+                        false,
+                        || rt::Value::String("IfNotPresent".to_string()),
+                    );
                 }
             }
             fn validate_value(
@@ -388,7 +376,7 @@ pub mod enums_example_com {
                                             },
                                             |_, _| {},
                                         ),
-                                        |v, o| rt::schema::leaf_equal(v, o),
+                                        rt::schema::leaf_equal,
                                     );
                                 }
                                 _ => {}
@@ -478,7 +466,7 @@ pub mod enums_example_com {
                                         rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
                                             && match child {
                                                 rt::Value::Array(items) => {
-                                                    items.iter().all(|item| MatcherSpecRules::is_valid(item))
+                                                    items.iter().all(MatcherSpecRules::is_valid)
                                                 }
                                                 _ => true,
                                             }
@@ -611,11 +599,8 @@ pub mod enums_example_com {
                     |_, _| {},
                     |map, r| {
                         for (key, child) in map.iter() {
-                            match key.as_str() {
-                                "policy" => {
-                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_10);
-                                }
-                                _ => {}
+                            if matches!(key.as_str(), "policy") {
+                                rt::schema::leaf_field(r, child, old, path, key, &NODE_10);
                             }
                         }
                     },

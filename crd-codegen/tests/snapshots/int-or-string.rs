@@ -98,8 +98,8 @@ pub mod intstr_example_com {
                         map.retain(|key, child| match key.as_str() {
                             "apiVersion" | "kind" | "metadata" => true,
                             "spec" => {
-                                let child_path = path.field(key);
-                                RolloutSpec::prune(child, &child_path, pruned);
+                                let child_path = &path.field(key);
+                                RolloutSpec::prune(child, child_path, pruned);
                                 !child.is_null()
                             }
                             _ => {
@@ -129,13 +129,10 @@ pub mod intstr_example_com {
                     |_, _| {},
                     |map, r| {
                         for (key, child) in map.iter() {
-                            match key.as_str() {
-                                "spec" => {
-                                    rt::schema::object_field::<
-                                        RolloutSpec,
-                                    >(r, child, old, path, key);
-                                }
-                                _ => {}
+                            if matches!(key.as_str(), "spec") {
+                                rt::schema::object_field::<
+                                    RolloutSpec,
+                                >(r, child, old, path, key);
                             }
                         }
                     },
@@ -210,18 +207,18 @@ pub mod intstr_example_com {
                                 )
                             }
                             "ports" => {
-                                let child_path = path.field(key);
+                                let child_path = &path.field(key);
                                 match child {
                                     rt::Value::Object(map) => {
-                                        map.retain(|key, _child| {
-                                            rt::schema::record_pruned(pruned, &child_path, key);
+                                        map.retain(|key, _| {
+                                            rt::schema::record_pruned(pruned, child_path, key);
                                             false
                                         })
                                     }
                                     rt::Value::Array(items) => {
                                         for (i, item) in items.iter_mut().enumerate() {
                                             let item_path = &child_path.index(i);
-                                            rt::schema::prune_leaf(item, &item_path, pruned);
+                                            rt::schema::prune_leaf(item, item_path, pruned);
                                         }
                                     }
                                     _ => {}
@@ -302,7 +299,7 @@ pub mod intstr_example_com {
                                             |_, _| {},
                                             |_, _| {},
                                         ),
-                                        |v, o| rt::schema::leaf_equal(v, o),
+                                        rt::schema::leaf_equal,
                                     );
                                 }
                                 "memory" => {
@@ -333,7 +330,7 @@ pub mod intstr_example_com {
                                             |_, _| {},
                                             |_, _| {},
                                         ),
-                                        |v, o| rt::schema::leaf_equal(v, o),
+                                        rt::schema::leaf_equal,
                                     );
                                 }
                                 "ports" => {
@@ -362,7 +359,7 @@ pub mod intstr_example_com {
                                             },
                                             |_, _| {},
                                         ),
-                                        |v, o| rt::schema::leaf_equal(v, o),
+                                        rt::schema::leaf_equal,
                                     );
                                 }
                                 _ => {}

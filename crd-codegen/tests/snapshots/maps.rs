@@ -98,8 +98,8 @@ pub mod maps_example_com {
                         map.retain(|key, child| match key.as_str() {
                             "apiVersion" | "kind" | "metadata" => true,
                             "spec" => {
-                                let child_path = path.field(key);
-                                ConfigSetSpec::prune(child, &child_path, pruned);
+                                let child_path = &path.field(key);
+                                ConfigSetSpec::prune(child, child_path, pruned);
                                 !child.is_null()
                             }
                             _ => {
@@ -129,13 +129,10 @@ pub mod maps_example_com {
                     |_, _| {},
                     |map, r| {
                         for (key, child) in map.iter() {
-                            match key.as_str() {
-                                "spec" => {
-                                    rt::schema::object_field::<
-                                        ConfigSetSpec,
-                                    >(r, child, old, path, key);
-                                }
-                                _ => {}
+                            if matches!(key.as_str(), "spec") {
+                                rt::schema::object_field::<
+                                    ConfigSetSpec,
+                                >(r, child, old, path, key);
                             }
                         }
                     },
@@ -218,90 +215,90 @@ pub mod maps_example_com {
                                 )
                             }
                             "anything" => {
-                                let child_path = path.field(key);
+                                let child_path = &path.field(key);
                                 match child {
                                     rt::Value::Object(map) => {
                                         map.retain(|key, child| {
                                             let child_path = &child_path.key(key);
-                                            rt::schema::prune_all(child, &child_path, pruned);
+                                            rt::schema::prune_all(child, child_path, pruned);
                                             true
                                         })
                                     }
                                     rt::Value::Array(items) => {
-                                        rt::schema::prune_items_unknown(items, &child_path, pruned);
+                                        rt::schema::prune_items_unknown(items, child_path, pruned);
                                     }
                                     _ => {}
                                 }
                                 !child.is_null()
                             }
                             "endpoints" => {
-                                let child_path = path.field(key);
+                                let child_path = &path.field(key);
                                 match child {
                                     rt::Value::Object(map) => {
                                         map.retain(|key, child| {
                                             let child_path = &child_path.key(key);
-                                            ConfigSetSpecEndpoints::prune(child, &child_path, pruned);
+                                            ConfigSetSpecEndpoints::prune(child, child_path, pruned);
                                             !child.is_null()
                                         })
                                     }
                                     rt::Value::Array(items) => {
-                                        rt::schema::prune_items_unknown(items, &child_path, pruned);
+                                        rt::schema::prune_items_unknown(items, child_path, pruned);
                                     }
                                     _ => {}
                                 }
                                 !child.is_null()
                             }
                             "labels" => {
-                                let child_path = path.field(key);
+                                let child_path = &path.field(key);
                                 match child {
                                     rt::Value::Object(map) => {
                                         map.retain(|key, child| {
                                             let child_path = &child_path.key(key);
-                                            rt::schema::prune_leaf(child, &child_path, pruned);
+                                            rt::schema::prune_leaf(child, child_path, pruned);
                                             !child.is_null()
                                         })
                                     }
                                     rt::Value::Array(items) => {
-                                        rt::schema::prune_items_unknown(items, &child_path, pruned);
+                                        rt::schema::prune_items_unknown(items, child_path, pruned);
                                     }
                                     _ => {}
                                 }
                                 !child.is_null()
                             }
                             "limits" => {
-                                let child_path = path.field(key);
+                                let child_path = &path.field(key);
                                 match child {
                                     rt::Value::Object(map) => {
                                         map.retain(|key, child| {
                                             let child_path = &child_path.key(key);
-                                            rt::schema::prune_leaf(child, &child_path, pruned);
+                                            rt::schema::prune_leaf(child, child_path, pruned);
                                             !child.is_null()
                                         })
                                     }
                                     rt::Value::Array(items) => {
-                                        rt::schema::prune_items_unknown(items, &child_path, pruned);
+                                        rt::schema::prune_items_unknown(items, child_path, pruned);
                                     }
                                     _ => {}
                                 }
                                 !child.is_null()
                             }
                             "routes" => {
-                                let child_path = path.field(key);
+                                let child_path = &path.field(key);
                                 match child {
                                     rt::Value::Object(map) => {
                                         map.retain(|key, child| {
                                             let child_path = &child_path.key(key);
                                             match child {
                                                 rt::Value::Object(map) => {
-                                                    map.retain(|key, _child| {
-                                                        rt::schema::record_pruned(pruned, &child_path, key);
+                                                    map.retain(|key, _| {
+                                                        rt::schema::record_pruned(pruned, child_path, key);
                                                         false
                                                     })
                                                 }
                                                 rt::Value::Array(items) => {
                                                     for (i, item) in items.iter_mut().enumerate() {
                                                         let item_path = &child_path.index(i);
-                                                        rt::schema::prune_leaf(item, &item_path, pruned);
+                                                        rt::schema::prune_leaf(item, item_path, pruned);
                                                     }
                                                 }
                                                 _ => {}
@@ -310,7 +307,7 @@ pub mod maps_example_com {
                                         })
                                     }
                                     rt::Value::Array(items) => {
-                                        rt::schema::prune_items_unknown(items, &child_path, pruned);
+                                        rt::schema::prune_items_unknown(items, child_path, pruned);
                                     }
                                     _ => {}
                                 }
@@ -358,7 +355,7 @@ pub mod maps_example_com {
                                             |_, _| {},
                                             |_, _| {},
                                         ),
-                                        |v, o| rt::schema::leaf_equal(v, o),
+                                        rt::schema::leaf_equal,
                                     );
                                 }
                                 "empty" => {
@@ -398,9 +395,7 @@ pub mod maps_example_com {
                                                 rt::schema::fields_equal(
                                                     v,
                                                     o,
-                                                    |key, nv, ov| match key {
-                                                        _ => ConfigSetSpecEndpoints::ratchet_equal(nv, ov),
-                                                    },
+                                                    |_, nv, ov| ConfigSetSpecEndpoints::ratchet_equal(nv, ov),
                                                 )
                                             }
                                             _ => rt::schema::leaf_equal(v, o),
@@ -434,18 +429,7 @@ pub mod maps_example_com {
                                                 }
                                             },
                                         ),
-                                        |v, o| match (v, o) {
-                                            (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                                rt::schema::fields_equal(
-                                                    v,
-                                                    o,
-                                                    |key, nv, ov| match key {
-                                                        _ => rt::schema::leaf_equal(nv, ov),
-                                                    },
-                                                )
-                                            }
-                                            _ => rt::schema::leaf_equal(v, o),
-                                        },
+                                        rt::schema::leaf_equal,
                                     );
                                 }
                                 "limits" => {
@@ -468,18 +452,7 @@ pub mod maps_example_com {
                                                 }
                                             },
                                         ),
-                                        |v, o| match (v, o) {
-                                            (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                                rt::schema::fields_equal(
-                                                    v,
-                                                    o,
-                                                    |key, nv, ov| match key {
-                                                        _ => rt::schema::leaf_equal(nv, ov),
-                                                    },
-                                                )
-                                            }
-                                            _ => rt::schema::leaf_equal(v, o),
-                                        },
+                                        rt::schema::leaf_equal,
                                     );
                                 }
                                 "routes" => {
@@ -522,24 +495,13 @@ pub mod maps_example_com {
                                                                 },
                                                                 |_, _| {},
                                                             ),
-                                                            |v, o| rt::schema::leaf_equal(v, o),
+                                                            rt::schema::leaf_equal,
                                                         );
                                                     }
                                                 }
                                             },
                                         ),
-                                        |v, o| match (v, o) {
-                                            (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                                rt::schema::fields_equal(
-                                                    v,
-                                                    o,
-                                                    |key, nv, ov| match key {
-                                                        _ => rt::schema::leaf_equal(nv, ov),
-                                                    },
-                                                )
-                                            }
-                                            _ => rt::schema::leaf_equal(v, o),
-                                        },
+                                        rt::schema::leaf_equal,
                                     );
                                 }
                                 _ => {}
@@ -560,27 +522,15 @@ pub mod maps_example_com {
                         rt::Value::Object(map) => {
                             map.iter()
                                 .all(|(key, child)| match key.as_str() {
-                                    "anything" => {
+                                    "anything" | "empty" => {
                                         rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
-                                            && match child {
-                                                rt::Value::Object(map) => {
-                                                    map.iter()
-                                                        .all(|(key, child)| match key.as_str() {
-                                                            _ => true,
-                                                        })
-                                                }
-                                                _ => true,
-                                            }
                                     }
-                                    "empty" => rt::openapi::leaf_ok(child, &rt::Node::OBJECT),
                                     "endpoints" => {
                                         rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
                                             && match child {
                                                 rt::Value::Object(map) => {
                                                     map.iter()
-                                                        .all(|(key, child)| match key.as_str() {
-                                                            _ => ConfigSetSpecEndpoints::is_valid(child),
-                                                        })
+                                                        .all(|(_, child)| ConfigSetSpecEndpoints::is_valid(child))
                                                 }
                                                 _ => true,
                                             }
@@ -590,9 +540,10 @@ pub mod maps_example_com {
                                             && match child {
                                                 rt::Value::Object(map) => {
                                                     map.iter()
-                                                        .all(|(key, child)| match key.as_str() {
-                                                            _ => rt::openapi::leaf_ok(child, &rt::Node::STRING),
-                                                        })
+                                                        .all(|(_, child)| rt::openapi::leaf_ok(
+                                                            child,
+                                                            &rt::Node::STRING,
+                                                        ))
                                                 }
                                                 _ => true,
                                             }
@@ -602,9 +553,10 @@ pub mod maps_example_com {
                                             && match child {
                                                 rt::Value::Object(map) => {
                                                     map.iter()
-                                                        .all(|(key, child)| match key.as_str() {
-                                                            _ => rt::openapi::leaf_ok(child, &rt::Node::INT32),
-                                                        })
+                                                        .all(|(_, child)| rt::openapi::leaf_ok(
+                                                            child,
+                                                            &rt::Node::INT32,
+                                                        ))
                                                 }
                                                 _ => true,
                                             }
@@ -614,18 +566,16 @@ pub mod maps_example_com {
                                             && match child {
                                                 rt::Value::Object(map) => {
                                                     map.iter()
-                                                        .all(|(key, child)| match key.as_str() {
-                                                            _ => {
-                                                                rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                                                    && match child {
-                                                                        rt::Value::Array(items) => {
-                                                                            items
-                                                                                .iter()
-                                                                                .all(|item| rt::openapi::leaf_ok(item, &rt::Node::STRING))
-                                                                        }
-                                                                        _ => true,
+                                                        .all(|(_, child)| {
+                                                            rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
+                                                                && match child {
+                                                                    rt::Value::Array(items) => {
+                                                                        items
+                                                                            .iter()
+                                                                            .all(|item| rt::openapi::leaf_ok(item, &rt::Node::STRING))
                                                                     }
-                                                            }
+                                                                    _ => true,
+                                                                }
                                                         })
                                                 }
                                                 _ => true,
@@ -651,56 +601,15 @@ pub mod maps_example_com {
                                             rt::schema::fields_equal(
                                                 nv,
                                                 ov,
-                                                |key, nv, ov| match key {
-                                                    _ => ConfigSetSpecEndpoints::ratchet_equal(nv, ov),
-                                                },
+                                                |_, nv, ov| ConfigSetSpecEndpoints::ratchet_equal(nv, ov),
                                             )
                                         }
                                         _ => rt::schema::leaf_equal(nv, ov),
                                     }
                                 }
-                                "labels" => {
-                                    match (nv, ov) {
-                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                            rt::schema::fields_equal(
-                                                nv,
-                                                ov,
-                                                |key, nv, ov| match key {
-                                                    _ => rt::schema::leaf_equal(nv, ov),
-                                                },
-                                            )
-                                        }
-                                        _ => rt::schema::leaf_equal(nv, ov),
-                                    }
-                                }
-                                "limits" => {
-                                    match (nv, ov) {
-                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                            rt::schema::fields_equal(
-                                                nv,
-                                                ov,
-                                                |key, nv, ov| match key {
-                                                    _ => rt::schema::leaf_equal(nv, ov),
-                                                },
-                                            )
-                                        }
-                                        _ => rt::schema::leaf_equal(nv, ov),
-                                    }
-                                }
-                                "routes" => {
-                                    match (nv, ov) {
-                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                            rt::schema::fields_equal(
-                                                nv,
-                                                ov,
-                                                |key, nv, ov| match key {
-                                                    _ => rt::schema::leaf_equal(nv, ov),
-                                                },
-                                            )
-                                        }
-                                        _ => rt::schema::leaf_equal(nv, ov),
-                                    }
-                                }
+                                "labels" => rt::schema::leaf_equal(nv, ov),
+                                "limits" => rt::schema::leaf_equal(nv, ov),
+                                "routes" => rt::schema::leaf_equal(nv, ov),
                                 _ => false,
                             },
                         )

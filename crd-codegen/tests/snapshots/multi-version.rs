@@ -104,13 +104,13 @@ pub mod versions_example_com {
                         map.retain(|key, child| match key.as_str() {
                             "apiVersion" | "kind" | "metadata" => true,
                             "spec" => {
-                                let child_path = path.field(key);
-                                WidgetSpec::prune(child, &child_path, pruned);
+                                let child_path = &path.field(key);
+                                WidgetSpec::prune(child, child_path, pruned);
                                 !child.is_null()
                             }
                             "status" => {
-                                let child_path = path.field(key);
-                                WidgetStatus::prune(child, &child_path, pruned);
+                                let child_path = &path.field(key);
+                                WidgetStatus::prune(child, child_path, pruned);
                                 !child.is_null()
                             }
                             _ => {
@@ -213,8 +213,8 @@ pub mod versions_example_com {
                     rt::Value::Object(map) => {
                         map.retain(|key, child| match key.as_str() {
                             "size" => {
-                                let child_path = path.field(key);
-                                WidgetSpecSize::prune(child, &child_path, pruned);
+                                let child_path = &path.field(key);
+                                WidgetSpecSize::prune(child, child_path, pruned);
                                 !child.is_null()
                             }
                             _ => {
@@ -244,13 +244,10 @@ pub mod versions_example_com {
                     |_, _| {},
                     |map, r| {
                         for (key, child) in map.iter() {
-                            match key.as_str() {
-                                "size" => {
-                                    rt::schema::object_field::<
-                                        WidgetSpecSize,
-                                    >(r, child, old, path, key);
-                                }
-                                _ => {}
+                            if matches!(key.as_str(), "size") {
+                                rt::schema::object_field::<
+                                    WidgetSpecSize,
+                                >(r, child, old, path, key);
                             }
                         }
                         rt::openapi::required(map, &["size"], path, r);
@@ -347,18 +344,15 @@ pub mod versions_example_com {
                     |_, _| {},
                     |map, r| {
                         for (key, child) in map.iter() {
-                            match key.as_str() {
-                                "height" | "width" => {
-                                    rt::schema::leaf_field(
-                                        r,
-                                        child,
-                                        old,
-                                        path,
-                                        key,
-                                        &rt::Node::INTEGER,
-                                    );
-                                }
-                                _ => {}
+                            if matches!(key.as_str(), "height" | "width") {
+                                rt::schema::leaf_field(
+                                    r,
+                                    child,
+                                    old,
+                                    path,
+                                    key,
+                                    &rt::Node::INTEGER,
+                                );
                             }
                         }
                     },
@@ -449,18 +443,15 @@ pub mod versions_example_com {
                     |_, _| {},
                     |map, r| {
                         for (key, child) in map.iter() {
-                            match key.as_str() {
-                                "ready" => {
-                                    rt::schema::leaf_field(
-                                        r,
-                                        child,
-                                        old,
-                                        path,
-                                        key,
-                                        &rt::Node::BOOLEAN,
-                                    );
-                                }
-                                _ => {}
+                            if matches!(key.as_str(), "ready") {
+                                rt::schema::leaf_field(
+                                    r,
+                                    child,
+                                    old,
+                                    path,
+                                    key,
+                                    &rt::Node::BOOLEAN,
+                                );
                             }
                         }
                     },
@@ -601,8 +592,8 @@ pub mod versions_example_com {
                         map.retain(|key, child| match key.as_str() {
                             "apiVersion" | "kind" | "metadata" => true,
                             "spec" => {
-                                let child_path = path.field(key);
-                                WidgetSpec::prune(child, &child_path, pruned);
+                                let child_path = &path.field(key);
+                                WidgetSpec::prune(child, child_path, pruned);
                                 !child.is_null()
                             }
                             _ => {
@@ -632,13 +623,10 @@ pub mod versions_example_com {
                     |_, _| {},
                     |map, r| {
                         for (key, child) in map.iter() {
-                            match key.as_str() {
-                                "spec" => {
-                                    rt::schema::object_field::<
-                                        WidgetSpec,
-                                    >(r, child, old, path, key);
-                                }
-                                _ => {}
+                            if matches!(key.as_str(), "spec") {
+                                rt::schema::object_field::<
+                                    WidgetSpec,
+                                >(r, child, old, path, key);
                             }
                         }
                     },
@@ -733,18 +721,15 @@ pub mod versions_example_com {
                     |_, _| {},
                     |map, r| {
                         for (key, child) in map.iter() {
-                            match key.as_str() {
-                                "size" => {
-                                    rt::schema::leaf_field(
-                                        r,
-                                        child,
-                                        old,
-                                        path,
-                                        key,
-                                        &rt::Node::STRING,
-                                    );
-                                }
-                                _ => {}
+                            if matches!(key.as_str(), "size") {
+                                rt::schema::leaf_field(
+                                    r,
+                                    child,
+                                    old,
+                                    path,
+                                    key,
+                                    &rt::Node::STRING,
+                                );
                             }
                         }
                     },

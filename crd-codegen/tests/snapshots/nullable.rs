@@ -98,8 +98,8 @@ pub mod nullable_example_com {
                         map.retain(|key, child| match key.as_str() {
                             "apiVersion" | "kind" | "metadata" => true,
                             "spec" => {
-                                let child_path = path.field(key);
-                                SettingSpec::prune(child, &child_path, pruned);
+                                let child_path = &path.field(key);
+                                SettingSpec::prune(child, child_path, pruned);
                                 !child.is_null()
                             }
                             _ => {
@@ -115,18 +115,12 @@ pub mod nullable_example_com {
                 }
             }
             fn default_value(value: &mut rt::Value) {
-                match value {
-                    rt::Value::Object(map) => {
-                        for (key, child) in map.iter_mut() {
-                            match key.as_str() {
-                                "spec" => {
-                                    SettingSpec::default_value(child);
-                                }
-                                _ => {}
-                            }
+                if let rt::Value::Object(map) = value {
+                    for (key, child) in map.iter_mut() {
+                        if matches!(key.as_str(), "spec") {
+                            SettingSpec::default_value(child);
                         }
                     }
-                    _ => {}
                 }
             }
             fn validate_value(
@@ -143,13 +137,10 @@ pub mod nullable_example_com {
                     |_, _| {},
                     |map, r| {
                         for (key, child) in map.iter() {
-                            match key.as_str() {
-                                "spec" => {
-                                    rt::schema::object_field::<
-                                        SettingSpec,
-                                    >(r, child, old, path, key);
-                                }
-                                _ => {}
+                            if matches!(key.as_str(), "spec") {
+                                rt::schema::object_field::<
+                                    SettingSpec,
+                                >(r, child, old, path, key);
                             }
                         }
                     },
@@ -235,35 +226,35 @@ pub mod nullable_example_com {
                                 )
                             }
                             "overrides" => {
-                                let child_path = path.field(key);
+                                let child_path = &path.field(key);
                                 match child {
                                     rt::Value::Object(map) => {
                                         map.retain(|key, child| {
                                             let child_path = &child_path.key(key);
-                                            SettingSpecOverrides::prune(child, &child_path, pruned);
+                                            SettingSpecOverrides::prune(child, child_path, pruned);
                                             true
                                         })
                                     }
                                     rt::Value::Array(items) => {
-                                        rt::schema::prune_items_unknown(items, &child_path, pruned);
+                                        rt::schema::prune_items_unknown(items, child_path, pruned);
                                     }
                                     _ => {}
                                 }
                                 !child.is_null()
                             }
                             "tags" => {
-                                let child_path = path.field(key);
+                                let child_path = &path.field(key);
                                 match child {
                                     rt::Value::Object(map) => {
-                                        map.retain(|key, _child| {
-                                            rt::schema::record_pruned(pruned, &child_path, key);
+                                        map.retain(|key, _| {
+                                            rt::schema::record_pruned(pruned, child_path, key);
                                             false
                                         })
                                     }
                                     rt::Value::Array(items) => {
                                         for (i, item) in items.iter_mut().enumerate() {
                                             let item_path = &child_path.index(i);
-                                            rt::schema::prune_leaf(item, &item_path, pruned);
+                                            rt::schema::prune_leaf(item, item_path, pruned);
                                         }
                                     }
                                     _ => {}
@@ -283,16 +274,13 @@ pub mod nullable_example_com {
                 }
             }
             fn default_value(value: &mut rt::Value) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::insert_default(
-                            map,
-                            "count",
-                            true,
-                            || rt::Value::from(3i64),
-                        );
-                    }
-                    _ => {}
+                if let rt::Value::Object(map) = value {
+                    rt::schema::insert_default(
+                        map,
+                        "count",
+                        true,
+                        || rt::Value::from(3i64),
+                    );
                 }
             }
             fn validate_value(
@@ -353,9 +341,7 @@ pub mod nullable_example_com {
                                                 rt::schema::fields_equal(
                                                     v,
                                                     o,
-                                                    |key, nv, ov| match key {
-                                                        _ => SettingSpecOverrides::ratchet_equal(nv, ov),
-                                                    },
+                                                    |_, nv, ov| SettingSpecOverrides::ratchet_equal(nv, ov),
                                                 )
                                             }
                                             _ => rt::schema::leaf_equal(v, o),
@@ -384,7 +370,7 @@ pub mod nullable_example_com {
                                             },
                                             |_, _| {},
                                         ),
-                                        |v, o| rt::schema::leaf_equal(v, o),
+                                        rt::schema::leaf_equal,
                                     );
                                 }
                                 _ => {}
@@ -425,9 +411,7 @@ pub mod nullable_example_com {
                                             && match child {
                                                 rt::Value::Object(map) => {
                                                     map.iter()
-                                                        .all(|(key, child)| match key.as_str() {
-                                                            _ => SettingSpecOverrides::is_valid(child),
-                                                        })
+                                                        .all(|(_, child)| SettingSpecOverrides::is_valid(child))
                                                 }
                                                 _ => true,
                                             }
@@ -467,9 +451,7 @@ pub mod nullable_example_com {
                                             rt::schema::fields_equal(
                                                 nv,
                                                 ov,
-                                                |key, nv, ov| match key {
-                                                    _ => SettingSpecOverrides::ratchet_equal(nv, ov),
-                                                },
+                                                |_, nv, ov| SettingSpecOverrides::ratchet_equal(nv, ov),
                                             )
                                         }
                                         _ => rt::schema::leaf_equal(nv, ov),
@@ -536,18 +518,15 @@ pub mod nullable_example_com {
                     |_, _| {},
                     |map, r| {
                         for (key, child) in map.iter() {
-                            match key.as_str() {
-                                "value" => {
-                                    rt::schema::leaf_field(
-                                        r,
-                                        child,
-                                        old,
-                                        path,
-                                        key,
-                                        &rt::Node::STRING,
-                                    );
-                                }
-                                _ => {}
+                            if matches!(key.as_str(), "value") {
+                                rt::schema::leaf_field(
+                                    r,
+                                    child,
+                                    old,
+                                    path,
+                                    key,
+                                    &rt::Node::STRING,
+                                );
                             }
                         }
                     },

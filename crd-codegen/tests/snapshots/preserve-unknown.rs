@@ -98,8 +98,8 @@ pub mod preserve_example_com {
                         map.retain(|key, child| match key.as_str() {
                             "apiVersion" | "kind" | "metadata" => true,
                             "spec" => {
-                                let child_path = path.field(key);
-                                PipelineSpec::prune(child, &child_path, pruned);
+                                let child_path = &path.field(key);
+                                PipelineSpec::prune(child, child_path, pruned);
                                 !child.is_null()
                             }
                             _ => {
@@ -129,13 +129,10 @@ pub mod preserve_example_com {
                     |_, _| {},
                     |map, r| {
                         for (key, child) in map.iter() {
-                            match key.as_str() {
-                                "spec" => {
-                                    rt::schema::object_field::<
-                                        PipelineSpec,
-                                    >(r, child, old, path, key);
-                                }
-                                _ => {}
+                            if matches!(key.as_str(), "spec") {
+                                rt::schema::object_field::<
+                                    PipelineSpec,
+                                >(r, child, old, path, key);
                             }
                         }
                     },
@@ -203,18 +200,18 @@ pub mod preserve_example_com {
                     rt::Value::Object(map) => {
                         map.retain(|key, child| match key.as_str() {
                             "config" => {
-                                let child_path = path.field(key);
-                                let _ = (&child, &child_path, &pruned);
+                                let child_path = &path.field(key);
+                                let _ = (&child, child_path, &pruned);
                                 !child.is_null()
                             }
                             "params" => {
-                                let child_path = path.field(key);
-                                let _ = (&child, &child_path, &pruned);
+                                let child_path = &path.field(key);
+                                let _ = (&child, child_path, &pruned);
                                 !child.is_null()
                             }
                             "template" => {
-                                let child_path = path.field(key);
-                                PipelineSpecTemplate::prune(child, &child_path, pruned);
+                                let child_path = &path.field(key);
+                                PipelineSpecTemplate::prune(child, child_path, pruned);
                                 !child.is_null()
                             }
                             _ => {
@@ -331,43 +328,37 @@ pub mod preserve_example_com {
 
         impl rt::schema::ObjectSchema for PipelineSpecTemplate {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        map.retain(|key, child| {
-                            let _ = &child;
-                            match key.as_str() {
-                                "name" => {
-                                    rt::schema::prune_leaf_child(
-                                        child,
-                                        &path.field(key),
-                                        pruned,
-                                        true,
-                                    )
+                if let rt::Value::Object(map) = value {
+                    map.retain(|key, child| match key.as_str() {
+                        "name" => {
+                            rt::schema::prune_leaf_child(
+                                child,
+                                &path.field(key),
+                                pruned,
+                                true,
+                            )
+                        }
+                        "steps" => {
+                            let child_path = &path.field(key);
+                            match child {
+                                rt::Value::Object(map) => {
+                                    map.retain(|key, _| {
+                                        rt::schema::record_pruned(pruned, child_path, key);
+                                        false
+                                    })
                                 }
-                                "steps" => {
-                                    let child_path = path.field(key);
-                                    match child {
-                                        rt::Value::Object(map) => {
-                                            map.retain(|key, _child| {
-                                                rt::schema::record_pruned(pruned, &child_path, key);
-                                                false
-                                            })
-                                        }
-                                        rt::Value::Array(items) => {
-                                            for (i, item) in items.iter_mut().enumerate() {
-                                                let item_path = &child_path.index(i);
-                                                let _ = (&item, &item_path, &pruned);
-                                            }
-                                        }
-                                        _ => {}
+                                rt::Value::Array(items) => {
+                                    for (i, item) in items.iter_mut().enumerate() {
+                                        let item_path = &child_path.index(i);
+                                        let _ = (&item, item_path, &pruned);
                                     }
-                                    !child.is_null()
                                 }
-                                _ => true,
+                                _ => {}
                             }
-                        })
-                    }
-                    _ => {}
+                            !child.is_null()
+                        }
+                        _ => true,
+                    })
                 }
             }
             fn default_value(_value: &mut rt::Value) {}
@@ -422,7 +413,7 @@ pub mod preserve_example_com {
                                             },
                                             |_, _| {},
                                         ),
-                                        |v, o| rt::schema::leaf_equal(v, o),
+                                        rt::schema::leaf_equal,
                                     );
                                 }
                                 _ => {}

@@ -104,13 +104,13 @@ pub mod legacy_example_com {
                         map.retain(|key, child| match key.as_str() {
                             "apiVersion" | "kind" | "metadata" => true,
                             "spec" => {
-                                let child_path = path.field(key);
-                                BackupSpec::prune(child, &child_path, pruned);
+                                let child_path = &path.field(key);
+                                BackupSpec::prune(child, child_path, pruned);
                                 !child.is_null()
                             }
                             "status" => {
-                                let child_path = path.field(key);
-                                BackupStatus::prune(child, &child_path, pruned);
+                                let child_path = &path.field(key);
+                                BackupStatus::prune(child, child_path, pruned);
                                 !child.is_null()
                             }
                             _ => {
@@ -364,18 +364,15 @@ pub mod legacy_example_com {
                     |_, _| {},
                     |map, r| {
                         for (key, child) in map.iter() {
-                            match key.as_str() {
-                                "phase" => {
-                                    rt::schema::leaf_field(
-                                        r,
-                                        child,
-                                        old,
-                                        path,
-                                        key,
-                                        &rt::Node::STRING,
-                                    );
-                                }
-                                _ => {}
+                            if matches!(key.as_str(), "phase") {
+                                rt::schema::leaf_field(
+                                    r,
+                                    child,
+                                    old,
+                                    path,
+                                    key,
+                                    &rt::Node::STRING,
+                                );
                             }
                         }
                     },

@@ -431,3 +431,15 @@ fn go_parse_float(s: &str) -> Option<f64> {
         r => r.ok(),
     }
 }
+
+/// The rules of one IR schema node, compiled as the API server compiles them when it
+/// builds its validator: in order, with the node's type as `self` (`is_resource_root`
+/// adds `apiVersion`, `kind` and the metadata names). The error is the API server's
+/// internal error when the node has no CEL type. Nodes without rules give no rules.
+pub fn compile_ir_rules(schema: &crate::ir::Schema, is_resource_root: bool) -> Result<Vec<CompiledRule>, String> {
+    if schema.validations.is_empty() {
+        return Ok(Vec::new());
+    }
+    let structural = crate::check::structural::new_structural(&crate::lower::raise_schema(schema))?;
+    compile_rules(&structural, is_resource_root)
+}
