@@ -111,51 +111,64 @@ fn json_float(f: f64) -> String {
 /// `fmt.Sprintf("%q", s)` (`strconv.Quote`): double-quoted with Go escapes; printable
 /// Unicode is kept as is.
 pub fn quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
+    quote_bytes(s.as_bytes())
+}
+
+/// [`quote`] for bytes that may not be UTF-8 (Go strings are bytes): each invalid
+/// byte prints as `\xNN`.
+pub fn quote_bytes(b: &[u8]) -> String {
+    let mut out = String::with_capacity(b.len() + 2);
     out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
-            c if is_go_printable(c) => out.push(c),
-            c if (c as u32) < 0x80 => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            c if (c as u32) < 0x10000 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => {
-                let _ = write!(out, "\\U{:08x}", c as u32);
-            }
+    for chunk in b.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            push_escaped(&mut out, c);
+        }
+        for byte in chunk.invalid() {
+            let _ = write!(out, "\\x{byte:02x}");
         }
     }
     out.push('"');
     out
 }
 
-/// Approximates Go's `strconv.IsPrint`: letters, marks, numbers, punctuation, symbols
-/// and the ASCII space.
-fn is_go_printable(c: char) -> bool {
-    if c == ' ' {
-        return true;
+/// Go `strconv.IsPrint`: Latin-1 printable except U+00AD; elsewhere the Unicode
+/// categories L, M, N, P and S.
+fn is_print(c: char) -> bool {
+    let r = c as u32;
+    if r <= 0xff {
+        return (0x20..=0x7e).contains(&r) || ((0xa1..=0xff).contains(&r) && r != 0xad);
     }
-    if c.is_control() || c.is_whitespace() {
-        return false;
+    static PRINT: std::sync::LazyLock<Option<regex::Regex>> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r"^[\p{L}\p{M}\p{N}\p{P}\p{S}]$").ok());
+    let mut buf = [0u8; 4];
+    PRINT.as_ref().is_some_and(|re| re.is_match(c.encode_utf8(&mut buf)))
+}
+
+/// One character of `strconv.Quote`'s output.
+fn push_escaped(out: &mut String, c: char) {
+    match c {
+        '"' | '\\' => {
+            out.push('\\');
+            out.push(c);
+        }
+        c if is_print(c) => out.push(c),
+        '\x07' => out.push_str("\\a"),
+        '\x08' => out.push_str("\\b"),
+        '\x0c' => out.push_str("\\f"),
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        '\x0b' => out.push_str("\\v"),
+        c if (c as u32) < 0x20 || c == '\x7f' => {
+            let _ = write!(out, "\\x{:02x}", c as u32);
+        }
+        c if (c as u32) < 0x10000 => {
+            let _ = write!(out, "\\u{:04x}", c as u32);
+        }
+        c => {
+            let _ = write!(out, "\\U{:08x}", c as u32);
+        }
     }
-    // Unassigned, private-use, surrogates and format characters are not printable.
-    let u = c as u32;
-    !(matches!(u, 0xE000..=0xF8FF | 0xF0000..=0x10FFFF | 0xFFF9..=0xFFFB | 0xFEFF)
-        || (0x200B..=0x200F).contains(&u)
-        || (0x2028..=0x202E).contains(&u)
-        || (0x2060..=0x206F).contains(&u)
-        || u == 0xAD)
 }
 
 /// `json.Marshal(v)` as Go writes it: compact, map keys sorted, `<`, `>` and `&`

@@ -74,6 +74,14 @@ fn parse_addr(s: &[u8]) -> Result<ParsedAddr, String> {
     Err(addr_error(s, "unable to parse IP", b""))
 }
 
+/// Go (1.22+) `net.ParseIP`: `netip.ParseAddr` without a zone, in the 16-byte form
+/// (IPv4 as `::ffff:a.b.c.d`).
+pub(crate) fn go_parse_ip(s: &[u8]) -> Option<[u8; 16]> {
+    let p = parse_addr(s).ok().filter(|p| p.zone.is_empty())?;
+    let bits = if p.ip.is4 { p.ip.bits | (0xffff << 32) } else { p.ip.bits };
+    Some(bits.to_be_bytes())
+}
+
 /// Go `netip.ParseAddr` for `net/url`: whether the address is IPv4, or the error.
 pub(crate) fn go_parse_addr_is4(s: &[u8]) -> Result<bool, String> {
     parse_addr(s).map(|p| p.ip.is4)
@@ -651,6 +659,23 @@ pub fn is_cidr(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parse_addr_errors() {
+        let err = |s: &str| parse_addr(s.as_bytes()).err().unwrap();
+        assert_eq!(err("1.2.3.04"), r#"ParseAddr("1.2.3.04"): IPv4 field has octet with leading zero"#);
+        assert_eq!(
+            err("::ffff:1.2..4"),
+            r#"ParseAddr("::ffff:1.2..4"): IPv4 field must have at least one digit (at ".4")"#
+        );
+        assert_eq!(
+            err("12345::"),
+            r#"ParseAddr("12345::"): each group must have 4 or less digits (at "12345::")"#
+        );
+        assert_eq!(err("abc"), r#"ParseAddr("abc"): unable to parse IP"#);
+        assert_eq!(go_parse_ip(b"1.2.3.4").unwrap()[10..], [0xff, 0xff, 1, 2, 3, 4]);
+        assert_eq!(go_parse_ip(b"fe80::1%eth0"), None);
+    }
     use crate::strings::cel_spec::{self, V};
 
     fn dispatch(name: &str, target: Option<&V>, args: &[V]) -> Option<Result<V, String>> {

@@ -329,100 +329,11 @@ impl Unparser<'_> {
     }
 }
 
-/// Go's `strconv.FormatFloat(v, 'g', -1, 64)` (also what `%v` prints): the shortest
-/// digits that round-trip, in exponent form when the decimal exponent is below -4 or
-/// at least 6 (Go uses precision 6 for that decision when printing shortest digits).
-pub(crate) fn go_format_float(v: f64) -> String {
-    if v.is_nan() {
-        return "NaN".into();
-    }
-    if v.is_infinite() {
-        return if v > 0.0 { "+Inf".into() } else { "-Inf".into() };
-    }
-    if v == 0.0 {
-        return if v.is_sign_negative() { "-0".into() } else { "0".into() };
-    }
-    // Rust's `{:e}` gives the shortest round-trip digits, e.g. `-1.2345e-7`.
-    let sci = format!("{v:e}");
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let negative = mantissa.starts_with('-');
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    let mut out = String::new();
-    if negative {
-        out.push('-');
-    }
-    if !(-4..6).contains(&exp) {
-        out.push_str(&digits[..1]);
-        if digits.len() > 1 {
-            out.push('.');
-            out.push_str(&digits[1..]);
-        }
-        out.push('e');
-        out.push(if exp < 0 { '-' } else { '+' });
-        out.push_str(&format!("{:02}", exp.abs()));
-    } else if exp < 0 {
-        out.push_str("0.");
-        out.push_str(&"0".repeat((-exp - 1) as usize));
-        out.push_str(&digits);
-    } else {
-        let int_len = exp as usize + 1;
-        if digits.len() <= int_len {
-            out.push_str(&digits);
-            out.push_str(&"0".repeat(int_len - digits.len()));
-        } else {
-            out.push_str(&digits[..int_len]);
-            out.push('.');
-            out.push_str(&digits[int_len..]);
-        }
-    }
-    out
-}
+/// Go's `strconv.FormatFloat(v, 'g', -1, 64)`, the form cel-go's unparser writes.
+pub(crate) use crd_runtime::gofmt::float_v as go_format_float;
 
 /// Go's `strconv.Quote` for (possibly non-UTF-8) bytes.
-pub(crate) fn go_quote(bytes: &[u8]) -> String {
-    let mut out = String::from("\"");
-    for chunk in bytes.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            match c {
-                '"' => out.push_str("\\\""),
-                '\\' => out.push_str("\\\\"),
-                '\u{7}' => out.push_str("\\a"),
-                '\u{8}' => out.push_str("\\b"),
-                '\u{c}' => out.push_str("\\f"),
-                '\n' => out.push_str("\\n"),
-                '\r' => out.push_str("\\r"),
-                '\t' => out.push_str("\\t"),
-                '\u{b}' => out.push_str("\\v"),
-                c if (c as u32) < 0x20 || c == '\u{7f}' => out.push_str(&format!("\\x{:02x}", c as u32)),
-                c if is_go_printable(c) => out.push(c),
-                c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
-                c => out.push_str(&format!("\\U{:08x}", c as u32)),
-            }
-        }
-        for b in chunk.invalid() {
-            out.push_str(&format!("\\x{b:02x}"));
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// An approximation of Go's `unicode.IsPrint`: no control, format or private-use
-/// characters, and no spaces other than U+0020.
-fn is_go_printable(c: char) -> bool {
-    if c == ' ' {
-        return true;
-    }
-    let cp = c as u32;
-    !(c.is_control()
-        || c.is_whitespace()
-        || (0x80..0xa0).contains(&cp)
-        || matches!(cp, 0xad | 0x200b..=0x200f | 0x2028..=0x202e | 0x2060..=0x206f | 0xfeff)
-        || (0xe000..=0xf8ff).contains(&cp)
-        || (0xfff0..=0xfffb).contains(&cp)
-        || cp >= 0xf0000)
-}
+pub(crate) use crd_runtime::gofmt::quote_bytes as go_quote;
 
 #[cfg(test)]
 mod tests {
