@@ -1,6 +1,7 @@
 //! The reference engine over the real-world corpus (`shared/crds`): the default
-//! values of every CRD pass `ValidateDefaults` (the API servers that accepted these
-//! CRDs ran it), and every version admits a minimal object without panicking.
+//! values of every CRD pass `ValidateDefaults`, rules included (the API servers that
+//! accepted these CRDs ran it), every version's rules compile into the engine's rule
+//! validator, and every version admits a minimal object without panicking.
 
 use crd_codegen::check::{check_crd, check_crd_with};
 use crd_codegen::convert::{Read, read_crd};
@@ -17,7 +18,9 @@ fn corpus_defaults_are_valid_and_objects_admit() {
         return;
     }
     let mut default_errors = Vec::new();
+    let mut rule_errors = Vec::new();
     let mut admitted = 0;
+    let mut with_rules = 0;
     for f in collect_files(&[dir]).unwrap() {
         for doc in read_file(&f).unwrap() {
             let Ok(Read::Crd(model, _)) = read_crd(&doc) else {
@@ -34,6 +37,11 @@ fn corpus_defaults_are_valid_and_objects_admit() {
             let crd = crd_codegen::lower::lower_crd(&model);
             let engine = Engine::new(&crd);
             for v in engine.versions() {
+                let errs = v.rules().compile_errors();
+                if !errs.is_empty() {
+                    rule_errors.push(format!("{} {}: {errs:?}", f.display(), v.name()));
+                }
+                with_rules += usize::from(!v.rules().is_empty());
                 let object = json!({
                     "apiVersion": format!("{}/{}", crd.group, v.name()),
                     "kind": crd.names.kind,
@@ -51,5 +59,8 @@ fn corpus_defaults_are_valid_and_objects_admit() {
         }
     }
     assert!(default_errors.is_empty(), "{}", default_errors.join("\n"));
+    assert!(rule_errors.is_empty(), "{}", rule_errors.join("\n"));
+    println!("{admitted} versions admitted, {with_rules} with rules");
     assert!(admitted > 0);
+    assert!(with_rules > 0);
 }

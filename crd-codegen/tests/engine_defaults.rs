@@ -156,6 +156,57 @@ fn embedded_resource_defaults_are_coerced_and_validated() {
     );
 }
 
+/// The rules of a node with a default, and of the nodes below it, run on the default
+/// (with the default as its own old value, then without one).
+#[test]
+fn defaults_must_pass_rules() {
+    assert_eq!(
+        errors(spec(json!({"type": "object", "properties": {"value": {
+            "type": "string", "maxLength": 64, "default": "kube-everything",
+            "x-kubernetes-validations": [{"rule": "self.startsWith('x')"}],
+        }}}))),
+        [format!(
+            r#"{P}.properties[value].default: Invalid value: "kube-everything": failed rule: self.startsWith('x')"#
+        )]
+    );
+    assert_eq!(
+        errors(spec(
+            json!({"type": "object", "default": {"n": 5}, "properties": {"n": {
+                "type": "integer", "x-kubernetes-validations": [{"rule": "self < 3", "message": "too big"}],
+            }}})
+        )),
+        [format!("{P}.default.n: Invalid value: 5: too big")]
+    );
+    // A transition rule sees the default as its old value; with optionalOldSelf the
+    // default must also pass as a create.
+    assert!(
+        errors(spec(json!({"type": "object", "properties": {"v": {
+            "type": "integer", "default": 1,
+            "x-kubernetes-validations": [{"rule": "self == oldSelf"}],
+        }}})))
+        .is_empty()
+    );
+    assert_eq!(
+        errors(spec(json!({"type": "object", "properties": {"v": {
+            "type": "integer", "default": 1,
+            "x-kubernetes-validations": [{"rule": "oldSelf.hasValue()", "optionalOldSelf": true, "message": "needs an old value"}],
+        }}}))),
+        [format!(
+            "{P}.properties[v].default: Invalid value: 1: needs an old value"
+        )]
+    );
+    // Rules run only when the default passed the schema.
+    assert_eq!(
+        errors(spec(json!({"type": "object", "properties": {"v": {
+            "type": "integer", "maximum": 0, "default": 1,
+            "x-kubernetes-validations": [{"rule": "self < 0"}],
+        }}}))),
+        [format!(
+            "{P}.properties[v].default: Invalid value: 1:  in body should be less than or equal to 0"
+        )]
+    );
+}
+
 #[test]
 fn the_seed_crds_have_valid_defaults() {
     for f in ["crontab-crd.yaml", "cel-crd.yaml"] {

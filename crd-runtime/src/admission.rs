@@ -85,8 +85,16 @@ pub trait ResourceSchema {
     fn validate_lists(&self, object: &Value, errs: &mut ErrorList);
 
     /// `x-kubernetes-validations` rules; `old` on update. Runs only when no blocking
-    /// error came before.
-    fn validate_rules(&self, _object: &Value, _old: Option<&Value>, _errs: &mut ErrorList) {}
+    /// error came before. Failures that ratcheting forgives (see
+    /// [`crate::rules::report_failure`]) go to `warnings`, printed as errors.
+    fn validate_rules(
+        &self,
+        _object: &Value,
+        _old: Option<&Value>,
+        _errs: &mut ErrorList,
+        _warnings: &mut Vec<String>,
+    ) {
+    }
 
     /// Whether any node of the structural spine (properties, items,
     /// additionalProperties) has `x-kubernetes-validations`. Without rules the API
@@ -113,6 +121,10 @@ pub struct Admission {
     pub pruned: Vec<String>,
     /// Every validation error, in the API server's order. Empty when admitted.
     pub errors: ErrorList,
+    /// The warnings the API server returns with the response: rule failures that
+    /// ratcheting turned into warnings (an update that leaves a failing value as it
+    /// was), printed as errors.
+    pub warnings: Vec<String>,
     /// Set when the API server rejects the request before validating it (HTTP 400 Bad
     /// Request, e.g. malformed `metadata`, a `kind` that is not a string, a namespace
     /// other than the request's), with the server's message; `errors` is then empty.
@@ -129,6 +141,7 @@ impl Admission {
             object,
             pruned,
             errors: ErrorList::new(),
+            warnings: Vec::new(),
             bad_request: Some(message),
         }
     }
@@ -167,11 +180,12 @@ pub fn create(schema: &dyn ResourceSchema, object: Value, namespace: &str) -> Ad
             m.remove("status");
         }
     }
-    let errors = validate_create(schema, &object);
+    let (errors, warnings) = validate_create_with_warnings(schema, &object);
     Admission {
         object,
         pruned,
         errors,
+        warnings,
         bad_request: None,
     }
 }
@@ -201,11 +215,12 @@ pub fn update(schema: &dyn ResourceSchema, object: Value, old: Value, namespace:
         return Admission::rejected(object, pruned, message);
     }
     before_update(schema, &mut object, &old);
-    let errors = validate_update(schema, &object, &old);
+    let (errors, warnings) = validate_update_with_warnings(schema, &object, &old);
     Admission {
         object,
         pruned,
         errors,
+        warnings,
         bad_request: None,
     }
 }
@@ -437,7 +452,13 @@ fn scale_errors(schema: &dyn ResourceSchema, object: &Value, errs: &mut ErrorLis
 /// schema, scale, embedded resources, list sets and maps, rules), then, only when it
 /// found nothing, the generic object-meta validation.
 pub fn validate_create(schema: &dyn ResourceSchema, object: &Value) -> ErrorList {
+    validate_create_with_warnings(schema, object).0
+}
+
+/// [`validate_create`] with the warnings of the rules.
+pub fn validate_create_with_warnings(schema: &dyn ResourceSchema, object: &Value) -> (ErrorList, Vec<String>) {
     let mut errs = ErrorList::new();
+    let mut warnings = Vec::new();
     // customResourceValidator.Validate
     let type_errs = objectmeta::validate_type_meta(object, schema.kind(), schema.api_version());
     if !type_errs.is_empty() {
@@ -460,7 +481,7 @@ pub fn validate_create(schema: &dyn ResourceSchema, object: &Value) -> ErrorList
     schema.validate_embedded(object, &mut errs);
     schema.validate_lists(object, &mut errs);
     if schema.has_rules() && !block_rules_if_invalid(&mut errs) {
-        schema.validate_rules(object, None, &mut errs);
+        schema.validate_rules(object, None, &mut errs, &mut warnings);
     }
     if errs.is_empty()
         && let Ok(meta) = object_meta_of(object)
@@ -472,7 +493,7 @@ pub fn validate_create(schema: &dyn ResourceSchema, object: &Value) -> ErrorList
             "metadata",
         ));
     }
-    errs
+    (errs, warnings)
 }
 
 /// The validation steps of an update from `old`, both already decoded and defaulted
@@ -480,7 +501,17 @@ pub fn validate_create(schema: &dyn ResourceSchema, object: &Value) -> ErrorList
 /// `ValidateUpdate` (OpenAPI errors ratcheted, list-type errors only when `old` has
 /// none, rules with `oldSelf`).
 pub fn validate_update(schema: &dyn ResourceSchema, object: &Value, old: &Value) -> ErrorList {
+    validate_update_with_warnings(schema, object, old).0
+}
+
+/// [`validate_update`] with the warnings of the rules.
+pub fn validate_update_with_warnings(
+    schema: &dyn ResourceSchema,
+    object: &Value,
+    old: &Value,
+) -> (ErrorList, Vec<String>) {
     let mut errs = ErrorList::new();
+    let mut warnings = Vec::new();
     let new_meta = object_meta_of(object);
     let old_meta = object_meta_of(old);
     // validateCommonFields
@@ -518,9 +549,9 @@ pub fn validate_update(schema: &dyn ResourceSchema, object: &Value, old: &Value)
         schema.validate_lists(object, &mut errs);
     }
     if schema.has_rules() && !block_rules_if_invalid(&mut errs) {
-        schema.validate_rules(object, Some(old), &mut errs);
+        schema.validate_rules(object, Some(old), &mut errs, &mut warnings);
     }
-    errs
+    (errs, warnings)
 }
 
 /// Appends the "rules were not checked" error when `errs` holds a blocking error

@@ -17,6 +17,7 @@ pub use serde;
 pub use serde_json;
 
 pub mod admission;
+pub mod cel;
 pub mod errors;
 pub mod formats;
 pub mod gofmt;
@@ -29,6 +30,7 @@ pub mod openapi;
 pub mod quantity;
 pub mod ratchet;
 pub mod regex;
+pub mod rules;
 pub mod schema;
 pub mod semver;
 pub mod strings;

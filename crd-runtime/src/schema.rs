@@ -53,7 +53,8 @@ pub trait CustomResource: ObjectSchema + k8s_openapi::Resource + Serialize + Des
     const HAS_RULES: bool = false;
 
     /// `x-kubernetes-validations` of the whole object (compiled CEL); `old` on update.
-    fn validate_rules(_object: &Value, _old: Option<&Value>, _errs: &mut ErrorList) {}
+    /// Ratcheted failures go to `warnings` (see [`crate::rules`]).
+    fn validate_rules(_object: &Value, _old: Option<&Value>, _errs: &mut ErrorList, _warnings: &mut Vec<String>) {}
 
     /// The create pipeline on a JSON object (as the API server admits a request in
     /// `namespace`): the admitted object, the pruned paths and every error.
@@ -225,8 +226,8 @@ impl<T: CustomResource> ResourceSchema for Compiled<T> {
         T::validate_lists(object, &Path::Root, errs);
     }
 
-    fn validate_rules(&self, object: &Value, old: Option<&Value>, errs: &mut ErrorList) {
-        T::validate_rules(object, old, errs);
+    fn validate_rules(&self, object: &Value, old: Option<&Value>, errs: &mut ErrorList, warnings: &mut Vec<String>) {
+        T::validate_rules(object, old, errs, warnings);
     }
 }
 

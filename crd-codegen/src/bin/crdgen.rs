@@ -258,6 +258,11 @@ fn validate(
             } else {
                 schema.create(obj.value, &namespace)
             };
+            // kubectl prints the warnings of a response (rule failures that ratcheting
+            // forgave) before its result.
+            for w in &admission.warnings {
+                eprintln!("Warning: {w}");
+            }
             if let Some(message) = &admission.bad_request {
                 let verb = if old_path.is_some() { "updating" } else { "creating" };
                 eprintln!(

@@ -12,6 +12,7 @@
 pub mod ast;
 pub mod check;
 pub mod debug;
+pub mod eval;
 pub mod errors;
 pub mod lexer;
 pub mod macros;

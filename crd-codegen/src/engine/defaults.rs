@@ -10,17 +10,28 @@
 //! gives it (formats not stripped, `x-kubernetes-int-or-string` without types);
 //! inside the `metadata`, `apiVersion` or `kind` of a resource it is placed into a
 //! surrounding object whose metadata must coerce and validate (`must result in valid
-//! metadata: ...`) before the default itself is validated. CEL rules on defaults are
-//! a later stage.
+//! metadata: ...`) before the default itself is validated.
+//!
+//! Then the rules of the node and of the nodes below it run on the default (Go's
+//! `cel.NewValidator(s, isResourceRoot, PerCallLimit)` at that node), with the default
+//! as its own old value, and, when that finds nothing, again without an old value
+//! (so that rules with `optionalOldSelf` see a create); the passes share one budget
+//! ([`RUNTIME_CEL_COST_BUDGET`](crd_runtime::rules::RUNTIME_CEL_COST_BUDGET) for all
+//! defaults of the schema), the second pass's cost counting only when it is the
+//! higher. Once the budget is exhausted the walk stops. Properties are walked in
+//! sorted order (Go: random), which decides which rule runs out of budget first.
 
 use super::compile::{CNode, CompileOptions};
+use super::rules::RuleValidator;
 use super::{meta, prune, validate};
 use crate::check::structural::{NestedValueValidation, Structural, ValueValidation};
 use crate::check::{RuleCompilation, RuleCompiler, RuleSite};
 use crate::fieldpath::FieldPath;
 use crate::ir;
+use crate::model::ValidationRule;
 use crd_runtime::errors::{ErrorList, FieldError, Path};
 use crd_runtime::openapi::go_deep_equal;
+use crd_runtime::rules::{Budget, Findings, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET};
 use serde_json::{Map, Value};
 
 /// The `RuleCompiler` stage that validates default values (and compiles no rules).
@@ -36,14 +47,61 @@ impl RuleCompiler for DefaultsValidator {
     }
 }
 
-/// Go's `ValidateDefaults(ctx, path, root, isResourceRoot=true, requirePrunedDefaults=true)`
-/// without the CEL part. `path` is the schema root (`...openAPIV3Schema`).
+/// Go's `ValidateDefaults(ctx, path, root, isResourceRoot=true, requirePrunedDefaults=true)`.
+/// `path` is the schema root (`...openAPIV3Schema`).
 pub fn validate_defaults(root: &Structural, path: &FieldPath) -> Vec<FieldError> {
-    let mut node = CNode::compile(&structural_to_ir(root), CompileOptions::DEFAULTS);
-    node.embedded_resource = true;
-    let mut errs = Vec::new();
-    walk(&node, path, &node, &mut Vec::new(), false, &mut errs);
-    errs
+    validate_defaults_with(
+        root,
+        path,
+        &DefaultsOptions {
+            resource_root: true,
+            require_pruned: true,
+            budget: RUNTIME_CEL_COST_BUDGET,
+        },
+    )
+}
+
+/// The parameters of Go's `ValidateDefaults` and of its recursive `validate`.
+#[derive(Clone, Copy, Debug)]
+pub struct DefaultsOptions {
+    /// `isResourceRoot`: the root is validated as an embedded resource (what
+    /// `ValidateDefaults` does; Go's tests call `validate` without it).
+    pub resource_root: bool,
+    /// `requirePrunedDefaults`: defaults with unknown fields are errors.
+    pub require_pruned: bool,
+    /// The cost budget of the rules run on defaults.
+    pub budget: i64,
+}
+
+/// Validates the defaults of `root` with the given options.
+pub fn validate_defaults_with(root: &Structural, path: &FieldPath, options: &DefaultsOptions) -> Vec<FieldError> {
+    let mut ir_root = structural_to_ir(root);
+    ir_root.embedded_resource |= options.resource_root;
+    let node = CNode::compile(&ir_root, CompileOptions::DEFAULTS);
+    let mut walk = DefaultsWalk {
+        errs: Vec::new(),
+        budget: Budget::new(options.budget),
+        require_pruned: options.require_pruned,
+    };
+    let root_site = Site {
+        node: &node,
+        schema: &ir_root,
+    };
+    walk.walk(root_site, path, root_site, &mut Vec::new(), false);
+    walk.errs
+}
+
+/// A schema node: compiled, and as IR (for its rules).
+#[derive(Clone, Copy)]
+struct Site<'a> {
+    node: &'a CNode,
+    schema: &'a ir::Schema,
+}
+
+struct DefaultsWalk {
+    errs: ErrorList,
+    budget: Budget,
+    require_pruned: bool,
 }
 
 /// A step of Go's `SurroundingObjectFunc`.
@@ -104,82 +162,151 @@ fn aggregate(errs: &ErrorList) -> String {
     }
 }
 
-/// The kube-openapi errors of `value` against `s`, below `base`.
-fn openapi_errors(s: &CNode, value: &Value, base: &str, errs: &mut ErrorList) {
+/// The kube-openapi errors of `value` against `s`, below `base`; whether there were
+/// none.
+fn openapi_errors(s: &CNode, value: &Value, base: &str, errs: &mut ErrorList) -> bool {
     let res = validate::validate(s, value, None, &Path::Root);
     let mut found = ErrorList::new();
     res.into_field_errors(&mut found);
+    let valid = found.is_empty();
     errs.extend(found.into_iter().map(|e| under(base, e)));
+    valid
 }
 
-fn walk(s: &CNode, pth: &FieldPath, root: &CNode, steps: &mut Vec<Step>, inside_meta: bool, errs: &mut ErrorList) {
-    if s.embedded_resource {
-        // An embedded resource is a new resource root with a fresh surrounding object.
-        walk_node(s, pth, s, &mut Vec::new(), false, errs);
-    } else {
-        walk_node(s, pth, root, steps, inside_meta, errs);
-    }
-}
-
-fn walk_node(s: &CNode, pth: &FieldPath, root: &CNode, steps: &mut Vec<Step>, inside_meta: bool, errs: &mut ErrorList) {
-    if let Some(d) = &s.default {
-        let base = pth.child("default").to_string();
-        if inside_meta {
-            let mut obj = surround(d.clone(), steps);
-            if let Err(e) = meta::coerce(&mut obj, Some(root), true, false, &Path::Root) {
-                errs.push(FieldError::invalid(
-                    base,
-                    d.clone(),
-                    format!("must result in valid metadata: {e}"),
-                ));
-            } else {
-                let mut meta_errs = ErrorList::new();
-                meta::validate(&obj, Some(root), true, &Path::Root, &mut meta_errs);
-                if !meta_errs.is_empty() {
-                    errs.push(FieldError::invalid(
-                        base,
-                        d.clone(),
-                        format!("must result in valid metadata: {}", aggregate(&meta_errs)),
-                    ));
-                } else {
-                    openapi_errors(s, d, &base, errs);
-                }
-            }
+impl DefaultsWalk {
+    fn walk(&mut self, s: Site<'_>, pth: &FieldPath, root: Site<'_>, steps: &mut Vec<Step>, inside_meta: bool) {
+        if self.budget.is_exhausted() {
+            return;
+        }
+        if s.node.embedded_resource {
+            // An embedded resource is a new resource root with a fresh surrounding object.
+            self.walk_node(s, pth, s, &mut Vec::new(), false);
         } else {
-            let mut pruned = d.clone();
-            prune::prune(&mut pruned, Some(s), s.embedded_resource, &mut Vec::new());
-            if !go_deep_equal(&pruned, d) {
-                errs.push(FieldError::invalid(
-                    base.clone(),
-                    d.clone(),
-                    "must not have unknown fields",
-                ));
-            }
-            let mut coerced = d.clone();
-            if let Err(e) = meta::coerce(&mut coerced, Some(s), s.embedded_resource, false, &Path::Root) {
-                errs.push(under(&base, e));
+            self.walk_node(s, pth, root, steps, inside_meta);
+        }
+    }
+
+    fn walk_node(&mut self, s: Site<'_>, pth: &FieldPath, root: Site<'_>, steps: &mut Vec<Step>, inside_meta: bool) {
+        if let Some(d) = &s.node.default {
+            let base = pth.child("default").to_string();
+            let valid = if inside_meta {
+                self.default_in_meta(s.node, d, &base, root.node, steps)
             } else {
-                let mut meta_errs = ErrorList::new();
-                meta::validate(&coerced, Some(s), s.embedded_resource, &Path::Root, &mut meta_errs);
-                if !meta_errs.is_empty() {
-                    errs.extend(meta_errs.into_iter().map(|e| under(&base, e)));
-                } else {
-                    openapi_errors(s, &coerced, &base, errs);
+                self.default_outside_meta(s.node, d, &base)
+            };
+            // Go runs the rules only when everything else found nothing.
+            if valid {
+                let is_resource_root = std::ptr::eq(s.node, root.node);
+                self.rules(s.schema, d, &base, is_resource_root);
+                if self.budget.is_exhausted() {
+                    return;
                 }
             }
         }
+        // additionalProperties are not followed: defaults are forbidden there.
+        if let (Some(items), Some(items_ir)) = (s.node.items.as_deref(), s.schema.items.as_deref()) {
+            steps.push(Step::Index);
+            let child = Site {
+                node: items,
+                schema: items_ir,
+            };
+            self.walk(child, &pth.child("items"), root, steps, inside_meta);
+            steps.pop();
+            if self.budget.is_exhausted() {
+                return;
+            }
+        }
+        for (k, sub) in &s.node.properties {
+            let Some(sub_ir) = s.schema.properties.get(k) else {
+                continue;
+            };
+            let sub_inside =
+                inside_meta || (s.node.embedded_resource && matches!(k.as_str(), "metadata" | "apiVersion" | "kind"));
+            steps.push(Step::Child(k.clone()));
+            let child = Site {
+                node: sub,
+                schema: sub_ir,
+            };
+            self.walk(child, &pth.child("properties").key(k), root, steps, sub_inside);
+            steps.pop();
+            if self.budget.is_exhausted() {
+                return;
+            }
+        }
     }
-    if let Some(items) = s.items.as_deref() {
-        steps.push(Step::Index);
-        walk(items, &pth.child("items"), root, steps, inside_meta, errs);
-        steps.pop();
+
+    /// A default inside the metadata (or apiVersion, kind) of a resource: whether it
+    /// passed the metadata and schema checks.
+    fn default_in_meta(&mut self, s: &CNode, d: &Value, base: &str, root: &CNode, steps: &[Step]) -> bool {
+        let mut obj = surround(d.clone(), steps);
+        if let Err(e) = meta::coerce(&mut obj, Some(root), true, false, &Path::Root) {
+            self.errs.push(FieldError::invalid(
+                base,
+                d.clone(),
+                format!("must result in valid metadata: {e}"),
+            ));
+            return false;
+        }
+        let mut meta_errs = ErrorList::new();
+        meta::validate(&obj, Some(root), true, &Path::Root, &mut meta_errs);
+        if !meta_errs.is_empty() {
+            self.errs.push(FieldError::invalid(
+                base,
+                d.clone(),
+                format!("must result in valid metadata: {}", aggregate(&meta_errs)),
+            ));
+            return false;
+        }
+        openapi_errors(s, d, base, &mut self.errs)
     }
-    for (k, sub) in &s.properties {
-        let sub_inside =
-            inside_meta || (s.embedded_resource && matches!(k.as_str(), "metadata" | "apiVersion" | "kind"));
-        steps.push(Step::Child(k.clone()));
-        walk(sub, &pth.child("properties").key(k), root, steps, sub_inside, errs);
-        steps.pop();
+
+    /// A default outside of resource metadata: whether its embedded resources and its
+    /// schema checks passed (an unpruned default is reported but does not stop them).
+    fn default_outside_meta(&mut self, s: &CNode, d: &Value, base: &str) -> bool {
+        if self.require_pruned {
+            let mut pruned = d.clone();
+            prune::prune(&mut pruned, Some(s), s.embedded_resource, &mut Vec::new());
+            if !go_deep_equal(&pruned, d) {
+                self.errs
+                    .push(FieldError::invalid(base, d.clone(), "must not have unknown fields"));
+            }
+        }
+        let mut coerced = d.clone();
+        if let Err(e) = meta::coerce(&mut coerced, Some(s), s.embedded_resource, false, &Path::Root) {
+            self.errs.push(under(base, e));
+            return false;
+        }
+        let mut meta_errs = ErrorList::new();
+        meta::validate(&coerced, Some(s), s.embedded_resource, &Path::Root, &mut meta_errs);
+        if !meta_errs.is_empty() {
+            self.errs.extend(meta_errs.into_iter().map(|e| under(base, e)));
+            return false;
+        }
+        openapi_errors(s, &coerced, base, &mut self.errs)
+    }
+
+    /// The rules at and below the node, on its default: with the default as old value,
+    /// then (when that passed) without one; the higher cost counts.
+    fn rules(&mut self, schema: &ir::Schema, d: &Value, base: &str, is_resource_root: bool) {
+        let validator = RuleValidator::new(schema, is_resource_root, PER_CALL_LIMIT);
+        if validator.is_empty() {
+            return;
+        }
+        let root = Path::Root;
+        let path = root.field(base);
+        let mut findings = Findings::default();
+        let mut with_old = self.budget;
+        validator.validate(&path, d, Some(d), None, &mut with_old, &mut findings);
+        let mut remaining = with_old;
+        if findings.errors.is_empty() {
+            let mut without_old = self.budget;
+            validator.validate(&path, d, None, None, &mut without_old, &mut findings);
+            if without_old.remaining() < remaining.remaining() {
+                remaining = without_old;
+            }
+        }
+        self.errs.extend(findings.errors);
+        self.budget = remaining;
     }
 }
 
@@ -235,12 +362,28 @@ fn nested_to_ir(n: &NestedValueValidation) -> ir::Schema {
         ..Default::default()
     };
     value_validation(&n.value_validation, &mut out);
+    out.validations = rules_to_ir(&n.validation_extensions.x_validations);
     out.items = n.items.as_deref().map(|i| Box::new(nested_to_ir(i)));
     out.properties = n.properties.iter().map(|(k, v)| (k.clone(), nested_to_ir(v))).collect();
     out
 }
 
-/// A structural schema as IR (what `ToKubeOpenAPI` keeps).
+/// `x-kubernetes-validations` as IR rules.
+fn rules_to_ir(rules: &[ValidationRule]) -> Vec<ir::Rule> {
+    rules
+        .iter()
+        .map(|r| ir::Rule {
+            rule: r.rule.clone(),
+            message: non_empty(&r.message),
+            message_expression: non_empty(&r.message_expression),
+            reason: r.reason.clone(),
+            field_path: non_empty(&r.field_path),
+            optional_old_self: r.optional_old_self == Some(true),
+        })
+        .collect()
+}
+
+/// A structural schema as IR (what `ToKubeOpenAPI` keeps, and the rules).
 pub fn structural_to_ir(s: &Structural) -> ir::Schema {
     let mut out = ir::Schema {
         type_: ir::Type::parse(&s.generic.type_),
@@ -254,6 +397,7 @@ pub fn structural_to_ir(s: &Structural) -> ir::Schema {
         ..Default::default()
     };
     value_validation(&s.value_validation, &mut out);
+    out.validations = rules_to_ir(&s.validation_extensions.x_validations);
     out.items = s.items.as_deref().map(|i| Box::new(structural_to_ir(i)));
     out.properties = s
         .properties

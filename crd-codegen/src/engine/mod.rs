@@ -9,19 +9,23 @@
 //! ratcheting ([`validate`]) and the list-type invariants ([`lists`]). The generated
 //! code implements the same trait; the two must agree on every input.
 //!
-//! [`defaults`] validates the `default`s of a schema at CRD creation
-//! (`ValidateDefaults`), for `crate::check`, and prunes them as the API server does
-//! when it serves a CRD (`PruneDefaults`, applied by [`Engine::new`]).
+//! [`rules`] evaluates the `x-kubernetes-validations` rules (compiled once by
+//! [`Engine::new`]) after the other checks, as the API server's CEL validator does,
+//! with `oldSelf` and ratcheting on update.
 //!
-//! CEL rules (`x-kubernetes-validations`) are a later stage: `validate_rules` reports
-//! nothing yet.
+//! [`defaults`] validates the `default`s of a schema at CRD creation
+//! (`ValidateDefaults`, rules included), for `crate::check`, and prunes them as the
+//! API server does when it serves a CRD (`PruneDefaults`, applied by
+//! [`Engine::new`]).
 
 pub mod compile;
 pub mod default;
 pub mod defaults;
+mod eval;
 pub mod lists;
 pub mod meta;
 pub mod prune;
+pub mod rules;
 pub mod validate;
 
 use crate::ir;
@@ -29,6 +33,8 @@ use compile::{CNode, CompileOptions};
 use crd_runtime::admission::{self, Admission, ResourceSchema, ScalePaths};
 use crd_runtime::errors::{ErrorList, FieldError, Path};
 use crd_runtime::openapi::Res;
+use crd_runtime::rules::{Budget, Findings, PER_CALL_LIMIT};
+use rules::RuleValidator;
 use serde_json::Value;
 
 pub use defaults::{DefaultsValidator, validate_defaults};
@@ -50,6 +56,7 @@ pub struct VersionSchema {
     scale: Option<ir::Scale>,
     status: bool,
     root: CNode,
+    rules: RuleValidator,
 }
 
 impl Engine {
@@ -70,6 +77,9 @@ impl Engine {
                     defaults::prune_defaults(&mut root);
                     root
                 },
+                // The API server's CEL validator (`cel.NewValidator(schema, true,
+                // PerCallLimit)`), compiled once.
+                rules: RuleValidator::new(&v.schema, true, PER_CALL_LIMIT),
             })
             .collect();
         Engine {
@@ -104,6 +114,11 @@ impl VersionSchema {
     /// The compiled root schema.
     pub fn root(&self) -> &CNode {
         &self.root
+    }
+
+    /// The compiled `x-kubernetes-validations` rules.
+    pub fn rules(&self) -> &RuleValidator {
+        &self.rules
     }
 
     /// `admission::create` with this schema.
@@ -173,8 +188,19 @@ impl ResourceSchema for VersionSchema {
         }
     }
 
+    fn validate_rules(&self, object: &Value, old: Option<&Value>, errs: &mut ErrorList, warnings: &mut Vec<String>) {
+        // One budget for all rules of the object; on update the walk ratchets
+        // (`WithRatcheting(NewCorrelatedObject(new, old, schema))`).
+        let mut findings = Findings::default();
+        let mut budget = Budget::per_object();
+        self.rules
+            .validate(&Path::Root, object, old, Some(&self.root), &mut budget, &mut findings);
+        errs.extend(findings.errors);
+        warnings.extend(findings.warnings);
+    }
+
     fn has_rules(&self) -> bool {
-        self.root.has_rules()
+        !self.rules.is_empty()
     }
 
     fn status_subresource(&self) -> bool {

@@ -262,12 +262,25 @@ fn enum_type(name: &Ident, docs: TokenStream, e: &EnumDef) -> TokenStream {
             #v,
         }
     });
+    let arms = e.variants.iter().map(|(variant, value)| {
+        let v = ident(variant);
+        quote!(#name::#v => #value,)
+    });
     quote! {
         #docs
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
         #[serde(crate = "::crd_runtime::serde")]
         pub enum #name {
             #( #variants )*
+        }
+
+        impl #name {
+            /// The value as written in JSON.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    #( #arms )*
+                }
+            }
         }
     }
 }

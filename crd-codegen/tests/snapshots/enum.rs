@@ -504,6 +504,16 @@ pub mod enums_example_com {
             Slow,
         }
 
+        impl MatcherSpecMode {
+            /// The value as written in JSON.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    MatcherSpecMode::Fast => "fast",
+                    MatcherSpecMode::Slow => "slow",
+                }
+            }
+        }
+
         /// How to compare.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
         #[serde(crate = "::crd_runtime::serde")]
@@ -518,6 +528,18 @@ pub mod enums_example_com {
             NotTilde,
         }
 
+        impl MatcherSpecOperator {
+            /// The value as written in JSON.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    MatcherSpecOperator::Eq => "=",
+                    MatcherSpecOperator::NotEq => "!=",
+                    MatcherSpecOperator::EqTilde => "=~",
+                    MatcherSpecOperator::NotTilde => "!~",
+                }
+            }
+        }
+
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
         #[serde(crate = "::crd_runtime::serde")]
         pub enum MatcherSpecPolicy {
@@ -529,6 +551,17 @@ pub mod enums_example_com {
             Never,
         }
 
+        impl MatcherSpecPolicy {
+            /// The value as written in JSON.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    MatcherSpecPolicy::Always => "Always",
+                    MatcherSpecPolicy::IfNotPresent => "IfNotPresent",
+                    MatcherSpecPolicy::Never => "Never",
+                }
+            }
+        }
+
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
         #[serde(crate = "::crd_runtime::serde")]
         pub enum MatcherSpecProtocol {
@@ -538,6 +571,17 @@ pub mod enums_example_com {
             Tcp2,
             #[serde(rename = "UDP")]
             Udp,
+        }
+
+        impl MatcherSpecProtocol {
+            /// The value as written in JSON.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    MatcherSpecProtocol::Tcp => "TCP",
+                    MatcherSpecProtocol::Tcp2 => "tcp",
+                    MatcherSpecProtocol::Udp => "UDP",
+                }
+            }
         }
 
         #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -663,6 +707,17 @@ pub mod enums_example_com {
             IfNotPresent,
             #[serde(rename = "Never")]
             Never,
+        }
+
+        impl MatcherSpecRulesPolicy {
+            /// The value as written in JSON.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    MatcherSpecRulesPolicy::Always => "Always",
+                    MatcherSpecRulesPolicy::IfNotPresent => "IfNotPresent",
+                    MatcherSpecRulesPolicy::Never => "Never",
+                }
+            }
         }
     }
 }
