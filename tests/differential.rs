@@ -27,6 +27,9 @@ fn describe(a: &Admission) -> String {
     for e in &a.errors {
         s.push_str(&format!("  {e}\n"));
     }
+    for w in &a.warnings {
+        s.push_str(&format!("  warning: {w}\n"));
+    }
     s
 }
 
@@ -70,6 +73,7 @@ fn generated_code_agrees_with_the_engine() {
                         ("update", mutated, Some(valid)),
                     ];
                     for (what, object, old) in cases {
+                        let old_text = old.as_ref().map(|o| format!("old: {o}\n")).unwrap_or_default();
                         let (a, b) = match old {
                             None => (interpreted.create(object.clone(), "default"), (compiled.admit)(object.clone(), "default")),
                             Some(old) => (
@@ -80,7 +84,7 @@ fn generated_code_agrees_with_the_engine() {
                         runs += 1;
                         if a != b && failures.len() < 20 {
                             failures.push(format!(
-                                "{project} {api_version} {kind} #{i} {what} ({mutation}):\ninput: {object}\n-- engine:\n{}-- generated:\n{}",
+                                "{project} {api_version} {kind} #{i} {what} ({mutation}):\ninput: {object}\n{old_text}-- engine:\n{}-- generated:\n{}",
                                 describe(&a),
                                 describe(&b)
                             ));

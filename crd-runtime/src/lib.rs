@@ -18,6 +18,7 @@ pub use serde_json;
 
 pub mod admission;
 pub mod cel;
+pub mod compiled;
 pub mod errors;
 pub mod formats;
 pub mod gofmt;

@@ -195,8 +195,27 @@ pub struct NodeSite<'a> {
     /// as the bad value of evaluation errors.
     pub schema_type: &'a str,
     /// The node's value, printed as the bad value of failures (omitted for objects
-    /// and arrays).
-    pub value: &'a Value,
+    /// and arrays): JSON data, or a typed value of generated code.
+    pub value: &'a dyn BadValue,
+}
+
+/// A value a failure can print: anything serializable (JSON data, the typed values of
+/// generated code). Only converted when a failure is reported.
+pub trait BadValue {
+    fn to_json(&self) -> Value;
+}
+
+impl<T: serde::Serialize + ?Sized> BadValue for T {
+    fn to_json(&self) -> Value {
+        // Generated types and JSON always serialize.
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
+
+impl std::fmt::Debug for dyn BadValue + '_ {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.to_json())
+    }
 }
 
 impl NodeSite<'_> {
@@ -223,7 +242,7 @@ impl NodeSite<'_> {
     fn failure_value(&self) -> Option<Value> {
         match self.schema_type {
             "object" | "array" => None,
-            _ => Some(self.value.clone()),
+            _ => Some(self.value.to_json()),
         }
     }
 }
@@ -513,6 +532,126 @@ impl<C: Correlated> Ratchet<C> {
             nearest_parent: self.nearest_parent,
         }
     }
+}
+
+/// Runs one rule of a node whose [`enter_node`] passed, as `validateExpressions`
+/// does for each rule: skipped when it does not apply (a transition rule without an
+/// old value), else evaluated, its result reported ([`rule_result`]) and, when it
+/// does not hold, its `messageExpression` evaluated and the failure reported
+/// ([`report_failure`]). Returns `false` once the budget is exhausted: no further
+/// rule may run.
+pub fn run_rule<E: Display>(
+    info: &RuleInfo<'_>,
+    site: &NodeSite<'_>,
+    has_old: bool,
+    evaluate: impl FnOnce() -> Evaluated<bool, E>,
+    message_expression: impl FnOnce() -> Option<Evaluated<Option<String>, E>>,
+    ratchet: impl FnOnce() -> bool,
+    budget: &mut Budget,
+    out: &mut Findings,
+) -> bool {
+    if !info.applies(has_old) {
+        return true;
+    }
+    if rule_result(info, site, evaluate(), budget, out) == Verdict::Failed {
+        report_failure(info, site, message_expression(), ratchet, budget, out);
+    }
+    !budget.is_exhausted()
+}
+
+/// The budget is exhausted: validation stops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stop;
+
+/// Whether the walk goes on (`?` stops it).
+pub type Flow = Result<(), Stop>;
+
+/// [`enter_node`] for generated code: `Err(Stop)` when the node's rules may not run.
+pub fn enter(site: &NodeSite<'_>, budget: &mut Budget, out: &mut Findings) -> Flow {
+    if enter_node(site, budget, out) { Ok(()) } else { Err(Stop) }
+}
+
+/// [`run_rule`] for generated code: `Err(Stop)` once the budget is exhausted.
+pub fn check<E: Display>(
+    info: &RuleInfo<'_>,
+    site: &NodeSite<'_>,
+    has_old: bool,
+    evaluate: impl FnOnce() -> Evaluated<bool, E>,
+    message_expression: impl FnOnce() -> Option<Evaluated<Option<String>, E>>,
+    ratchet: impl FnOnce() -> bool,
+    budget: &mut Budget,
+    out: &mut Findings,
+) -> Flow {
+    if run_rule(info, site, has_old, evaluate, message_expression, ratchet, budget, out) {
+        Ok(())
+    } else {
+        Err(Stop)
+    }
+}
+
+/// Ratcheting in generated code: a correlated node is a closure telling whether it
+/// equals its old value (computed only when a failure asks).
+pub type TypedRatchet<'r> = Ratchet<Unchanged<'r>>;
+
+/// Whether a typed node equals its correlated old value (`CachedDeepEqual`).
+#[derive(Clone, Copy)]
+pub struct Unchanged<'r>(pub &'r dyn Fn() -> bool);
+
+impl Correlated for Unchanged<'_> {
+    // Generated code correlates children itself and descends with
+    // [`Ratchet::descend`].
+    fn key(self, _key: &str) -> Option<Self> {
+        None
+    }
+    fn index(self, _index: usize) -> Option<Self> {
+        None
+    }
+    fn unchanged(self) -> bool {
+        (self.0)()
+    }
+}
+
+impl<C: Correlated> Ratchet<C> {
+    /// The child whose correlation the caller found (`key` / `index` when the
+    /// walker correlates children itself): `None` once correlation stops there.
+    pub fn descend(self, child: Option<C>) -> Ratchet<C> {
+        match self.current {
+            None => self,
+            Some(current) => Ratchet {
+                current: child,
+                nearest_parent: Some(current),
+            },
+        }
+    }
+}
+
+
+/// The walk of a generated root type's rules (its module's `rules` walk function).
+pub type WalkFn = for<'a> fn(&'a Value, Option<&'a Value>, &Path, TypedRatchet<'_>, &mut Budget, &mut Findings) -> Flow;
+
+/// The rules of a whole custom resource, compiled (what a generated root type's
+/// `CustomResource::validate_rules` runs): the walk over the object with one budget;
+/// `old` (an update) gives `oldSelf` and ratcheting (`ratchet_equal` is the root's
+/// `CachedDeepEqual`).
+pub fn validate_json(
+    object: &Value,
+    old: Option<&Value>,
+    ratchet_equal: fn(&Value, &Value) -> bool,
+    walk: WalkFn,
+    errs: &mut ErrorList,
+    warnings: &mut Vec<String>,
+) {
+    let unchanged = || old.is_some_and(|o| ratchet_equal(object, o));
+    let ratchet = match old {
+        Some(_) => Ratchet::root(Unchanged(&unchanged)),
+        None => Ratchet::none(),
+    };
+    let mut budget = Budget::per_object();
+    let mut out = Findings::default();
+    // Stopping early (the budget ran out) keeps the errors found so far.
+    let _ = walk(object, old, &Path::Root, ratchet, &mut budget, &mut out);
+    errs.extend(out.errors);
+    warnings.extend(out.warnings);
 }
 
 /// Go's `fieldErrorForReason` (`value` `None` is Go's omitted value).

@@ -52,7 +52,7 @@ use crate::ir;
 use crate::lower::raise_schema;
 use crd_runtime::errors::Path;
 use crd_runtime::ratchet::{self, MapList};
-use crd_runtime::rules::{self, Budget, Correlated, Findings, NodeSite, Ratchet, Reason, RuleInfo, Verdict};
+use crd_runtime::rules::{self, Budget, Correlated, Findings, NodeSite, Ratchet, Reason, RuleInfo};
 use serde_json::Value;
 
 use super::compile::CNode;
@@ -69,42 +69,42 @@ pub struct RuleValidator {
 }
 
 /// One node of the validator tree.
-struct RuleNode {
+pub(crate) struct RuleNode {
     /// What the node's rules need: the schema they run against and the compiled rules.
-    own: Option<NodeRules>,
+    pub(crate) own: Option<NodeRules>,
     /// The node's type (`sts.Type`), printed as the bad value of evaluation errors.
-    schema_type: &'static str,
+    pub(crate) schema_type: &'static str,
     /// The list-map keys when the node is a `x-kubernetes-list-type: map` array (old
     /// items correlate by them).
-    map_keys: Option<Vec<String>>,
-    items: Option<Box<RuleNode>>,
+    pub(crate) map_keys: Option<Vec<String>>,
+    pub(crate) items: Option<Box<RuleNode>>,
     /// By name, sorted.
-    properties: BTreeMap<String, RuleNode>,
-    additional: Option<Box<RuleNode>>,
-    all_of: Vec<RuleNode>,
+    pub(crate) properties: BTreeMap<String, RuleNode>,
+    pub(crate) additional: Option<Box<RuleNode>>,
+    pub(crate) all_of: Vec<RuleNode>,
 }
 
 /// The rules of one node.
-struct NodeRules {
+pub(crate) struct NodeRules {
     /// The node's schema, to read `self` and `oldSelf`.
-    schema: ir::Schema,
-    is_resource_root: bool,
+    pub(crate) schema: ir::Schema,
+    pub(crate) is_resource_root: bool,
     /// The compiled rules, or the node-level compilation error (Go's
     /// `compilationErr`).
-    rules: Result<Vec<NodeRule>, String>,
+    pub(crate) rules: Result<Vec<NodeRule>, String>,
 }
 
 /// One rule, compiled.
-struct NodeRule {
-    rule: String,
-    message: Option<String>,
-    reason: Reason,
-    field_path: Option<String>,
-    optional_old_self: bool,
-    compiled: Compiled,
+pub(crate) struct NodeRule {
+    pub(crate) rule: String,
+    pub(crate) message: Option<String>,
+    pub(crate) reason: Reason,
+    pub(crate) field_path: Option<String>,
+    pub(crate) optional_old_self: bool,
+    pub(crate) compiled: Compiled,
 }
 
-enum Compiled {
+pub(crate) enum Compiled {
     /// A rule of white space only: never runs.
     Empty,
     /// The rule did not compile (`rule compile error: <detail>`).
@@ -113,15 +113,15 @@ enum Compiled {
 }
 
 /// A rule ready to run.
-struct RuleProgram {
-    program: Program,
-    uses_old_self: bool,
+pub(crate) struct RuleProgram {
+    pub(crate) program: Program,
+    pub(crate) uses_old_self: bool,
     /// The `messageExpression` (source and program), when it compiled.
-    message: Option<(String, Program)>,
+    pub(crate) message: Option<(String, Program)>,
 }
 
 impl NodeRule {
-    fn info(&self) -> RuleInfo<'_> {
+    pub(crate) fn info(&self) -> RuleInfo<'_> {
         let (uses_old_self, message_expression) = match &self.compiled {
             Compiled::Program(p) => (p.uses_old_self, p.message.as_ref().map(|(s, _)| s.as_str())),
             _ => (false, None),
@@ -141,7 +141,7 @@ impl NodeRule {
 /// Whether Kubernetes' `SchemaDeclType` gives the node a CEL type: scalars and
 /// int-or-string do; arrays when their items do; objects unless their
 /// `additionalProperties` schema has none; untyped nodes do not.
-fn has_cel_type(s: &ir::Schema) -> bool {
+pub(crate) fn has_cel_type(s: &ir::Schema) -> bool {
     if s.int_or_string {
         return true;
     }
@@ -233,7 +233,7 @@ impl RuleValidator {
 /// Go's `validator(validationSchema, nodeSchema, isResourceRoot, declType)`: the rules
 /// come from `validation`, the types from `node` (the same node, except for `allOf`
 /// branches); `has_type` tells whether `declType` is non-nil.
-fn build(validation: &ir::Schema, node: &ir::Schema, is_resource_root: bool, has_type: bool) -> Option<RuleNode> {
+pub(crate) fn build(validation: &ir::Schema, node: &ir::Schema, is_resource_root: bool, has_type: bool) -> Option<RuleNode> {
     let own = (!validation.validations.is_empty()).then(|| NodeRules {
         schema: node.clone(),
         is_resource_root,
@@ -577,20 +577,21 @@ impl Walk {
                 Compiled::Program(p) => p,
             };
             let info = rule.info();
-            if !info.applies(old.is_some()) {
-                continue;
-            }
             let activation = eval::activation(&info, &self_val, old_val.as_ref());
-            let evaluated = eval::run(&compiled.program, &activation, self.per_call_limit);
-            let verdict = rules::rule_result(&info, &site, eval::as_bool(evaluated), budget, out);
-            if verdict == Verdict::Failed {
-                let message = compiled
-                    .message
-                    .as_ref()
-                    .map(|(_, p)| eval::as_message(eval::run(p, &activation, self.per_call_limit)));
-                rules::report_failure(&info, &site, message, || corr.should_ratchet(), budget, out);
-            }
-            if budget.is_exhausted() {
+            let go_on = rules::run_rule(
+                &info,
+                &site,
+                old.is_some(),
+                || eval::as_bool(eval::run(&compiled.program, &activation, self.per_call_limit)),
+                || {
+                    let (_, p) = compiled.message.as_ref()?;
+                    Some(eval::as_message(eval::run(p, &activation, self.per_call_limit)))
+                },
+                || corr.should_ratchet(),
+                budget,
+                out,
+            );
+            if !go_on {
                 return;
             }
         }

@@ -66,8 +66,9 @@ impl<'a> AdmitEmitter<'a> {
         self.named.get(&ptr).map(|n| Ident::new(n, Span::call_site()))
     }
 
-    /// `impl ObjectSchema` (and `impl CustomResource` for roots) for one type.
-    pub fn type_impls(&self, t: &TypeDef) -> TokenStream {
+    /// `impl ObjectSchema` (and `impl CustomResource` for roots) for one type;
+    /// `rules` is a root's `validate_rules` when it has rules.
+    pub fn type_impls(&self, t: &TypeDef, rules: Option<TokenStream>) -> TokenStream {
         let is_root = matches!(t.body, TypeBody::Root(_));
         if !matches!(t.body, TypeBody::Struct(_) | TypeBody::Root(_)) {
             return TokenStream::new();
@@ -141,7 +142,7 @@ impl<'a> AdmitEmitter<'a> {
             TokenStream::new()
         };
         let root_impl = match &t.body {
-            TypeBody::Root(root) => self.custom_resource_impl(&name, root.crd, root.version),
+            TypeBody::Root(root) => self.custom_resource_impl(&name, root.crd, root.version, rules),
             _ => TokenStream::new(),
         };
         quote! {
@@ -180,7 +181,7 @@ impl<'a> AdmitEmitter<'a> {
         }
     }
 
-    fn custom_resource_impl(&self, name: &Ident, crd: &ir::Crd, v: &ir::Version) -> TokenStream {
+    fn custom_resource_impl(&self, name: &Ident, crd: &ir::Crd, v: &ir::Version, rules: Option<TokenStream>) -> TokenStream {
         let rt = rt();
         let namespaced = crd.scope == ir::Scope::Namespaced;
         let scale = match &v.subresources.scale {
@@ -202,7 +203,13 @@ impl<'a> AdmitEmitter<'a> {
             }
         };
         let status = v.subresources.status;
-        let rules = has_rules(&v.schema).then(|| quote!(const HAS_RULES: bool = true;));
+        let rules = rules.map(|validate_rules| {
+            quote! {
+                const HAS_RULES: bool = true;
+
+                #validate_rules
+            }
+        });
         quote! {
             impl #rt::schema::CustomResource for #name {
                 const NAMESPACED: bool = #namespaced;
@@ -958,6 +965,12 @@ impl<'a> AdmitEmitter<'a> {
 
     // ---- ratchet equality ----
 
+    /// [`Self::equal_node`] for any node of the module: `CachedDeepEqual` of `v` and
+    /// `o` (both `&Value`) under `s`.
+    pub fn equal_expr(&self, s: &Schema, v: TokenStream, o: TokenStream) -> TokenStream {
+        self.equal_node(s, v, o, None)
+    }
+
     /// A `bool` expression: `CachedDeepEqual` of `v` and `o` (both `&Value`) at `s`.
     fn equal_node(&self, s: &Schema, v: TokenStream, o: TokenStream, this: Option<*const Schema>) -> TokenStream {
         let rt = rt();
@@ -985,17 +998,16 @@ impl<'a> AdmitEmitter<'a> {
                 Some(ap) => self.equal_node(ap, quote!(nv), quote!(ov), this),
                 None => quote!(false),
             };
+            // (`leaf_equal` of two objects is not the same: with no schema for their
+            // keys, only empty objects are equal.)
             let body = match_arms(quote!(key), prop_arms, Some(other));
-            // Plain deep equality for every key is the catch-all below.
-            (body.to_string() != quote!(#rt::schema::leaf_equal(nv, ov)).to_string()).then(|| {
-                let key_param = param("key", &body);
-                quote! {
-                    (#rt::Value::Object(_), #rt::Value::Object(_)) => {
-                        #rt::schema::fields_equal(#v, #o, |#key_param, nv, ov| #body)
-                    }
+            let key_param = param("key", &body);
+            quote! {
+                (#rt::Value::Object(_), #rt::Value::Object(_)) => {
+                    #rt::schema::fields_equal(#v, #o, |#key_param, nv, ov| #body)
                 }
-            })
-        }).flatten();
+            }
+        });
         let array_arm = s.items.as_deref().and_then(|items| match (s.list_type, s.list_map_keys.is_empty()) {
             (Some(ListType::Map), false) => {
                 let keys = &s.list_map_keys;
@@ -1231,12 +1243,12 @@ impl<'a> AdmitEmitter<'a> {
 }
 
 /// A match arm: a pattern and its body (an expression or a block).
-type Arm = (TokenStream, TokenStream);
+pub(crate) type Arm = (TokenStream, TokenStream);
 
 /// `match scrutinee { arms.. _ => default }`, written the way a person would write it:
 /// only the default when there are no arms, and an `if` for a single arm when the
 /// default does nothing (`default` is `None`: the statement `{}`).
-fn match_arms(scrutinee: TokenStream, arms: Vec<Arm>, default: Option<TokenStream>) -> TokenStream {
+pub(crate) fn match_arms(scrutinee: TokenStream, arms: Vec<Arm>, default: Option<TokenStream>) -> TokenStream {
     match (arms.len(), default) {
         (0, None) => TokenStream::new(),
         (0, Some(d)) => d,
@@ -1320,7 +1332,7 @@ fn param(name: &str, body: &TokenStream) -> TokenStream {
 
 /// Whether `tokens` mention the identifier `name` (to leave closure parameters
 /// unnamed when unused).
-fn uses_ident(tokens: &TokenStream, name: &str) -> bool {
+pub(crate) fn uses_ident(tokens: &TokenStream, name: &str) -> bool {
     tokens.clone().into_iter().any(|t| match t {
         proc_macro2::TokenTree::Ident(i) => i == name,
         proc_macro2::TokenTree::Group(g) => uses_ident(&g.stream(), name),

@@ -66,11 +66,17 @@ fn version_module(m: &Module) -> TokenStream {
     let version_mod = ident(&m.version_mod);
     let doc = format!(" `{}/{}`.", m.group, m.version);
     let admit = super::admit::AdmitEmitter::new(m);
-    let types = m.types.iter().map(|t| {
-        let def = type_def(m, t);
-        let impls = admit.type_impls(t);
-        quote!(#def #impls)
-    });
+    let rules = super::rules::RulesEmitter::new(m);
+    let types: Vec<TokenStream> = m
+        .types
+        .iter()
+        .map(|t| {
+            let def = type_def(m, t);
+            let impls = admit.type_impls(t, rules.root_validate_rules(t));
+            quote!(#def #impls)
+        })
+        .collect();
+    let rules_module = rules.rules_module();
     quote! {
         #[doc = #doc]
         pub mod #version_mod {
@@ -93,6 +99,8 @@ fn version_module(m: &Module) -> TokenStream {
             use ::std::collections::BTreeMap;
 
             #( #types )*
+
+            #rules_module
         }
     }
 }

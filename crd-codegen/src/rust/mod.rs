@@ -1,10 +1,12 @@
 //! The Rust back end: IR → planned types → tokens → formatted source.
 
 pub mod admit;
+pub mod cel;
 pub mod docs;
 pub mod emit;
 pub mod names;
 pub mod plan;
+pub mod rules;
 
 use crate::ir;
 

@@ -524,7 +524,16 @@ pub mod embedded_example_com {
                                             }
                                         },
                                     ),
-                                    rt::schema::leaf_equal,
+                                    |v, o| match (v, o) {
+                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
+                                            rt::schema::fields_equal(
+                                                v,
+                                                o,
+                                                |_, nv, ov| rt::schema::leaf_equal(nv, ov),
+                                            )
+                                        }
+                                        _ => rt::schema::leaf_equal(v, o),
+                                    },
                                 );
                             }
                         }
@@ -569,7 +578,18 @@ pub mod embedded_example_com {
                             value,
                             old,
                             |key, nv, ov| match key {
-                                "data" => rt::schema::leaf_equal(nv, ov),
+                                "data" => {
+                                    match (nv, ov) {
+                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
+                                            rt::schema::fields_equal(
+                                                nv,
+                                                ov,
+                                                |_, nv, ov| rt::schema::leaf_equal(nv, ov),
+                                            )
+                                        }
+                                        _ => rt::schema::leaf_equal(nv, ov),
+                                    }
+                                }
                                 _ => false,
                             },
                         )

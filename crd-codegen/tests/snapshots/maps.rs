@@ -429,7 +429,16 @@ pub mod maps_example_com {
                                                 }
                                             },
                                         ),
-                                        rt::schema::leaf_equal,
+                                        |v, o| match (v, o) {
+                                            (rt::Value::Object(_), rt::Value::Object(_)) => {
+                                                rt::schema::fields_equal(
+                                                    v,
+                                                    o,
+                                                    |_, nv, ov| rt::schema::leaf_equal(nv, ov),
+                                                )
+                                            }
+                                            _ => rt::schema::leaf_equal(v, o),
+                                        },
                                     );
                                 }
                                 "limits" => {
@@ -452,7 +461,16 @@ pub mod maps_example_com {
                                                 }
                                             },
                                         ),
-                                        rt::schema::leaf_equal,
+                                        |v, o| match (v, o) {
+                                            (rt::Value::Object(_), rt::Value::Object(_)) => {
+                                                rt::schema::fields_equal(
+                                                    v,
+                                                    o,
+                                                    |_, nv, ov| rt::schema::leaf_equal(nv, ov),
+                                                )
+                                            }
+                                            _ => rt::schema::leaf_equal(v, o),
+                                        },
                                     );
                                 }
                                 "routes" => {
@@ -501,7 +519,16 @@ pub mod maps_example_com {
                                                 }
                                             },
                                         ),
-                                        rt::schema::leaf_equal,
+                                        |v, o| match (v, o) {
+                                            (rt::Value::Object(_), rt::Value::Object(_)) => {
+                                                rt::schema::fields_equal(
+                                                    v,
+                                                    o,
+                                                    |_, nv, ov| rt::schema::leaf_equal(nv, ov),
+                                                )
+                                            }
+                                            _ => rt::schema::leaf_equal(v, o),
+                                        },
                                     );
                                 }
                                 _ => {}
@@ -607,9 +634,42 @@ pub mod maps_example_com {
                                         _ => rt::schema::leaf_equal(nv, ov),
                                     }
                                 }
-                                "labels" => rt::schema::leaf_equal(nv, ov),
-                                "limits" => rt::schema::leaf_equal(nv, ov),
-                                "routes" => rt::schema::leaf_equal(nv, ov),
+                                "labels" => {
+                                    match (nv, ov) {
+                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
+                                            rt::schema::fields_equal(
+                                                nv,
+                                                ov,
+                                                |_, nv, ov| rt::schema::leaf_equal(nv, ov),
+                                            )
+                                        }
+                                        _ => rt::schema::leaf_equal(nv, ov),
+                                    }
+                                }
+                                "limits" => {
+                                    match (nv, ov) {
+                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
+                                            rt::schema::fields_equal(
+                                                nv,
+                                                ov,
+                                                |_, nv, ov| rt::schema::leaf_equal(nv, ov),
+                                            )
+                                        }
+                                        _ => rt::schema::leaf_equal(nv, ov),
+                                    }
+                                }
+                                "routes" => {
+                                    match (nv, ov) {
+                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
+                                            rt::schema::fields_equal(
+                                                nv,
+                                                ov,
+                                                |_, nv, ov| rt::schema::leaf_equal(nv, ov),
+                                            )
+                                        }
+                                        _ => rt::schema::leaf_equal(nv, ov),
+                                    }
+                                }
                                 _ => false,
                             },
                         )

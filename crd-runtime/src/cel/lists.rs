@@ -11,6 +11,7 @@ use std::cmp::Ordering;
 
 use super::equality::{RawKey, list_contains, map_list_key, raw_key, value_equal};
 use super::error::{Error, Result};
+use super::gosort;
 use super::list::{KeyNames, List, ListType};
 use super::ops::{add, compare};
 use super::value::Val;
@@ -120,8 +121,10 @@ pub fn sort<'a>(list: &List<'a>) -> Result<Val<'a>> {
 /// `list.@sortByAssociatedKeys(keys)` (the `sortBy` macro): the list ordered by the
 /// keys, which must be comparable values of one type.
 ///
-/// Go sorts with `sort.Slice`, which is not stable beyond 12 elements; this sort is
-/// stable, so elements with equal keys can come out in another order than Go's.
+/// Go sorts with `sort.Slice`, which is not stable beyond 12 elements; [`gosort`]
+/// repeats Go's algorithm so that elements with equal keys come out in Go's order.
+/// As in Go, "less" is "compares as -1": keys that cannot be ordered (NaN) are never
+/// less than anything.
 pub fn sort_by_associated_keys<'a>(list: &List<'a>, keys: &List<'_>) -> Result<Val<'a>> {
     let (n, m) = (list.len(), keys.len());
     if n != m {
@@ -141,10 +144,8 @@ pub fn sort_by_associated_keys<'a>(list: &List<'a>, keys: &List<'_>) -> Result<V
         return Err(Error::new("list elements must have the same type"));
     }
     let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&i, &j| match compare(&keys[i], &keys[j]) {
-        Ok(Ordering::Less) => Ordering::Less,
-        Ok(Ordering::Greater) => Ordering::Greater,
-        _ => Ordering::Equal,
+    gosort::sort_slice(&mut order, |&i, &j| {
+        matches!(compare(&keys[i], &keys[j]), Ok(Ordering::Less))
     });
     let items = order.into_iter().map(|i| list.get(i)).collect::<Result<Vec<_>>>()?;
     Ok(Val::list(items))

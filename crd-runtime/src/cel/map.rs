@@ -198,7 +198,7 @@ impl<'a> Map<'a> {
         Map { repr: Repr::View(view) }
     }
 
-    pub(crate) fn json(obj: &'a serde_json::Map<String, Json>, schema: SchemaRef<'a>) -> Map<'a> {
+    pub fn json(obj: &'a serde_json::Map<String, Json>, schema: SchemaRef<'a>) -> Map<'a> {
         Map {
             repr: Repr::Json(obj, schema),
         }
@@ -210,12 +210,30 @@ impl<'a> Map<'a> {
         }
     }
 
-    /// The entries of a map made by the evaluation.
-    pub(crate) fn keyed(&self) -> Option<&Arc<BTreeMap<Key<'a>, Val<'a>>>> {
-        match &self.repr {
-            Repr::Vals(m) => Some(m),
-            _ => None,
+    /// `cel.@mapInsert` on a comprehension's accumulator (cel-go's mutable map):
+    /// adds the entry, in place when nothing else holds the map; `insert failed:
+    /// key <k> already exists` when the key is present.
+    pub fn insert(&mut self, k: &Val<'a>, v: Val<'a>) -> Result<()> {
+        if self.find(k).is_some() {
+            return Err(Error::new(format!(
+                "insert failed: key {} already exists",
+                super::format::go_value(k)
+            )));
         }
+        let key = Key::from_val(k)?;
+        if let Repr::Vals(entries) = &mut self.repr {
+            Arc::make_mut(entries).insert(key, v);
+            return Ok(());
+        }
+        let mut entries = BTreeMap::new();
+        for key in self.keys() {
+            if let Some(val) = self.find(&key) {
+                entries.insert(Key::from_val(&key)?, val?);
+            }
+        }
+        entries.insert(key, v);
+        *self = Map::from_keyed(entries);
+        Ok(())
     }
 
     /// The number of entries (for schema objects: the keys of the JSON object).
@@ -293,14 +311,20 @@ impl<'a> Map<'a> {
     /// The keys, in iteration order (Go iterates maps in random order; here keys
     /// are sorted for values the evaluation made and JSON objects, and in field
     /// order for generated structs). Object keys are CEL names.
+    ///
+    /// A JSON object's keys that its schema does not know (kept by
+    /// `x-kubernetes-preserve-unknown-fields`) come last, each as `null`: Kubernetes'
+    /// `unstructuredMap` iterator yields a nil key for each of them.
     pub fn keys(&self) -> Vec<Val<'a>> {
         match &self.repr {
             Repr::Vals(m) => m.keys().map(Key::to_val).collect(),
             Repr::Json(obj, schema) => {
                 let is_object = schema.has_properties();
                 let mut keys = Vec::with_capacity(obj.len());
+                let mut unknown = 0;
                 for k in obj.keys() {
                     if prop_schema(*schema, k).is_none() {
+                        unknown += 1;
                         continue;
                     }
                     if is_object && let Some(e) = escape(k) {
@@ -309,6 +333,7 @@ impl<'a> Map<'a> {
                         keys.push(Val::str(k));
                     }
                 }
+                keys.extend(std::iter::repeat_n(Val::Null, unknown));
                 keys
             }
             Repr::Object(o) => o.field_names().into_iter().map(Val::string).collect(),
@@ -317,7 +342,7 @@ impl<'a> Map<'a> {
     }
 
     /// The JSON object and schema, for a JSON object.
-    pub(crate) fn json_object(&self) -> Option<(&'a serde_json::Map<String, Json>, SchemaRef<'a>)> {
+    pub fn json_object(&self) -> Option<(&'a serde_json::Map<String, Json>, SchemaRef<'a>)> {
         match &self.repr {
             Repr::Json(obj, schema) => Some((obj, *schema)),
             _ => None,
@@ -325,7 +350,10 @@ impl<'a> Map<'a> {
     }
 
     /// The generated struct, for one.
-    pub(crate) fn object_view(&self) -> Option<&'a dyn ObjectView> {
+
+
+    /// The struct of generated code behind an object map.
+    pub fn object_view(&self) -> Option<&'a dyn ObjectView> {
         match &self.repr {
             Repr::Object(o) => Some(*o),
             _ => None,

@@ -29,6 +29,7 @@ pub mod error;
 pub mod escaping;
 pub mod format;
 pub mod functions;
+pub mod gosort;
 pub mod list;
 pub mod lists;
 pub mod map;

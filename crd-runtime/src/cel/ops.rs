@@ -80,16 +80,18 @@ pub fn add_lists<'a>(a: &List<'a>, b: &List<'a>) -> Result<List<'a>> {
     }
 }
 
-/// Appends to a list in place when nothing else holds it (cel-go's mutable list of
-/// comprehension accumulators); otherwise the same as [`add_lists`].
+/// `accu + list` on a comprehension's accumulator (cel-go's mutable list): the
+/// items are appended to the accumulator, in place when nothing else holds it; the
+/// result is an atomic list of plain values (cel-go's `baseList` semantics).
 pub fn append<'a>(a: &mut List<'a>, b: &List<'a>) -> Result<()> {
-    if let (ListType::Atomic, Repr::Vals(items)) = (&a.list_type, &mut a.repr)
-        && let Some(v) = Arc::get_mut(items)
-    {
-        v.extend(b.to_vec()?);
+    let extra = b.to_vec()?;
+    if let (ListType::Atomic, Repr::Vals(items)) = (&a.list_type, &mut a.repr) {
+        Arc::make_mut(items).extend(extra);
         return Ok(());
     }
-    *a = add_lists(a, b)?;
+    let mut items = a.to_vec()?;
+    items.extend(extra);
+    *a = List::new(items);
     Ok(())
 }
 

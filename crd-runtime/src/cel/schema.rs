@@ -30,7 +30,7 @@ pub trait CelSchema: Sync {
     /// `x-kubernetes-list-type` (`""` when unset).
     fn list_type(&self) -> &str;
     /// `x-kubernetes-list-map-keys`.
-    fn list_map_keys(&self) -> &[String];
+    fn list_map_keys(&self) -> Vec<&str>;
 }
 
 /// A schema node as CEL sees it: with `apiVersion`, `kind` and `metadata` (`name`,
@@ -118,7 +118,7 @@ impl<'a> SchemaRef<'a> {
         self.node.list_type()
     }
 
-    pub fn list_map_keys(&self) -> &'a [String] {
+    pub fn list_map_keys(&self) -> Vec<&'a str> {
         self.node.list_map_keys()
     }
 }
@@ -200,7 +200,7 @@ impl CelSchema for Builtin {
     fn list_type(&self) -> &str {
         ""
     }
-    fn list_map_keys(&self) -> &[String] {
-        &[]
+    fn list_map_keys(&self) -> Vec<&str> {
+        Vec::new()
     }
 }

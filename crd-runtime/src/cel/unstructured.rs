@@ -122,8 +122,8 @@ pub(crate) fn to_val<'a>(value: &'a Json, schema: SchemaRef<'a>) -> Result<Val<'
 }
 
 /// Kubernetes' `escapeKeyProps`: names that cannot be escaped are kept as they are.
-fn escaped_key_names<'a>(keys: &[String]) -> KeyNames<'a> {
-    KeyNames::Shared(keys.iter().map(|k| escape(k).unwrap_or_else(|| k.clone())).collect())
+fn escaped_key_names<'a>(keys: Vec<&str>) -> KeyNames<'a> {
+    KeyNames::Shared(keys.iter().map(|k| escape(k).unwrap_or_else(|| k.to_string())).collect())
 }
 
 /// A JSON number as Go's unstructured decoding holds it: integers as `int64`, the
@@ -150,7 +150,7 @@ fn go_type_name(v: &Json) -> &'static str {
 
 /// A string by its `format`: durations, dates, date-times and base64 bytes are
 /// converted.
-fn string_val<'a>(s: &'a str, format: &str) -> Result<Val<'a>> {
+pub(crate) fn string_val<'a>(s: &'a str, format: &str) -> Result<Val<'a>> {
     match format {
         "duration" => strfmt_parse_duration(s)
             .map(|d| Val::Duration(Duration::from_nanos(d)))

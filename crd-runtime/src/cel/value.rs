@@ -286,7 +286,9 @@ impl<'a> Val<'a> {
     }
 
     /// Whether this is the zero value of its type (cel-go `traits.Zeroer`, for
-    /// `optional.ofNonZeroValue`); values without a zero value are never zero.
+    /// `optional.ofNonZeroValue`); values of types that are not `Zeroer`s are never
+    /// zero: optionals, types, Kubernetes' values, and lists and maps of data
+    /// (Kubernetes' `unstructuredList` / `unstructuredMap` are not `Zeroer`s).
     pub fn is_zero_value(&self) -> bool {
         match self {
             Val::Null => true,
@@ -297,10 +299,10 @@ impl<'a> Val<'a> {
             Val::String(s) => s.is_empty(),
             Val::Bytes(b) => b.is_empty(),
             Val::Duration(d) => d.nanos() == 0,
-            Val::Timestamp(t) => t.unix_seconds() == 0 && t.subsec_nanos() == 0,
-            Val::List(l) => l.is_empty(),
-            Val::Map(m) => m.is_empty(),
-            Val::Optional(o) => o.is_none(),
+            // Go's zero `time.Time` (cel-go `Timestamp.IsZeroValue` is `IsZero()`).
+            Val::Timestamp(t) => t.unix_seconds() == -62_135_596_800 && t.subsec_nanos() == 0,
+            Val::List(l) => !l.is_data() && l.is_empty(),
+            Val::Map(m) => !m.is_data() && m.is_empty(),
             _ => false,
         }
     }

@@ -2,7 +2,7 @@
 //! `attributes.go`) with Kubernetes' cost tracking (`runtimecost.go`).
 
 use crd_runtime::cel::cost::{LIST_CREATE_COST, MAP_CREATE_COST, SELECT_AND_IDENT_COST, call_cost};
-use crd_runtime::cel::functions::{dispatch, map_insert};
+use crd_runtime::cel::functions::dispatch;
 use crd_runtime::cel::ops::{append, format_key, index_value, not_strictly_false};
 use crd_runtime::cel::{Error, List, Map, Val, equals};
 
@@ -235,7 +235,7 @@ impl<'p, 'a, 'v> Interpreter<'p, 'a, 'v> {
     /// `accu + list` and `cel.@mapInsert(accu, k, v)` on a mutable accumulator
     /// (cel-go's mutable list and map of comprehensions): in place.
     fn mutable_accumulator_call(&mut self, c: &'p Call) -> Step<Option<Value<'a>>> {
-        let is_insert = c.function == "cel.@mapInsert" && c.args.len() == 3;
+        let is_insert = c.function == "cel.@mapInsert" && matches!(c.args.len(), 2 | 3);
         if !(c.function == "_+_" && c.args.len() == 2 || is_insert) {
             return Ok(None);
         }
@@ -263,7 +263,7 @@ impl<'p, 'a, 'v> Interpreter<'p, 'a, 'v> {
             let v = self.eval(a)?;
             let is_err = v.is_err();
             rest.push(v);
-            if is_err && is_insert {
+            if is_err && c.mode == CallMode::VarArgs {
                 return Ok(Some(rest.pop().unwrap_or(Ok(Val::Null))));
             }
         }
@@ -277,6 +277,7 @@ impl<'p, 'a, 'v> Interpreter<'p, 'a, 'v> {
                     (Val::List(l), [Ok(Val::List(other))]) => append(l, other).map(|_| Val::List(l.clone())),
                     (Val::List(_), _) => Err(Error::no_such_overload()),
                     (Val::Map(m), [Ok(k), Ok(v)]) => insert_in_place(m, k, v).map(|_| Val::Map(m.clone())),
+                    (Val::Map(m), [Ok(Val::Map(u))]) => insert_all(m, u).map(|_| Val::Map(m.clone())),
                     (other, _) => {
                         let mut all = vec![other.clone()];
                         all.extend(rest.iter().filter_map(|a| a.as_ref().ok().cloned()));
@@ -536,7 +537,16 @@ impl<'a> Entries<'a> {
 
 /// Inserts into a comprehension's map accumulator (cel-go `mutableMap.Insert`).
 fn insert_in_place<'a>(m: &mut Map<'a>, k: &Val<'a>, v: &Val<'a>) -> Result<(), Error> {
-    *m = map_insert(m, k, v)?;
+    m.insert(k, v.clone())
+}
+
+/// Inserts every entry of `u` (cel-go `@mapInsert_map_map` on a mutable map).
+fn insert_all<'a>(m: &mut Map<'a>, u: &Map<'a>) -> Result<(), Error> {
+    for k in u.keys() {
+        if let Some(v) = u.find(&k) {
+            m.insert(&k, v?)?;
+        }
+    }
     Ok(())
 }
 

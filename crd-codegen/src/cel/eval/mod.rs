@@ -8,6 +8,7 @@
 //! evaluate(&program, self, old_self, cost_limit)    -> Evaluation { result, cost }
 //! json_to_val(&json, &ir_schema, is_resource_root)  -> Result<Val, Error>
 //! evaluate_with(&program, &activation, cost_limit)  -> Evaluation (any variables)
+//! interp::Activation { vars: Vec<(name, Result<Val, Error>)> }
 //! ```
 //!
 //! - [`Program::new`] plans a [`CheckedExpr`] ([`plan::Plan`]); its error is what
@@ -22,6 +23,24 @@
 //!   failed or was cancelled (what the API server subtracts from its budget).
 //! - [`json_to_val`] is Kubernetes' `UnstructuredToVal` over an IR schema (with
 //!   `WithTypeAndObjectMeta` at resource roots).
+//! - [`evaluate_with`] takes the variables as an [`interp::Activation`]: names
+//!   bound to values or to errors (Go binds the error value of data that does not
+//!   fit its schema the same way; reading such a variable is that error).
+//!
+//! A [`Program`] is `Send + Sync` and can be evaluated any number of times,
+//! concurrently.
+//!
+//! # For the code generator
+//!
+//! [`Program::plan`] gives the [`plan::Plan`]: every [`plan::NodeKind`] says what
+//! to evaluate, in which order, which errors come out and what to add to the
+//! cost. The run-time pieces generated code calls are in `crd_runtime::cel`:
+//! `functions::dispatch` / `functions::call_overload` (or the typed functions of
+//! the leaf modules for statically resolved overloads), `equals`, `ops` (the
+//! operators), `cost::call_cost` and the constants of `cost`, `Error` for the
+//! texts. Generated structs implement `crd_runtime::cel::ObjectView` and lists
+//! and maps of typed data are wrapped without copying (`List::view`,
+//! `ToVal`), so they behave as the JSON the API server sees.
 //!
 //! Values are `crd_runtime::cel::Val`, the function library and the cost
 //! functions are in `crd_runtime::cel`.
@@ -143,4 +162,13 @@ pub fn json_to_val<'a>(
     is_resource_root: bool,
 ) -> Result<Val<'a>, Error> {
     crd_runtime::cel::json_to_val(value, schema, is_resource_root)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn programs_can_be_shared() {
+        fn shared<T: Send + Sync>() {}
+        shared::<super::Program>();
+    }
 }

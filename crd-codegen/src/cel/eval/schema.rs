@@ -54,7 +54,7 @@ impl CelSchema for Schema {
         }
     }
 
-    fn list_map_keys(&self) -> &[String] {
-        &self.list_map_keys
+    fn list_map_keys(&self) -> Vec<&str> {
+        self.list_map_keys.iter().map(String::as_str).collect()
     }
 }

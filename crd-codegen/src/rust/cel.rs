@@ -1,0 +1,1153 @@
+//! CEL rules compiled to Rust: a rule's plan (`crate::cel::eval::plan`, the steps
+//! the API server's evaluator takes, with what each costs) becomes an expression
+//! over the generated structs.
+//!
+//! Every plan node becomes a Rust expression of type `rt::cel::Result<R>` (the value,
+//! or the evaluation error CEL treats as a value), where `R` is the node's
+//! representation ([`Repr`]), chosen from its checked type: `bool`, `i64`, `u64`,
+//! `f64`, `rt::cel::Str` for the scalars, `&T` for a schema object whose generated
+//! struct is `T`, and `rt::cel::Val` for everything else. Fields of structs are read
+//! directly, the common operators on scalars are plain Rust, and whatever else goes
+//! through the same runtime functions the interpreter uses (`rt::compiled`,
+//! `rt::cel`), so compiled rules and the interpreter agree on values, errors and
+//! costs (the differential tests hold them to it).
+//!
+//! Costs are added to a local `cost` as the plan describes them; comprehension loops
+//! check it against the limit on every iteration (they `return` the cost-limit
+//! error), and the rule checks the total at the end (see `rt::compiled`).
+
+use super::plan::TypeId;
+use crate::cel::eval::plan::{Attr, AttrRoot, Call, CallMode, Fold, Node, NodeKind, Plan, QualKind};
+use crate::cel::types::Type;
+use crd_runtime::cel::Val;
+use crd_runtime::cel::escaping::escape;
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::{format_ident, quote};
+use std::collections::HashMap;
+
+/// How a CEL value is held in compiled code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Repr {
+    Bool,
+    Int,
+    Uint,
+    Double,
+    /// `rt::cel::Str`.
+    Str,
+    /// `&T`, `T` a generated struct.
+    Struct(TypeId),
+    /// `rt::cel::Val`.
+    Val,
+}
+
+impl Repr {
+    fn is_scalar(self) -> bool {
+        matches!(self, Repr::Bool | Repr::Int | Repr::Uint | Repr::Double | Repr::Str)
+    }
+}
+
+/// The view of an object node a rule reads: a struct in the module's `rules` module
+/// holding the node's JSON object, with its scalar properties read once (integers as
+/// `i64`, numbers as `f64`, strings and enums as `&str`) and every other property
+/// kept as JSON (objects are viewed when read, the rest read through the runtime's
+/// JSON values). A property whose data does not have its schema's type holds the bad
+/// data, which reads as Kubernetes' `invalid data` error, as the API server's
+/// `UnstructuredToVal` does.
+pub struct View {
+    pub name: Ident,
+    /// The `static` with the node's schema.
+    pub schema: Ident,
+    pub fields: Vec<ViewField>,
+}
+
+/// One property of a [`View`].
+pub struct ViewField {
+    pub json: String,
+    pub ident: Ident,
+    pub kind: PropKind,
+    /// The `static` with the property's schema.
+    pub schema: TokenStream,
+}
+
+/// How a property is held and read.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PropKind {
+    Int,
+    Double,
+    Bool,
+    Str,
+    /// A string CEL reads as another type (`duration`, `date`, `date-time`, `byte`).
+    Formatted(String),
+    /// An object with a view.
+    Object(TypeId),
+    /// Anything else, read through the runtime's JSON values.
+    Json,
+}
+
+impl PropKind {
+    /// The Rust type the view holds (in `Prop<'a, _>`).
+    pub fn rust_type(&self) -> TokenStream {
+        match self {
+            PropKind::Int => quote!(i64),
+            PropKind::Double => quote!(f64),
+            PropKind::Bool => quote!(bool),
+            PropKind::Str | PropKind::Formatted(_) => quote!(&'a str),
+            PropKind::Object(_) => quote!(&'a rt::JsonMap),
+            PropKind::Json => quote!(&'a rt::Value),
+        }
+    }
+
+    /// The parser of the JSON value `x` with schema static `s`.
+    pub fn parse(&self, x: TokenStream, s: &TokenStream) -> TokenStream {
+        match self {
+            PropKind::Int => quote!(rt::compiled::int(#x, &#s)),
+            PropKind::Double => quote!(rt::compiled::double(#x, &#s)),
+            PropKind::Bool => quote!(rt::compiled::boolean(#x, &#s)),
+            PropKind::Str | PropKind::Formatted(_) => quote!(rt::compiled::string(#x, &#s)),
+            PropKind::Object(_) => quote!(rt::compiled::object(#x, &#s)),
+            PropKind::Json => quote!(Ok(#x)),
+        }
+    }
+}
+
+/// The views a rule can see.
+pub struct Types<'m> {
+    pub views: &'m HashMap<TypeId, View>,
+    /// CEL object type name (`selfType0.spec`) → the viewed type.
+    pub structs: HashMap<String, TypeId>,
+}
+
+impl Types<'_> {
+    /// The representation of values of a checked type.
+    pub fn repr(&self, t: &Type) -> Repr {
+        match t {
+            Type::Bool => Repr::Bool,
+            Type::Int => Repr::Int,
+            Type::Uint => Repr::Uint,
+            Type::Double => Repr::Double,
+            Type::String => Repr::Str,
+            Type::Struct(name) => self.structs.get(name).map_or(Repr::Val, |id| Repr::Struct(*id)),
+            _ => Repr::Val,
+        }
+    }
+}
+
+/// A variable in scope.
+struct Var {
+    name: String,
+    ident: Ident,
+    repr: Repr,
+    /// The variable holds `Result<R>` (iteration variables, accumulators) rather
+    /// than `R`.
+    is_result: bool,
+}
+
+/// Compiles the nodes of one plan.
+pub struct Compiler<'c> {
+    types: &'c Types<'c>,
+    plan: &'c Plan,
+    vars: Vec<Var>,
+    counter: usize,
+}
+
+/// A compiled value: an expression of type `rt::cel::Result<R>`.
+struct Code {
+    tokens: TokenStream,
+    repr: Repr,
+}
+
+impl<'c> Compiler<'c> {
+    pub fn new(types: &'c Types<'c>, plan: &'c Plan) -> Self {
+        Compiler {
+            types,
+            plan,
+            vars: Vec::new(),
+            counter: 0,
+        }
+    }
+
+    /// Binds a top-level variable (`self`) held as `R`.
+    pub fn bind(&mut self, name: &str, ident: Ident, repr: Repr) {
+        self.vars.push(Var {
+            name: name.to_string(),
+            ident,
+            repr,
+            is_result: false,
+        });
+    }
+
+    /// Binds a top-level variable held as `rt::cel::Result<R>` (`oldSelf`, which is
+    /// an error where it is not bound).
+    pub fn bind_result(&mut self, name: &str, ident: Ident, repr: Repr) {
+        self.vars.push(Var {
+            name: name.to_string(),
+            ident,
+            repr,
+            is_result: true,
+        });
+    }
+
+    /// The whole expression as `rt::cel::Result<R>` in representation `repr`.
+    pub fn expression(&mut self, repr: Repr) -> TokenStream {
+        let root = &self.plan.root;
+        let code = self.node(root);
+        self.convert(code, repr)
+    }
+
+    fn fresh(&mut self, prefix: &str) -> Ident {
+        self.counter += 1;
+        format_ident!("{}{}", prefix, self.counter)
+    }
+
+    fn repr_of(&self, n: &Node) -> Repr {
+        self.plan.types.get(&n.id).map_or(Repr::Val, |t| self.types.repr(t))
+    }
+
+    fn node(&mut self, n: &Node) -> Code {
+        let repr = self.repr_of(n);
+        match &n.kind {
+            NodeKind::Const(v) => self.constant(v, repr),
+            NodeKind::Attr(a) => {
+                let code = self.resolve(a, false);
+                let code = self.convert_code(code, repr);
+                if matches!(a.root, AttrRoot::Cond { .. }) {
+                    return code;
+                }
+                let t = code.tokens;
+                Code {
+                    tokens: quote!({
+                        let v = #t;
+                        cost += 1;
+                        v
+                    }),
+                    repr,
+                }
+            }
+            NodeKind::PresenceTest(a) => {
+                let code = self.resolve(a, true);
+                self.convert_code(code, Repr::Bool)
+            }
+            NodeKind::And(a, b) => self.logical(a, b, false),
+            NodeKind::Or(a, b) => self.logical(a, b, true),
+            NodeKind::Equals { lhs, rhs, negate } => self.equals(lhs, rhs, *negate),
+            NodeKind::OptionalOr { lhs, rhs, or_value } => {
+                let l = self.node_as(lhs, Repr::Val);
+                let r = self.node_as(rhs, Repr::Val);
+                let tokens = quote! {
+                    match rt::compiled::optional_or(#l, #or_value) {
+                        Some(v) => v,
+                        None => #r,
+                    }
+                };
+                self.convert_code(Code { tokens, repr: Repr::Val }, repr)
+            }
+            NodeKind::SetMembership { arg, values } => self.set_membership(arg, values),
+            NodeKind::Call(c) => {
+                let code = self.call(c, n);
+                self.convert_code(code, repr)
+            }
+            NodeKind::CreateList { elements, optional } => {
+                let items = self.fresh("items");
+                let pushes: Vec<TokenStream> = elements
+                    .iter()
+                    .zip(optional)
+                    .map(|(e, opt)| {
+                        let v = self.node_as(e, Repr::Val);
+                        quote! {
+                            if let Err(e) = rt::compiled::push_item(&mut #items, #v, #opt) {
+                                break 'list Err(e);
+                            }
+                        }
+                    })
+                    .collect();
+                let n = elements.len();
+                let tokens = quote!({
+                    let mut #items = Vec::with_capacity(#n);
+                    let v = 'list: {
+                        #( #pushes )*
+                        Ok(rt::cel::Val::list(#items))
+                    };
+                    cost += 10;
+                    v
+                });
+                self.convert_code(Code { tokens, repr: Repr::Val }, repr)
+            }
+            NodeKind::CreateMap { entries } => {
+                let pairs = self.fresh("entries");
+                let pushes: Vec<TokenStream> = entries
+                    .iter()
+                    .map(|(k, v, opt)| {
+                        let k = self.node_as(k, Repr::Val);
+                        let v = self.node_as(v, Repr::Val);
+                        quote! {
+                            if let Err(e) = rt::compiled::push_entry(&mut #pairs, #k, || #v, #opt) {
+                                break 'map Err(e);
+                            }
+                        }
+                    })
+                    .collect();
+                let tokens = quote!({
+                    let mut #pairs = Vec::new();
+                    let v = 'map: {
+                        #( #pushes )*
+                        rt::compiled::map_literal(#pairs)
+                    };
+                    cost += 30;
+                    v
+                });
+                self.convert_code(Code { tokens, repr: Repr::Val }, repr)
+            }
+            NodeKind::Fold(f) => {
+                let code = self.fold(f);
+                self.convert_code(code, repr)
+            }
+        }
+    }
+
+    /// A node converted to `repr`.
+    fn node_as(&mut self, n: &Node, repr: Repr) -> TokenStream {
+        if let NodeKind::Const(v) = &n.kind {
+            // A constant is written in the wanted representation directly.
+            return self.constant(v, repr).tokens;
+        }
+        let code = self.node(n);
+        self.convert(code, repr)
+    }
+
+    // -- representations ---------------------------------------------------------
+
+    fn convert_code(&self, code: Code, repr: Repr) -> Code {
+        Code {
+            tokens: self.convert(code, repr),
+            repr,
+        }
+    }
+
+    /// `code` (a `Result<R>`) as `Result<repr>`.
+    fn convert(&self, code: Code, repr: Repr) -> TokenStream {
+        let t = code.tokens;
+        if code.repr == repr {
+            return t;
+        }
+        let as_val = match code.repr {
+            Repr::Val => t,
+            other => {
+                let f = to_val_fn(other, self.types.views);
+                quote!((#t).map(#f))
+            }
+        };
+        if repr == Repr::Val {
+            return as_val;
+        }
+        // Through a value: the checked types agree, so only dynamic values (and
+        // values of the wrong run-time type behind `dyn`) can fail here.
+        match repr {
+            Repr::Bool => quote!(rt::compiled::to_bool(#as_val)),
+            Repr::Int => quote!(rt::compiled::to_int(#as_val)),
+            Repr::Uint => quote!(rt::compiled::to_uint(#as_val)),
+            Repr::Double => quote!(rt::compiled::to_double(#as_val)),
+            Repr::Str => quote!(rt::compiled::to_str(#as_val)),
+            Repr::Struct(id) => {
+                let view = &self.types.views[&id].name;
+                quote!(rt::compiled::json_object(#as_val).map(#view::parse))
+            }
+            Repr::Val => unreachable!("handled above"),
+        }
+    }
+
+    // -- constants ---------------------------------------------------------------
+
+    fn constant(&self, v: &Val<'static>, repr: Repr) -> Code {
+        let native = match (v, repr) {
+            (Val::Bool(b), Repr::Bool) => Some(quote!(#b)),
+            (Val::Int(i), Repr::Int) => Some(quote!(#i)),
+            (Val::Uint(u), Repr::Uint) => Some(quote!(#u)),
+            (Val::Double(d), Repr::Double) => Some(f64_tokens(*d)),
+            (Val::String(s), Repr::Str) => {
+                let s: &str = s;
+                Some(quote!(rt::cel::Str::Borrowed(#s)))
+            }
+            _ => None,
+        };
+        match native {
+            Some(t) => Code {
+                tokens: quote!(rt::cel::Result::Ok(#t)),
+                repr,
+            },
+            None => {
+                let v = const_val(v);
+                self.convert_code(
+                    Code {
+                        tokens: quote!(rt::cel::Result::Ok(#v)),
+                        repr: Repr::Val,
+                    },
+                    repr,
+                )
+            }
+        }
+    }
+
+    // -- attributes --------------------------------------------------------------
+
+    /// Resolves an attribute (without the attribute's own cost of 1). With `test`,
+    /// the last qualifier is a presence test and the value is a `bool`.
+    fn resolve(&mut self, a: &Attr, test: bool) -> Code {
+        let (mut code, rest) = match &a.root {
+            AttrRoot::Var { name, global } => (self.var(name, *global), &a.quals[..]),
+            AttrRoot::Expr(n) => (self.node(n), &a.quals[..]),
+            AttrRoot::Cond { cond, truthy, falsy } => {
+                let c = self.node_as(cond, Repr::Bool);
+                let t = self.resolve(truthy, test);
+                let f = self.resolve(falsy, test);
+                // Both branches in one representation.
+                let repr = if t.repr == f.repr { t.repr } else { Repr::Val };
+                let t = self.convert(t, repr);
+                let f = self.convert(f, repr);
+                let code = Code {
+                    tokens: quote!({
+                        let c = #c;
+                        match c {
+                            Ok(true) => #t,
+                            Ok(false) => #f,
+                            Err(e) => Err(e),
+                        }
+                    }),
+                    repr,
+                };
+                (code, &a.quals[..])
+            }
+        };
+        let mut quals = rest.iter().peekable();
+        // Fields of generated structs, read directly.
+        while let Some(q) = quals.peek() {
+            let Repr::Struct(id) = code.repr else { break };
+            let QualKind::Const { value: Val::String(name), test_only } = &q.kind else { break };
+            if q.optional {
+                break;
+            }
+            let Some(step) = self.struct_field(id, name, *test_only) else { break };
+            let t = code.tokens;
+            let v = self.fresh("v");
+            let tokens = if *test_only {
+                let present = step.present(&v);
+                quote! {
+                    match #t {
+                        Err(e) => Err(e),
+                        Ok(#v) => {
+                            cost += 1;
+                            Ok(#present)
+                        }
+                    }
+                }
+            } else {
+                let read = step.read(&v, name);
+                quote! {
+                    match #t {
+                        Err(e) => Err(e),
+                        Ok(#v) => {
+                            cost += 1;
+                            #read
+                        }
+                    }
+                }
+            };
+            code = Code {
+                tokens,
+                repr: if *test_only { Repr::Bool } else { step.repr },
+            };
+            quals.next();
+        }
+        let rest: Vec<_> = quals.collect();
+        if rest.is_empty() {
+            return code;
+        }
+        // The rest through the interpreter's steps.
+        let root = self.convert(code, Repr::Val);
+        let r = self.fresh("r");
+        let steps: Vec<TokenStream> = rest
+            .iter()
+            .map(|q| {
+                let (key, test_only) = match &q.kind {
+                    QualKind::Const { value, test_only } => {
+                        let v = const_val(value);
+                        (quote!(Ok(#v)), *test_only)
+                    }
+                    QualKind::Attr(a) => {
+                        let c = self.resolve(a, false);
+                        (self.convert(c, Repr::Val), false)
+                    }
+                    QualKind::Expr(n) => (self.node_as(n, Repr::Val), false),
+                };
+                let optional = q.optional;
+                quote! {
+                    if !#r.is_done() {
+                        let key = #key;
+                        #r.qualify(key, #optional, #test_only, &mut cost);
+                    }
+                }
+            })
+            .collect();
+        let finish = if test {
+            quote!(#r.finish_test())
+        } else {
+            quote!(#r.finish())
+        };
+        Code {
+            tokens: quote!({
+                let mut #r = rt::compiled::Resolver::new(#root);
+                #( #steps )*
+                #finish
+            }),
+            repr: Repr::Val,
+        }
+    }
+
+    /// A variable's value as `Result<R>`.
+    fn var(&self, name: &str, global: bool) -> Code {
+        let found = if global {
+            self.vars.iter().find(|v| v.name == name && !v.is_result)
+        } else {
+            self.vars.iter().rev().find(|v| v.name == name)
+        };
+        match found {
+            Some(v) => {
+                let ident = &v.ident;
+                let tokens = if v.is_result {
+                    quote!(#ident.clone())
+                } else if matches!(v.repr, Repr::Str | Repr::Val) {
+                    quote!(rt::cel::Result::Ok(#ident.clone()))
+                } else {
+                    quote!(rt::cel::Result::Ok(#ident))
+                };
+                Code { tokens, repr: v.repr }
+            }
+            None => {
+                let msg = format!("no such attribute(s): {name}");
+                Code {
+                    tokens: quote!(Err(rt::cel::Error::new(#msg))),
+                    repr: Repr::Val,
+                }
+            }
+        }
+    }
+
+    /// Reading field `name` (a CEL name) of the view `id`.
+    fn struct_field(&self, id: TypeId, name: &str, test_only: bool) -> Option<FieldStep> {
+        let field = self.types.views[&id].fields.iter().find(|f| escape(&f.json).as_deref() == Some(name))?;
+        let ident = field.ident.clone();
+        let repr = match &field.kind {
+            _ if test_only => Repr::Bool,
+            PropKind::Int => Repr::Int,
+            PropKind::Double => Repr::Double,
+            PropKind::Bool => Repr::Bool,
+            PropKind::Str => Repr::Str,
+            PropKind::Object(id) => Repr::Struct(*id),
+            PropKind::Formatted(_) | PropKind::Json => Repr::Val,
+        };
+        let view = match &field.kind {
+            PropKind::Object(id) => Some(self.types.views[id].name.clone()),
+            _ => None,
+        };
+        Some(FieldStep {
+            ident,
+            kind: field.kind.clone(),
+            schema: field.schema.clone(),
+            view,
+            repr,
+        })
+    }
+
+    // -- operators ---------------------------------------------------------------
+
+    fn logical(&mut self, a: &Node, b: &Node, stop: bool) -> Code {
+        let a = self.node_as(a, Repr::Bool);
+        let b = self.node_as(b, Repr::Bool);
+        let other = !stop;
+        Code {
+            tokens: quote!({
+                let a = #a;
+                if matches!(a, Ok(#stop)) {
+                    Ok(#stop)
+                } else {
+                    let b = #b;
+                    match (a, b) {
+                        (_, Ok(#stop)) => Ok(#stop),
+                        (Err(e), _) | (Ok(_), Err(e)) => Err(e),
+                        (Ok(_), Ok(_)) => Ok(#other),
+                    }
+                }
+            }),
+            repr: Repr::Bool,
+        }
+    }
+
+    fn equals(&mut self, lhs: &Node, rhs: &Node, negate: bool) -> Code {
+        let (function, overload) = if negate {
+            ("_!=_", "not_equals")
+        } else {
+            ("_==_", "equals")
+        };
+        let l = self.node(lhs);
+        let r = self.node(rhs);
+        if l.repr == r.repr && l.repr.is_scalar() {
+            let (lt, rt_) = (l.tokens, r.tokens);
+            let op = if negate { quote!(!=) } else { quote!(==) };
+            let compare = match l.repr {
+                Repr::Str => quote!(*a #op *b),
+                _ => quote!(a #op b),
+            };
+            let cost = match l.repr {
+                // Strings cost by their size.
+                Repr::Str => quote! {
+                    rt::compiled::call_cost(
+                        #function,
+                        #overload,
+                        &[a.map(rt::cel::Val::String), b.map(rt::cel::Val::String)],
+                        &r.clone().map(rt::cel::Val::Bool),
+                    )
+                },
+                repr => {
+                    let c = static_cost(function, overload, &[repr, repr], Repr::Bool);
+                    quote!(#c)
+                }
+            };
+            return Code {
+                tokens: quote!({
+                    let a = #lt;
+                    let b = #rt_;
+                    let r = match (&a, &b) {
+                        (Ok(a), Ok(b)) => Ok(#compare),
+                        (Err(e), _) | (_, Err(e)) => Err(e.clone()),
+                    };
+                    cost += #cost;
+                    r
+                }),
+                repr: Repr::Bool,
+            };
+        }
+        let l = self.convert(l, Repr::Val);
+        let r = self.convert(r, Repr::Val);
+        let map_negate = if negate { quote!(.map(|e| !e)) } else { TokenStream::new() };
+        Code {
+            tokens: quote!({
+                let a = #l;
+                let b = #r;
+                let r = match (&a, &b) {
+                    (Ok(a), Ok(b)) => rt::cel::equals(a, b) #map_negate,
+                    (Err(e), _) | (_, Err(e)) => Err(e.clone()),
+                };
+                cost += rt::compiled::call_cost(#function, #overload, &[a, b], &r.clone().map(rt::cel::Val::Bool));
+                r
+            }),
+            repr: Repr::Bool,
+        }
+    }
+
+    fn set_membership(&mut self, arg: &Node, values: &[Val<'static>]) -> Code {
+        let a = self.node(arg);
+        match a.repr {
+            Repr::Str => {
+                let strings: Vec<&str> = values
+                    .iter()
+                    .filter_map(|v| match v {
+                        Val::String(s) => Some(&**s),
+                        _ => None,
+                    })
+                    .collect();
+                let t = a.tokens;
+                let test = if strings.is_empty() {
+                    quote!(false)
+                } else {
+                    quote!(matches!(&*s, #( #strings )|*))
+                };
+                Code {
+                    tokens: quote!((#t).map(|s| #test)),
+                    repr: Repr::Bool,
+                }
+            }
+            Repr::Int => {
+                let ints: Vec<i64> = values
+                    .iter()
+                    .filter_map(|v| match v {
+                        Val::Int(i) => Some(*i),
+                        _ => None,
+                    })
+                    .collect();
+                let t = a.tokens;
+                let test = if ints.is_empty() {
+                    quote!(false)
+                } else {
+                    quote!([ #( #ints ),* ].contains(&i))
+                };
+                Code {
+                    tokens: quote!((#t).map(|i| #test)),
+                    repr: Repr::Bool,
+                }
+            }
+            _ => {
+                let v = self.convert(a, Repr::Val);
+                let set = values.iter().map(const_val);
+                Code {
+                    tokens: quote!((#v).map(|v| rt::compiled::in_set(&v, &[ #( #set ),* ]))),
+                    repr: Repr::Bool,
+                }
+            }
+        }
+    }
+
+    // -- calls -------------------------------------------------------------------
+
+    fn call(&mut self, c: &Call, n: &Node) -> Code {
+        if let Some(code) = self.native_call(c, n) {
+            return code;
+        }
+        let function = c.function.as_str();
+        let overload = c.overload.as_deref().unwrap_or("");
+        let overload_arg = match &c.overload {
+            Some(o) => quote!(Some(#o)),
+            None => quote!(None),
+        };
+        let args: Vec<TokenStream> = c.args.iter().map(|a| self.node_as(a, Repr::Val)).collect();
+        let names: Vec<Ident> = (0..args.len()).map(|i| format_ident!("a{}", i)).collect();
+        match c.mode {
+            CallMode::NonStrict => {
+                let a = &args[0];
+                let cost = static_cost(function, overload, &[Repr::Val], Repr::Val);
+                Code {
+                    tokens: quote!({
+                        let a = #a;
+                        let r = Ok(rt::cel::ops::not_strictly_false(&a));
+                        cost += #cost;
+                        r
+                    }),
+                    repr: Repr::Val,
+                }
+            }
+            CallMode::Strict => Code {
+                tokens: quote!({
+                    #( let #names = #args; )*
+                    let args = [ #( #names ),* ];
+                    let r = rt::compiled::call(#function, #overload_arg, &args);
+                    cost += rt::compiled::call_cost(#function, #overload, &args, &r);
+                    r
+                }),
+                repr: Repr::Val,
+            },
+            CallMode::VarArgs => {
+                // Evaluation stops at the first error, which is the result, and the
+                // call is not priced.
+                let mut body = quote! {
+                    let args = [ #( #names ),* ];
+                    let r = rt::compiled::call(#function, #overload_arg, &args);
+                    cost += rt::compiled::call_cost(#function, #overload, &args, &r);
+                    r
+                };
+                for (name, arg) in names.iter().zip(&args).rev() {
+                    body = quote! {
+                        let #name = #arg;
+                        if #name.is_err() {
+                            #name
+                        } else {
+                            #body
+                        }
+                    };
+                }
+                Code {
+                    tokens: quote!({ #body }),
+                    repr: Repr::Val,
+                }
+            }
+        }
+    }
+
+    /// Calls written as plain Rust: operators and functions on scalars.
+    fn native_call(&mut self, c: &Call, _n: &Node) -> Option<Code> {
+        if c.mode != CallMode::Strict {
+            return None;
+        }
+        let overload = c.overload.as_deref()?;
+        let function = c.function.as_str();
+        let reprs: Vec<Repr> = c.args.iter().map(|a| self.repr_of(a)).collect();
+        // Comparisons of two scalars of one type.
+        let cmp = match function {
+            "_<_" => Some(quote!(<)),
+            "_<=_" => Some(quote!(<=)),
+            "_>_" => Some(quote!(>)),
+            "_>=_" => Some(quote!(>=)),
+            _ => None,
+        };
+        if let (Some(op), [l, r]) = (cmp, reprs.as_slice())
+            && l == r
+            && l.is_scalar()
+        {
+            let repr = *l;
+            let a = self.node_as(&c.args[0], repr);
+            let b = self.node_as(&c.args[1], repr);
+            let compare = match repr {
+                Repr::Str => quote!(**a #op **b),
+                _ => quote!(*a #op *b),
+            };
+            let cost = match repr {
+                Repr::Str => quote! {
+                    rt::compiled::call_cost(
+                        #function,
+                        #overload,
+                        &[a.map(rt::cel::Val::String), b.map(rt::cel::Val::String)],
+                        &r.clone().map(rt::cel::Val::Bool),
+                    )
+                },
+                repr => {
+                    let c = static_cost(function, overload, &[repr, repr], Repr::Bool);
+                    quote!(#c)
+                }
+            };
+            return Some(Code {
+                tokens: quote!({
+                    let a = #a;
+                    let b = #b;
+                    let r = match (&a, &b) {
+                        (Ok(a), Ok(b)) => Ok(#compare),
+                        (Err(e), _) | (_, Err(e)) => Err(e.clone()),
+                    };
+                    cost += #cost;
+                    r
+                }),
+                repr: Repr::Bool,
+            });
+        }
+        match (overload, reprs.as_slice()) {
+            ("logical_not", [Repr::Bool]) => {
+                let a = self.node_as(&c.args[0], Repr::Bool);
+                let cost = static_cost(function, overload, &[Repr::Bool], Repr::Bool);
+                Some(Code {
+                    tokens: quote!({
+                        let r = (#a).map(|a| !a);
+                        cost += #cost;
+                        r
+                    }),
+                    repr: Repr::Bool,
+                })
+            }
+            ("size_string" | "string_size", [Repr::Str]) => {
+                let a = self.node_as(&c.args[0], Repr::Str);
+                let cost = static_cost(function, overload, &[Repr::Str], Repr::Int);
+                Some(Code {
+                    tokens: quote!({
+                        let r = (#a).map(|s| s.chars().count() as i64);
+                        cost += #cost;
+                        r
+                    }),
+                    repr: Repr::Int,
+                })
+            }
+            ("contains_string" | "starts_with_string" | "ends_with_string", [Repr::Str, Repr::Str]) => {
+                let a = self.node_as(&c.args[0], Repr::Str);
+                let b = self.node_as(&c.args[1], Repr::Str);
+                let method = match overload {
+                    "contains_string" => quote!(contains),
+                    "starts_with_string" => quote!(starts_with),
+                    _ => quote!(ends_with),
+                };
+                Some(Code {
+                    tokens: quote!({
+                        let a = #a;
+                        let b = #b;
+                        let r = match (&a, &b) {
+                            (Ok(a), Ok(b)) => Ok(a.#method(&**b)),
+                            (Err(e), _) | (_, Err(e)) => Err(e.clone()),
+                        };
+                        cost += rt::compiled::call_cost(
+                            #function,
+                            #overload,
+                            &[a.map(rt::cel::Val::String), b.map(rt::cel::Val::String)],
+                            &r.clone().map(rt::cel::Val::Bool),
+                        );
+                        r
+                    }),
+                    repr: Repr::Bool,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    // -- comprehensions ----------------------------------------------------------
+
+    fn fold(&mut self, f: &Fold) -> Code {
+        let range = self.node_as(&f.iter_range, Repr::Val);
+        let accu_repr = self.repr_of(&f.loop_step);
+        // The accumulator starts in the scope around the comprehension.
+        let init = self.node_as(&f.accu_init, accu_repr);
+        let range_type = self.plan.types.get(&f.iter_range.id).cloned().unwrap_or(Type::Dyn);
+        let two = f.iter_var2.is_some();
+        let (repr1, repr2) = match (&range_type, two) {
+            (Type::List(e), false) => (self.types.repr(e), Repr::Val),
+            (Type::List(e), true) => (Repr::Int, self.types.repr(e)),
+            (Type::Map(k, _), false) => (self.types.repr(k), Repr::Val),
+            (Type::Map(k, v), true) => (self.types.repr(k), self.types.repr(v)),
+            _ => (Repr::Val, Repr::Val),
+        };
+        let accu = self.fresh("accu");
+        let it1 = self.fresh("it");
+        let it2 = self.fresh("it");
+        let range_ident = self.fresh("range");
+        self.vars.push(Var {
+            name: f.accu_var.clone(),
+            ident: accu.clone(),
+            repr: accu_repr,
+            is_result: true,
+        });
+        self.vars.push(Var {
+            name: f.iter_var.clone(),
+            ident: it1.clone(),
+            repr: repr1,
+            is_result: true,
+        });
+        if let Some(v2) = &f.iter_var2 {
+            self.vars.push(Var {
+                name: v2.clone(),
+                ident: it2.clone(),
+                repr: repr2,
+                is_result: true,
+            });
+        }
+        let cond = self.node_as(&f.loop_condition, Repr::Val);
+        let step = self.node_as(&f.loop_step, accu_repr);
+        if two {
+            self.vars.pop();
+        }
+        self.vars.pop();
+        let result_repr = self.repr_of(&f.result);
+        let result = self.node_as(&f.result, result_repr);
+        self.vars.pop();
+        let bind = if two {
+            let a = self.convert(
+                Code {
+                    tokens: quote!(e1),
+                    repr: Repr::Val,
+                },
+                repr1,
+            );
+            let b = self.convert(
+                Code {
+                    tokens: quote!(e2),
+                    repr: Repr::Val,
+                },
+                repr2,
+            );
+            quote! {
+                let (e1, e2) = #range_ident.two(i);
+                let #it1 = #a;
+                let #it2 = #b;
+            }
+        } else {
+            let a = self.convert(
+                Code {
+                    tokens: quote!(#range_ident.one(i)),
+                    repr: Repr::Val,
+                },
+                repr1,
+            );
+            quote!(let #it1 = #a;)
+        };
+        Code {
+            tokens: quote!({
+                match (#range).and_then(|v| rt::compiled::Range::new(v, #two)) {
+                    Err(e) => Err(e),
+                    Ok(#range_ident) => {
+                        let mut #accu = #init;
+                        for i in 0..#range_ident.len() {
+                            if cost > rt::compiled::LIMIT {
+                                return rt::compiled::cancelled(cost);
+                            }
+                            #bind
+                            if matches!(#cond, Ok(rt::cel::Val::Bool(false))) {
+                                break;
+                            }
+                            let step = #step;
+                            #accu = step;
+                        }
+                        #result
+                    }
+                }
+            }),
+            repr: result_repr,
+        }
+    }
+}
+
+/// How to read one property of a view `v`.
+struct FieldStep {
+    ident: Ident,
+    kind: PropKind,
+    /// The property's schema static.
+    schema: TokenStream,
+    /// The view of an object property.
+    view: Option<Ident>,
+    repr: Repr,
+}
+
+impl FieldStep {
+    /// Whether the property is present (and not `null`) in view `v`.
+    fn present(&self, v: &Ident) -> TokenStream {
+        let f = &self.ident;
+        quote!(#v.#f.is_some())
+    }
+
+    /// The property's CEL value in view `v`, as `Result<R>` (`key` names it in the
+    /// `no such key` error).
+    fn read(&self, v: &Ident, key: &str) -> TokenStream {
+        let f = &self.ident;
+        let read = quote!(rt::compiled::read(#v.#f, #key));
+        let s = &self.schema;
+        match &self.kind {
+            PropKind::Int | PropKind::Double | PropKind::Bool => read,
+            PropKind::Str => quote!(#read.map(rt::cel::Str::Borrowed)),
+            PropKind::Formatted(format) => quote!(#read.and_then(|s| rt::compiled::formatted(s, #format))),
+            PropKind::Object(_) => {
+                let view = &self.view;
+                quote!(#read.map(#view::parse))
+            }
+            PropKind::Json => quote!(#read.and_then(|x| rt::compiled::json(x, &#s))),
+        }
+    }
+}
+
+/// The function making a `Val` of a value held in `repr` (not `Val`).
+fn to_val_fn(repr: Repr, views: &HashMap<TypeId, View>) -> TokenStream {
+    match repr {
+        Repr::Bool => quote!(rt::cel::Val::Bool),
+        Repr::Int => quote!(rt::cel::Val::Int),
+        Repr::Uint => quote!(rt::cel::Val::Uint),
+        Repr::Double => quote!(rt::cel::Val::Double),
+        Repr::Str => quote!(rt::cel::Val::String),
+        Repr::Struct(id) => {
+            let view = &views[&id].name;
+            quote!(#view::to_val)
+        }
+        Repr::Val => quote!(std::convert::identity),
+    }
+}
+
+/// `x` (held in `repr`) as a `Val`.
+pub fn to_val_tokens(x: TokenStream, repr: Repr, views: &HashMap<TypeId, View>) -> TokenStream {
+    match repr {
+        Repr::Bool => quote!(rt::cel::Val::Bool(#x)),
+        Repr::Int => quote!(rt::cel::Val::Int(#x)),
+        Repr::Uint => quote!(rt::cel::Val::Uint(#x)),
+        Repr::Double => quote!(rt::cel::Val::Double(#x)),
+        Repr::Str => quote!(rt::cel::Val::String(#x)),
+        Repr::Struct(id) => {
+            let view = &views[&id].name;
+            quote!(#view::to_val(#x))
+        }
+        Repr::Val => x,
+    }
+}
+
+/// The `x-kubernetes-list-type` of a list node, for `rt::cel::List::view`.
+pub fn list_type_tokens(s: &crate::ir::Schema) -> TokenStream {
+    match s.list_type {
+        Some(crate::ir::ListType::Set) => quote!(rt::cel::ListType::Set),
+        Some(crate::ir::ListType::Map) => {
+            let keys: Vec<String> = s
+                .list_map_keys
+                .iter()
+                .map(|k| escape(k).unwrap_or_else(|| k.clone()))
+                .collect();
+            quote!(rt::cel::ListType::Map(rt::cel::KeyNames::Borrowed(&[ #( #keys ),* ])))
+        }
+        _ => quote!(rt::cel::ListType::Atomic),
+    }
+}
+
+/// A constant value of the plan as tokens building it.
+fn const_val(v: &Val<'static>) -> TokenStream {
+    match v {
+        Val::Null => quote!(rt::cel::Val::Null),
+        Val::Bool(b) => quote!(rt::cel::Val::Bool(#b)),
+        Val::Int(i) => quote!(rt::cel::Val::Int(#i)),
+        Val::Uint(u) => quote!(rt::cel::Val::Uint(#u)),
+        Val::Double(d) => {
+            let d = f64_tokens(*d);
+            quote!(rt::cel::Val::Double(#d))
+        }
+        Val::String(s) => {
+            let s: &str = s;
+            quote!(rt::cel::Val::str(#s))
+        }
+        Val::Bytes(b) => {
+            let b = Literal::byte_string(b);
+            quote!(rt::cel::Val::bytes(&#b[..]))
+        }
+        Val::Duration(d) => {
+            let n = d.nanos();
+            quote!(rt::cel::Val::Duration(rt::time::Duration::from_nanos(#n)))
+        }
+        Val::Timestamp(t) => {
+            let (s, n, o) = (t.unix_seconds(), t.subsec_nanos(), t.offset_seconds());
+            quote!(rt::compiled::timestamp(#s, #n, #o))
+        }
+        Val::List(l) => {
+            let items: Vec<TokenStream> = l.iter().map(|x| x.map_or(quote!(rt::cel::Val::Null), |x| const_val(&x))).collect();
+            quote!(rt::cel::Val::list(vec![ #( #items ),* ]))
+        }
+        Val::Map(m) => {
+            let entries: Vec<TokenStream> = m
+                .keys()
+                .iter()
+                .map(|k| {
+                    let v = m.find(k).and_then(Result::ok).unwrap_or(Val::Null);
+                    let (k, v) = (const_val(k), const_val(&v));
+                    quote!((#k, #v))
+                })
+                .collect();
+            quote!(rt::compiled::const_map(vec![ #( #entries ),* ]))
+        }
+        Val::Optional(None) => quote!(rt::cel::Val::Optional(None)),
+        Val::Optional(Some(x)) => {
+            let x = const_val(x);
+            quote!(rt::cel::Val::optional_of(#x))
+        }
+        Val::Type(t) => {
+            let name = t.name();
+            quote!(rt::cel::Val::Type(rt::cel::TypeVal::new(#name)))
+        }
+        other => {
+            // The planner folds only the standard types' conversions.
+            let msg = format!("crd-codegen: a constant of type {} cannot be compiled", other.type_name());
+            quote!(compile_error!(#msg))
+        }
+    }
+}
+
+fn f64_tokens(d: f64) -> TokenStream {
+    if d.is_nan() {
+        quote!(f64::NAN)
+    } else if d == f64::INFINITY {
+        quote!(f64::INFINITY)
+    } else if d == f64::NEG_INFINITY {
+        quote!(f64::NEG_INFINITY)
+    } else {
+        let l = Literal::f64_suffixed(d);
+        quote!(#l)
+    }
+}
+
+/// The cost of a call whose arguments and result are fixed-size scalars (or
+/// `NonStrict` calls): sizes are 1 whatever the values, so the cost is known when
+/// generating.
+fn static_cost(function: &str, overload: &str, args: &[Repr], result: Repr) -> u64 {
+    let sample = |r: Repr| match r {
+        Repr::Bool => Val::Bool(true),
+        Repr::Int => Val::Int(0),
+        Repr::Uint => Val::Uint(0),
+        Repr::Double => Val::Double(0.0),
+        // Sizes of strings vary: callers use this only for fixed sizes or where
+        // cel-go prices the call without looking at the string.
+        Repr::Str => Val::str(""),
+        _ => Val::Null,
+    };
+    let args: Vec<Val> = args.iter().map(|r| sample(*r)).collect();
+    crd_runtime::cel::cost::call_cost(function, overload, &args, &Ok(sample(result)))
+}

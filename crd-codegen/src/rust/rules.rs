@@ -1,0 +1,980 @@
+//! Rust tokens for `x-kubernetes-validations` rules, in each module's private `rules`
+//! module. A root type with rules gets a `CustomResource::validate_rules` that walks
+//! the admitted object (JSON, as the API server walks its unstructured object) with
+//! the module's walk functions:
+//!
+//! - the walk: one function per generated struct with rules at or below it, running
+//!   a node's own rules, its `allOf` branches' rules, then its children in sorted key
+//!   order; `oldSelf` correlated like the API server does (properties and map values
+//!   by key, items of `x-kubernetes-list-type: map` lists by their keys), ratcheting
+//!   by `CachedDeepEqual` on the JSON (the admission code's equality);
+//! - one function per rule and `messageExpression` ([`super::cel`]), with the rule's
+//!   `rt::rules::RuleInfo`; `self` and `oldSelf` are views of their nodes;
+//! - the views ([`View`]) of the object nodes rules read;
+//! - `static` schemas (`rt::compiled::StaticSchema`) of the nodes whose values CEL
+//!   reads through the runtime.
+//!
+//! The walk follows the reference engine's rule tree (`crate::engine::rules`), built
+//! from the same schema, so both run the same rules in the same order.
+
+use super::admit::{AdmitEmitter, Arm, match_arms, uses_ident};
+use super::cel::{Compiler, PropKind, Repr, Types, View, ViewField};
+use super::plan::{Module, TypeBody, TypeDef, TypeId};
+use crate::cel::check::compile::SELF_TYPE_NAME;
+use crate::cel::eval::Program;
+use crate::engine::rules::{Compiled, NodeRule, RuleNode, build, has_cel_type};
+use crate::ir::{self, Schema};
+use crd_runtime::cel::escaping::escape;
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote};
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeSet, HashMap};
+
+/// Emits the `rules` module of one generated module.
+pub struct RulesEmitter<'a> {
+    module: &'a Module<'a>,
+    admit: AdmitEmitter<'a>,
+    /// Schema node → the type generated for it.
+    named: HashMap<*const Schema, TypeId>,
+    /// The rule tree of every struct with rules at or below it.
+    trees: HashMap<TypeId, RuleNode>,
+    /// The views, by the (non-alias) type they view.
+    views: HashMap<TypeId, View>,
+    /// Schema node → the name of its `static`.
+    statics: RefCell<HashMap<*const Schema, Ident>>,
+    /// The `static` definitions, by name.
+    static_items: RefCell<Vec<(Ident, TokenStream)>>,
+    /// A schema's definition text → its `static` (identical nodes share one).
+    static_by_text: RefCell<HashMap<String, Ident>>,
+    /// The functions and statics of the rules.
+    items: RefCell<Vec<TokenStream>>,
+    counter: Cell<usize>,
+}
+
+impl<'a> RulesEmitter<'a> {
+    pub fn new(module: &'a Module<'a>) -> Self {
+        let named = module
+            .types
+            .iter()
+            .enumerate()
+            .map(|(id, t)| (t.schema as *const Schema, id))
+            .collect();
+        let mut e = RulesEmitter {
+            module,
+            admit: AdmitEmitter::new(module),
+            named,
+            trees: HashMap::new(),
+            views: HashMap::new(),
+            statics: RefCell::new(HashMap::new()),
+            static_items: RefCell::new(Vec::new()),
+            static_by_text: RefCell::new(HashMap::new()),
+            items: RefCell::new(Vec::new()),
+            counter: Cell::new(0),
+        };
+        for (id, t) in module.types.iter().enumerate() {
+            if let Some(tree) = e.rule_tree(t) {
+                e.trees.insert(id, tree);
+            }
+        }
+        // Views: the object nodes at or below a node with rules.
+        let mut wanted = BTreeSet::new();
+        for t in &module.types {
+            if matches!(t.body, TypeBody::Root(_)) {
+                e.mark_seen(t.schema, false, &mut wanted);
+            }
+        }
+        for id in wanted {
+            let view = e.view(id);
+            e.views.insert(id, view);
+        }
+        e
+    }
+
+    /// Marks the structs of nodes at or below a node with rules.
+    fn mark_seen(&self, s: &Schema, under_rule: bool, out: &mut BTreeSet<TypeId>) {
+        let under = under_rule || !s.validations.is_empty() || s.all_of.iter().any(|b| !b.validations.is_empty());
+        if under && let Some(id) = self.struct_of(s) {
+            out.insert(id);
+        }
+        for c in s.properties.values() {
+            self.mark_seen(c, under, out);
+        }
+        if let Some(i) = &s.items {
+            self.mark_seen(i, under, out);
+        }
+        if let Some(a) = s.additional_properties_schema() {
+            self.mark_seen(a, under, out);
+        }
+    }
+
+    fn resolve(&self, mut id: TypeId) -> TypeId {
+        while let TypeBody::Alias(target) = self.module.types[id].body {
+            id = target;
+        }
+        id
+    }
+
+    /// The struct (or root) generated for an object node with properties.
+    fn struct_of(&self, s: &Schema) -> Option<TypeId> {
+        let id = self.resolve(*self.named.get(&(s as *const Schema))?);
+        let is_struct = matches!(self.module.types[id].body, TypeBody::Struct(_) | TypeBody::Root(_));
+        (is_struct && s.type_ == Some(ir::Type::Object) && !s.properties.is_empty()).then_some(id)
+    }
+
+    /// The rule tree of a struct's own schema.
+    fn rule_tree(&self, t: &TypeDef) -> Option<RuleNode> {
+        if !matches!(t.body, TypeBody::Root(_) | TypeBody::Struct(_)) {
+            return None;
+        }
+        let is_root = matches!(t.body, TypeBody::Root(_));
+        let s = t.schema;
+        build(s, s, is_root || s.embedded_resource, has_cel_type(s))
+    }
+
+    fn is_resource_root(&self, id: TypeId) -> bool {
+        // (The root of a kind, or an embedded resource.)
+        matches!(self.module.types[id].body, TypeBody::Root(_)) || self.module.types[id].schema.embedded_resource
+    }
+
+    /// The view of struct `id`.
+    fn view(&self, id: TypeId) -> View {
+        let t = &self.module.types[id];
+        let s = t.schema;
+        let mut fields: Vec<ViewField> = s
+            .properties
+            .iter()
+            .map(|(name, p)| ViewField {
+                json: name.clone(),
+                ident: view_field_ident(name),
+                kind: self.prop_kind(p),
+                schema: {
+                    let s = self.schema_static(p, false);
+                    quote!(#s)
+                },
+            })
+            .collect();
+        // A resource root also shows `apiVersion`, `kind` and `metadata` with `name`
+        // and `generateName`, unless its schema declares them all
+        // (`WithTypeAndObjectMeta`).
+        if self.is_resource_root(id) && !declares_type_and_object_meta(s) {
+            for (name, kind, schema) in [
+                ("apiVersion", PropKind::Str, quote!(rt::compiled::STRING)),
+                ("kind", PropKind::Str, quote!(rt::compiled::STRING)),
+                ("metadata", PropKind::Json, quote!(rt::compiled::OBJECT_META)),
+            ] {
+                fields.retain(|f| f.json != name);
+                fields.push(ViewField {
+                    json: name.to_string(),
+                    ident: view_field_ident(name),
+                    kind,
+                    schema,
+                });
+            }
+        }
+        fields.sort_by(|a, b| a.json.cmp(&b.json));
+        View {
+            name: Ident::new(&t.name, Span::call_site()),
+            schema: self.schema_static(s, self.is_resource_root(id)),
+            fields,
+        }
+    }
+
+    fn prop_kind(&self, p: &Schema) -> PropKind {
+        if p.int_or_string {
+            return PropKind::Json;
+        }
+        let format = p.format.as_deref().unwrap_or("");
+        match p.type_ {
+            Some(ir::Type::Integer) => PropKind::Int,
+            Some(ir::Type::Number) => PropKind::Double,
+            Some(ir::Type::Boolean) => PropKind::Bool,
+            Some(ir::Type::String) if matches!(format, "duration" | "date" | "date-time" | "byte") => {
+                PropKind::Formatted(format.to_string())
+            }
+            Some(ir::Type::String) => PropKind::Str,
+            Some(ir::Type::Object) if !p.embedded_resource => match self.struct_of(p) {
+                Some(id) => PropKind::Object(id),
+                None => PropKind::Json,
+            },
+            _ => PropKind::Json,
+        }
+    }
+
+    // ---- static schemas ----
+
+    /// The `static` of a schema node (with its subtree); `resource_root` for the
+    /// root of a kind.
+    fn schema_static(&self, s: &Schema, resource_root: bool) -> Ident {
+        if !resource_root && let Some(name) = self.statics.borrow().get(&(s as *const Schema)) {
+            return name.clone();
+        }
+        let props = (!s.properties.is_empty())
+            .then(|| {
+                let mut entries: Vec<(&String, Ident)> =
+                    s.properties.iter().map(|(k, p)| (k, self.schema_static(p, false))).collect();
+                entries.sort_by(|a, b| a.0.cmp(b.0));
+                let entries = entries.iter().map(|(k, v)| quote!((#k, &#v)));
+                quote!(Some(&[ #( #entries ),* ]))
+            })
+            .unwrap_or(quote!(None));
+        let opt = |x: Option<Ident>| match x {
+            Some(i) => quote!(Some(&#i)),
+            None => quote!(None),
+        };
+        let additional = opt(s.additional_properties_schema().map(|a| self.schema_static(a, false)));
+        let items = opt(s.items.as_deref().map(|i| self.schema_static(i, false)));
+        let type_ = s.type_.map(ir::Type::as_str).unwrap_or("");
+        let format = s.format.as_deref().unwrap_or("");
+        let (nullable, int_or_string, preserve, embedded) =
+            (s.nullable, s.int_or_string, s.preserve_unknown_fields, s.embedded_resource);
+        let list_type = match s.list_type {
+            Some(ir::ListType::Atomic) => "atomic",
+            Some(ir::ListType::Set) => "set",
+            Some(ir::ListType::Map) => "map",
+            None => "",
+        };
+        let keys = &s.list_map_keys;
+        let body = quote! {
+            rt::compiled::StaticSchema {
+                type_: #type_,
+                format: #format,
+                nullable: #nullable,
+                int_or_string: #int_or_string,
+                preserve_unknown_fields: #preserve,
+                embedded_resource: #embedded,
+                resource_root: #resource_root,
+                properties: #props,
+                additional_properties: #additional,
+                items: #items,
+                list_type: #list_type,
+                list_map_keys: &[ #( #keys ),* ],
+            }
+        };
+        let text = body.to_string();
+        let existing = self.static_by_text.borrow().get(&text).cloned();
+        let name = match existing {
+            Some(name) => name,
+            None => {
+                let n = self.static_items.borrow().len() + 1;
+                let name = format_ident!("S{}", n);
+                self.static_items
+                    .borrow_mut()
+                    .push((name.clone(), quote!(static #name: rt::compiled::StaticSchema = #body;)));
+                self.static_by_text.borrow_mut().insert(text, name.clone());
+                name
+            }
+        };
+        if !resource_root {
+            self.statics.borrow_mut().insert(s as *const Schema, name.clone());
+        }
+        name
+    }
+
+    /// `validate_rules` of a root type with rules (in its `CustomResource` impl).
+    pub fn root_validate_rules(&self, t: &TypeDef) -> Option<TokenStream> {
+        let id = self.resolve(*self.named.get(&(t.schema as *const Schema))?);
+        if !self.trees.contains_key(&id) {
+            return None;
+        }
+        let walk = walk_fn_name(&self.module.types[id].name);
+        Some(quote! {
+            fn validate_rules(
+                object: &rt::Value,
+                old: Option<&rt::Value>,
+                errs: &mut rt::ErrorList,
+                warnings: &mut Vec<String>,
+            ) {
+                rt::rules::validate_json(
+                    object,
+                    old,
+                    <Self as rt::schema::ObjectSchema>::ratchet_equal,
+                    rules::#walk,
+                    errs,
+                    warnings,
+                );
+            }
+        })
+    }
+
+    /// The module's `rules` module: the walks, the rules, and the views and schema
+    /// statics they use.
+    pub fn rules_module(&self) -> TokenStream {
+        if self.trees.is_empty() {
+            return TokenStream::new();
+        }
+        let mut ids: Vec<TypeId> = self.trees.keys().copied().collect();
+        ids.sort();
+        let mut code: Vec<TokenStream> = ids.iter().map(|id| self.walk_fn(*id)).collect();
+        code.extend(self.items.take());
+        let mut used = Names::default();
+        for c in &code {
+            used.scan(c);
+        }
+        let mut ids: Vec<TypeId> = self.views.keys().copied().collect();
+        ids.sort();
+        for id in ids {
+            let view = &self.views[&id];
+            let name = view.name.to_string();
+            let parse = used.paths.contains(&(name.clone(), "parse".to_string()));
+            let to_val = used.paths.contains(&(name.clone(), "to_val".to_string()));
+            // A view is made by `parse` only (rule signatures name it too).
+            if parse || to_val {
+                let v = self.view_struct(view, parse, to_val);
+                code.push(v);
+            }
+        }
+        // The schema statics the code uses, and those they use.
+        let statics = self.static_items.take();
+        let mut used = Names::default();
+        for c in &code {
+            used.scan(c);
+        }
+        let mut kept = vec![false; statics.len()];
+        loop {
+            let mut changed = false;
+            for (i, (name, body)) in statics.iter().enumerate() {
+                if !kept[i] && used.idents.contains(&name.to_string()) {
+                    kept[i] = true;
+                    used.scan(body);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let statics = statics.iter().zip(&kept).filter(|(_, k)| **k).map(|((_, body), _)| body);
+        quote! {
+            /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
+            mod rules {
+                #[allow(unused_imports)]
+                use ::crd_runtime as rt;
+                #[allow(unused_imports)]
+                use ::crd_runtime::schema::ObjectSchema as _;
+
+                #( #code )*
+                #( #statics )*
+            }
+        }
+    }
+
+    // ---- views ----
+
+    /// A view's struct, with `parse` and `to_val` when the rules use them.
+    fn view_struct(&self, v: &View, parse: bool, to_val: bool) -> TokenStream {
+        let name = &v.name;
+        let schema = &v.schema;
+        let fields = v.fields.iter().map(|f| {
+            let ident = &f.ident;
+            let ty = f.kind.rust_type();
+            quote!(#ident: rt::compiled::Prop<'a, #ty>,)
+        });
+        // The object itself is kept for `to_val` only.
+        let json_field = to_val.then(|| quote!(json: &'a rt::JsonMap,));
+        let json_init = to_val.then(|| quote!(json,));
+        let inits = v.fields.iter().map(|f| {
+            let ident = &f.ident;
+            quote!(#ident: None,)
+        });
+        let arms: Vec<Arm> = v
+            .fields
+            .iter()
+            .map(|f| {
+                let ident = &f.ident;
+                let json = &f.json;
+                let parse = f.kind.parse(quote!(x), &f.schema);
+                (quote!(#json), quote!({ view.#ident = Some(#parse); }))
+            })
+            .collect();
+        let dispatch = match_arms(quote!(key.as_str()), arms, None);
+        let doc = format!(" The rules' view of a `{}` object.", v.name);
+        let parse_fn = parse.then(|| {
+            quote! {
+                impl<'a> #name<'a> {
+                    /// Reads the properties of an object (a `null` one stays absent).
+                    pub(super) fn parse(json: &'a rt::JsonMap) -> Self {
+                        let mut view = #name { #json_init #( #inits )* };
+                        for (key, x) in json {
+                            if x.is_null() {
+                                continue;
+                            }
+                            #dispatch
+                        }
+                        view
+                    }
+                }
+            }
+        });
+        let to_val_fn = to_val.then(|| {
+            quote! {
+                impl<'a> #name<'a> {
+                    /// The object as a CEL value.
+                    pub(super) fn to_val(self) -> rt::cel::Val<'a> {
+                        rt::compiled::object_val(self.json, &#schema)
+                    }
+                }
+            }
+        });
+        quote! {
+            #[doc = #doc]
+            #[derive(Clone, Copy)]
+            pub(super) struct #name<'a> {
+                #json_field
+                #( #fields )*
+            }
+
+            #parse_fn
+            #to_val_fn
+        }
+    }
+
+    // ---- the walk ----
+
+    /// The walk function of struct `id`: the walk at its node.
+    fn walk_fn(&self, id: TypeId) -> TokenStream {
+        let tree = &self.trees[&id];
+        let t = &self.module.types[id];
+        let name = walk_fn_name(&t.name);
+        let body = self.node_walk(tree, t.schema, quote!(value), quote!(old), Some(id));
+        let old = if uses_ident(&body, "old") { quote!(old) } else { quote!(_old) };
+        let ratchet = if uses_ident(&body, "ratchet") { quote!(ratchet) } else { quote!(_ratchet) };
+        let doc = format!(" The rules at and below a `{}`.", t.name);
+        quote! {
+            #[doc = #doc]
+            pub(super) fn #name(
+                value: &rt::Value,
+                #old: Option<&rt::Value>,
+                path: &rt::Path,
+                #ratchet: rt::rules::TypedRatchet<'_>,
+                budget: &mut rt::rules::Budget,
+                out: &mut rt::rules::Findings,
+            ) -> rt::rules::Flow {
+                #body
+                Ok(())
+            }
+        }
+    }
+
+    /// The walk at a node (Go's `Validator.validate`): `v` the value (`&Value`, not
+    /// `null`), `o` the correlated old value (`Option<&Value>`, not `null`), with
+    /// `path`, `ratchet`, `budget` and `out` in scope. `id` is the node's struct when
+    /// this is the struct's own walk function.
+    fn node_walk(&self, n: &RuleNode, s: &Schema, v: TokenStream, o: TokenStream, id: Option<TypeId>) -> TokenStream {
+        let own = self.own_rules(n, s, &v, &o, id);
+        let all_of = n.all_of.iter().map(|b| {
+            let code = self.own_rules(b, s, &v, &o, id);
+            quote!({
+                let ratchet = ratchet.all_of_branch();
+                #code
+            })
+        });
+        let children = self.children_walk(n, s, &v, &o);
+        quote! {
+            #own
+            #( #all_of )*
+            #children
+        }
+    }
+
+    /// The walk into a child node: through its struct's walk function, or inline.
+    fn child_walk(&self, n: &RuleNode, s: &Schema, v: TokenStream, o: TokenStream) -> TokenStream {
+        let equal = self.equality(s, v.clone(), quote!(o));
+        let descend = quote! {
+            let unchanged = || #o.is_some_and(|o| #equal);
+            let ratchet = ratchet.descend(#o.map(|_| rt::rules::Unchanged(&unchanged)));
+        };
+        if let Some(id) = self.struct_of(s)
+            && self.trees.contains_key(&id)
+        {
+            let name = walk_fn_name(&self.module.types[id].name);
+            return quote! {
+                #descend
+                #name(#v, #o, path, ratchet, budget, out)?;
+            };
+        }
+        let body = self.node_walk(n, s, v, o, None);
+        quote! {
+            #descend
+            #body
+        }
+    }
+
+    /// The children of a node: `additionalProperties` values and properties of an
+    /// object (keys in sorted order), items of an array.
+    fn children_walk(&self, n: &RuleNode, s: &Schema, v: &TokenStream, o: &TokenStream) -> TokenStream {
+        let mut object = Vec::new();
+        if let (Some(child), Some(cs)) = (&n.additional, s.additional_properties_schema()) {
+            let body = self.child_walk(child, cs, quote!(x), quote!(ox));
+            object.push(quote! {
+                for (key, x) in m {
+                    if x.is_null() {
+                        continue;
+                    }
+                    let ox = old_map.and_then(|o| rt::compiled::prop(o, key));
+                    let path = &path.key(key);
+                    #body
+                }
+            });
+        }
+        for (key, child) in &n.properties {
+            let Some(cs) = s.properties.get(key) else { continue };
+            let body = self.child_walk(child, cs, quote!(x), quote!(ox));
+            object.push(quote! {
+                if let Some(x) = rt::compiled::prop(m, #key) {
+                    let ox = old_map.and_then(|o| rt::compiled::prop(o, #key));
+                    let path = &path.field(#key);
+                    #body
+                }
+            });
+        }
+        let mut out = TokenStream::new();
+        if !object.is_empty() {
+            let body = quote!(#( #object )*);
+            let old_map = uses_ident(&body, "old_map").then(|| quote!(let old_map = #o.and_then(rt::Value::as_object);));
+            out.extend(quote! {
+                if let rt::Value::Object(m) = #v {
+                    #old_map
+                    #body
+                }
+            });
+        }
+        if let (Some(child), Some(cs)) = (&n.items, s.items.as_deref()) {
+            let body = self.child_walk(child, cs, quote!(x), quote!(ox));
+            // Only the items of map lists correlate with old items (by their keys).
+            let (old_items, old_item) = match &n.map_keys {
+                Some(keys) => (
+                    quote! {
+                        let old_items = #o
+                            .and_then(rt::Value::as_array)
+                            .map(|o| rt::ratchet::MapList::with_keys(&[ #( #keys ),* ], o));
+                    },
+                    quote!(old_items.as_ref().and_then(|l| l.get(x)).filter(|x| !x.is_null())),
+                ),
+                None => (TokenStream::new(), quote!(None)),
+            };
+            out.extend(quote! {
+                if let rt::Value::Array(items) = #v {
+                    #old_items
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = #old_item;
+                        let path = &path.index(i);
+                        #body
+                    }
+                }
+            });
+        }
+        out
+    }
+
+    /// The schema's `CachedDeepEqual` of JSON values `a` and `b` (a `bool`).
+    fn equality(&self, schema: &Schema, a: TokenStream, b: TokenStream) -> TokenStream {
+        if let Some(id) = self.named.get(&(schema as *const Schema))
+            && matches!(self.module.types[self.resolve(*id)].body, TypeBody::Struct(_))
+        {
+            let name = Ident::new(&self.module.types[self.resolve(*id)].name, Span::call_site());
+            return quote!(<super::#name as rt::schema::ObjectSchema>::ratchet_equal(#a, #b));
+        }
+        qualify_super(self.admit.equal_expr(schema, a, b), self.module)
+    }
+
+    // ---- a node's own rules ----
+
+    /// `validateExpressions` at a node: `v` the value, `o` the correlated old value.
+    fn own_rules(&self, n: &RuleNode, s: &Schema, v: &TokenStream, o: &TokenStream, id: Option<TypeId>) -> TokenStream {
+        let Some(own) = &n.own else {
+            return TokenStream::new();
+        };
+        let schema_type = n.schema_type;
+        let value = if v.to_string() == "value" { quote!(value) } else { quote!(value: #v) };
+        let site = quote! {
+            let site = rt::rules::NodeSite {
+                path,
+                schema_type: #schema_type,
+                #value,
+            };
+        };
+        let rules = match &own.rules {
+            Err(e) => {
+                return quote!({
+                    #site
+                    rt::rules::node_compile_error(&site, #e, out);
+                });
+            }
+            Ok(r) => r,
+        };
+        let node = self.node_kind(s, id, own.is_resource_root);
+        let compiled: Vec<TokenStream> = rules
+            .iter()
+            .filter_map(|rule| self.rule_call(rule, &own.schema, &node))
+            .collect();
+        if compiled.is_empty() {
+            return TokenStream::new();
+        }
+        let (this, prev) = (node.read(v.clone()), node.read(quote!(o)));
+        quote!({
+            #site
+            rt::rules::enter(&site, budget, out)?;
+            let this = #this;
+            let prev = #o.map(|o| #prev);
+            #( #compiled )*
+        })
+    }
+
+    /// How `self` reads at a node.
+    fn node_kind(&self, s: &Schema, id: Option<TypeId>, is_resource_root: bool) -> NodeKind {
+        let struct_id = id.or_else(|| self.struct_of(s));
+        match struct_id {
+            Some(id) if self.views.contains_key(&id) => NodeKind {
+                kind: PropKind::Object(id),
+                view: Some(self.views[&id].name.clone()),
+                schema: {
+                    let s = self.schema_static(s, is_resource_root);
+                    quote!(#s)
+                },
+            },
+            _ => {
+                let schema = self.schema_static(s, is_resource_root);
+                NodeKind {
+                    kind: self.prop_kind(s),
+                    view: None,
+                    schema: quote!(#schema),
+                }
+            }
+        }
+    }
+
+    /// Running one rule at a node (with `site`, `this` and `prev` in scope).
+    fn rule_call(&self, rule: &NodeRule, schema: &Schema, node: &NodeKind) -> Option<TokenStream> {
+        let program = match &rule.compiled {
+            Compiled::Empty => return None,
+            Compiled::Error(e) => return Some(quote!(rt::rules::rule_compile_error(&site, #e, out);)),
+            Compiled::Program(p) => p,
+        };
+        let n = self.counter.get() + 1;
+        self.counter.set(n);
+        let info_name = format_ident!("RULE_{}", n);
+        let fn_name = format_ident!("rule_{}", n);
+        let info = rule.info();
+        let message_fn = program.message.as_ref().map(|(_, p)| {
+            let msg_name = format_ident!("message_{}", n);
+            self.rule_fn(&msg_name, p, node, schema, &info, true);
+            msg_name
+        });
+        self.rule_fn(&fn_name, &program.program, node, schema, &info, false);
+        let reason = match info.reason {
+            crd_runtime::rules::Reason::Invalid => quote!(Invalid),
+            crd_runtime::rules::Reason::Forbidden => quote!(Forbidden),
+            crd_runtime::rules::Reason::Required => quote!(Required),
+            crd_runtime::rules::Reason::Duplicate => quote!(Duplicate),
+        };
+        let opt = |s: Option<&str>| match s {
+            Some(s) => quote!(Some(#s)),
+            None => quote!(None),
+        };
+        let (rule_src, message, message_expression, field_path) = (
+            info.rule,
+            opt(info.message),
+            opt(info.message_expression),
+            opt(info.field_path),
+        );
+        let (uses_old_self, optional_old_self) = (info.uses_old_self, info.optional_old_self);
+        self.items.borrow_mut().push(quote! {
+            static #info_name: rt::rules::RuleInfo<'static> = rt::rules::RuleInfo {
+                rule: #rule_src,
+                message: #message,
+                message_expression: #message_expression,
+                reason: rt::rules::Reason::#reason,
+                field_path: #field_path,
+                uses_old_self: #uses_old_self,
+                optional_old_self: #optional_old_self,
+            };
+        });
+        let message = match message_fn {
+            Some(m) => quote!(|| Some(#m(&this, prev.as_ref()))),
+            None => quote!(|| None),
+        };
+        Some(quote! {
+            rt::rules::check(
+                &#info_name,
+                &site,
+                prev.is_some(),
+                || #fn_name(&this, prev.as_ref()),
+                #message,
+                || ratchet.should_ratchet(),
+                budget,
+                out,
+            )?;
+        })
+    }
+
+    /// A rule (or message expression) as a function of the node's value and old
+    /// value, as read by [`NodeKind::read`].
+    fn rule_fn(
+        &self,
+        name: &Ident,
+        program: &Program,
+        node: &NodeKind,
+        schema: &Schema,
+        info: &crd_runtime::rules::RuleInfo<'_>,
+        message: bool,
+    ) {
+        let types = Types {
+            views: &self.views,
+            structs: self.cel_struct_names(schema, node),
+        };
+        let mut compiler = Compiler::new(&types, program.plan());
+        let repr = node.repr();
+        compiler.bind_result("self", format_ident!("this"), repr);
+        // `oldSelf`: the old value on update; an optional for `optionalOldSelf` rules
+        // (`optional.none()` without an old value); unbound otherwise (an error where
+        // it is read, as by a message expression on create).
+        let old_bind = if info.optional_old_self && !message {
+            compiler.bind_result("oldSelf", format_ident!("old_self"), Repr::Val);
+            let to_val = super::cel::to_val_tokens(quote!(x), repr, &self.views);
+            quote! {
+                let old_self: rt::cel::Result<rt::cel::Val<'_>> = match prev {
+                    None => Ok(rt::cel::Val::Optional(None)),
+                    Some(Ok(x)) => Ok(rt::cel::Val::optional_of(#to_val)),
+                    Some(Err(e)) => Err(e.clone()),
+                };
+            }
+        } else {
+            compiler.bind_result("oldSelf", format_ident!("old_self"), repr);
+            quote! {
+                let old_self = match prev {
+                    Some(x) => x.clone(),
+                    None => Err(rt::cel::Error::new("no such attribute(s): oldSelf")),
+                };
+            }
+        };
+        let (result_ty, body) = if message {
+            let e = compiler.expression(Repr::Str);
+            (quote!(Option<String>), quote!((#e).map(|s| Some(s.to_string()))))
+        } else {
+            (quote!(bool), compiler.expression(Repr::Bool))
+        };
+        let uses_old = uses_ident(&body, "old_self");
+        let cost_decl = if uses_ident(&body, "cost") {
+            quote!(let mut cost: u64 = 0;)
+        } else {
+            quote!(let cost: u64 = 0;)
+        };
+        let this = if uses_ident(&body, "this") { quote!(this) } else { quote!(_this) };
+        let prev = if uses_old { quote!(prev) } else { quote!(_prev) };
+        let old_bind = uses_old.then_some(old_bind);
+        let ty = node.rust_type();
+        let doc = if message {
+            format!(" The `messageExpression` of `{}`.", info.rule.trim())
+        } else {
+            format!(" `{}`", info.rule.trim())
+        };
+        let lifetime = uses_lifetime(&ty).then(|| quote!(<'a>));
+        self.items.borrow_mut().push(quote! {
+            #[doc = #doc]
+            fn #name #lifetime(
+                #this: &rt::cel::Result<#ty>,
+                #prev: Option<&rt::cel::Result<#ty>>,
+            ) -> rt::rules::Evaluated<#result_ty, rt::cel::Error> {
+                #cost_decl
+                #old_bind
+                let result = #body;
+                rt::compiled::finish(result, cost)
+            }
+        });
+    }
+
+    /// The CEL names of the object types a rule at `schema` can see, mapped to the
+    /// views (`selfType0`, `selfType0.spec`, `selfType0.items.@idx`).
+    fn cel_struct_names(&self, schema: &Schema, node: &NodeKind) -> HashMap<String, TypeId> {
+        let mut out = HashMap::new();
+        let root = match node.kind {
+            PropKind::Object(id) => Some(id),
+            _ => None,
+        };
+        self.name_structs(schema, SELF_TYPE_NAME, root, &mut out);
+        out
+    }
+
+    fn name_structs(&self, s: &Schema, name: &str, id: Option<TypeId>, out: &mut HashMap<String, TypeId>) {
+        if let Some(id) = id.or_else(|| self.struct_of(s))
+            && self.views.contains_key(&id)
+        {
+            out.insert(name.to_string(), id);
+        }
+        for (k, c) in &s.properties {
+            if let Some(e) = escape(k) {
+                self.name_structs(c, &format!("{name}.{e}"), None, out);
+            }
+        }
+        if let Some(i) = &s.items {
+            self.name_structs(i, &format!("{name}.@idx"), None, out);
+        }
+        if let Some(a) = s.additional_properties_schema() {
+            self.name_structs(a, &format!("{name}.@elem"), None, out);
+        }
+    }
+}
+
+/// How a node's value reads as `self`: its kind, its view, its schema static.
+struct NodeKind {
+    kind: PropKind,
+    view: Option<Ident>,
+    schema: TokenStream,
+}
+
+impl NodeKind {
+    fn repr(&self) -> Repr {
+        match &self.kind {
+            PropKind::Int => Repr::Int,
+            PropKind::Double => Repr::Double,
+            PropKind::Bool => Repr::Bool,
+            PropKind::Str => Repr::Str,
+            PropKind::Object(id) => Repr::Struct(*id),
+            PropKind::Formatted(_) | PropKind::Json => Repr::Val,
+        }
+    }
+
+    /// The Rust type of `self` in a rule function.
+    fn rust_type(&self) -> TokenStream {
+        match (&self.kind, &self.view) {
+            (PropKind::Int, _) => quote!(i64),
+            (PropKind::Double, _) => quote!(f64),
+            (PropKind::Bool, _) => quote!(bool),
+            (PropKind::Str, _) => quote!(rt::cel::Str<'a>),
+            (PropKind::Object(_), Some(view)) => quote!(#view<'a>),
+            _ => quote!(rt::cel::Val<'a>),
+        }
+    }
+
+    /// `self` read from a node's JSON value `v` (`rt::cel::Result` of the type).
+    fn read(&self, v: TokenStream) -> TokenStream {
+        let s = &self.schema;
+        let bad = quote!(.map_err(|b| b.error()));
+        match (&self.kind, &self.view) {
+            (PropKind::Int, _) => quote!(rt::compiled::int(#v, &#s) #bad),
+            (PropKind::Double, _) => quote!(rt::compiled::double(#v, &#s) #bad),
+            (PropKind::Bool, _) => quote!(rt::compiled::boolean(#v, &#s) #bad),
+            (PropKind::Str, _) => quote!(rt::compiled::string(#v, &#s).map(rt::cel::Str::Borrowed) #bad),
+            (PropKind::Object(_), Some(view)) => quote!(rt::compiled::object(#v, &#s).map(#view::parse) #bad),
+            _ => quote!(rt::compiled::json(#v, &#s)),
+        }
+    }
+}
+
+/// The identifiers and `A::b` paths of generated code (to keep only the items it
+/// uses).
+#[derive(Default)]
+struct Names {
+    idents: std::collections::HashSet<String>,
+    paths: std::collections::HashSet<(String, String)>,
+}
+
+impl Names {
+    fn scan(&mut self, tokens: &TokenStream) {
+        use proc_macro2::TokenTree;
+        let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
+        for (i, t) in tokens.iter().enumerate() {
+            match t {
+                TokenTree::Ident(id) => {
+                    self.idents.insert(id.to_string());
+                    if let (Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b)), Some(TokenTree::Ident(m))) =
+                        (tokens.get(i + 1), tokens.get(i + 2), tokens.get(i + 3))
+                        && a.as_char() == ':'
+                        && b.as_char() == ':'
+                    {
+                        self.paths.insert((id.to_string(), m.to_string()));
+                    }
+                }
+                TokenTree::Group(g) => self.scan(&g.stream()),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Whether tokens mention the lifetime `'a`.
+fn uses_lifetime(t: &TokenStream) -> bool {
+    t.to_string().contains("'a")
+}
+
+/// Go's check in `WithTypeAndObjectMeta`: the schema declares `kind` and
+/// `apiVersion` strings and a `metadata` object with `name` and `generateName`
+/// strings.
+fn declares_type_and_object_meta(s: &Schema) -> bool {
+    let is = |p: Option<&Schema>, t: ir::Type| p.is_some_and(|p| p.type_ == Some(t));
+    let metadata = s.properties.get("metadata");
+    is(s.properties.get("kind"), ir::Type::String)
+        && is(s.properties.get("apiVersion"), ir::Type::String)
+        && is(metadata, ir::Type::Object)
+        && metadata.is_some_and(|m| {
+            is(m.properties.get("name"), ir::Type::String) && is(m.properties.get("generateName"), ir::Type::String)
+        })
+}
+
+/// The walk function of a struct (`walk_cron_tab_spec` for `CronTabSpec`).
+fn walk_fn_name(type_name: &str) -> Ident {
+    let mut out = String::from("walk");
+    for c in type_name.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    Ident::new(&out, Span::call_site())
+}
+
+/// A view's field for a property (any JSON name; `p_` and a sanitized name).
+fn view_field_ident(json: &str) -> Ident {
+    let mut out = String::from("p_");
+    for c in json.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push('_');
+        }
+    }
+    // Distinct JSON names can sanitize alike; a hash of the name keeps them apart.
+    let sanitized_differs = json.chars().any(|c| !c.is_ascii_alphanumeric() || c.is_ascii_uppercase());
+    if sanitized_differs {
+        let h = json.bytes().fold(0u32, |h, b| h.wrapping_mul(31).wrapping_add(u32::from(b)));
+        out.push_str(&format!("_{h:x}"));
+    }
+    Ident::new(&out, Span::call_site())
+}
+
+/// Type names of the parent module in admission code, seen from `rules`
+/// (`Foo::ratchet_equal` becomes `super::Foo::ratchet_equal`).
+fn qualify_super(tokens: TokenStream, m: &Module) -> TokenStream {
+    use proc_macro2::TokenTree;
+    let mut out = TokenStream::new();
+    let mut prev_colon = false;
+    for t in tokens {
+        match t {
+            TokenTree::Ident(i) if !prev_colon && m.types.iter().any(|t| i == t.name.as_str()) => {
+                out.extend(quote!(super::#i));
+                prev_colon = false;
+            }
+            TokenTree::Group(g) => {
+                let inner = qualify_super(g.stream(), m);
+                let mut ng = proc_macro2::Group::new(g.delimiter(), inner);
+                ng.set_span(g.span());
+                out.extend([TokenTree::Group(ng)]);
+                prev_colon = false;
+            }
+            TokenTree::Punct(p) => {
+                prev_colon = p.as_char() == ':';
+                out.extend([TokenTree::Punct(p)]);
+            }
+            other => {
+                prev_colon = false;
+                out.extend([other]);
+            }
+        }
+    }
+    out
+}

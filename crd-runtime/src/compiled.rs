@@ -1,0 +1,692 @@
+//! What compiled CEL rules call: the steps of an evaluation that generated code does
+//! not write out itself.
+//!
+//! crd-codegen compiles each rule's plan (see its `cel::eval` module, which
+//! documents every step and what it costs) into Rust over the typed values of the
+//! generated structs. Scalars, fields of structs and the common operators become
+//! plain Rust; whatever works on dynamic values (lists, maps, optionals,
+//! int-or-string, qualifiers computed at run time, function calls without a native
+//! form) goes through [`Val`] and the functions here, which follow the interpreter
+//! step for step so that both give the same values, errors and costs.
+//!
+//! The cost limit: cel-go stops an evaluation as soon as its running cost passes
+//! the limit. A step's cost never depends on the cost so far and costs only grow, so
+//! the limit is passed at some step exactly when the total of the whole evaluation
+//! is above it: generated code adds costs as it goes, checks the total once per
+//! comprehension iteration (so that a long loop stops early) and at the end
+//! ([`finish`]).
+
+use crate::cel::cost::PER_CALL_LIMIT;
+use crate::cel::ops::format_key;
+use crate::cel::{CelSchema, Error, List, Map, Result, SchemaRef, Str, Val};
+use serde_json::Value as Json;
+use crate::rules::Evaluated;
+
+/// The cost limit of one evaluation (Kubernetes' `PerCallLimit`).
+pub const LIMIT: u64 = PER_CALL_LIMIT;
+
+/// The outcome of an evaluation whose total cost is `cost`: the cost-limit error when
+/// the total is above the limit.
+pub fn finish<T>(result: Result<T>, cost: u64) -> Evaluated<T, Error> {
+    if cost > LIMIT {
+        return cancelled(cost);
+    }
+    Evaluated { result, cost }
+}
+
+/// An evaluation stopped by the cost limit.
+pub fn cancelled<T>(cost: u64) -> Evaluated<T, Error> {
+    Evaluated {
+        result: Err(Error::cost_limit_exceeded()),
+        cost,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Values to native values
+// ---------------------------------------------------------------------------
+
+/// A `bool` operand (`&&`, `||`, `!`, conditions): another value is
+/// `no such overload`.
+pub fn to_bool(v: Result<Val<'_>>) -> Result<bool> {
+    match v? {
+        Val::Bool(b) => Ok(b),
+        _ => Err(Error::no_such_overload()),
+    }
+}
+
+/// An `int` value.
+pub fn to_int(v: Result<Val<'_>>) -> Result<i64> {
+    match v? {
+        Val::Int(i) => Ok(i),
+        _ => Err(Error::no_such_overload()),
+    }
+}
+
+/// A `uint` value.
+pub fn to_uint(v: Result<Val<'_>>) -> Result<u64> {
+    match v? {
+        Val::Uint(u) => Ok(u),
+        _ => Err(Error::no_such_overload()),
+    }
+}
+
+/// A `double` value.
+pub fn to_double(v: Result<Val<'_>>) -> Result<f64> {
+    match v? {
+        Val::Double(d) => Ok(d),
+        _ => Err(Error::no_such_overload()),
+    }
+}
+
+/// A `string` value.
+pub fn to_str(v: Result<Val<'_>>) -> Result<Str<'_>> {
+    match v? {
+        Val::String(s) => Ok(s),
+        _ => Err(Error::no_such_overload()),
+    }
+}
+
+/// A present field, or `no such key: <name>`.
+#[inline]
+pub fn field<T>(v: Option<T>, name: &str) -> Result<T> {
+    v.ok_or_else(|| Error::no_such_key(name))
+}
+
+// ---------------------------------------------------------------------------
+// Attributes (cel-go `applyQualifiers`)
+// ---------------------------------------------------------------------------
+
+/// The resolution of an attribute's qualifiers on a dynamic value, one qualifier at a
+/// time (their keys are evaluated in between): cel-go's `applyQualifiers`.
+pub struct Resolver<'a> {
+    state: Result<Val<'a>>,
+    /// The attribute became optional (an optional root, `a.?b`, `a[?i]`).
+    optional: bool,
+    /// Resolution ended early: `state` is the result as it is.
+    done: bool,
+}
+
+impl<'a> Resolver<'a> {
+    /// Starts from the root's value: an error ends it, an empty optional is the
+    /// result as it is, a full one is unwrapped and makes the attribute optional.
+    pub fn new(root: Result<Val<'a>>) -> Resolver<'a> {
+        match root {
+            Err(e) => Resolver {
+                state: Err(e),
+                optional: false,
+                done: true,
+            },
+            Ok(Val::Optional(None)) => Resolver {
+                state: Ok(Val::Optional(None)),
+                optional: true,
+                done: true,
+            },
+            Ok(Val::Optional(Some(v))) => Resolver {
+                state: Ok(*v),
+                optional: true,
+                done: false,
+            },
+            Ok(v) => Resolver {
+                state: Ok(v),
+                optional: false,
+                done: false,
+            },
+        }
+    }
+
+    /// Whether resolution has ended (the next qualifiers' keys are not evaluated).
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+
+    /// Applies one qualifier with its evaluated key (`optional` for `?.` / `[?]`,
+    /// `test_only` for the field of `has()`), charging its cost.
+    pub fn qualify(&mut self, key: Result<Val<'a>>, optional: bool, test_only: bool, cost: &mut u64) {
+        if self.done {
+            return;
+        }
+        let key = key.and_then(qualifier_key);
+        self.optional = self.optional || optional;
+        let Ok(obj) = &self.state else { return };
+        if self.optional {
+            // cel-go's `QualifyIfPresent`: charged only when present.
+            match key.and_then(|k| qualify(obj, &k)) {
+                Err(e) => self.end(Err(e)),
+                Ok(None) => self.end(Ok(Val::Optional(None))),
+                Ok(Some(v)) => {
+                    *cost = cost.wrapping_add(1);
+                    self.state = Ok(if test_only { Val::Bool(true) } else { v });
+                }
+            }
+            return;
+        }
+        // cel-go's `Qualify`: charged whatever the outcome.
+        *cost = cost.wrapping_add(1);
+        let key = match key {
+            Ok(k) => k,
+            Err(e) => return self.end(Err(e)),
+        };
+        match qualify(obj, &key) {
+            Err(e) => self.end(Err(e)),
+            Ok(Some(_)) if test_only => self.state = Ok(Val::Bool(true)),
+            Ok(None) if test_only => self.state = Ok(Val::Bool(false)),
+            Ok(Some(v)) => self.state = Ok(v),
+            Ok(None) => {
+                let e = missing(obj, &key);
+                self.end(Err(e));
+            }
+        }
+    }
+
+    fn end(&mut self, r: Result<Val<'a>>) {
+        self.state = r;
+        self.done = true;
+    }
+
+    /// The attribute's value (wrapped in `optional.of` when it became optional).
+    pub fn finish(self) -> Result<Val<'a>> {
+        match self.state {
+            Ok(v) if self.optional && !self.done => Ok(Val::optional_of(v)),
+            other => other,
+        }
+    }
+
+    /// The value of a presence test: whether the member is present (for an
+    /// optional attribute, whether it has a value).
+    pub fn finish_test(self) -> Result<Val<'a>> {
+        self.finish().map(|v| match v {
+            Val::Optional(o) => Val::Bool(o.is_some()),
+            other => other,
+        })
+    }
+}
+
+/// A computed qualifier key must be a `string`, `int`, `uint`, `bool` or `double`.
+fn qualifier_key(k: Val<'_>) -> Result<Val<'_>> {
+    match k {
+        Val::String(_) | Val::Int(_) | Val::Uint(_) | Val::Bool(_) | Val::Double(_) => Ok(k),
+        other => Err(Error::new(format!("invalid qualifier type: {}", go_type_name(&other)))),
+    }
+}
+
+/// Qualifies a value by a key (cel-go `refQualify`): `Ok(None)` when the member is
+/// absent.
+pub fn qualify<'a>(obj: &Val<'a>, key: &Val<'_>) -> Result<Option<Val<'a>>> {
+    match obj {
+        Val::Map(m) => match m.find(key) {
+            Some(v) => v.map(Some),
+            None => Ok(None),
+        },
+        Val::List(l) => {
+            let i = crate::cel::ops::index_value(key)?;
+            if i >= 0 && (i as usize) < l.len() {
+                if l.is_data() && !matches!(key, Val::Int(_)) {
+                    return Err(Error::new(format!("unsupported index: {}", format_key(key))));
+                }
+                l.get(i as usize).map(Some)
+            } else {
+                Ok(None)
+            }
+        }
+        _ => Ok(None),
+    }
+}
+
+/// The error for a missing member (cel-go `missingKey` / `missingIndex`).
+pub fn missing(obj: &Val<'_>, key: &Val<'_>) -> Error {
+    match obj {
+        Val::List(_) => Error::index_out_of_bounds(&format_key(key)),
+        _ => Error::no_such_key(&format_key(key)),
+    }
+}
+
+/// The Go type of a value as cel-go's messages name it.
+pub fn go_type_name(v: &Val<'_>) -> &'static str {
+    match v {
+        Val::Null => "types.Null",
+        Val::Bool(_) => "types.Bool",
+        Val::Int(_) => "types.Int",
+        Val::Uint(_) => "types.Uint",
+        Val::Double(_) => "types.Double",
+        Val::String(_) => "types.String",
+        Val::Bytes(_) => "types.Bytes",
+        Val::Duration(_) => "types.Duration",
+        Val::Timestamp(_) => "types.Timestamp",
+        Val::List(_) => "*types.baseList",
+        Val::Map(_) => "*types.baseMap",
+        Val::Optional(_) => "*types.Optional",
+        Val::Type(_) => "*types.Type",
+        Val::Quantity(..) => "cel.Quantity",
+        Val::Url(_) => "cel.URL",
+        Val::Ip(_) => "cel.IP",
+        Val::Cidr(_) => "cel.CIDR",
+        Val::Semver(_) => "cel.Semver",
+        Val::Format(_) => "cel.Format",
+        Val::Unknown(_) => "*common.unknownPreserved",
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Operators
+// ---------------------------------------------------------------------------
+
+/// `&&` / `||` once both operands are known (the first one did not decide): `stop`
+/// (`false` for `&&`) if either is `stop`, else the first error (or
+/// `no such overload` for a non-boolean), else `!stop`.
+pub fn logical(a: Result<Val<'_>>, b: Result<Val<'_>>, stop: bool) -> Result<bool> {
+    let mut err = None;
+    for term in [a, b] {
+        match term {
+            Ok(Val::Bool(v)) if v == stop => return Ok(stop),
+            Ok(Val::Bool(_)) => {}
+            Ok(_) => {
+                err.get_or_insert_with(Error::no_such_overload);
+            }
+            Err(e) => {
+                err.get_or_insert(e);
+            }
+        }
+    }
+    match err {
+        Some(e) => Err(e),
+        None => Ok(!stop),
+    }
+}
+
+/// Whether a value decides `&&` (`false`) or `||` (`true`) on its own.
+pub fn decides(v: &Result<Val<'_>>, stop: bool) -> bool {
+    matches!(v, Ok(Val::Bool(b)) if *b == stop)
+}
+
+/// `x in <constant set>` (cel-go `evalSetMembership`): same type and value.
+pub fn in_set(v: &Val<'_>, set: &[Val<'_>]) -> bool {
+    set.iter().any(|m| match (m, v) {
+        (Val::Bool(x), Val::Bool(y)) => x == y,
+        (Val::Int(x), Val::Int(y)) => x == y,
+        (Val::Uint(x), Val::Uint(y)) => x == y,
+        (Val::Double(x), Val::Double(y)) => x == y,
+        (Val::String(x), Val::String(y)) => **x == **y,
+        _ => false,
+    })
+}
+
+/// `x.or(y)` / `x.orValue(y)` when `x` has no value: `None` means `y` decides.
+pub fn optional_or<'a>(x: Result<Val<'a>>, or_value: bool) -> Option<Result<Val<'a>>> {
+    match x {
+        Err(e) => Some(Err(e)),
+        Ok(Val::Optional(Some(v))) => Some(Ok(if or_value { *v } else { Val::Optional(Some(v)) })),
+        Ok(Val::Optional(None)) => None,
+        Ok(_) => Some(Err(Error::no_such_overload())),
+    }
+}
+
+/// A list literal's items, or the error that ends it (cel-go `evalList`): optional
+/// items (`[?x]`) are left out when empty and must be optionals.
+pub fn list_literal<'a>(items: Vec<(Result<Val<'a>>, bool)>) -> Result<Val<'a>> {
+    let mut out = Vec::with_capacity(items.len());
+    for (item, optional) in items {
+        match item? {
+            Val::Optional(Some(v)) if optional => out.push(*v),
+            Val::Optional(None) if optional => {}
+            other if optional => {
+                return Err(Error::new(format!(
+                    "cannot initialize optional list element from non-optional value {}",
+                    crate::cel::format::go_value(&other)
+                )));
+            }
+            v => out.push(v),
+        }
+    }
+    Ok(Val::List(List::new(out)))
+}
+
+// ---------------------------------------------------------------------------
+// Comprehensions
+// ---------------------------------------------------------------------------
+
+/// What a comprehension iterates over: a list's elements (or index and element), a
+/// map's keys (or key and value).
+pub enum Range<'a> {
+    List(List<'a>),
+    Map(Map<'a>, Vec<Val<'a>>),
+}
+
+impl<'a> Range<'a> {
+    /// The range of a value (cel-go `evalFold`): lists and maps, else
+    /// `got '<type>', expected iterable type` (or, for two variables,
+    /// `unsupported comprehension range type: <type>`).
+    pub fn new(v: Val<'a>, two_vars: bool) -> Result<Range<'a>> {
+        match v {
+            Val::List(l) => Ok(Range::List(l)),
+            Val::Map(m) => {
+                let keys = m.keys();
+                Ok(Range::Map(m, keys))
+            }
+            other if two_vars => Err(Error::new(format!(
+                "unsupported comprehension range type: {}",
+                go_type_name(&other)
+            ))),
+            other => Err(Error::new(format!("got '{}', expected iterable type", go_type_name(&other)))),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            Range::List(l) => l.len(),
+            Range::Map(_, keys) => keys.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Entry `i` for one variable: the element, or the key.
+    pub fn one(&self, i: usize) -> Result<Val<'a>> {
+        match self {
+            Range::List(l) => l.get(i),
+            Range::Map(_, keys) => Ok(keys[i].clone()),
+        }
+    }
+
+    /// Entry `i` for two variables: index and element, or key and value.
+    pub fn two(&self, i: usize) -> (Result<Val<'a>>, Result<Val<'a>>) {
+        match self {
+            Range::List(l) => (Ok(Val::Int(i as i64)), l.get(i)),
+            Range::Map(m, keys) => {
+                let k = keys[i].clone();
+                let v = m.find(&k).unwrap_or_else(|| Err(Error::no_such_key(&format_key(&k))));
+                (Ok(k), v)
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Values of typed data
+// ---------------------------------------------------------------------------
+
+/// A string field with a `format` CEL reads as another type (`duration`, `date`,
+/// `date-time`, `byte`; Kubernetes' `UnstructuredToVal`): the converted value, or the
+/// error a string that does not parse gives.
+pub fn formatted<'a>(s: &'a str, format: &str) -> Result<Val<'a>> {
+    crate::cel::unstructured::string_val(s, format)
+}
+
+// ---------------------------------------------------------------------------
+// Calls
+// ---------------------------------------------------------------------------
+
+/// A call whose arguments are all evaluated (cel-go's strict calls): the first
+/// argument error, else the function (`crate::cel::functions::dispatch`).
+pub fn call<'a>(function: &str, overload: Option<&str>, args: &[Result<Val<'a>>]) -> Result<Val<'a>> {
+    if let Some(e) = args.iter().find_map(|a| a.as_ref().err()) {
+        return Err(e.clone());
+    }
+    let vals: Vec<Val<'a>> = args.iter().filter_map(|a| a.as_ref().ok().cloned()).collect();
+    crate::cel::functions::dispatch(function, overload, &vals)
+}
+
+/// What a call costs (`crate::cel::cost::call_cost`): argument errors count as
+/// `null` (size 1).
+pub fn call_cost(function: &str, overload: &str, args: &[Result<Val<'_>>], result: &Result<Val<'_>>) -> u64 {
+    let vals: Vec<Val<'_>> = args.iter().map(|a| a.as_ref().cloned().unwrap_or(Val::Null)).collect();
+    crate::cel::cost::call_cost(function, overload, &vals, result)
+}
+
+/// Adds an item to a list literal being built: an error ends the literal, and an
+/// optional item (`[?x]`) is left out when empty.
+pub fn push_item<'a>(items: &mut Vec<Val<'a>>, item: Result<Val<'a>>, optional: bool) -> Result<()> {
+    match item? {
+        Val::Optional(Some(v)) if optional => items.push(*v),
+        Val::Optional(None) if optional => {}
+        other if optional => {
+            return Err(Error::new(format!(
+                "cannot initialize optional list element from non-optional value {}",
+                crate::cel::format::go_value(&other)
+            )));
+        }
+        v => items.push(v),
+    }
+    Ok(())
+}
+
+/// Adds an entry to a map literal being built (cel-go `evalMap`): an error ends the
+/// literal; an optional entry (`?k: v`) is left out when `v` is empty.
+pub fn push_entry<'a>(
+    entries: &mut Vec<(Val<'a>, Val<'a>)>,
+    key: Result<Val<'a>>,
+    value: impl FnOnce() -> Result<Val<'a>>,
+    optional: bool,
+) -> Result<()> {
+    let k = key?;
+    let v = value()?;
+    if !optional {
+        entries.push((k, v));
+        return Ok(());
+    }
+    match v {
+        Val::Optional(Some(v)) => entries.push((k, *v)),
+        Val::Optional(None) => entries.retain(|(pk, _)| !in_set(pk, std::slice::from_ref(&k))),
+        other => {
+            return Err(Error::new(format!(
+                "cannot initialize optional entry '{}' from non-optional value {}",
+                crate::cel::format::go_value(&k),
+                crate::cel::format::go_value(&other)
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// A map literal's value from its entries.
+pub fn map_literal<'a>(entries: Vec<(Val<'a>, Val<'a>)>) -> Result<Val<'a>> {
+    Map::from_entries(entries).map(Val::Map)
+}
+
+/// A constant map of the plan (valid keys).
+pub fn const_map(entries: Vec<(Val<'static>, Val<'static>)>) -> Val<'static> {
+    Map::from_entries(entries).map(Val::Map).unwrap_or(Val::Null)
+}
+
+/// A constant timestamp of the plan.
+pub fn timestamp(secs: i64, nanos: u32, offset_secs: i32) -> Val<'static> {
+    crate::time::Timestamp::new(secs, nanos, offset_secs).map_or(Val::Null, Val::Timestamp)
+}
+
+// ---------------------------------------------------------------------------
+// Schemas and views of JSON data
+// ---------------------------------------------------------------------------
+
+/// A schema node written into generated code (as a `static`), for the values CEL
+/// reads from JSON data through the runtime (`crate::cel::json_to_val`, Kubernetes'
+/// `UnstructuredToVal`).
+#[derive(Debug)]
+pub struct StaticSchema {
+    /// `type` (`""` when unset).
+    pub type_: &'static str,
+    pub format: &'static str,
+    pub nullable: bool,
+    pub int_or_string: bool,
+    pub preserve_unknown_fields: bool,
+    pub embedded_resource: bool,
+    /// A resource root (`WithTypeAndObjectMeta` applies to its value).
+    pub resource_root: bool,
+    /// `properties` by name, sorted; `None` when unset.
+    pub properties: Option<&'static [(&'static str, &'static StaticSchema)]>,
+    pub additional_properties: Option<&'static StaticSchema>,
+    pub items: Option<&'static StaticSchema>,
+    pub list_type: &'static str,
+    pub list_map_keys: &'static [&'static str],
+}
+
+impl StaticSchema {
+    /// A schema of type `type_` and nothing else.
+    pub const fn of_type(type_: &'static str) -> StaticSchema {
+        StaticSchema {
+            type_,
+            format: "",
+            nullable: false,
+            int_or_string: false,
+            preserve_unknown_fields: false,
+            embedded_resource: false,
+            resource_root: false,
+            properties: None,
+            additional_properties: None,
+            items: None,
+            list_type: "",
+            list_map_keys: &[],
+        }
+    }
+}
+
+impl CelSchema for StaticSchema {
+    fn schema_type(&self) -> &str {
+        self.type_
+    }
+    fn format(&self) -> &str {
+        self.format
+    }
+    fn nullable(&self) -> bool {
+        self.nullable
+    }
+    fn int_or_string(&self) -> bool {
+        self.int_or_string
+    }
+    fn preserve_unknown_fields(&self) -> bool {
+        self.preserve_unknown_fields
+    }
+    fn embedded_resource(&self) -> bool {
+        self.embedded_resource
+    }
+    fn has_properties(&self) -> bool {
+        self.properties.is_some()
+    }
+    fn property(&self, name: &str) -> Option<&dyn CelSchema> {
+        let props = self.properties?;
+        let i = props.binary_search_by(|(k, _)| (*k).cmp(name)).ok()?;
+        Some(props[i].1)
+    }
+    fn additional_properties(&self) -> Option<&dyn CelSchema> {
+        self.additional_properties.map(|s| s as &dyn CelSchema)
+    }
+    fn items(&self) -> Option<&dyn CelSchema> {
+        self.items.map(|s| s as &dyn CelSchema)
+    }
+    fn list_type(&self) -> &str {
+        self.list_type
+    }
+    fn list_map_keys(&self) -> Vec<&str> {
+        self.list_map_keys.to_vec()
+    }
+}
+
+/// `{type: string}`: `apiVersion` and `kind` of a resource root.
+pub static STRING: StaticSchema = StaticSchema::of_type("string");
+
+/// The `metadata` of a resource root as CEL sees it (`WithTypeAndObjectMeta`):
+/// `name` and `generateName`.
+pub static OBJECT_META: StaticSchema = StaticSchema {
+    properties: Some(&[("generateName", &STRING), ("name", &STRING)]),
+    ..StaticSchema::of_type("object")
+};
+
+/// The CEL value of JSON data under a schema (Kubernetes' `UnstructuredToVal`; a
+/// resource root's value sees `apiVersion`, `kind` and the metadata names).
+pub fn json<'a>(value: &'a Json, schema: &'static StaticSchema) -> Result<Val<'a>> {
+    crate::cel::json_to_val(value, schema, schema.resource_root)
+}
+
+/// The CEL value of a JSON object under a schema (a view's object).
+pub fn object_val<'a>(m: &'a serde_json::Map<String, Json>, schema: &'static StaticSchema) -> Val<'a> {
+    let schema = if schema.resource_root {
+        SchemaRef::resource_root(schema)
+    } else {
+        SchemaRef::new(schema)
+    };
+    Val::Map(Map::json(m, schema))
+}
+
+/// The JSON object behind a value read from JSON data (to view it as a struct).
+pub fn json_object<'a>(v: Result<Val<'a>>) -> Result<&'a serde_json::Map<String, Json>> {
+    match v? {
+        Val::Map(m) => m.json_object().map(|(o, _)| o).ok_or_else(Error::no_such_overload),
+        _ => Err(Error::no_such_overload()),
+    }
+}
+
+/// Data that does not have its schema's type: reading it gives the error Kubernetes'
+/// `UnstructuredToVal` gives (`invalid data, expected int, got string`, ...).
+#[derive(Clone, Copy, Debug)]
+pub struct Bad<'a> {
+    pub value: &'a Json,
+    pub schema: &'static StaticSchema,
+}
+
+impl Bad<'_> {
+    /// The error reading the data gives.
+    pub fn error(&self) -> Error {
+        match json(self.value, self.schema) {
+            Err(e) => e,
+            // Only data without the schema's type is bad.
+            Ok(_) => Error::no_such_overload(),
+        }
+    }
+}
+
+/// A property of a view: `None` when absent or `null` (a `null` property looks
+/// absent to CEL), else its value or the bad data.
+pub type Prop<'a, T> = Option<std::result::Result<T, Bad<'a>>>;
+
+/// A property's JSON value (`None` when absent or `null`).
+#[inline]
+pub fn prop<'a>(m: &'a serde_json::Map<String, Json>, key: &str) -> Option<&'a Json> {
+    m.get(key).filter(|v| !v.is_null())
+}
+
+/// An `integer` (Go reads JSON integers as `int64`; anything else is bad data).
+#[inline]
+pub fn int<'a>(v: &'a Json, schema: &'static StaticSchema) -> std::result::Result<i64, Bad<'a>> {
+    v.as_i64().ok_or(Bad { value: v, schema })
+}
+
+/// A `number` (integers read as doubles).
+#[inline]
+pub fn double<'a>(v: &'a Json, schema: &'static StaticSchema) -> std::result::Result<f64, Bad<'a>> {
+    match v {
+        Json::Number(n) => Ok(n.as_i64().map_or_else(|| n.as_f64().unwrap_or(f64::NAN), |i| i as f64)),
+        _ => Err(Bad { value: v, schema }),
+    }
+}
+
+/// A `boolean`.
+#[inline]
+pub fn boolean<'a>(v: &'a Json, schema: &'static StaticSchema) -> std::result::Result<bool, Bad<'a>> {
+    v.as_bool().ok_or(Bad { value: v, schema })
+}
+
+/// A `string`.
+#[inline]
+pub fn string<'a>(v: &'a Json, schema: &'static StaticSchema) -> std::result::Result<&'a str, Bad<'a>> {
+    v.as_str().ok_or(Bad { value: v, schema })
+}
+
+/// An `object`.
+#[inline]
+pub fn object<'a>(
+    v: &'a Json,
+    schema: &'static StaticSchema,
+) -> std::result::Result<&'a serde_json::Map<String, Json>, Bad<'a>> {
+    v.as_object().ok_or(Bad { value: v, schema })
+}
+
+/// A property read as a CEL value: absent (or `null`) is `no such key: <name>`.
+#[inline]
+pub fn read<'a, T>(p: Prop<'a, T>, name: &str) -> Result<T> {
+    match p {
+        Some(Ok(v)) => Ok(v),
+        Some(Err(bad)) => Err(bad.error()),
+        None => Err(Error::no_such_key(name)),
+    }
+}
