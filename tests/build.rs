@@ -29,7 +29,9 @@ fn main() {
         _ => DEFAULT_PROJECTS.iter().map(|s| s.to_string()).collect(),
     };
     let mut index = String::new();
-    let mut table = String::from("/// Each compiled project with its generated kinds.\npub const PROJECTS: &[(&str, &[::crd_runtime::schema::Resource])] = &[\n");
+    let mut table = String::from(
+        "/// Each compiled project with its generated kinds.\npub const PROJECTS: &[(&str, &[::crd_runtime::schema::Resource])] = &[\n",
+    );
     if corpus.is_dir() {
         // One module per directory holding CRD files: some projects ship the same CRD
         // twice (gateway-api's standard and experimental channels).
@@ -42,7 +44,11 @@ fn main() {
                     .crd(&dir)
                     .generate_to(&out.join(&file))
                     .unwrap_or_else(|e| panic!("generating {rel}: {e}"));
-                writeln!(index, "#[allow(dead_code)]\npub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{file}\")); }}").unwrap();
+                writeln!(
+                    index,
+                    "#[allow(dead_code)]\npub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{file}\")); }}"
+                )
+                .unwrap();
                 writeln!(table, "    ({rel:?}, {module}::RESOURCES),").unwrap();
             }
         }
@@ -55,9 +61,14 @@ fn main() {
 /// The directories under `dir` (itself included) that directly hold YAML files.
 fn crd_dirs(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect()).unwrap_or_default();
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+        .unwrap_or_default();
     entries.sort();
-    if entries.iter().any(|p| p.extension().is_some_and(|e| e == "yaml" || e == "yml" || e == "json")) {
+    if entries
+        .iter()
+        .any(|p| p.extension().is_some_and(|e| e == "yaml" || e == "yml" || e == "json"))
+    {
         out.push(dir.to_path_buf());
     }
     for p in entries.iter().filter(|p| p.is_dir()) {
@@ -68,7 +79,12 @@ fn crd_dirs(dir: &Path) -> Vec<PathBuf> {
 
 fn list_projects(corpus: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(corpus)
-        .map(|d| d.filter_map(|e| e.ok()).filter(|e| e.path().is_dir()).map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .filter(|e| e.path().is_dir())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
         .unwrap_or_default();
     v.sort();
     v

@@ -16,7 +16,10 @@ use crd_tests::objects::Gen;
 use serde_json::Value;
 
 fn objects_per_version() -> u64 {
-    std::env::var("CRD_DIFF_OBJECTS").ok().and_then(|s| s.parse().ok()).unwrap_or(30)
+    std::env::var("CRD_DIFF_OBJECTS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(30)
 }
 
 fn describe(a: &Admission) -> String {
@@ -75,7 +78,10 @@ fn generated_code_agrees_with_the_engine() {
                     for (what, object, old) in cases {
                         let old_text = old.as_ref().map(|o| format!("old: {o}\n")).unwrap_or_default();
                         let (a, b) = match old {
-                            None => (interpreted.create(object.clone(), "default"), (compiled.admit)(object.clone(), "default")),
+                            None => (
+                                interpreted.create(object.clone(), "default"),
+                                (compiled.admit)(object.clone(), "default"),
+                            ),
                             Some(old) => (
                                 interpreted.update(object.clone(), old.clone(), "default"),
                                 (compiled.admit_update)(object.clone(), old, "default"),
@@ -95,5 +101,10 @@ fn generated_code_agrees_with_the_engine() {
         }
     }
     eprintln!("{runs} admissions compared");
-    assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} disagreements:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -20,7 +20,11 @@ fn patched(mut object: Value, patch: &Value) -> Value {
             let mut node = &mut object;
             let segs: Vec<&str> = path.split('.').collect();
             for seg in &segs[..segs.len() - 1] {
-                node = node.as_object_mut().unwrap().entry(seg.to_string()).or_insert(Value::Object(Default::default()));
+                node = node
+                    .as_object_mut()
+                    .unwrap()
+                    .entry(seg.to_string())
+                    .or_insert(Value::Object(Default::default()));
             }
             node[segs[segs.len() - 1]] = value.clone();
         }
@@ -51,13 +55,20 @@ fn admit_lines_match_the_api_server() {
                 crontab::stable_example_com::v1::CronTab::admit_update_value(new, old, "default")
             }
             ("cel-crd.yaml", None) => cel::stable_example_com::v1::CronTab::admit_value(new, "default"),
-            ("cel-crd.yaml", Some(old)) => cel::stable_example_com::v1::CronTab::admit_update_value(new, old, "default"),
+            ("cel-crd.yaml", Some(old)) => {
+                cel::stable_example_com::v1::CronTab::admit_update_value(new, old, "default")
+            }
             (other, _) => panic!("unexpected CRD {other}"),
         };
         let expected = &line["expected"];
         let seed = line["seed"].as_str().unwrap();
         assert_eq!(&admission.object, &expected["object"], "{seed}: admitted object");
-        let pruned: Vec<&str> = expected["pruned"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+        let pruned: Vec<&str> = expected["pruned"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
         assert_eq!(admission.pruned, pruned, "{seed}: pruned paths");
         let errors: Vec<String> = admission.errors.iter().map(|e| e.to_string()).collect();
         let want: Vec<&str> = expected["errors"]

@@ -379,8 +379,9 @@ fn to_internal(
         }
         // Top-level fields apply to every version; setting both forms is an error in
         // v1beta1 validation, reported with the API server's words.
-        let top_columns: Option<Vec<CustomResourceColumnDefinition>> =
-            s.additional_printer_columns.map(|cs| cs.into_iter().map(column).collect());
+        let top_columns: Option<Vec<CustomResourceColumnDefinition>> = s
+            .additional_printer_columns
+            .map(|cs| cs.into_iter().map(column).collect());
         let spec_path = FieldPath::new("spec");
         let mut exclusive = |top_set: bool, per_version_set: bool, field: &str, what: &str| {
             if top_set && per_version_set {
@@ -389,7 +390,12 @@ fn to_internal(
                 errors.push(Diagnostic::at_path(file, doc, &path, message));
             }
         };
-        exclusive(s.validation.is_some(), versions.iter().any(|v| v.schema.is_some()), "validation", "schemas");
+        exclusive(
+            s.validation.is_some(),
+            versions.iter().any(|v| v.schema.is_some()),
+            "validation",
+            "schemas",
+        );
         exclusive(
             s.subresources.is_some(),
             versions.iter().any(|v| v.subresources.is_some()),

@@ -30,6 +30,7 @@
 use crate::errors::{ErrorList, FieldError};
 use crate::objectmeta::{self, ObjectMeta};
 use crate::openapi::Res;
+use crate::rules::Findings;
 use serde_json::{Map, Value};
 
 /// The `scale` subresource's paths (`.spec.replicas`, ...), as written in the CRD.
@@ -87,13 +88,8 @@ pub trait ResourceSchema {
     /// `x-kubernetes-validations` rules; `old` on update. Runs only when no blocking
     /// error came before. Failures that ratcheting forgives (see
     /// [`crate::rules::report_failure`]) go to `warnings`, printed as errors.
-    fn validate_rules(
-        &self,
-        _object: &Value,
-        _old: Option<&Value>,
-        _errs: &mut ErrorList,
-        _warnings: &mut Vec<String>,
-    ) {
+    fn validate_rules(&self, _object: &Value, _old: Option<&Value>) -> Findings {
+        Findings::default()
     }
 
     /// Whether any node of the structural spine (properties, items,
@@ -125,6 +121,9 @@ pub struct Admission {
     /// ratcheting turned into warnings (an update that leaves a failing value as it
     /// was), printed as errors.
     pub warnings: Vec<String>,
+    /// The CEL cost the rules took, out of the per-object budget of 10,000,000
+    /// (`crate::rules::RUNTIME_CEL_COST_BUDGET`).
+    pub rules_cost: u64,
     /// Set when the API server rejects the request before validating it (HTTP 400 Bad
     /// Request, e.g. malformed `metadata`, a `kind` that is not a string, a namespace
     /// other than the request's), with the server's message; `errors` is then empty.
@@ -142,6 +141,7 @@ impl Admission {
             pruned,
             errors: ErrorList::new(),
             warnings: Vec::new(),
+            rules_cost: 0,
             bad_request: Some(message),
         }
     }
@@ -180,12 +180,13 @@ pub fn create(schema: &dyn ResourceSchema, object: Value, namespace: &str) -> Ad
             m.remove("status");
         }
     }
-    let (errors, warnings) = validate_create_with_warnings(schema, &object);
+    let findings = validate_create_findings(schema, &object);
     Admission {
         object,
         pruned,
-        errors,
-        warnings,
+        errors: findings.errors,
+        warnings: findings.warnings,
+        rules_cost: findings.cost,
         bad_request: None,
     }
 }
@@ -215,12 +216,13 @@ pub fn update(schema: &dyn ResourceSchema, object: Value, old: Value, namespace:
         return Admission::rejected(object, pruned, message);
     }
     before_update(schema, &mut object, &old);
-    let (errors, warnings) = validate_update_with_warnings(schema, &object, &old);
+    let findings = validate_update_findings(schema, &object, &old);
     Admission {
         object,
         pruned,
-        errors,
-        warnings,
+        errors: findings.errors,
+        warnings: findings.warnings,
+        rules_cost: findings.cost,
         bad_request: None,
     }
 }
@@ -452,13 +454,13 @@ fn scale_errors(schema: &dyn ResourceSchema, object: &Value, errs: &mut ErrorLis
 /// schema, scale, embedded resources, list sets and maps, rules), then, only when it
 /// found nothing, the generic object-meta validation.
 pub fn validate_create(schema: &dyn ResourceSchema, object: &Value) -> ErrorList {
-    validate_create_with_warnings(schema, object).0
+    validate_create_findings(schema, object).errors
 }
 
-/// [`validate_create`] with the warnings of the rules.
-pub fn validate_create_with_warnings(schema: &dyn ResourceSchema, object: &Value) -> (ErrorList, Vec<String>) {
+/// [`validate_create`] with the warnings and the cost of the rules.
+pub fn validate_create_findings(schema: &dyn ResourceSchema, object: &Value) -> Findings {
     let mut errs = ErrorList::new();
-    let mut warnings = Vec::new();
+    let mut rules = Findings::default();
     // customResourceValidator.Validate
     let type_errs = objectmeta::validate_type_meta(object, schema.kind(), schema.api_version());
     if !type_errs.is_empty() {
@@ -481,7 +483,8 @@ pub fn validate_create_with_warnings(schema: &dyn ResourceSchema, object: &Value
     schema.validate_embedded(object, &mut errs);
     schema.validate_lists(object, &mut errs);
     if schema.has_rules() && !block_rules_if_invalid(&mut errs) {
-        schema.validate_rules(object, None, &mut errs, &mut warnings);
+        rules = schema.validate_rules(object, None);
+        errs.append(&mut rules.errors);
     }
     if errs.is_empty()
         && let Ok(meta) = object_meta_of(object)
@@ -493,7 +496,7 @@ pub fn validate_create_with_warnings(schema: &dyn ResourceSchema, object: &Value
             "metadata",
         ));
     }
-    (errs, warnings)
+    Findings { errors: errs, ..rules }
 }
 
 /// The validation steps of an update from `old`, both already decoded and defaulted
@@ -501,17 +504,13 @@ pub fn validate_create_with_warnings(schema: &dyn ResourceSchema, object: &Value
 /// `ValidateUpdate` (OpenAPI errors ratcheted, list-type errors only when `old` has
 /// none, rules with `oldSelf`).
 pub fn validate_update(schema: &dyn ResourceSchema, object: &Value, old: &Value) -> ErrorList {
-    validate_update_with_warnings(schema, object, old).0
+    validate_update_findings(schema, object, old).errors
 }
 
-/// [`validate_update`] with the warnings of the rules.
-pub fn validate_update_with_warnings(
-    schema: &dyn ResourceSchema,
-    object: &Value,
-    old: &Value,
-) -> (ErrorList, Vec<String>) {
+/// [`validate_update`] with the warnings and the cost of the rules.
+pub fn validate_update_findings(schema: &dyn ResourceSchema, object: &Value, old: &Value) -> Findings {
     let mut errs = ErrorList::new();
-    let mut warnings = Vec::new();
+    let mut rules = Findings::default();
     let new_meta = object_meta_of(object);
     let old_meta = object_meta_of(old);
     // validateCommonFields
@@ -549,9 +548,10 @@ pub fn validate_update_with_warnings(
         schema.validate_lists(object, &mut errs);
     }
     if schema.has_rules() && !block_rules_if_invalid(&mut errs) {
-        schema.validate_rules(object, Some(old), &mut errs, &mut warnings);
+        rules = schema.validate_rules(object, Some(old));
+        errs.append(&mut rules.errors);
     }
-    (errs, warnings)
+    Findings { errors: errs, ..rules }
 }
 
 /// Appends the "rules were not checked" error when `errs` holds a blocking error

@@ -19,8 +19,8 @@
 use crate::cel::cost::PER_CALL_LIMIT;
 use crate::cel::ops::format_key;
 use crate::cel::{CelSchema, Error, List, Map, Result, SchemaRef, Str, Val};
-use serde_json::Value as Json;
 use crate::rules::Evaluated;
+use serde_json::Value as Json;
 
 /// The cost limit of one evaluation (Kubernetes' `PerCallLimit`).
 pub const LIMIT: u64 = PER_CALL_LIMIT;
@@ -367,7 +367,10 @@ impl<'a> Range<'a> {
                 "unsupported comprehension range type: {}",
                 go_type_name(&other)
             ))),
-            other => Err(Error::new(format!("got '{}', expected iterable type", go_type_name(&other)))),
+            other => Err(Error::new(format!(
+                "got '{}', expected iterable type",
+                go_type_name(&other)
+            ))),
         }
     }
 

@@ -183,7 +183,6 @@ pub fn check(format: &str, value: &str) -> bool {
 
 pub use crate::gofmt::quote as go_quote;
 
-
 // ---------------------------------------------------------------------------------------
 // Simple checkers (regexes and digit rules)
 // ---------------------------------------------------------------------------------------
@@ -1669,7 +1668,6 @@ mod tests {
         ] {
             invalid("cidr", v);
         }
-
     }
 
     #[test]

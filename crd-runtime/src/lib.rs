@@ -7,8 +7,8 @@
 pub use errors::{ErrorList, ErrorType, FieldError, InvalidObject, Path};
 pub use k8s_openapi;
 pub use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-pub use serde_json::Value;
 pub use openapi::Node;
+pub use serde_json::Value;
 pub use types::{EmptyObject, IntOrString, nullable};
 
 /// A JSON object, for objects that keep unknown fields.

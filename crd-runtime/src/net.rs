@@ -78,7 +78,11 @@ fn parse_addr(s: &[u8]) -> Result<ParsedAddr, String> {
 /// (IPv4 as `::ffff:a.b.c.d`).
 pub(crate) fn go_parse_ip(s: &[u8]) -> Option<[u8; 16]> {
     let p = parse_addr(s).ok().filter(|p| p.zone.is_empty())?;
-    let bits = if p.ip.is4 { p.ip.bits | (0xffff << 32) } else { p.ip.bits };
+    let bits = if p.ip.is4 {
+        p.ip.bits | (0xffff << 32)
+    } else {
+        p.ip.bits
+    };
     Some(bits.to_be_bytes())
 }
 
@@ -96,11 +100,7 @@ fn parse_ipv4_fields(input: &[u8], part: &[u8]) -> Result<[u8; 4], String> {
     for (i, &c) in part.iter().enumerate() {
         if c.is_ascii_digit() {
             if dig_len == 1 && val == 0 {
-                return Err(addr_error(
-                    input,
-                    "IPv4 field has octet with leading zero",
-                    b"",
-                ));
+                return Err(addr_error(input, "IPv4 field has octet with leading zero", b""));
             }
             val = val * 10 + u32::from(c - b'0');
             dig_len += 1;
@@ -109,11 +109,7 @@ fn parse_ipv4_fields(input: &[u8], part: &[u8]) -> Result<[u8; 4], String> {
             }
         } else if c == b'.' {
             if i == 0 || i == part.len() - 1 || part[i - 1] == b'.' {
-                return Err(addr_error(
-                    input,
-                    "IPv4 field must have at least one digit",
-                    &part[i..],
-                ));
+                return Err(addr_error(input, "IPv4 field must have at least one digit", &part[i..]));
             }
             if pos == 3 {
                 return Err(addr_error(input, "IPv4 address too long", b""));
@@ -182,10 +178,7 @@ fn parse_ipv6(input: &[u8]) -> Result<ParsedAddr, String> {
             off += 1;
         }
         if off == 0 {
-            return Err(fail(
-                "each colon-separated field must have at least one digit",
-                s,
-            ));
+            return Err(fail("each colon-separated field must have at least one digit", s));
         }
         if off < s.len() && s[off] == b'.' {
             if ellipsis.is_none() && i != 12 {
@@ -333,11 +326,7 @@ impl Ip {
     /// `<IP>.isLoopback()`: Go `Addr.IsLoopback` (`127.0.0.0/8` or `::1`).
     pub fn is_loopback(&self) -> bool {
         let ip = self.unmap();
-        if ip.is4 {
-            ip.v4_octet(0) == 127
-        } else {
-            ip.bits == 1
-        }
+        if ip.is4 { ip.v4_octet(0) == 127 } else { ip.bits == 1 }
     }
 
     /// Go `Addr.IsMulticast` (`224.0.0.0/4` or `ff00::/8`).
@@ -380,19 +369,12 @@ impl Ip {
         if ip.is4 && (ip.bits == 0 || ip.bits == 0xffff_ffff) {
             return false;
         }
-        (ip.is4 || ip.bits != 0)
-            && !ip.is_loopback()
-            && !ip.is_multicast()
-            && !ip.is_link_local_unicast()
+        (ip.is4 || ip.bits != 0) && !ip.is_loopback() && !ip.is_multicast() && !ip.is_link_local_unicast()
     }
 
     /// Go `Addr.Prefix(b)`: the address with all but the top `b` bits cleared.
     fn masked_to(&self, b: u8) -> Ip {
-        let eff = if self.is4 {
-            u32::from(b) + 96
-        } else {
-            u32::from(b)
-        };
+        let eff = if self.is4 { u32::from(b) + 96 } else { u32::from(b) };
         let bits = self.as16() & mask128(eff);
         if self.is4 {
             Ip {
@@ -543,16 +525,10 @@ fn parse_ip_addr(s: &str) -> Result<Ip, String> {
         )
     })?;
     if !parsed.zone.is_empty() {
-        return Err(format!(
-            "IP address {} with zone value is not allowed",
-            go_quote(s)
-        ));
+        return Err(format!("IP address {} with zone value is not allowed", go_quote(s)));
     }
     if parsed.ip.is_4in6() {
-        return Err(format!(
-            "IPv4-mapped IPv6 address {} is not allowed",
-            go_quote(s)
-        ));
+        return Err(format!("IPv4-mapped IPv6 address {} is not allowed", go_quote(s)));
     }
     Ok(parsed.ip)
 }
@@ -627,13 +603,9 @@ fn go_atoi(s: &str) -> Option<i64> {
 
 /// Kubernetes `parseCIDR`: `netip.ParsePrefix`, then no IPv4-mapped IPv6.
 fn parse_cidr(s: &str) -> Result<Cidr, String> {
-    let p = parse_prefix(s)
-        .map_err(|e| format!("network address parse error during conversion from string: {e}"))?;
+    let p = parse_prefix(s).map_err(|e| format!("network address parse error during conversion from string: {e}"))?;
     if p.ip.is_4in6() {
-        return Err(format!(
-            "IPv4-mapped IPv6 address {} is not allowed",
-            go_quote(s)
-        ));
+        return Err(format!("IPv4-mapped IPv6 address {} is not allowed", go_quote(s)));
     }
     Ok(p)
 }
@@ -647,8 +619,7 @@ fn parse_cidr(s: &str) -> Result<Cidr, String> {
 /// and `network address parse error during conversion from string: IPv4-mapped
 /// IPv6 address "<s>" is not allowed`.
 pub fn cidr(s: &str) -> Result<Cidr, String> {
-    parse_cidr(s)
-        .map_err(|e| format!("network address parse error during conversion from string: {e}"))
+    parse_cidr(s).map_err(|e| format!("network address parse error during conversion from string: {e}"))
 }
 
 /// `isCIDR(<string>) -> bool` (Kubernetes `isCIDR`): whether [`cidr`] succeeds.
@@ -663,7 +634,10 @@ mod tests {
     #[test]
     fn parse_addr_errors() {
         let err = |s: &str| parse_addr(s.as_bytes()).err().unwrap();
-        assert_eq!(err("1.2.3.04"), r#"ParseAddr("1.2.3.04"): IPv4 field has octet with leading zero"#);
+        assert_eq!(
+            err("1.2.3.04"),
+            r#"ParseAddr("1.2.3.04"): IPv4 field has octet with leading zero"#
+        );
         assert_eq!(
             err("::ffff:1.2..4"),
             r#"ParseAddr("::ffff:1.2..4"): IPv4 field must have at least one digit (at ".4")"#
@@ -707,8 +681,7 @@ mod tests {
 
     /// Kubernetes rejects IPv4-mapped IPv6 addresses in `ip()`; the cel-spec file
     /// (cel-go's own network library) accepts and unmaps them.
-    const NETWORK_EXT_EXPECTED_FAILURES: &[&str] =
-        &["ipv4/ipv4_equals_ipv6", "ipv4/ipv4_not_equals_ipv6"];
+    const NETWORK_EXT_EXPECTED_FAILURES: &[&str] = &["ipv4/ipv4_equals_ipv6", "ipv4/ipv4_not_equals_ipv6"];
 
     #[test]
     fn cel_spec_network_ext() {
@@ -760,43 +733,19 @@ mod tests {
             ("%eth0", "missing IPv6 address"),
             ("01.2.3.4", "IPv4 field has octet with leading zero"),
             ("1.2.3", "IPv4 address too short"),
-            (
-                ".1.2.3",
-                r#"IPv4 field must have at least one digit (at ".1.2.3")"#,
-            ),
-            (
-                "1.2.3.",
-                r#"IPv4 field must have at least one digit (at ".")"#,
-            ),
-            (
-                "1..2.3",
-                r#"IPv4 field must have at least one digit (at ".2.3")"#,
-            ),
+            (".1.2.3", r#"IPv4 field must have at least one digit (at ".1.2.3")"#),
+            ("1.2.3.", r#"IPv4 field must have at least one digit (at ".")"#),
+            ("1..2.3", r#"IPv4 field must have at least one digit (at ".2.3")"#),
             ("1.2.3.a", r#"unexpected character (at "a")"#),
             ("1.2.3.é", r#"unexpected character (at "é")"#),
             ("fe80::1%", "zone must be a non-empty string"),
-            (
-                "12345::",
-                r#"each group must have 4 or less digits (at "12345::")"#,
-            ),
+            ("12345::", r#"each group must have 4 or less digits (at "12345::")"#),
             ("1:2:3:4:5:6:7", "address string too short"),
-            (
-                "1:2:3:4:5:6:7:8:9",
-                r#"trailing garbage after address (at "9")"#,
-            ),
+            ("1:2:3:4:5:6:7:8:9", r#"trailing garbage after address (at "9")"#),
             ("1::2::3", r#"multiple :: in address (at ":3")"#),
-            (
-                "1:2:3:4:5:6:7::8",
-                "the :: must expand to at least one field of zeros",
-            ),
-            (
-                "1:2:3:4::5:6:7:8",
-                "the :: must expand to at least one field of zeros",
-            ),
-            (
-                "1:",
-                r#"colon must be followed by more characters (at ":")"#,
-            ),
+            ("1:2:3:4:5:6:7::8", "the :: must expand to at least one field of zeros"),
+            ("1:2:3:4::5:6:7:8", "the :: must expand to at least one field of zeros"),
+            ("1:", r#"colon must be followed by more characters (at ":")"#),
             ("1:2:3:4:5:6:1.2.3.4.5", "IPv4 address too long"),
             (
                 "1:2:3:4:5:1.2.3.4",
@@ -865,18 +814,9 @@ mod tests {
         assert!(!f("224.0.1.1").is_link_local_multicast());
         assert!(f("ff02::1").is_link_local_multicast() && f("ff12::1").is_link_local_multicast());
         assert!(!f("ff01::1").is_link_local_multicast() && !f("fd00::1").is_link_local_multicast());
-        assert!(
-            f("169.254.169.254").is_link_local_unicast() && f("febf::1").is_link_local_unicast()
-        );
+        assert!(f("169.254.169.254").is_link_local_unicast() && f("febf::1").is_link_local_unicast());
         assert!(!f("fec0::1").is_link_local_unicast() && !f("169.253.0.1").is_link_local_unicast());
-        for g in [
-            "192.168.0.1",
-            "10.0.0.1",
-            "2001:db8::abcd",
-            "fd00::1",
-            "::2",
-            "1.1.1.1",
-        ] {
+        for g in ["192.168.0.1", "10.0.0.1", "2001:db8::abcd", "fd00::1", "::2", "1.1.1.1"] {
             assert!(f(g).is_global_unicast(), "{g}");
         }
         for g in [
@@ -912,11 +852,7 @@ mod tests {
         assert_ne!(c("10.0.0.0/8"), c("10.0.0.0/9"));
         assert!(c("192.168.0.0/16").contains_cidr(&c("192.168.10.0/24")));
         assert!(!c("192.168.1.0/24").contains_cidr(&c("192.168.2.0/24")));
-        assert!(
-            c("192.168.0.0/16")
-                .contains_cidr_str("192.168.10.0/24")
-                .unwrap()
-        );
+        assert!(c("192.168.0.0/16").contains_cidr_str("192.168.10.0/24").unwrap());
         assert!(c("0.0.0.0/0").contains_cidr(&c("1.2.3.4/32")));
         assert!(!c("0.0.0.0/0").contains_cidr(&c("::/0")));
         assert!(c("10.1.0.0/8").contains_cidr(&c("10.200.0.0/16")));
@@ -930,10 +866,7 @@ mod tests {
         assert!(c("1.2.3.4/32").contains_ip_str("1.2.3.4").unwrap());
         // Kubernetes' cidrContainsIPString reports a bad address as a missing overload,
         // cidrContainsCIDRString reports the parse error.
-        assert_eq!(
-            c("1.2.3.4/32").contains_ip_str("x").unwrap_err(),
-            "no such overload"
-        );
+        assert_eq!(c("1.2.3.4/32").contains_ip_str("x").unwrap_err(), "no such overload");
         assert_eq!(
             c("1.2.3.4/32").contains_cidr_str("x").unwrap_err(),
             r#"network address parse error during conversion from string: network address parse error during conversion from string: netip.ParsePrefix("x"): no '/'"#
@@ -949,10 +882,7 @@ mod tests {
                 "192.168.0.0/33",
                 "netip.ParsePrefix(\"192.168.0.0/33\"): prefix length out of range",
             ),
-            (
-                "::1/129",
-                "netip.ParsePrefix(\"::1/129\"): prefix length out of range",
-            ),
+            ("::1/129", "netip.ParsePrefix(\"::1/129\"): prefix length out of range"),
             (
                 "192.168.0.0/",
                 "netip.ParsePrefix(\"192.168.0.0/\"): bad bits after slash: \"\"",

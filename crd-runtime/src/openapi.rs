@@ -524,9 +524,12 @@ fn number_ok(gv: GoValue, n: &Node) -> bool {
     let root = Path::Root;
     let in_range = |f: f64| float_in_range(f, range.kind);
     range_error(RangeInput::Value(gv), range, "", &root).is_none()
-        && n.multiple_of.is_none_or(|f| in_range(f) && multiple_of_native(gv, f, &root).is_none())
-        && n.minimum.is_none_or(|m| in_range(m) && minimum_native(gv, m, n.exclusive_minimum, &root).is_none())
-        && n.maximum.is_none_or(|m| in_range(m) && maximum_native(gv, m, n.exclusive_maximum, &root).is_none())
+        && n.multiple_of
+            .is_none_or(|f| in_range(f) && multiple_of_native(gv, f, &root).is_none())
+        && n.minimum
+            .is_none_or(|m| in_range(m) && minimum_native(gv, m, n.exclusive_minimum, &root).is_none())
+        && n.maximum
+            .is_none_or(|m| in_range(m) && maximum_native(gv, m, n.exclusive_maximum, &root).is_none())
 }
 
 /// [`slice_sizes`] finds nothing.
@@ -535,7 +538,11 @@ fn slice_ok(items: &[Value], n: &Node) -> bool {
     let size = items.len() as i64;
     n.min_items.is_none_or(|m| size >= m)
         && n.max_items.is_none_or(|m| size <= m)
-        && !(n.unique_items && items.iter().enumerate().any(|(i, a)| items[..i].iter().any(|b| go_deep_equal(a, b))))
+        && !(n.unique_items
+            && items
+                .iter()
+                .enumerate()
+                .any(|(i, a)| items[..i].iter().any(|b| go_deep_equal(a, b))))
 }
 
 /// [`object_sizes`] finds nothing.
@@ -623,7 +630,8 @@ fn type_error(gv: GoValue, node: &Node, path: &Path) -> Option<SchemaError> {
     {
         return Some(invalid_type(path, node.format, Value::String(format.into())));
     }
-    if !(t.contains(JsonType::Number) || t.contains(JsonType::Integer) || node.format.is_empty()) && is_string_or_slice {
+    if !(t.contains(JsonType::Number) || t.contains(JsonType::Integer) || node.format.is_empty()) && is_string_or_slice
+    {
         return None;
     }
     if !(t.contains(sch_type) || is_float_int || is_int_float) {
@@ -799,13 +807,29 @@ fn number_type_and_format<'a>(node: &Node<'a>) -> Range<'a> {
     match node.types.single() {
         Some(JsonType::Integer) => Range {
             type_name: "integer",
-            format: if matches!(node.format, "int32" | "int64") { node.format } else { "" },
-            kind: if node.format == "int32" { RangeKind::Int32 } else { RangeKind::Int64 },
+            format: if matches!(node.format, "int32" | "int64") {
+                node.format
+            } else {
+                ""
+            },
+            kind: if node.format == "int32" {
+                RangeKind::Int32
+            } else {
+                RangeKind::Int64
+            },
         },
         Some(JsonType::Number) => Range {
             type_name: "number",
-            format: if matches!(node.format, "float" | "double") { node.format } else { "" },
-            kind: if node.format == "float" { RangeKind::Float32 } else { RangeKind::Any },
+            format: if matches!(node.format, "float" | "double") {
+                node.format
+            } else {
+                ""
+            },
+            kind: if node.format == "float" {
+                RangeKind::Float32
+            } else {
+                RangeKind::Any
+            },
         },
         _ => Range {
             type_name: "",
@@ -1316,22 +1340,81 @@ mod tests {
             Node::ARRAY,
             Node::INT_OR_STRING,
             Node::ANY,
-            Node { nullable: true, ..Node::STRING },
-            Node { max_length: Some(2), min_length: Some(1), pattern: Some(&pattern), ..Node::STRING },
-            Node { format: "date-time", ..Node::STRING },
-            Node { minimum: Some(1.0), maximum: Some(10.0), exclusive_maximum: true, multiple_of: Some(2.0), ..Node::INTEGER },
-            Node { maximum: Some(1.5), ..Node::INTEGER },
-            Node { multiple_of: Some(0.5), minimum: Some(-1.0), ..Node::NUMBER },
-            Node { format: "float", ..Node::NUMBER },
-            Node { min_items: Some(1), max_items: Some(2), unique_items: true, ..Node::ARRAY },
-            Node { min_properties: Some(1), max_properties: Some(1), ..Node::OBJECT },
-            Node { enum_values: &[Lit::Str("a"), Lit::Int(2), Lit::Null], ..Node::ANY },
+            Node {
+                nullable: true,
+                ..Node::STRING
+            },
+            Node {
+                max_length: Some(2),
+                min_length: Some(1),
+                pattern: Some(&pattern),
+                ..Node::STRING
+            },
+            Node {
+                format: "date-time",
+                ..Node::STRING
+            },
+            Node {
+                minimum: Some(1.0),
+                maximum: Some(10.0),
+                exclusive_maximum: true,
+                multiple_of: Some(2.0),
+                ..Node::INTEGER
+            },
+            Node {
+                maximum: Some(1.5),
+                ..Node::INTEGER
+            },
+            Node {
+                multiple_of: Some(0.5),
+                minimum: Some(-1.0),
+                ..Node::NUMBER
+            },
+            Node {
+                format: "float",
+                ..Node::NUMBER
+            },
+            Node {
+                min_items: Some(1),
+                max_items: Some(2),
+                unique_items: true,
+                ..Node::ARRAY
+            },
+            Node {
+                min_properties: Some(1),
+                max_properties: Some(1),
+                ..Node::OBJECT
+            },
+            Node {
+                enum_values: &[Lit::Str("a"), Lit::Int(2), Lit::Null],
+                ..Node::ANY
+            },
         ];
         let values = [
-            json!(null), json!(true), json!(0), json!(1), json!(2), json!(10), json!(-3), json!(2.5), json!(4.0),
-            json!(3000000000i64), json!(1e40), json!("a"), json!("aa"), json!("aaa"), json!("b"), json!(""),
-            json!("2024-01-01T00:00:00Z"), json!([]), json!([1]), json!([1, 1]), json!([1, 2, 3]), json!({}),
-            json!({"a": 1}), json!({"a": 1, "b": 2}),
+            json!(null),
+            json!(true),
+            json!(0),
+            json!(1),
+            json!(2),
+            json!(10),
+            json!(-3),
+            json!(2.5),
+            json!(4.0),
+            json!(3000000000i64),
+            json!(1e40),
+            json!("a"),
+            json!("aa"),
+            json!("aaa"),
+            json!("b"),
+            json!(""),
+            json!("2024-01-01T00:00:00Z"),
+            json!([]),
+            json!([1]),
+            json!([1, 1]),
+            json!([1, 2, 3]),
+            json!({}),
+            json!({"a": 1}),
+            json!({"a": 1, "b": 2}),
         ];
         for n in &nodes {
             for v in &values {

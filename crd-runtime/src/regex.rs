@@ -321,8 +321,27 @@ mod dfa_tests {
             r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$",
         ];
         let inputs = [
-            "", "a", "abbc", "xabcx", "* * * * */5", "5 0 * * *", "* * * *", "my-name", "-bad", "x", "a\nx\nb",
-            "a word here", "words", "10m", "1h30m", "1x", "500Mi", "1.5", "+.5e3", "é", "\u{10000}",
+            "",
+            "a",
+            "abbc",
+            "xabcx",
+            "* * * * */5",
+            "5 0 * * *",
+            "* * * *",
+            "my-name",
+            "-bad",
+            "x",
+            "a\nx\nb",
+            "a word here",
+            "words",
+            "10m",
+            "1h30m",
+            "1x",
+            "500Mi",
+            "1.5",
+            "+.5e3",
+            "é",
+            "\u{10000}",
         ];
         for p in patterns {
             let pattern = Pattern::new(p);

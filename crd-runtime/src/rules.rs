@@ -156,6 +156,11 @@ impl Budget {
         self.remaining
     }
 
+    /// What was charged to a per-object budget (its whole amount once exhausted).
+    pub fn spent(self) -> u64 {
+        (RUNTIME_CEL_COST_BUDGET - self.remaining.max(0)) as u64
+    }
+
     /// Whether validation must stop (Go: `remainingBudget < 0`).
     pub fn is_exhausted(self) -> bool {
         self.remaining < 0
@@ -184,6 +189,8 @@ impl Budget {
 pub struct Findings {
     pub errors: ErrorList,
     pub warnings: Vec<String>,
+    /// The cost of the rules' evaluations charged to the budget.
+    pub cost: u64,
 }
 
 /// The node whose rules run: Go's `fldPath`, `sts.Type` and `obj`.
@@ -197,6 +204,8 @@ pub struct NodeSite<'a> {
     /// The node's value, printed as the bad value of failures (omitted for objects
     /// and arrays): JSON data, or a typed value of generated code.
     pub value: &'a dyn BadValue,
+    /// Whether the node has a correlated old value (transition rules run only then).
+    pub has_old: bool,
 }
 
 /// A value a failure can print: anything serializable (JSON data, the typed values of
@@ -543,14 +552,13 @@ impl<C: Correlated> Ratchet<C> {
 pub fn run_rule<E: Display>(
     info: &RuleInfo<'_>,
     site: &NodeSite<'_>,
-    has_old: bool,
     evaluate: impl FnOnce() -> Evaluated<bool, E>,
     message_expression: impl FnOnce() -> Option<Evaluated<Option<String>, E>>,
     ratchet: impl FnOnce() -> bool,
     budget: &mut Budget,
     out: &mut Findings,
 ) -> bool {
-    if !info.applies(has_old) {
+    if !info.applies(site.has_old) {
         return true;
     }
     if rule_result(info, site, evaluate(), budget, out) == Verdict::Failed {
@@ -568,21 +576,24 @@ pub type Flow = Result<(), Stop>;
 
 /// [`enter_node`] for generated code: `Err(Stop)` when the node's rules may not run.
 pub fn enter(site: &NodeSite<'_>, budget: &mut Budget, out: &mut Findings) -> Flow {
-    if enter_node(site, budget, out) { Ok(()) } else { Err(Stop) }
+    if enter_node(site, budget, out) {
+        Ok(())
+    } else {
+        Err(Stop)
+    }
 }
 
 /// [`run_rule`] for generated code: `Err(Stop)` once the budget is exhausted.
 pub fn check<E: Display>(
     info: &RuleInfo<'_>,
     site: &NodeSite<'_>,
-    has_old: bool,
     evaluate: impl FnOnce() -> Evaluated<bool, E>,
     message_expression: impl FnOnce() -> Option<Evaluated<Option<String>, E>>,
     ratchet: impl FnOnce() -> bool,
     budget: &mut Budget,
     out: &mut Findings,
 ) -> Flow {
-    if run_rule(info, site, has_old, evaluate, message_expression, ratchet, budget, out) {
+    if run_rule(info, site, evaluate, message_expression, ratchet, budget, out) {
         Ok(())
     } else {
         Err(Stop)
@@ -625,7 +636,6 @@ impl<C: Correlated> Ratchet<C> {
     }
 }
 
-
 /// The walk of a generated root type's rules (its module's `rules` walk function).
 pub type WalkFn = for<'a> fn(&'a Value, Option<&'a Value>, &Path, TypedRatchet<'_>, &mut Budget, &mut Findings) -> Flow;
 
@@ -638,9 +648,7 @@ pub fn validate_json(
     old: Option<&Value>,
     ratchet_equal: fn(&Value, &Value) -> bool,
     walk: WalkFn,
-    errs: &mut ErrorList,
-    warnings: &mut Vec<String>,
-) {
+) -> Findings {
     let unchanged = || old.is_some_and(|o| ratchet_equal(object, o));
     let ratchet = match old {
         Some(_) => Ratchet::root(Unchanged(&unchanged)),
@@ -650,8 +658,8 @@ pub fn validate_json(
     let mut out = Findings::default();
     // Stopping early (the budget ran out) keeps the errors found so far.
     let _ = walk(object, old, &Path::Root, ratchet, &mut budget, &mut out);
-    errs.extend(out.errors);
-    warnings.extend(out.warnings);
+    out.cost = budget.spent();
+    out
 }
 
 /// Go's `fieldErrorForReason` (`value` `None` is Go's omitted value).
@@ -710,6 +718,7 @@ mod tests {
             path: &spec,
             schema_type: "object",
             value: &value,
+            has_old: false,
         };
         let mut out = Findings::default();
         let mut budget = Budget::per_object();
@@ -753,6 +762,7 @@ mod tests {
             path: &level,
             schema_type: "string",
             value: &value,
+            has_old: false,
         };
         let info = RuleInfo {
             rule: "!(self == 'high' && oldSelf == 'low')",
@@ -805,6 +815,7 @@ mod tests {
             path: &root,
             schema_type: "object",
             value: &value,
+            has_old: false,
         };
         let info = RuleInfo {
             rule: "x",
@@ -835,6 +846,7 @@ mod tests {
             path: &r,
             schema_type: "",
             value: &value,
+            has_old: false,
         };
         let run = |e: Evaluated<bool, String>, budget: &mut Budget| {
             let mut out = Findings::default();
@@ -877,6 +889,7 @@ mod tests {
             path: &root,
             schema_type: "object",
             value: &value,
+            has_old: false,
         };
         let mut out = Findings::default();
         // No budget left before a node's rules.

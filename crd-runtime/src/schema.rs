@@ -54,7 +54,9 @@ pub trait CustomResource: ObjectSchema + k8s_openapi::Resource + Serialize + Des
 
     /// `x-kubernetes-validations` of the whole object (compiled CEL); `old` on update.
     /// Ratcheted failures go to `warnings` (see [`crate::rules`]).
-    fn validate_rules(_object: &Value, _old: Option<&Value>, _errs: &mut ErrorList, _warnings: &mut Vec<String>) {}
+    fn validate_rules(_object: &Value, _old: Option<&Value>) -> crate::rules::Findings {
+        crate::rules::Findings::default()
+    }
 
     /// The create pipeline on a JSON object (as the API server admits a request in
     /// `namespace`): the admitted object, the pruned paths and every error.
@@ -118,7 +120,9 @@ impl Resource {
 
     /// The entry for an object's `apiVersion` and `kind`.
     pub fn find<'a>(resources: &'a [Resource], api_version: &str, kind: &str) -> Option<&'a Resource> {
-        resources.iter().find(|r| r.api_version == api_version && r.kind == kind)
+        resources
+            .iter()
+            .find(|r| r.api_version == api_version && r.kind == kind)
     }
 }
 
@@ -226,8 +230,8 @@ impl<T: CustomResource> ResourceSchema for Compiled<T> {
         T::validate_lists(object, &Path::Root, errs);
     }
 
-    fn validate_rules(&self, object: &Value, old: Option<&Value>, errs: &mut ErrorList, warnings: &mut Vec<String>) {
-        T::validate_rules(object, old, errs, warnings);
+    fn validate_rules(&self, object: &Value, old: Option<&Value>) -> crate::rules::Findings {
+        T::validate_rules(object, old)
     }
 }
 
@@ -302,20 +306,26 @@ pub fn merge_ratcheted(parent: &mut Res, mut child: Res, old: Option<&Value>, eq
 #[inline]
 pub fn leaf_field(r: &mut Res, value: &Value, old: Option<&Value>, path: &Path, key: &str, node: &Node) {
     let o = old_field(old, key);
-    merge_ratcheted(r, crate::openapi::leaf(value, &path.field(key), node), o, |o| leaf_equal(value, o));
+    merge_ratcheted(r, crate::openapi::leaf(value, &path.field(key), node), o, |o| {
+        leaf_equal(value, o)
+    });
 }
 
 /// A map value without child schemas.
 #[inline]
 pub fn leaf_key(r: &mut Res, value: &Value, old: Option<&Value>, path: &Path, key: &str, node: &Node) {
     let o = old_field(old, key);
-    merge_ratcheted(r, crate::openapi::leaf(value, &path.key(key), node), o, |o| leaf_equal(value, o));
+    merge_ratcheted(r, crate::openapi::leaf(value, &path.key(key), node), o, |o| {
+        leaf_equal(value, o)
+    });
 }
 
 /// An array element without child schemas (`old` is its correlated old element).
 #[inline]
 pub fn leaf_item(r: &mut Res, value: &Value, old: Option<&Value>, path: &Path, i: usize, node: &Node) {
-    merge_ratcheted(r, crate::openapi::leaf(value, &path.index(i), node), old, |o| leaf_equal(value, o));
+    merge_ratcheted(r, crate::openapi::leaf(value, &path.index(i), node), old, |o| {
+        leaf_equal(value, o)
+    });
 }
 
 /// A property of a generated object type.
@@ -364,7 +374,9 @@ pub fn prune_leaf_child(value: &mut Value, path: &Path, pruned: &mut Vec<String>
 pub fn fields_equal(value: &Value, old: &Value, child: impl Fn(&str, &Value, &Value) -> bool) -> bool {
     match (value, old) {
         (Value::Object(n), Value::Object(o)) => {
-            n.len() == o.len() && n.iter().all(|(key, nv)| o.get(key).is_some_and(|ov| child(key, nv, ov)))
+            n.len() == o.len()
+                && n.iter()
+                    .all(|(key, nv)| o.get(key).is_some_and(|ov| child(key, nv, ov)))
         }
         _ => leaf_equal(value, old),
     }
@@ -385,7 +397,12 @@ pub fn default_if_null(value: &mut Value, default: Option<&Value>) {
 }
 
 /// `x[k] = default` when `k` is absent, or `null` in a non-nullable property.
-pub fn insert_default(map: &mut serde_json::Map<String, Value>, key: &str, nullable: bool, default: impl FnOnce() -> Value) {
+pub fn insert_default(
+    map: &mut serde_json::Map<String, Value>,
+    key: &str,
+    nullable: bool,
+    default: impl FnOnce() -> Value,
+) {
     match map.get_mut(key) {
         None => {
             map.insert(key.to_string(), default());

@@ -62,11 +62,7 @@ pub fn char_at(s: &str, i: i64) -> Result<String, String> {
         }
         n += 1;
     }
-    if n == i {
-        Ok(String::new())
-    } else {
-        Err(index_error(i))
-    }
+    if n == i { Ok(String::new()) } else { Err(index_error(i)) }
 }
 
 /// `<string>.indexOf(<string>)` (cel-go `indexOf`): the code-point index of the
@@ -277,9 +273,7 @@ pub fn substring(s: &str, start: i64) -> Result<String, String> {
 pub fn substring_range(s: &str, start: i64, end: i64) -> Result<String, String> {
     let len = size(s);
     if start > end {
-        return Err(format!(
-            "invalid substring range. start: {start}, end: {end}"
-        ));
+        return Err(format!("invalid substring range. start: {start}, end: {end}"));
     }
     if start < 0 || start > len {
         return Err(index_error(start));
@@ -287,10 +281,7 @@ pub fn substring_range(s: &str, start: i64, end: i64) -> Result<String, String> 
     if end < 0 || end > len {
         return Err(index_error(end));
     }
-    Ok(s.chars()
-        .skip(start as usize)
-        .take((end - start) as usize)
-        .collect())
+    Ok(s.chars().skip(start as usize).take((end - start) as usize).collect())
 }
 
 /// `<string>.trim()` (cel-go `trimSpace`, Go `strings.TrimSpace`): removes leading
@@ -469,10 +460,9 @@ pub fn format(fmt: &str, args: &[FormatArg]) -> Result<String, String> {
         if i + 1 >= b.len() {
             return Err("unexpected end of string".to_string());
         }
-        let (read, clause) = parse_clause(&b[i + 1..])
-            .map_err(|e| format!("could not parse formatting clause: {e}"))?;
-        let text =
-            apply_clause(clause, arg).map_err(|e| format!("error during formatting: {e}"))?;
+        let (read, clause) =
+            parse_clause(&b[i + 1..]).map_err(|e| format!("could not parse formatting clause: {e}"))?;
+        let text = apply_clause(clause, arg).map_err(|e| format!("error during formatting: {e}"))?;
         out.push_str(&text);
         i += 1 + read;
         lit_start = i;
@@ -491,10 +481,7 @@ fn parse_clause(s: &[u8]) -> Result<(usize, Clause), String> {
         i = 1;
         loop {
             if i >= s.len() {
-                return Err(
-                    "error while parsing precision: could not find end of precision specifier"
-                        .to_string(),
-                );
+                return Err("error while parsing precision: could not find end of precision specifier".to_string());
             }
             if !s[i].is_ascii_digit() {
                 break;
@@ -529,10 +516,7 @@ fn parse_clause(s: &[u8]) -> Result<(usize, Clause), String> {
         b'o' => Clause::Octal,
         // Go reads one byte as a rune: a non-ASCII byte shows as its Latin-1 character.
         _ => {
-            return Err(format!(
-                "unrecognized formatting clause \"{}\"",
-                char::from(r)
-            ));
+            return Err(format!("unrecognized formatting clause \"{}\"", char::from(r)));
         }
     };
     Ok((i + 1, clause))
@@ -550,15 +534,13 @@ fn apply_clause(clause: Clause, arg: &FormatArg) -> Result<String, String> {
             )),
         },
         Clause::Fixed(p) => {
-            let x = float_arg(arg).ok_or_else(|| {
-                format!("fixed-point clause can only be used on doubles, was given {given}")
-            })?;
+            let x = float_arg(arg)
+                .ok_or_else(|| format!("fixed-point clause can only be used on doubles, was given {given}"))?;
             Ok(xtext_fixed(x, p.unwrap_or(6)))
         }
         Clause::Scientific(p) => {
-            let x = float_arg(arg).ok_or_else(|| {
-                format!("scientific clause can only be used on doubles, was given {given}")
-            })?;
+            let x = float_arg(arg)
+                .ok_or_else(|| format!("scientific clause can only be used on doubles, was given {given}"))?;
             Ok(xtext_scientific(x, p.unwrap_or(6)))
         }
         Clause::Binary => match arg {
@@ -586,9 +568,7 @@ fn apply_clause(clause: Clause, arg: &FormatArg) -> Result<String, String> {
         Clause::Octal => match arg {
             FormatArg::Int(v) => Ok(signed_radix(*v, |u| format!("{u:o}"))),
             FormatArg::Uint(v) => Ok(format!("{v:o}")),
-            _ => Err(format!(
-                "octal clause can only be used on integers, was given {given}"
-            )),
+            _ => Err(format!("octal clause can only be used on integers, was given {given}")),
         },
     }
 }
@@ -641,8 +621,7 @@ fn format_string(arg: &FormatArg) -> Result<String, String> {
         FormatArg::Bytes(b) => match std::str::from_utf8(b) {
             Ok(s) => Ok(s.to_string()),
             Err(_) => Err(
-                "could not convert argument \"invalid UTF-8 in bytes, cannot convert to string\" to string"
-                    .to_string(),
+                "could not convert argument \"invalid UTF-8 in bytes, cannot convert to string\" to string".to_string(),
             ),
         },
         FormatArg::Null => Ok("null".to_string()),
@@ -666,11 +645,7 @@ fn format_member(arg: &FormatArg) -> Result<String, String> {
         FormatArg::Map(m) => format_map(m),
         FormatArg::Double(x) => {
             let s = go_format_f(*x, 6);
-            if x.is_finite() {
-                Ok(s)
-            } else {
-                Ok(go_quote(&s))
-            }
+            if x.is_finite() { Ok(s) } else { Ok(go_quote(&s)) }
         }
         FormatArg::Unsupported(t) => Err(format!("no formatting function for {t}")),
     }
@@ -737,11 +712,7 @@ fn shortest_digits(x: f64) -> (Vec<u8>, i64) {
 fn digits_of_exp_form(s: &str) -> (Vec<u8>, i64) {
     let (mant, exp) = s.split_once('e').unwrap_or((s, "0"));
     let exp: i64 = exp.parse().unwrap_or(0);
-    let digits: Vec<u8> = mant
-        .bytes()
-        .filter(u8::is_ascii_digit)
-        .map(|c| c - b'0')
-        .collect();
+    let digits: Vec<u8> = mant.bytes().filter(u8::is_ascii_digit).map(|c| c - b'0').collect();
     (digits, exp + 1)
 }
 
@@ -856,11 +827,7 @@ fn xtext_fixed(x: f64, prec: i64) -> String {
     let (digits, exp) = if max_frac >= 0 {
         let s = format!("{abs:.*}", max_frac as usize);
         let (int_part, frac_part) = s.split_once('.').unwrap_or((&s, ""));
-        let digits: Vec<u8> = int_part
-            .bytes()
-            .chain(frac_part.bytes())
-            .map(|c| c - b'0')
-            .collect();
+        let digits: Vec<u8> = int_part.bytes().chain(frac_part.bytes()).map(|c| c - b'0').collect();
         (digits, int_part.len() as i64)
     } else {
         shortest_digits(abs)
@@ -1044,8 +1011,7 @@ pub(crate) mod cel_spec {
     }
 
     const PUNCTS: [&str; 21] = [
-        "==", "!=", "<=", ">=", "&&", "||", "(", ")", "[", "]", "{", "}", ",", ".", ":", "<", ">",
-        "+", "-", "!", "?",
+        "==", "!=", "<=", ">=", "&&", "||", "(", ")", "[", "]", "{", "}", ",", ".", ":", "<", ">", "+", "-", "!", "?",
     ];
 
     /// Decodes one escape after a backslash at `b[k]`; returns the value, whether it
@@ -1068,11 +1034,7 @@ pub(crate) mod cel_spec {
                     'u' => 4,
                     _ => 8,
                 };
-                let hex: String = b
-                    .get(k + 1..k + 1 + n)
-                    .ok_or("bad escape")?
-                    .iter()
-                    .collect();
+                let hex: String = b.get(k + 1..k + 1 + n).ok_or("bad escape")?.iter().collect();
                 let v = u32::from_str_radix(&hex, 16).map_err(|e| e.to_string())?;
                 Ok((v, matches!(e, 'x' | 'X'), k + 1 + n))
             }
@@ -1509,9 +1471,7 @@ pub(crate) mod cel_spec {
             Expr::Lit(v) => Ok(v.clone()),
             Expr::Ident(i) => Err(Eval::Skip(format!("identifier {i}"))),
             Expr::Select(..) => Err(Eval::Skip("field selection".into())),
-            Expr::List(items) => Ok(V::List(
-                items.iter().map(|x| eval(x, d)).collect::<Result<_, _>>()?,
-            )),
+            Expr::List(items) => Ok(V::List(items.iter().map(|x| eval(x, d)).collect::<Result<_, _>>()?)),
             Expr::Map(entries) => {
                 let mut out = Vec::new();
                 for (k, v) in entries {
@@ -1536,9 +1496,7 @@ pub(crate) mod cel_spec {
                 let no_overload = || Eval::Error("no such overload".into());
                 match *op {
                     "==" => equal(&a, &b, false).map(V::Bool).ok_or_else(no_overload),
-                    "!=" => equal(&a, &b, false)
-                        .map(|x| V::Bool(!x))
-                        .ok_or_else(no_overload),
+                    "!=" => equal(&a, &b, false).map(|x| V::Bool(!x)).ok_or_else(no_overload),
                     _ => Err(Eval::Skip(format!("operator {op}"))),
                 }
             }
@@ -1573,10 +1531,7 @@ pub(crate) mod cel_spec {
                 "NaN" => Ok(V::Double(f64::NAN)),
                 "Infinity" => Ok(V::Double(f64::INFINITY)),
                 "-Infinity" => Ok(V::Double(f64::NEG_INFINITY)),
-                _ => s
-                    .parse()
-                    .map(V::Double)
-                    .map_err(|_| Eval::Skip("double()".into())),
+                _ => s.parse().map(V::Double).map_err(|_| Eval::Skip("double()".into())),
             },
             ("type", None, [v]) => Ok(V::Type(type_name(v).to_string())),
             _ => Err(Eval::Skip(format!(
@@ -1632,12 +1587,7 @@ pub(crate) mod cel_spec {
             }),
             "string" => V::Str(v.as_str()?.to_string()),
             "bytes" => V::Bytes(base64_decode(v.as_str()?)?),
-            "list" => V::List(
-                v.as_array()?
-                    .iter()
-                    .map(json_value)
-                    .collect::<Option<_>>()?,
-            ),
+            "list" => V::List(v.as_array()?.iter().map(json_value).collect::<Option<_>>()?),
             "map" => V::Map(
                 v.as_array()?
                     .iter()
@@ -1691,12 +1641,8 @@ pub(crate) mod cel_spec {
                     rep.skipped.push((id, "section not applicable".into()));
                     continue;
                 }
-                if t.get("bindings").is_some()
-                    || t.get("type_env").is_some()
-                    || t.get("check_only").is_some()
-                {
-                    rep.skipped
-                        .push((id, "needs variables or the checker".into()));
+                if t.get("bindings").is_some() || t.get("type_env").is_some() || t.get("check_only").is_some() {
+                    rep.skipped.push((id, "needs variables or the checker".into()));
                     continue;
                 }
                 let result = run_expr(t["expr"].as_str().unwrap_or(""), d);
@@ -1713,19 +1659,13 @@ pub(crate) mod cel_spec {
                     let want = match t.get("value").map(json_value) {
                         Some(Some(v)) => v,
                         Some(None) => {
-                            rep.skipped
-                                .push((id, "expected value not representable".into()));
+                            rep.skipped.push((id, "expected value not representable".into()));
                             continue;
                         }
                         None => V::Bool(true),
                     };
                     match result {
-                        Ok(v)
-                            if equal(&v, &want, true) == Some(true)
-                                && type_name(&v) == type_name(&want) =>
-                        {
-                            Ok(())
-                        }
+                        Ok(v) if equal(&v, &want, true) == Some(true) && type_name(&v) == type_name(&want) => Ok(()),
                         Ok(v) => Err(format!("expected {want:?}, got {v:?}")),
                         Err(Eval::Error(e)) => Err(format!("expected {want:?}, got error {e}")),
                         Err(Eval::Skip(why)) => {
@@ -1763,10 +1703,7 @@ pub(crate) mod cel_spec {
             .filter(|(id, _)| !expected_failures.contains(&id.as_str()))
             .collect();
         let failed_ids: Vec<&str> = rep.failed.iter().map(|(id, _)| id.as_str()).collect();
-        let now_passing: Vec<_> = expected_failures
-            .iter()
-            .filter(|id| !failed_ids.contains(id))
-            .collect();
+        let now_passing: Vec<_> = expected_failures.iter().filter(|id| !failed_ids.contains(id)).collect();
         assert!(
             unexpected.is_empty() && now_passing.is_empty(),
             "{file}: unexpected failures {unexpected:#?}; expected failures that did not fail {now_passing:?}"
@@ -1825,9 +1762,7 @@ mod tests {
             ("indexOf", Some(Str(x)), [Str(y)]) => Ok(Int(index_of(x, y))),
             ("indexOf", Some(Str(x)), [Str(y), Int(o)]) => index_of_offset(x, y, *o).map(Int),
             ("lastIndexOf", Some(Str(x)), [Str(y)]) => Ok(Int(last_index_of(x, y))),
-            ("lastIndexOf", Some(Str(x)), [Str(y), Int(o)]) => {
-                last_index_of_offset(x, y, *o).map(Int)
-            }
+            ("lastIndexOf", Some(Str(x)), [Str(y), Int(o)]) => last_index_of_offset(x, y, *o).map(Int),
             ("lowerAscii", Some(Str(x)), []) => s(lower_ascii(x)),
             ("upperAscii", Some(Str(x)), []) => s(upper_ascii(x)),
             ("replace", Some(Str(x)), [Str(a), Str(b)]) => s(replace(x, a, b)),
@@ -1840,9 +1775,7 @@ mod tests {
             ("join", Some(V::List(l)), []) => s(join(&strs(l)?)),
             ("join", Some(V::List(l)), [Str(sep)]) => s(join_sep(&strs(l)?, sep)),
             ("strings.quote", None, [Str(x)]) => s(quote(x)),
-            ("format", Some(Str(f)), [V::List(l)]) => {
-                format(f, &l.iter().map(fa).collect::<Vec<_>>()).map(Str)
-            }
+            ("format", Some(Str(f)), [V::List(l)]) => format(f, &l.iter().map(fa).collect::<Vec<_>>()).map(Str),
             ("timestamp", None, [Str(x)]) => crate::time::timestamp(x).map(V::Ts),
             ("duration", None, [Str(x)]) => crate::time::duration(x).map(V::Dur),
             _ => return None,
@@ -1920,28 +1853,16 @@ mod tests {
     #[test]
     fn format_version2_outputs() {
         let cases = [
-            (
-                r#""%.6e".format([1052.032911275])"#,
-                "1.052033×10⁰³",
-            ),
+            (r#""%.6e".format([1052.032911275])"#, "1.052033×10⁰³"),
             (r#""%e".format([2.71828])"#, "2.718280×10⁰⁰"),
             (r#""%e".format([double("Infinity")])"#, "     ∞"),
             (r#""%e".format([double("-Infinity")])"#, "    -∞"),
             (r#""%e".format([double("NaN")])"#, "   NaN"),
             (r#""%.0e".format([double("NaN")])"#, "NaN"),
-            (
-                r#""%e".format([0.000123])"#,
-                "1.230000×10⁻⁰⁴",
-            ),
-            (
-                r#""%e".format([-1e100])"#,
-                "-1.000000×10¹⁰⁰",
-            ),
+            (r#""%e".format([0.000123])"#, "1.230000×10⁻⁰⁴"),
+            (r#""%e".format([-1e100])"#, "-1.000000×10¹⁰⁰"),
             (r#""%e".format([0.0])"#, "0.000000×10⁰⁰"),
-            (
-                r#""%.20e".format([1.0])"#,
-                "       1.000000×10⁰⁰",
-            ),
+            (r#""%.20e".format([1.0])"#, "       1.000000×10⁰⁰"),
             (r#""%.0e".format([1.0])"#, "1.000000×10⁰⁰"),
             (r#""%f".format([double("Infinity")])"#, "∞"),
             (r#""%f".format([double("-Infinity")])"#, "-∞"),
@@ -2012,22 +1933,10 @@ mod tests {
                 r#""%s".format([["tab", b"\xff"]])"#,
                 "ERROR: error during formatting: could not convert argument \"invalid UTF-8 in bytes, cannot convert to string\" to string",
             ),
-            (
-                r#""%s".format([["tab\t\u00a0é\x01"]])"#,
-                r#"["tab\t\u00a0é\x01"]"#,
-            ),
-            (
-                r#""%s".format([[type(1), [b"a\"b"]]])"#,
-                r#"[int, [b"a\"b"]]"#,
-            ),
-            (
-                r#""%x %X %o %b".format([-30, -30, -8, -5])"#,
-                "-1e -1E -10 -101",
-            ),
-            (
-                r#""%x".format([-9223372036854775808])"#,
-                "-8000000000000000",
-            ),
+            (r#""%s".format([["tab\t\u00a0é\x01"]])"#, r#"["tab\t\u00a0é\x01"]"#),
+            (r#""%s".format([[type(1), [b"a\"b"]]])"#, r#"[int, [b"a\"b"]]"#),
+            (r#""%x %X %o %b".format([-30, -30, -8, -5])"#, "-1e -1E -10 -101"),
+            (r#""%x".format([-9223372036854775808])"#, "-8000000000000000"),
             (
                 r#""%.f".format([1.0])"#,
                 "ERROR: could not parse formatting clause: error while parsing precision: error while converting precision to integer: strconv.Atoi: parsing \"\": invalid syntax",
@@ -2074,18 +1983,9 @@ mod tests {
             format("%s", &[map]).unwrap_err(),
             "error during formatting: no formatting function for map key of type double"
         );
-        assert_eq!(
-            format("%s", &[FormatArg::Type("int".into())]).unwrap(),
-            "int"
-        );
-        assert_eq!(
-            format("%s", &[FormatArg::Bytes(b"xyz".to_vec())]).unwrap(),
-            "xyz"
-        );
-        assert_eq!(
-            format("%X", &[FormatArg::Bytes(vec![0xab, 1])]).unwrap(),
-            "AB01"
-        );
+        assert_eq!(format("%s", &[FormatArg::Type("int".into())]).unwrap(), "int");
+        assert_eq!(format("%s", &[FormatArg::Bytes(b"xyz".to_vec())]).unwrap(), "xyz");
+        assert_eq!(format("%X", &[FormatArg::Bytes(vec![0xab, 1])]).unwrap(), "AB01");
         assert_eq!(format("%b", &[FormatArg::Bool(false)]).unwrap(), "0");
         assert_eq!(
             format("%d", &[FormatArg::Uint(u64::MAX)]).unwrap(),
@@ -2120,10 +2020,7 @@ mod tests {
         assert_eq!(last_index_of("hello mellow", "ello"), 7);
         assert_eq!(last_index_of("hello mellow", "jello"), -1);
         assert_eq!(last_index_of_offset("hello mellow", "ello", 6).unwrap(), 1);
-        assert_eq!(
-            last_index_of_offset("hello mellow", "ello", 20).unwrap(),
-            -1
-        );
+        assert_eq!(last_index_of_offset("hello mellow", "ello", 20).unwrap(), -1);
         assert_eq!(
             last_index_of_offset("hello mellow", "ello", -1).unwrap_err(),
             "index out of range: -1"
@@ -2144,14 +2041,8 @@ mod tests {
         assert_eq!(split("hello hello hello", " "), ["hello", "hello", "hello"]);
         assert_eq!(split_n("hello hello hello", " ", 0), Vec::<String>::new());
         assert_eq!(split_n("hello hello hello", " ", 1), ["hello hello hello"]);
-        assert_eq!(
-            split_n("hello hello hello", " ", 2),
-            ["hello", "hello hello"]
-        );
-        assert_eq!(
-            split_n("hello hello hello", " ", -1),
-            ["hello", "hello", "hello"]
-        );
+        assert_eq!(split_n("hello hello hello", " ", 2), ["hello", "hello hello"]);
+        assert_eq!(split_n("hello hello hello", " ", -1), ["hello", "hello", "hello"]);
         assert_eq!(split("", " "), [""]);
         assert_eq!(split("", ""), Vec::<String>::new());
         assert_eq!(split("aé", ""), ["a", "é"]);
@@ -2160,10 +2051,7 @@ mod tests {
         assert_eq!(split(",a,", ","), ["", "a", ""]);
         assert_eq!(substring("tacocat", 4).unwrap(), "cat");
         assert_eq!(substring_range("tacocat", 0, 4).unwrap(), "taco");
-        assert_eq!(
-            substring("tacocat", -1).unwrap_err(),
-            "index out of range: -1"
-        );
+        assert_eq!(substring("tacocat", -1).unwrap_err(), "index out of range: -1");
         assert_eq!(
             substring_range("tacocat", 2, 1).unwrap_err(),
             "invalid substring range. start: 2, end: 1"
@@ -2172,10 +2060,7 @@ mod tests {
             substring_range("tacocat", -2, -1).unwrap_err(),
             "index out of range: -2"
         );
-        assert_eq!(
-            substring_range("tacocat", 1, 8).unwrap_err(),
-            "index out of range: 8"
-        );
+        assert_eq!(substring_range("tacocat", 1, 8).unwrap_err(), "index out of range: 8");
         assert_eq!(trim("  \ttrim\n    "), "trim");
         assert_eq!(trim("\u{1c}x"), "\u{1c}x");
         assert_eq!(join(&["hello", "mellow"]), "hellomellow");
@@ -2185,10 +2070,7 @@ mod tests {
             quote("single-quote with \"double quote\""),
             r#""single-quote with \"double quote\"""#
         );
-        assert_eq!(
-            quote("two escape sequences \x07\n"),
-            r#""two escape sequences \a\n""#
-        );
+        assert_eq!(quote("two escape sequences \x07\n"), r#""two escape sequences \a\n""#);
         assert_eq!(quote("\u{0}\u{1b}"), "\"\u{0}\u{1b}\"");
         assert_eq!(size("πέντε"), 5);
         assert!(contains("Straße", "aß"));
@@ -2217,12 +2099,7 @@ mod tests {
         let ints = [i64::MIN, -1, 0, 1, 2, 3, i64::MAX];
         for s in strs {
             for t in strs {
-                let _ = (
-                    index_of(s, t),
-                    last_index_of(s, t),
-                    split(s, t),
-                    replace(s, t, s),
-                );
+                let _ = (index_of(s, t), last_index_of(s, t), split(s, t), replace(s, t, s));
                 for &i in &ints {
                     let _ = char_at(s, i);
                     let _ = index_of_offset(s, t, i);

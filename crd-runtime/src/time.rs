@@ -257,9 +257,9 @@ pub fn go_parse_duration(s: &str) -> Result<i64, String> {
 /// `time.ParseDuration`; cel-go drops Go's error and reports
 /// `type conversion error from 'string' to 'google.protobuf.Duration'`.
 pub fn duration(s: &str) -> Result<Duration, String> {
-    go_parse_duration(s).map(Duration::from_nanos).map_err(|_| {
-        "type conversion error from 'string' to 'google.protobuf.Duration'".to_string()
-    })
+    go_parse_duration(s)
+        .map(Duration::from_nanos)
+        .map_err(|_| "type conversion error from 'string' to 'google.protobuf.Duration'".to_string())
 }
 
 // ---------------------------------------------------------------------------
@@ -413,10 +413,7 @@ impl Timestamp {
     pub fn add_duration(&self, d: &Duration) -> Result<Timestamp, String> {
         let sec2 = d.nanos / NANOS_PER_SEC;
         let nsec2 = d.nanos % NANOS_PER_SEC;
-        let mut sec = self
-            .secs
-            .checked_add(sec2)
-            .ok_or_else(|| INT_OVERFLOW.to_string())?;
+        let mut sec = self.secs.checked_add(sec2).ok_or_else(|| INT_OVERFLOW.to_string())?;
         let mut nsec = i64::from(self.nanos) + nsec2;
         if !(0..NANOS_PER_SEC).contains(&nsec) {
             sec = sec
@@ -465,8 +462,7 @@ impl Timestamp {
             Some(name) => match in_time_zone(name)? {
                 Zone::Fixed(off) => off,
                 Zone::Named(zone) => {
-                    let ts = jiff::Timestamp::new(self.secs, self.nanos as i32)
-                        .map_err(|e| e.to_string())?;
+                    let ts = jiff::Timestamp::new(self.secs, self.nanos as i32).map_err(|e| e.to_string())?;
                     i64::from(zone.to_offset(ts).seconds())
                 }
             },
@@ -594,8 +590,7 @@ fn go_atoi(s: &str) -> Result<i64, String> {
         }
     }
     let v = if neg { -v } else { v };
-    i64::try_from(v)
-        .map_err(|_| format!("strconv.Atoi: parsing {}: value out of range", go_quote(s)))
+    i64::try_from(v).map_err(|_| format!("strconv.Atoi: parsing {}: value out of range", go_quote(s)))
 }
 
 /// Go `time.LoadLocation` over the bundled IANA database. `""` and `UTC` are UTC;
@@ -719,9 +714,7 @@ fn parse_rfc3339_general(s: &[u8]) -> Option<(i64, u32, i32)> {
     if v.len() < 4 || !digit(v, 0) || !v[..4].iter().all(u8::is_ascii_digit) {
         return None;
     }
-    let year = v[..4]
-        .iter()
-        .fold(0i64, |acc, c| acc * 10 + i64::from(c - b'0'));
+    let year = v[..4].iter().fold(0i64, |acc, c| acc * 10 + i64::from(c - b'0'));
     v = &v[4..];
     v = &v[skip(v, b'-')?..];
     let (month, n) = getnum(v, true)?;
@@ -797,9 +790,8 @@ fn parse_rfc3339_general(s: &[u8]) -> Option<(i64, u32, i32)> {
 /// when Go cannot parse the text (cel-go drops Go's message), `timestamp overflow`
 /// outside `0001-01-01T00:00:00Z..=9999-12-31T23:59:59.999999999Z`.
 pub fn timestamp(s: &str) -> Result<Timestamp, String> {
-    let (secs, nanos, offset) = go_parse_rfc3339(s).ok_or_else(|| {
-        "type conversion error from 'string' to 'google.protobuf.Timestamp'".to_string()
-    })?;
+    let (secs, nanos, offset) = go_parse_rfc3339(s)
+        .ok_or_else(|| "type conversion error from 'string' to 'google.protobuf.Timestamp'".to_string())?;
     Timestamp::new(secs, nanos, offset)
 }
 
@@ -881,16 +873,8 @@ mod tests {
     #[test]
     fn timestamp_parsing_follows_go() {
         let ok = [
-            (
-                "2009-02-13T23:31:30Z",
-                "2009-02-13T23:31:30Z",
-                1_234_567_890,
-            ),
-            (
-                "2009-02-13T23:31:30.5Z",
-                "2009-02-13T23:31:30.5Z",
-                1_234_567_890,
-            ),
+            ("2009-02-13T23:31:30Z", "2009-02-13T23:31:30Z", 1_234_567_890),
+            ("2009-02-13T23:31:30.5Z", "2009-02-13T23:31:30.5Z", 1_234_567_890),
             (
                 "2009-02-13T23:31:30.123456789Z",
                 "2009-02-13T23:31:30.123456789Z",
@@ -902,65 +886,25 @@ mod tests {
                 "2009-02-13T23:31:30.123456789Z",
                 1_234_567_890,
             ),
-            (
-                "2009-02-13T23:31:30.000Z",
-                "2009-02-13T23:31:30Z",
-                1_234_567_890,
-            ),
-            (
-                "2009-02-14T00:31:30+01:00",
-                "2009-02-14T00:31:30+01:00",
-                1_234_567_890,
-            ),
-            (
-                "2009-02-13T15:01:30-08:30",
-                "2009-02-13T15:01:30-08:30",
-                1_234_567_890,
-            ),
-            (
-                "2009-02-13T23:31:30+00:00",
-                "2009-02-13T23:31:30Z",
-                1_234_567_890,
-            ),
-            (
-                "2009-02-13T23:31:30-00:00",
-                "2009-02-13T23:31:30Z",
-                1_234_567_890,
-            ),
+            ("2009-02-13T23:31:30.000Z", "2009-02-13T23:31:30Z", 1_234_567_890),
+            ("2009-02-14T00:31:30+01:00", "2009-02-14T00:31:30+01:00", 1_234_567_890),
+            ("2009-02-13T15:01:30-08:30", "2009-02-13T15:01:30-08:30", 1_234_567_890),
+            ("2009-02-13T23:31:30+00:00", "2009-02-13T23:31:30Z", 1_234_567_890),
+            ("2009-02-13T23:31:30-00:00", "2009-02-13T23:31:30Z", 1_234_567_890),
             // Go's general parser: one-digit hour, comma before the fraction,
             // offsets up to 24:60.
             ("2009-02-13T3:31:30Z", "2009-02-13T03:31:30Z", 1_234_495_890),
-            (
-                "2009-02-13T23:31:30,25Z",
-                "2009-02-13T23:31:30.25Z",
-                1_234_567_890,
-            ),
-            (
-                "2009-02-14T23:31:30+24:00",
-                "2009-02-14T23:31:30+24:00",
-                1_234_567_890,
-            ),
-            (
-                "2009-02-14T00:31:30+00:60",
-                "2009-02-14T00:31:30+01:00",
-                1_234_567_890,
-            ),
-            (
-                "2008-02-29T00:00:00Z",
-                "2008-02-29T00:00:00Z",
-                1_204_243_200,
-            ),
+            ("2009-02-13T23:31:30,25Z", "2009-02-13T23:31:30.25Z", 1_234_567_890),
+            ("2009-02-14T23:31:30+24:00", "2009-02-14T23:31:30+24:00", 1_234_567_890),
+            ("2009-02-14T00:31:30+00:60", "2009-02-14T00:31:30+01:00", 1_234_567_890),
+            ("2008-02-29T00:00:00Z", "2008-02-29T00:00:00Z", 1_204_243_200),
             ("0001-01-01T00:00:00Z", "0001-01-01T00:00:00Z", MIN_UNIX),
             (
                 "9999-12-31T23:59:59.999999999Z",
                 "9999-12-31T23:59:59.999999999Z",
                 MAX_UNIX,
             ),
-            (
-                "0001-01-01T01:00:00+01:00",
-                "0001-01-01T01:00:00+01:00",
-                MIN_UNIX,
-            ),
+            ("0001-01-01T01:00:00+01:00", "0001-01-01T01:00:00+01:00", MIN_UNIX),
         ];
         for (input, printed, unix) in ok {
             let t = ts(input);
@@ -1001,28 +945,12 @@ mod tests {
             "0001-01-01T00:00:00+00:01",
             "9999-12-31T23:59:59-00:01",
         ] {
-            assert_eq!(
-                timestamp(input).unwrap_err(),
-                "timestamp overflow",
-                "{input}"
-            );
+            assert_eq!(timestamp(input).unwrap_err(), "timestamp overflow", "{input}");
         }
-        assert_eq!(
-            timestamp_from_unix(-62_135_596_801).unwrap_err(),
-            "timestamp overflow"
-        );
-        assert_eq!(
-            timestamp_from_unix(253_402_300_800).unwrap_err(),
-            "timestamp overflow"
-        );
-        assert_eq!(
-            timestamp_from_unix(0).unwrap().to_string(),
-            "1970-01-01T00:00:00Z"
-        );
-        assert_eq!(
-            timestamp_from_unix(-1).unwrap().to_string(),
-            "1969-12-31T23:59:59Z"
-        );
+        assert_eq!(timestamp_from_unix(-62_135_596_801).unwrap_err(), "timestamp overflow");
+        assert_eq!(timestamp_from_unix(253_402_300_800).unwrap_err(), "timestamp overflow");
+        assert_eq!(timestamp_from_unix(0).unwrap().to_string(), "1970-01-01T00:00:00Z");
+        assert_eq!(timestamp_from_unix(-1).unwrap().to_string(), "1969-12-31T23:59:59Z");
     }
 
     #[test]
@@ -1042,10 +970,7 @@ mod tests {
         let d = duration("-1.75s").unwrap();
         let r = t.add_duration(&d).unwrap();
         assert_eq!(r.to_string(), "2009-02-13T23:31:28.75+01:00");
-        assert_eq!(
-            t.sub_duration(&d).unwrap().to_string(),
-            "2009-02-13T23:31:32.25+01:00"
-        );
+        assert_eq!(t.sub_duration(&d).unwrap().to_string(), "2009-02-13T23:31:32.25+01:00");
         assert_eq!(r.sub_timestamp(&t).unwrap(), d);
         assert_eq!(
             ts("0001-01-01T00:00:00Z")
@@ -1109,12 +1034,7 @@ mod tests {
         assert_eq!(t.get_minutes(Some("+01:99")).unwrap(), 9);
         assert_eq!(t.get_hours(Some("+01:99")).unwrap(), 13);
         assert_eq!(t.get_full_year(Some("-2000000:00")).unwrap(), 1795);
-        assert_eq!(
-            ts("2023-01-01T05:30:00Z")
-                .get_full_year(Some("-08:00"))
-                .unwrap(),
-            2022
-        );
+        assert_eq!(ts("2023-01-01T05:30:00Z").get_full_year(Some("-08:00")).unwrap(), 2022);
         assert_eq!(
             t.get_hours(Some("Mars/Olympus")).unwrap_err(),
             "unknown time zone Mars/Olympus"
@@ -1127,10 +1047,7 @@ mod tests {
             t.get_hours(Some("../etc/passwd")).unwrap_err(),
             "time: invalid location name"
         );
-        assert_eq!(
-            t.get_hours(Some("/UTC")).unwrap_err(),
-            "time: invalid location name"
-        );
+        assert_eq!(t.get_hours(Some("/UTC")).unwrap_err(), "time: invalid location name");
         assert_eq!(
             t.get_hours(Some("x:00")).unwrap_err(),
             "strconv.Atoi: parsing \"x\": invalid syntax"
@@ -1208,14 +1125,8 @@ mod tests {
         assert_eq!(d("-0.5s").to_string(), "-0.5s");
         assert_eq!(d("1ns").to_string(), "0.000000001s");
         assert_eq!(d("0s").to_string(), "0s");
-        assert_eq!(
-            Duration::from_nanos(i64::MAX).to_string(),
-            "9223372036.854776s"
-        );
-        assert_eq!(
-            Duration::from_nanos(i64::MIN).to_string(),
-            "-9223372036.854776s"
-        );
+        assert_eq!(Duration::from_nanos(i64::MAX).to_string(), "9223372036.854776s");
+        assert_eq!(Duration::from_nanos(i64::MIN).to_string(), "-9223372036.854776s");
         assert_eq!(d("10000s").get_hours(), 2);
         assert_eq!(d("3730s").get_minutes(), 62);
         assert_eq!(d("3730s").get_seconds(), 3730);
@@ -1276,12 +1187,7 @@ mod tests {
             }
             for n in [i64::MIN, i64::MIN + 1, -1, 0, 1, i64::MAX] {
                 let d = Duration::from_nanos(n);
-                let _ = (
-                    t.add_duration(&d),
-                    t.sub_duration(&d),
-                    d.to_string(),
-                    d.get_hours(),
-                );
+                let _ = (t.add_duration(&d), t.sub_duration(&d), d.to_string(), d.get_hours());
                 for u in &stamps {
                     let _ = t.sub_timestamp(u);
                 }

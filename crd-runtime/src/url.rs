@@ -123,10 +123,7 @@ fn unescape(s: &[u8], mode: Mode) -> Result<Vec<u8>, String> {
         match s[i] {
             b'%' => {
                 n += 1;
-                if i + 2 >= s.len()
-                    || !s[i + 1].is_ascii_hexdigit()
-                    || !s[i + 2].is_ascii_hexdigit()
-                {
+                if i + 2 >= s.len() || !s[i + 1].is_ascii_hexdigit() || !s[i + 2].is_ascii_hexdigit() {
                     let rest = &s[i..];
                     return Err(escape_error(&rest[..rest.len().min(3)]));
                 }
@@ -415,9 +412,7 @@ fn parse_inner(raw: &[u8], via_request: bool) -> Result<Url, String> {
             return Err("first path segment in URL cannot contain colon".to_string());
         }
     }
-    if (!url.scheme.is_empty() || !via_request && !rest.starts_with(b"///"))
-        && rest.starts_with(b"//")
-    {
+    if (!url.scheme.is_empty() || !via_request && !rest.starts_with(b"///")) && rest.starts_with(b"//") {
         let after = &rest[2..];
         let (authority, path) = match find_byte(after, b'/') {
             Some(i) => (&after[..i], &after[i..]),
@@ -452,14 +447,12 @@ fn parse(s: &str) -> Result<Url, String> {
         Some(i) => (&s[..i], &s[i + 1..]),
         None => (s, ""),
     };
-    let mut url =
-        parse_inner(u.as_bytes(), false).map_err(|e| format!("parse {}: {e}", go_quote(u)))?;
+    let mut url = parse_inner(u.as_bytes(), false).map_err(|e| format!("parse {}: {e}", go_quote(u)))?;
     if frag.is_empty() {
         return Ok(url);
     }
     // setFragment
-    let f = unescape(frag.as_bytes(), Mode::Fragment)
-        .map_err(|e| format!("parse {}: {e}", go_quote(s)))?;
+    let f = unescape(frag.as_bytes(), Mode::Fragment).map_err(|e| format!("parse {}: {e}", go_quote(s)))?;
     url.raw_fragment = if escape(&f, Mode::Fragment) == frag.as_bytes() {
         Vec::new()
     } else {
@@ -556,10 +549,7 @@ impl Url {
                 Some(i) => (&part[..i], &part[i + 1..]),
                 None => (part, &b""[..]),
             };
-            let (Ok(k), Ok(v)) = (
-                unescape(k, Mode::QueryComponent),
-                unescape(v, Mode::QueryComponent),
-            ) else {
+            let (Ok(k), Ok(v)) = (unescape(k, Mode::QueryComponent), unescape(v, Mode::QueryComponent)) else {
                 continue;
             };
             m.entry(text(&k)).or_default().push(text(&v));
@@ -681,9 +671,7 @@ mod tests {
     /// The examples of the Kubernetes library documentation (library/urls.go).
     #[test]
     fn kubernetes_doc_examples() {
-        assert!(is_url(
-            "https://user:pass@example.com:80/path?query=val#fragment"
-        ));
+        assert!(is_url("https://user:pass@example.com:80/path?query=val#fragment"));
         assert!(is_url("/absolute-path"));
         assert!(!is_url("https://a:b:c/"));
         assert!(!is_url("../relative-path"));
@@ -793,10 +781,7 @@ mod tests {
         assert_eq!(z.get_hostname(), "fe80::1%en0");
         assert_eq!(z.get_port(), "8080");
         assert_eq!(z.to_string(), "http://[fe80::1%25en0]:8080/x");
-        assert_eq!(
-            u("http://[::ffff:1.2.3.4]/").get_hostname(),
-            "::ffff:1.2.3.4"
-        );
+        assert_eq!(u("http://[::ffff:1.2.3.4]/").get_hostname(), "::ffff:1.2.3.4");
         assert_eq!(u("http://host:/").get_port(), "");
         assert_eq!(u("http://host:/").get_hostname(), "host");
         assert_eq!(u("HTTP://Example.COM/").get_scheme(), "http");

@@ -6,10 +6,10 @@
 //!
 //! `cargo bench -p crd-tests --bench admission`
 
-use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use crd_codegen::engine::Engine;
 use crd_runtime::openapi::Res;
 use crd_runtime::schema::CustomResource;
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use serde_json::{Value, json};
 use std::hint::black_box;
 
@@ -69,9 +69,13 @@ fn json_schema(s: &Value) -> Value {
                     continue;
                 }
                 let v = match k.as_str() {
-                    "properties" | "patternProperties" => {
-                        Value::Object(v.as_object().unwrap().iter().map(|(k, v)| (k.clone(), json_schema(v))).collect())
-                    }
+                    "properties" | "patternProperties" => Value::Object(
+                        v.as_object()
+                            .unwrap()
+                            .iter()
+                            .map(|(k, v)| (k.clone(), json_schema(v)))
+                            .collect(),
+                    ),
                     _ => json_schema(v),
                 };
                 out.insert(k.clone(), v);
@@ -109,14 +113,25 @@ fn bench_kind<T: CustomResource>(c: &mut Criterion, name: &str, crd_path: &str, 
         .build(&json_schema(&raw_schema))
         .expect("schema compiles");
     let bytes = serde_json::to_vec(&object).unwrap();
-    let ns = object.pointer("/metadata/namespace").and_then(Value::as_str).unwrap_or("default").to_string();
+    let ns = object
+        .pointer("/metadata/namespace")
+        .and_then(Value::as_str)
+        .unwrap_or("default")
+        .to_string();
     let ns = ns.as_str();
     let admitted = T::admit_value(object.clone(), ns);
-    assert!(admitted.is_admitted(), "{name}: object is valid: {:?} {:?}", admitted.errors, admitted.bad_request);
+    assert!(
+        admitted.is_admitted(),
+        "{name}: object is valid: {:?} {:?}",
+        admitted.errors,
+        admitted.bad_request
+    );
     assert!(validator.is_valid(&object));
 
     let mut group = c.benchmark_group(name);
-    group.bench_function("serde_json parse", |b| b.iter(|| serde_json::from_slice::<Value>(black_box(&bytes)).unwrap()));
+    group.bench_function("serde_json parse", |b| {
+        b.iter(|| serde_json::from_slice::<Value>(black_box(&bytes)).unwrap())
+    });
     group.bench_function("generated validate", |b| {
         let compiled = crd_runtime::schema::Compiled::<T>::new();
         b.iter(|| {
@@ -153,7 +168,9 @@ fn bench_kind<T: CustomResource>(c: &mut Criterion, name: &str, crd_path: &str, 
     group.bench_function("engine admission (full create)", |b| {
         b.iter_batched(|| object.clone(), |v| version.create(v, ns), BatchSize::SmallInput)
     });
-    group.bench_function("jsonschema is_valid", |b| b.iter(|| validator.is_valid(black_box(&object))));
+    group.bench_function("jsonschema is_valid", |b| {
+        b.iter(|| validator.is_valid(black_box(&object)))
+    });
     group.bench_function("jsonschema iter_errors", |b| {
         b.iter(|| validator.iter_errors(black_box(&object)).count())
     });
@@ -161,7 +178,12 @@ fn bench_kind<T: CustomResource>(c: &mut Criterion, name: &str, crd_path: &str, 
 }
 
 fn admission(c: &mut Criterion) {
-    bench_kind::<crontab::stable_example_com::v1::CronTab>(c, "crontab", "spec/examples/crontab-crd.yaml", crontab_object());
+    bench_kind::<crontab::stable_example_com::v1::CronTab>(
+        c,
+        "crontab",
+        "spec/examples/crontab-crd.yaml",
+        crontab_object(),
+    );
     bench_kind::<certificates::cert_manager_io::v1::Certificate>(
         c,
         "certificate",

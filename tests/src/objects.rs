@@ -114,7 +114,9 @@ impl Gen {
         let hi = s.maximum.unwrap_or(lo + 100.0).max(lo);
         let f = self.rng.random_range(lo..=hi);
         let f = (f * 4.0).round() / 4.0;
-        serde_json::Number::from_f64(f.clamp(lo, hi)).map(Value::Number).unwrap_or(json!(0))
+        serde_json::Number::from_f64(f.clamp(lo, hi))
+            .map(Value::Number)
+            .unwrap_or(json!(0))
     }
 
     fn string(&mut self, s: &Schema) -> String {
@@ -135,7 +137,11 @@ impl Gen {
     }
 
     fn word(&mut self, min: usize, max: usize) -> String {
-        let len = if max <= min { min } else { self.rng.random_range(min..=max.min(min + 12)) };
+        let len = if max <= min {
+            min
+        } else {
+            self.rng.random_range(min..=max.min(min + 12))
+        };
         (0..len).map(|_| (b'a' + self.below(26) as u8) as char).collect()
     }
 
@@ -174,7 +180,11 @@ impl Gen {
         };
         let min = s.min_items.unwrap_or(0).max(0) as usize;
         let max = s.max_items.map(|m| m.max(0) as usize).unwrap_or(min + 3).min(min + 3);
-        let len = if depth >= self.max_depth { min } else { self.rng.random_range(min..=max.max(min)) };
+        let len = if depth >= self.max_depth {
+            min
+        } else {
+            self.rng.random_range(min..=max.max(min))
+        };
         let mut out: Vec<Value> = Vec::with_capacity(len);
         for i in 0..len {
             let mut v = self.value(items, depth + 1);
@@ -267,7 +277,9 @@ impl Gen {
                     let child = s.properties.get(&k).or(s.additional_properties_schema());
                     child.map(|c| (k, c))
                 }
-                (Value::Array(a), s) if !a.is_empty() => s.items.as_deref().map(|c| (self.below(a.len()).to_string(), c)),
+                (Value::Array(a), s) if !a.is_empty() => {
+                    s.items.as_deref().map(|c| (self.below(a.len()).to_string(), c))
+                }
                 _ => None,
             };
             let Some((seg, child)) = next else { break };

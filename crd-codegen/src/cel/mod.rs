@@ -12,8 +12,8 @@
 pub mod ast;
 pub mod check;
 pub mod debug;
-pub mod eval;
 pub mod errors;
+pub mod eval;
 pub mod lexer;
 pub mod macros;
 pub mod parser;

@@ -188,15 +188,15 @@ impl ResourceSchema for VersionSchema {
         }
     }
 
-    fn validate_rules(&self, object: &Value, old: Option<&Value>, errs: &mut ErrorList, warnings: &mut Vec<String>) {
+    fn validate_rules(&self, object: &Value, old: Option<&Value>) -> Findings {
         // One budget for all rules of the object; on update the walk ratchets
         // (`WithRatcheting(NewCorrelatedObject(new, old, schema))`).
         let mut findings = Findings::default();
         let mut budget = Budget::per_object();
         self.rules
             .validate(&Path::Root, object, old, Some(&self.root), &mut budget, &mut findings);
-        errs.extend(findings.errors);
-        warnings.extend(findings.warnings);
+        findings.cost = budget.spent();
+        findings
     }
 
     fn has_rules(&self) -> bool {

@@ -233,7 +233,12 @@ impl RuleValidator {
 /// Go's `validator(validationSchema, nodeSchema, isResourceRoot, declType)`: the rules
 /// come from `validation`, the types from `node` (the same node, except for `allOf`
 /// branches); `has_type` tells whether `declType` is non-nil.
-pub(crate) fn build(validation: &ir::Schema, node: &ir::Schema, is_resource_root: bool, has_type: bool) -> Option<RuleNode> {
+pub(crate) fn build(
+    validation: &ir::Schema,
+    node: &ir::Schema,
+    is_resource_root: bool,
+    has_type: bool,
+) -> Option<RuleNode> {
     let own = (!validation.validations.is_empty()).then(|| NodeRules {
         schema: node.clone(),
         is_resource_root,
@@ -554,6 +559,7 @@ impl Walk {
             path,
             schema_type: n.schema_type,
             value: obj,
+            has_old: old.is_some(),
         };
         let node_rules = match &own.rules {
             Err(e) => {
@@ -581,7 +587,6 @@ impl Walk {
             let go_on = rules::run_rule(
                 &info,
                 &site,
-                old.is_some(),
                 || eval::as_bool(eval::run(&compiled.program, &activation, self.per_call_limit)),
                 || {
                     let (_, p) = compiled.message.as_ref()?;

@@ -181,7 +181,13 @@ impl<'a> AdmitEmitter<'a> {
         }
     }
 
-    fn custom_resource_impl(&self, name: &Ident, crd: &ir::Crd, v: &ir::Version, rules: Option<TokenStream>) -> TokenStream {
+    fn custom_resource_impl(
+        &self,
+        name: &Ident,
+        crd: &ir::Crd,
+        v: &ir::Version,
+        rules: Option<TokenStream>,
+    ) -> TokenStream {
         let rt = rt();
         let namespaced = crd.scope == ir::Scope::Namespaced;
         let scale = match &v.subresources.scale {
@@ -233,7 +239,13 @@ impl<'a> AdmitEmitter<'a> {
 
     /// `prune(v, s)` then `PruneNonNullableNullsWithoutDefaults(v, s)` for a node
     /// reached through a property, item or map value (`None`: no schema).
-    fn prune_node(&self, s: Option<&Schema>, v: TokenStream, p: TokenStream, this: Option<*const Schema>) -> TokenStream {
+    fn prune_node(
+        &self,
+        s: Option<&Schema>,
+        v: TokenStream,
+        p: TokenStream,
+        this: Option<*const Schema>,
+    ) -> TokenStream {
         let rt = rt();
         let Some(s) = s else {
             return quote!(#rt::schema::prune_all(#v, #p, pruned););
@@ -279,7 +291,11 @@ impl<'a> AdmitEmitter<'a> {
             for k in ["apiVersion", "kind", "metadata"] {
                 match s.properties.get(k).or(ap_schema) {
                     Some(c) => {
-                        let nulls = if has_maps_below(c) { self.drop_nulls_node(c, quote!(child)) } else { TokenStream::new() };
+                        let nulls = if has_maps_below(c) {
+                            self.drop_nulls_node(c, quote!(child))
+                        } else {
+                            TokenStream::new()
+                        };
                         let keep = Self::keep_expr(Some(c));
                         arms.push((quote!(#k), quote!({ #nulls #keep })));
                     }
@@ -290,8 +306,11 @@ impl<'a> AdmitEmitter<'a> {
                 arms.push((quote!(#( #plain )|*), quote!(true)));
             }
         }
-        let props: Vec<(&String, &Schema)> =
-            s.properties.iter().filter(|(k, _)| !(embedded && is_meta_field(k))).collect();
+        let props: Vec<(&String, &Schema)> = s
+            .properties
+            .iter()
+            .filter(|(k, _)| !(embedded && is_meta_field(k)))
+            .collect();
         for drop_null in [true, false] {
             let leaves: Vec<&String> = props
                 .iter()
@@ -472,17 +491,25 @@ impl<'a> AdmitEmitter<'a> {
         };
         let body = match_arms(quote!(key.as_str()), prop_arms, Some(other));
         let (key_param, child_param) = (param("key", &body), param("child", &body));
-        let object = (quote!(#rt::Value::Object(map)), quote!(map.retain(|#key_param, #child_param| #body)));
-        let items = s.items.as_deref().map(child_code).filter(|b| !b.is_empty()).map(|body| {
-            (
-                quote!(#rt::Value::Array(items)),
-                quote! {
-                    for child in items.iter_mut() {
-                        #body
-                    }
-                },
-            )
-        });
+        let object = (
+            quote!(#rt::Value::Object(map)),
+            quote!(map.retain(|#key_param, #child_param| #body)),
+        );
+        let items = s
+            .items
+            .as_deref()
+            .map(child_code)
+            .filter(|b| !b.is_empty())
+            .map(|body| {
+                (
+                    quote!(#rt::Value::Array(items)),
+                    quote! {
+                        for child in items.iter_mut() {
+                            #body
+                        }
+                    },
+                )
+            });
         match_arms(v, std::iter::once(object).chain(items).collect(), None)
     }
 
@@ -525,11 +552,18 @@ impl<'a> AdmitEmitter<'a> {
             let c = child_code(ap, quote!(child));
             quote!({ #null_default #c })
         });
-        let map_loop = if prop_arms.is_empty() && s.additional_properties_schema().is_none_or(|ap| !has_defaults(ap) && (ap.nullable || ap.default.is_none())) {
+        let map_loop = if prop_arms.is_empty()
+            && s.additional_properties_schema()
+                .is_none_or(|ap| !has_defaults(ap) && (ap.nullable || ap.default.is_none()))
+        {
             TokenStream::new()
         } else {
             let body = match_arms(quote!(key.as_str()), prop_arms, other);
-            let key_param = if uses_ident(&body, "key") { quote!(key) } else { quote!(_) };
+            let key_param = if uses_ident(&body, "key") {
+                quote!(key)
+            } else {
+                quote!(_)
+            };
             quote! {
                 for (#key_param, child) in map.iter_mut() {
                     #body
@@ -597,7 +631,11 @@ impl<'a> AdmitEmitter<'a> {
         if s.nullable {
             fields.push(quote!(nullable: true));
         }
-        if let Some(f) = s.format.as_deref().filter(|f| crd_runtime::openapi::supported_format(f, types_value)) {
+        if let Some(f) = s
+            .format
+            .as_deref()
+            .filter(|f| crd_runtime::openapi::supported_format(f, types_value))
+        {
             fields.push(quote!(format: #f));
         }
         let opt_i64 = |name: &str, v: Option<i64>| {
@@ -725,7 +763,15 @@ impl<'a> AdmitEmitter<'a> {
     /// An expression: the `Res` of validating node `s` at `v` (`&Value`), correlated
     /// old value `o`, path `p` (`&Path`). At the resource root, `apiVersion` and `kind`
     /// do not ratchet.
-    fn node_expr(&self, s: &Schema, v: &TokenStream, o: &TokenStream, p: &TokenStream, this: Option<*const Schema>, is_root: bool) -> TokenStream {
+    fn node_expr(
+        &self,
+        s: &Schema,
+        v: &TokenStream,
+        o: &TokenStream,
+        p: &TokenStream,
+        this: Option<*const Schema>,
+        is_root: bool,
+    ) -> TokenStream {
         let rt = rt();
         let node = self.node_static(s);
         if Self::is_leaf(s) {
@@ -741,7 +787,15 @@ impl<'a> AdmitEmitter<'a> {
                     }
                     _ => quote!(None),
                 };
-                let child = self.child_stmt(items, &quote!(item), &Pos::Item { old: quote!(item_old), path: p.clone() }, this);
+                let child = self.child_stmt(
+                    items,
+                    &quote!(item),
+                    &Pos::Item {
+                        old: quote!(item_old),
+                        path: p.clone(),
+                    },
+                    this,
+                );
                 quote! {
                     |items, r| {
                         for (i, item) in items.iter().enumerate() {
@@ -786,7 +840,14 @@ impl<'a> AdmitEmitter<'a> {
     /// The object validator's walk: additionalProperties values (keys that are not
     /// properties), then properties in name order (one pass over the sorted entries),
     /// then `required`.
-    fn object_closure(&self, s: &Schema, o: &TokenStream, p: &TokenStream, this: Option<*const Schema>, is_root: bool) -> TokenStream {
+    fn object_closure(
+        &self,
+        s: &Schema,
+        o: &TokenStream,
+        p: &TokenStream,
+        this: Option<*const Schema>,
+        is_root: bool,
+    ) -> TokenStream {
         let rt = rt();
         let mut props: Vec<(&String, &Schema)> = s.properties.iter().collect();
         props.sort_by(|a, b| a.0.cmp(b.0));
@@ -805,7 +866,15 @@ impl<'a> AdmitEmitter<'a> {
                 }
             },
             Some(AdditionalProperties::Schema(ap)) => {
-                let child = self.child_stmt(ap, &quote!(child), &Pos::Key { old: o.clone(), path: p.clone() }, this);
+                let child = self.child_stmt(
+                    ap,
+                    &quote!(child),
+                    &Pos::Key {
+                        old: o.clone(),
+                        path: p.clone(),
+                    },
+                    this,
+                );
                 quote! {
                     for (key, child) in map.iter() {
                         if #not_property {
@@ -825,7 +894,16 @@ impl<'a> AdmitEmitter<'a> {
                 } else {
                     o.clone()
                 };
-                let child = self.child_stmt(prop, &quote!(child), &Pos::Field { old, path: p.clone(), key: quote!(key) }, this);
+                let child = self.child_stmt(
+                    prop,
+                    &quote!(child),
+                    &Pos::Field {
+                        old,
+                        path: p.clone(),
+                        key: quote!(key),
+                    },
+                    this,
+                );
                 let text = child.to_string();
                 let shareable = !text.contains("NODE_");
                 match arms.iter_mut().find(|(_, t, _)| shareable && *t == text) {
@@ -833,7 +911,10 @@ impl<'a> AdmitEmitter<'a> {
                     None => arms.push((vec![k], text, child)),
                 }
             }
-            let arms = arms.into_iter().map(|(keys, _, child)| (quote!(#( #keys )|*), quote!({ #child }))).collect();
+            let arms = arms
+                .into_iter()
+                .map(|(keys, _, child)| (quote!(#( #keys )|*), quote!({ #child })))
+                .collect();
             let body = match_arms(quote!(key.as_str()), arms, None);
             quote! {
                 for (key, child) in map.iter() {
@@ -988,11 +1069,16 @@ impl<'a> AdmitEmitter<'a> {
                 .filter(|(_, c)| self.named_type(c, this).is_none() && Self::is_equal_leaf(c))
                 .map(|(k, _)| k)
                 .collect();
-            let leaf_arm = (!leaves.is_empty()).then(|| (quote!(#( #leaves )|*), quote!(#rt::schema::leaf_equal(nv, ov))));
-            let prop_arms = s.properties.iter().filter(|(k, _)| !leaves.contains(k)).map(|(k, prop)| {
-                let e = self.equal_node(prop, quote!(nv), quote!(ov), this);
-                (quote!(#k), e)
-            });
+            let leaf_arm =
+                (!leaves.is_empty()).then(|| (quote!(#( #leaves )|*), quote!(#rt::schema::leaf_equal(nv, ov))));
+            let prop_arms = s
+                .properties
+                .iter()
+                .filter(|(k, _)| !leaves.contains(k))
+                .map(|(k, prop)| {
+                    let e = self.equal_node(prop, quote!(nv), quote!(ov), this);
+                    (quote!(#k), e)
+                });
             let prop_arms = leaf_arm.into_iter().chain(prop_arms).collect();
             let other = match s.additional_properties_schema() {
                 Some(ap) => self.equal_node(ap, quote!(nv), quote!(ov), this),
@@ -1008,24 +1094,27 @@ impl<'a> AdmitEmitter<'a> {
                 }
             }
         });
-        let array_arm = s.items.as_deref().and_then(|items| match (s.list_type, s.list_map_keys.is_empty()) {
-            (Some(ListType::Map), false) => {
-                let keys = &s.list_map_keys;
-                let e = self.equal_node(items, quote!(nv), quote!(ov), this);
-                Some(quote! {
-                    (#rt::Value::Array(na), #rt::Value::Array(oa)) => {
-                        na.len() == oa.len()
-                            && na.iter().enumerate().all(|(i, nv)| {
-                                match #rt::ratchet::map_list_old(na, Some(#o), i, &[ #( #keys ),* ]) {
-                                    None => false,
-                                    Some(ov) => #e,
-                                }
-                            })
-                    }
-                })
-            }
-            _ => None,
-        });
+        let array_arm = s
+            .items
+            .as_deref()
+            .and_then(|items| match (s.list_type, s.list_map_keys.is_empty()) {
+                (Some(ListType::Map), false) => {
+                    let keys = &s.list_map_keys;
+                    let e = self.equal_node(items, quote!(nv), quote!(ov), this);
+                    Some(quote! {
+                        (#rt::Value::Array(na), #rt::Value::Array(oa)) => {
+                            na.len() == oa.len()
+                                && na.iter().enumerate().all(|(i, nv)| {
+                                    match #rt::ratchet::map_list_old(na, Some(#o), i, &[ #( #keys ),* ]) {
+                                        None => false,
+                                        Some(ov) => #e,
+                                    }
+                                })
+                        }
+                    })
+                }
+                _ => None,
+            });
         if map_arm.is_none() && array_arm.is_none() {
             return quote!(#rt::schema::leaf_equal(#v, #o));
         }
@@ -1079,16 +1168,19 @@ impl<'a> AdmitEmitter<'a> {
             })
             .collect();
         // additionalProperties never apply to declared properties.
-        let ap = s.additional_properties_schema().filter(|c| has_embedded_at_or_below(c)).map(|ap| {
-            let code = child(ap, quote!(child), quote!(&path.key(&key)));
-            let known: Vec<&String> = s.properties.keys().collect();
-            let code = quote!(if let Some(child) = map.get_mut(&key) { #code });
-            if known.is_empty() {
-                code
-            } else {
-                quote!(if !matches!(key.as_str(), #( #known )|* ) { #code })
-            }
-        });
+        let ap = s
+            .additional_properties_schema()
+            .filter(|c| has_embedded_at_or_below(c))
+            .map(|ap| {
+                let code = child(ap, quote!(child), quote!(&path.key(&key)));
+                let known: Vec<&String> = s.properties.keys().collect();
+                let code = quote!(if let Some(child) = map.get_mut(&key) { #code });
+                if known.is_empty() {
+                    code
+                } else {
+                    quote!(if !matches!(key.as_str(), #( #known )|* ) { #code })
+                }
+            });
         let dispatch = match_arms(quote!(key.as_str()), prop_arms, ap);
         let items = s.items.as_deref().filter(|i| has_embedded_at_or_below(i)).map(|items| {
             let code = child(items, quote!(item), quote!(&path.index(i)));
@@ -1100,7 +1192,8 @@ impl<'a> AdmitEmitter<'a> {
                 }
             }
         });
-        let has_map_work = embedded || s.properties.values().any(has_embedded_at_or_below)
+        let has_map_work = embedded
+            || s.properties.values().any(has_embedded_at_or_below)
             || s.additional_properties_schema().is_some_and(has_embedded_at_or_below);
         let map_part = has_map_work.then(|| {
             quote! {
@@ -1121,7 +1214,14 @@ impl<'a> AdmitEmitter<'a> {
     }
 
     /// `objectmeta.Validate` at a node: its own embedded checks, then its children.
-    fn embedded_node(&self, s: &Schema, v: TokenStream, p: TokenStream, this: Option<*const Schema>, is_root: bool) -> TokenStream {
+    fn embedded_node(
+        &self,
+        s: &Schema,
+        v: TokenStream,
+        p: TokenStream,
+        this: Option<*const Schema>,
+        is_root: bool,
+    ) -> TokenStream {
         let rt = rt();
         let own = (s.embedded_resource && !is_root).then(|| {
             quote! {
@@ -1150,16 +1250,19 @@ impl<'a> AdmitEmitter<'a> {
             })
             .collect();
         // additionalProperties never apply to declared properties.
-        let other = s.additional_properties_schema().filter(|c| has_embedded_at_or_below(c)).map(|ap| {
-            let code = child(ap, quote!(child), quote!(child_path));
-            let code = quote!({ let child_path = &#p.key(key); #code });
-            let known: Vec<&String> = s.properties.keys().collect();
-            if known.is_empty() {
-                code
-            } else {
-                quote!(if !matches!(key.as_str(), #( #known )|* ) #code)
-            }
-        });
+        let other = s
+            .additional_properties_schema()
+            .filter(|c| has_embedded_at_or_below(c))
+            .map(|ap| {
+                let code = child(ap, quote!(child), quote!(child_path));
+                let code = quote!({ let child_path = &#p.key(key); #code });
+                let known: Vec<&String> = s.properties.keys().collect();
+                if known.is_empty() {
+                    code
+                } else {
+                    quote!(if !matches!(key.as_str(), #( #known )|* ) #code)
+                }
+            });
         let object = (!prop_arms.is_empty() || other.is_some()).then(|| {
             let body = match_arms(quote!(key.as_str()), prop_arms, other);
             let child_param = param("child", &body);
@@ -1189,24 +1292,31 @@ impl<'a> AdmitEmitter<'a> {
     /// values first, then properties.
     fn lists_object(&self, s: &Schema, v: TokenStream, p: TokenStream, this: Option<*const Schema>) -> TokenStream {
         let rt = rt();
-        let ap = s.additional_properties_schema().filter(|c| has_lists_at_or_below(c)).map(|ap| {
-            let code = self.lists_value(ap, quote!(child), quote!(child_path), this);
-            quote! {
-                for (key, child) in map.iter() {
-                    let child_path = &#p.key(key);
-                    #code
+        let ap = s
+            .additional_properties_schema()
+            .filter(|c| has_lists_at_or_below(c))
+            .map(|ap| {
+                let code = self.lists_value(ap, quote!(child), quote!(child_path), this);
+                quote! {
+                    for (key, child) in map.iter() {
+                        let child_path = &#p.key(key);
+                        #code
+                    }
                 }
-            }
-        });
-        let props = s.properties.iter().filter(|(_, c)| has_lists_at_or_below(c)).map(|(k, c)| {
-            let code = self.lists_value(c, quote!(child), quote!(child_path), this);
-            quote! {
-                if let Some(child) = map.get(#k) {
-                    let child_path = &#p.field(#k);
-                    #code
+            });
+        let props = s
+            .properties
+            .iter()
+            .filter(|(_, c)| has_lists_at_or_below(c))
+            .map(|(k, c)| {
+                let code = self.lists_value(c, quote!(child), quote!(child_path), this);
+                quote! {
+                    if let Some(child) = map.get(#k) {
+                        let child_path = &#p.field(#k);
+                        #code
+                    }
                 }
-            }
-        });
+            });
         if_block(quote!(let #rt::Value::Object(map) = #v), quote!(#ap #( #props )*))
     }
 
@@ -1343,9 +1453,19 @@ pub(crate) fn uses_ident(tokens: &TokenStream, name: &str) -> bool {
 /// Where a child sits: `old` is the parent's correlated old value (for a field or
 /// key) or the element's own (for an item); `path` is the parent's path.
 enum Pos {
-    Field { old: TokenStream, path: TokenStream, key: TokenStream },
-    Key { old: TokenStream, path: TokenStream },
-    Item { old: TokenStream, path: TokenStream },
+    Field {
+        old: TokenStream,
+        path: TokenStream,
+        key: TokenStream,
+    },
+    Key {
+        old: TokenStream,
+        path: TokenStream,
+    },
+    Item {
+        old: TokenStream,
+        path: TokenStream,
+    },
 }
 
 /// The node's `type` as the runtime's validator sees it.
@@ -1375,9 +1495,7 @@ fn shared_node(s: &Schema) -> Option<&'static str> {
     if s.int_or_string {
         return s.format.is_none().then_some("INT_OR_STRING");
     }
-    let supported = |f: &str| {
-        crd_runtime::openapi::supported_format(f, runtime_types(s))
-    };
+    let supported = |f: &str| crd_runtime::openapi::supported_format(f, runtime_types(s));
     let format = s.format.as_deref().filter(|f| supported(f));
     Some(match (s.type_, format) {
         (None, None) => "ANY",

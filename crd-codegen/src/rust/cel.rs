@@ -239,7 +239,13 @@ impl<'c> Compiler<'c> {
                         None => #r,
                     }
                 };
-                self.convert_code(Code { tokens, repr: Repr::Val }, repr)
+                self.convert_code(
+                    Code {
+                        tokens,
+                        repr: Repr::Val,
+                    },
+                    repr,
+                )
             }
             NodeKind::SetMembership { arg, values } => self.set_membership(arg, values),
             NodeKind::Call(c) => {
@@ -270,7 +276,13 @@ impl<'c> Compiler<'c> {
                     cost += 10;
                     v
                 });
-                self.convert_code(Code { tokens, repr: Repr::Val }, repr)
+                self.convert_code(
+                    Code {
+                        tokens,
+                        repr: Repr::Val,
+                    },
+                    repr,
+                )
             }
             NodeKind::CreateMap { entries } => {
                 let pairs = self.fresh("entries");
@@ -295,7 +307,13 @@ impl<'c> Compiler<'c> {
                     cost += 30;
                     v
                 });
-                self.convert_code(Code { tokens, repr: Repr::Val }, repr)
+                self.convert_code(
+                    Code {
+                        tokens,
+                        repr: Repr::Val,
+                    },
+                    repr,
+                )
             }
             NodeKind::Fold(f) => {
                 let code = self.fold(f);
@@ -421,11 +439,19 @@ impl<'c> Compiler<'c> {
         // Fields of generated structs, read directly.
         while let Some(q) = quals.peek() {
             let Repr::Struct(id) = code.repr else { break };
-            let QualKind::Const { value: Val::String(name), test_only } = &q.kind else { break };
+            let QualKind::Const {
+                value: Val::String(name),
+                test_only,
+            } = &q.kind
+            else {
+                break;
+            };
             if q.optional {
                 break;
             }
-            let Some(step) = self.struct_field(id, name, *test_only) else { break };
+            let Some(step) = self.struct_field(id, name, *test_only) else {
+                break;
+            };
             let t = code.tokens;
             let v = self.fresh("v");
             let tokens = if *test_only {
@@ -533,7 +559,10 @@ impl<'c> Compiler<'c> {
 
     /// Reading field `name` (a CEL name) of the view `id`.
     fn struct_field(&self, id: TypeId, name: &str, test_only: bool) -> Option<FieldStep> {
-        let field = self.types.views[&id].fields.iter().find(|f| escape(&f.json).as_deref() == Some(name))?;
+        let field = self.types.views[&id]
+            .fields
+            .iter()
+            .find(|f| escape(&f.json).as_deref() == Some(name))?;
         let ident = field.ident.clone();
         let repr = match &field.kind {
             _ if test_only => Repr::Bool,
@@ -627,7 +656,11 @@ impl<'c> Compiler<'c> {
         }
         let l = self.convert(l, Repr::Val);
         let r = self.convert(r, Repr::Val);
-        let map_negate = if negate { quote!(.map(|e| !e)) } else { TokenStream::new() };
+        let map_negate = if negate {
+            quote!(.map(|e| !e))
+        } else {
+            TokenStream::new()
+        };
         Code {
             tokens: quote!({
                 let a = #l;
@@ -1089,7 +1122,10 @@ fn const_val(v: &Val<'static>) -> TokenStream {
             quote!(rt::compiled::timestamp(#s, #n, #o))
         }
         Val::List(l) => {
-            let items: Vec<TokenStream> = l.iter().map(|x| x.map_or(quote!(rt::cel::Val::Null), |x| const_val(&x))).collect();
+            let items: Vec<TokenStream> = l
+                .iter()
+                .map(|x| x.map_or(quote!(rt::cel::Val::Null), |x| const_val(&x)))
+                .collect();
             quote!(rt::cel::Val::list(vec![ #( #items ),* ]))
         }
         Val::Map(m) => {
@@ -1115,7 +1151,10 @@ fn const_val(v: &Val<'static>) -> TokenStream {
         }
         other => {
             // The planner folds only the standard types' conversions.
-            let msg = format!("crd-codegen: a constant of type {} cannot be compiled", other.type_name());
+            let msg = format!(
+                "crd-codegen: a constant of type {} cannot be compiled",
+                other.type_name()
+            );
             quote!(compile_error!(#msg))
         }
     }

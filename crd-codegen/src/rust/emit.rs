@@ -27,10 +27,13 @@ pub fn emit(plan: &Plan) -> TokenStream {
     let entries = plan.modules.iter().flat_map(|m| {
         let group_mod = ident(&m.group_mod);
         let version_mod = ident(&m.version_mod);
-        m.types.iter().filter(|t| matches!(t.body, TypeBody::Root(_))).map(move |t| {
-            let name = ident(&t.name);
-            quote!(::crd_runtime::schema::Resource::of::<#group_mod::#version_mod::#name>())
-        })
+        m.types
+            .iter()
+            .filter(|t| matches!(t.body, TypeBody::Root(_)))
+            .map(move |t| {
+                let name = ident(&t.name);
+                quote!(::crd_runtime::schema::Resource::of::<#group_mod::#version_mod::#name>())
+            })
     });
     out.extend(quote! {
         /// Every kind generated here, to look one up by `apiVersion` and `kind`.

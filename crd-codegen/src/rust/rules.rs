@@ -210,8 +210,11 @@ impl<'a> RulesEmitter<'a> {
         }
         let props = (!s.properties.is_empty())
             .then(|| {
-                let mut entries: Vec<(&String, Ident)> =
-                    s.properties.iter().map(|(k, p)| (k, self.schema_static(p, false))).collect();
+                let mut entries: Vec<(&String, Ident)> = s
+                    .properties
+                    .iter()
+                    .map(|(k, p)| (k, self.schema_static(p, false)))
+                    .collect();
                 entries.sort_by(|a, b| a.0.cmp(b.0));
                 let entries = entries.iter().map(|(k, v)| quote!((#k, &#v)));
                 quote!(Some(&[ #( #entries ),* ]))
@@ -225,8 +228,12 @@ impl<'a> RulesEmitter<'a> {
         let items = opt(s.items.as_deref().map(|i| self.schema_static(i, false)));
         let type_ = s.type_.map(ir::Type::as_str).unwrap_or("");
         let format = s.format.as_deref().unwrap_or("");
-        let (nullable, int_or_string, preserve, embedded) =
-            (s.nullable, s.int_or_string, s.preserve_unknown_fields, s.embedded_resource);
+        let (nullable, int_or_string, preserve, embedded) = (
+            s.nullable,
+            s.int_or_string,
+            s.preserve_unknown_fields,
+            s.embedded_resource,
+        );
         let list_type = match s.list_type {
             Some(ir::ListType::Atomic) => "atomic",
             Some(ir::ListType::Set) => "set",
@@ -278,20 +285,8 @@ impl<'a> RulesEmitter<'a> {
         }
         let walk = walk_fn_name(&self.module.types[id].name);
         Some(quote! {
-            fn validate_rules(
-                object: &rt::Value,
-                old: Option<&rt::Value>,
-                errs: &mut rt::ErrorList,
-                warnings: &mut Vec<String>,
-            ) {
-                rt::rules::validate_json(
-                    object,
-                    old,
-                    <Self as rt::schema::ObjectSchema>::ratchet_equal,
-                    rules::#walk,
-                    errs,
-                    warnings,
-                );
+            fn validate_rules(object: &rt::Value, old: Option<&rt::Value>) -> rt::rules::Findings {
+                rt::rules::validate_json(object, old, <Self as rt::schema::ObjectSchema>::ratchet_equal, rules::#walk)
             }
         })
     }
@@ -343,7 +338,11 @@ impl<'a> RulesEmitter<'a> {
                 break;
             }
         }
-        let statics = statics.iter().zip(&kept).filter(|(_, k)| **k).map(|((_, body), _)| body);
+        let statics = statics
+            .iter()
+            .zip(&kept)
+            .filter(|(_, k)| **k)
+            .map(|((_, body), _)| body);
         quote! {
             /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
             mod rules {
@@ -436,8 +435,16 @@ impl<'a> RulesEmitter<'a> {
         let t = &self.module.types[id];
         let name = walk_fn_name(&t.name);
         let body = self.node_walk(tree, t.schema, quote!(value), quote!(old), Some(id));
-        let old = if uses_ident(&body, "old") { quote!(old) } else { quote!(_old) };
-        let ratchet = if uses_ident(&body, "ratchet") { quote!(ratchet) } else { quote!(_ratchet) };
+        let old = if uses_ident(&body, "old") {
+            quote!(old)
+        } else {
+            quote!(_old)
+        };
+        let ratchet = if uses_ident(&body, "ratchet") {
+            quote!(ratchet)
+        } else {
+            quote!(_ratchet)
+        };
         let doc = format!(" The rules at and below a `{}`.", t.name);
         quote! {
             #[doc = #doc]
@@ -530,7 +537,8 @@ impl<'a> RulesEmitter<'a> {
         let mut out = TokenStream::new();
         if !object.is_empty() {
             let body = quote!(#( #object )*);
-            let old_map = uses_ident(&body, "old_map").then(|| quote!(let old_map = #o.and_then(rt::Value::as_object);));
+            let old_map =
+                uses_ident(&body, "old_map").then(|| quote!(let old_map = #o.and_then(rt::Value::as_object);));
             out.extend(quote! {
                 if let rt::Value::Object(m) = #v {
                     #old_map
@@ -588,12 +596,17 @@ impl<'a> RulesEmitter<'a> {
             return TokenStream::new();
         };
         let schema_type = n.schema_type;
-        let value = if v.to_string() == "value" { quote!(value) } else { quote!(value: #v) };
+        let value = if v.to_string() == "value" {
+            quote!(value)
+        } else {
+            quote!(value: #v)
+        };
         let site = quote! {
             let site = rt::rules::NodeSite {
                 path,
                 schema_type: #schema_type,
                 #value,
+                has_old: #o.is_some(),
             };
         };
         let rules = match &own.rules {
@@ -700,7 +713,6 @@ impl<'a> RulesEmitter<'a> {
             rt::rules::check(
                 &#info_name,
                 &site,
-                prev.is_some(),
                 || #fn_name(&this, prev.as_ref()),
                 #message,
                 || ratchet.should_ratchet(),
@@ -762,7 +774,11 @@ impl<'a> RulesEmitter<'a> {
         } else {
             quote!(let cost: u64 = 0;)
         };
-        let this = if uses_ident(&body, "this") { quote!(this) } else { quote!(_this) };
+        let this = if uses_ident(&body, "this") {
+            quote!(this)
+        } else {
+            quote!(_this)
+        };
         let prev = if uses_old { quote!(prev) } else { quote!(_prev) };
         let old_bind = uses_old.then_some(old_bind);
         let ty = node.rust_type();
@@ -939,9 +955,13 @@ fn view_field_ident(json: &str) -> Ident {
         }
     }
     // Distinct JSON names can sanitize alike; a hash of the name keeps them apart.
-    let sanitized_differs = json.chars().any(|c| !c.is_ascii_alphanumeric() || c.is_ascii_uppercase());
+    let sanitized_differs = json
+        .chars()
+        .any(|c| !c.is_ascii_alphanumeric() || c.is_ascii_uppercase());
     if sanitized_differs {
-        let h = json.bytes().fold(0u32, |h, b| h.wrapping_mul(31).wrapping_add(u32::from(b)));
+        let h = json
+            .bytes()
+            .fold(0u32, |h, b| h.wrapping_mul(31).wrapping_add(u32::from(b)));
         out.push_str(&format!("_{h:x}"));
     }
     Ident::new(&out, Span::call_site())

@@ -349,9 +349,6 @@ impl<'a> Map<'a> {
         }
     }
 
-    /// The generated struct, for one.
-
-
     /// The struct of generated code behind an object map.
     pub fn object_view(&self) -> Option<&'a dyn ObjectView> {
         match &self.repr {

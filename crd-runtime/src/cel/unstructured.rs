@@ -123,7 +123,11 @@ pub(crate) fn to_val<'a>(value: &'a Json, schema: SchemaRef<'a>) -> Result<Val<'
 
 /// Kubernetes' `escapeKeyProps`: names that cannot be escaped are kept as they are.
 fn escaped_key_names<'a>(keys: Vec<&str>) -> KeyNames<'a> {
-    KeyNames::Shared(keys.iter().map(|k| escape(k).unwrap_or_else(|| k.to_string())).collect())
+    KeyNames::Shared(
+        keys.iter()
+            .map(|k| escape(k).unwrap_or_else(|| k.to_string()))
+            .collect(),
+    )
 }
 
 /// A JSON number as Go's unstructured decoding holds it: integers as `int64`, the
