@@ -427,15 +427,64 @@ pub fn call<'a>(function: &str, overload: Option<&str>, args: &[Result<Val<'a>>]
     if let Some(e) = args.iter().find_map(|a| a.as_ref().err()) {
         return Err(e.clone());
     }
-    let vals: Vec<Val<'a>> = args.iter().filter_map(|a| a.as_ref().ok().cloned()).collect();
-    crate::cel::functions::dispatch(function, overload, &vals)
+    with_values(args, |vals| crate::cel::functions::dispatch(function, overload, vals))
 }
 
 /// What a call costs (`crate::cel::cost::call_cost`): argument errors count as
 /// `null` (size 1).
-pub fn call_cost(function: &str, overload: &str, args: &[Result<Val<'_>>], result: &Result<Val<'_>>) -> u64 {
-    let vals: Vec<Val<'_>> = args.iter().map(|a| a.as_ref().cloned().unwrap_or(Val::Null)).collect();
-    crate::cel::cost::call_cost(function, overload, &vals, result)
+pub fn call_cost<'a>(function: &str, overload: &str, args: &[Result<Val<'a>>], result: &Result<Val<'_>>) -> u64 {
+    with_values(args, |vals| {
+        crate::cel::cost::call_cost(function, overload, vals, result)
+    })
+}
+
+/// `f` of the arguments' values (an error as `null`); calls have few arguments, so
+/// no allocation for them.
+fn with_values<'a, R>(args: &[Result<Val<'a>>], f: impl FnOnce(&[Val<'a>]) -> R) -> R {
+    let arg = |a: &Result<Val<'a>>| a.as_ref().map_or(Val::Null, Val::clone);
+    match args {
+        [] => f(&[]),
+        [a] => f(&[arg(a)]),
+        [a, b] => f(&[arg(a), arg(b)]),
+        [a, b, c] => f(&[arg(a), arg(b), arg(c)]),
+        _ => f(&args.iter().map(arg).collect::<Vec<_>>()),
+    }
+}
+
+/// The cost of `==`, `!=` (and string ordering) on two strings: cel-go charges
+/// `ceil(0.1 * min(size))` (an error counts as size 1), as [`call_cost`] does for the
+/// `equals` overload.
+pub fn string_compare_cost(a: &Result<Str<'_>>, b: &Result<Str<'_>>) -> u64 {
+    traversal(string_size(a).min(string_size(b)))
+}
+
+/// The cost of `startsWith` / `endsWith`: the prefix or suffix decides (cel-go
+/// v0.29.2), as [`call_cost`] does.
+pub fn affix_cost(affix: &Result<Str<'_>>) -> u64 {
+    traversal(string_size(affix))
+}
+
+/// The cost of `contains` on strings, as [`call_cost`] does.
+pub fn contains_cost(s: &Result<Str<'_>>, sub: &Result<Str<'_>>) -> u64 {
+    traversal(string_size(s)).wrapping_mul(traversal(string_size(sub)))
+}
+
+/// The cost of `matches` with a constant pattern whose cost factor
+/// (`ceil(size * RegexStringLengthCostFactor)`) is `regex_cost`, as [`call_cost`]
+/// does.
+pub fn matches_cost(s: &Result<Str<'_>>, regex_cost: u64) -> u64 {
+    let str_cost = ((1 + string_size(s)) as f64 * crate::cel::cost::STRING_TRAVERSAL_COST_FACTOR).ceil() as u64;
+    str_cost.wrapping_mul(regex_cost)
+}
+
+/// cel-go's `actualSize` of a string argument (an error counts as size 1).
+fn string_size(s: &Result<Str<'_>>) -> u64 {
+    s.as_ref().map_or(1, |s| s.chars().count() as u64)
+}
+
+/// `ceil(size * StringTraversalCostFactor)`.
+fn traversal(size: u64) -> u64 {
+    (size as f64 * crate::cel::cost::STRING_TRAVERSAL_COST_FACTOR).ceil() as u64
 }
 
 /// Adds an item to a list literal being built: an error ends the literal, and an

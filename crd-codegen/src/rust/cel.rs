@@ -21,7 +21,7 @@ use crate::cel::eval::plan::{Attr, AttrRoot, Call, CallMode, Fold, Node, NodeKin
 use crate::cel::types::Type;
 use crd_runtime::cel::Val;
 use crd_runtime::cel::escaping::escape;
-use proc_macro2::{Ident, Literal, TokenStream};
+use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 use std::collections::HashMap;
 
@@ -254,6 +254,7 @@ impl<'c> Compiler<'c> {
             }
             NodeKind::CreateList { elements, optional } => {
                 let items = self.fresh("items");
+                let label = syn::Lifetime::new(&format!("'{items}"), Span::call_site());
                 let pushes: Vec<TokenStream> = elements
                     .iter()
                     .zip(optional)
@@ -261,7 +262,7 @@ impl<'c> Compiler<'c> {
                         let v = self.node_as(e, Repr::Val);
                         quote! {
                             if let Err(e) = rt::compiled::push_item(&mut #items, #v, #opt) {
-                                break 'list Err(e);
+                                break #label Err(e);
                             }
                         }
                     })
@@ -269,7 +270,7 @@ impl<'c> Compiler<'c> {
                 let n = elements.len();
                 let tokens = quote!({
                     let mut #items = Vec::with_capacity(#n);
-                    let v = 'list: {
+                    let v = #label: {
                         #( #pushes )*
                         Ok(rt::cel::Val::list(#items))
                     };
@@ -286,6 +287,7 @@ impl<'c> Compiler<'c> {
             }
             NodeKind::CreateMap { entries } => {
                 let pairs = self.fresh("entries");
+                let label = syn::Lifetime::new(&format!("'{pairs}"), Span::call_site());
                 let pushes: Vec<TokenStream> = entries
                     .iter()
                     .map(|(k, v, opt)| {
@@ -293,14 +295,14 @@ impl<'c> Compiler<'c> {
                         let v = self.node_as(v, Repr::Val);
                         quote! {
                             if let Err(e) = rt::compiled::push_entry(&mut #pairs, #k, || #v, #opt) {
-                                break 'map Err(e);
+                                break #label Err(e);
                             }
                         }
                     })
                     .collect();
                 let tokens = quote!({
                     let mut #pairs = Vec::new();
-                    let v = 'map: {
+                    let v = #label: {
                         #( #pushes )*
                         rt::compiled::map_literal(#pairs)
                     };
@@ -627,14 +629,7 @@ impl<'c> Compiler<'c> {
             };
             let cost = match l.repr {
                 // Strings cost by their size.
-                Repr::Str => quote! {
-                    rt::compiled::call_cost(
-                        #function,
-                        #overload,
-                        &[a.map(rt::cel::Val::String), b.map(rt::cel::Val::String)],
-                        &r.clone().map(rt::cel::Val::Bool),
-                    )
-                },
+                Repr::Str => quote!(rt::compiled::string_compare_cost(&a, &b)),
                 repr => {
                     let c = static_cost(function, overload, &[repr, repr], Repr::Bool);
                     quote!(#c)
@@ -821,14 +816,7 @@ impl<'c> Compiler<'c> {
                 _ => quote!(*a #op *b),
             };
             let cost = match repr {
-                Repr::Str => quote! {
-                    rt::compiled::call_cost(
-                        #function,
-                        #overload,
-                        &[a.map(rt::cel::Val::String), b.map(rt::cel::Val::String)],
-                        &r.clone().map(rt::cel::Val::Bool),
-                    )
-                },
+                Repr::Str => quote!(rt::compiled::string_compare_cost(&a, &b)),
                 repr => {
                     let c = static_cost(function, overload, &[repr, repr], Repr::Bool);
                     quote!(#c)
@@ -876,10 +864,10 @@ impl<'c> Compiler<'c> {
             ("contains_string" | "starts_with_string" | "ends_with_string", [Repr::Str, Repr::Str]) => {
                 let a = self.node_as(&c.args[0], Repr::Str);
                 let b = self.node_as(&c.args[1], Repr::Str);
-                let method = match overload {
-                    "contains_string" => quote!(contains),
-                    "starts_with_string" => quote!(starts_with),
-                    _ => quote!(ends_with),
+                let (method, cost) = match overload {
+                    "contains_string" => (quote!(contains), quote!(rt::compiled::contains_cost(&a, &b))),
+                    "starts_with_string" => (quote!(starts_with), quote!(rt::compiled::affix_cost(&b))),
+                    _ => (quote!(ends_with), quote!(rt::compiled::affix_cost(&b))),
                 };
                 Some(Code {
                     tokens: quote!({
@@ -889,12 +877,31 @@ impl<'c> Compiler<'c> {
                             (Ok(a), Ok(b)) => Ok(a.#method(&**b)),
                             (Err(e), _) | (_, Err(e)) => Err(e.clone()),
                         };
-                        cost += rt::compiled::call_cost(
-                            #function,
-                            #overload,
-                            &[a.map(rt::cel::Val::String), b.map(rt::cel::Val::String)],
-                            &r.clone().map(rt::cel::Val::Bool),
-                        );
+                        cost += #cost;
+                        r
+                    }),
+                    repr: Repr::Bool,
+                })
+            }
+            // A constant pattern: compiled once, into a static.
+            ("matches_string" | "matches", [Repr::Str, Repr::Str]) => {
+                let NodeKind::Const(Val::String(pattern)) = &c.args[1].kind else {
+                    return None;
+                };
+                let pattern: &str = pattern;
+                let regex_cost = (pattern.chars().count() as f64
+                    * crd_runtime::cel::cost::REGEX_STRING_LENGTH_COST_FACTOR)
+                    .ceil() as u64;
+                let a = self.node_as(&c.args[0], Repr::Str);
+                Some(Code {
+                    tokens: quote!({
+                        static PATTERN: rt::regex::Pattern = rt::regex::Pattern::new(#pattern);
+                        let a = #a;
+                        let r = match &a {
+                            Ok(s) => PATTERN.is_match(s).map_err(rt::cel::Error::new),
+                            Err(e) => Err(e.clone()),
+                        };
+                        cost += rt::compiled::matches_cost(&a, #regex_cost);
                         r
                     }),
                     repr: Repr::Bool,

@@ -621,7 +621,8 @@ impl<'a> RulesEmitter<'a> {
         let node = self.node_kind(s, id, own.is_resource_root);
         let compiled: Vec<TokenStream> = rules
             .iter()
-            .filter_map(|rule| self.rule_call(rule, &own.schema, &node))
+            // The module's schema (not the rule tree's copy): views are found by node.
+            .filter_map(|rule| self.rule_call(rule, s, &node))
             .collect();
         if compiled.is_empty() {
             return TokenStream::new();
@@ -747,10 +748,10 @@ impl<'a> RulesEmitter<'a> {
             compiler.bind_result("oldSelf", format_ident!("old_self"), Repr::Val);
             let to_val = super::cel::to_val_tokens(quote!(x), repr, &self.views);
             quote! {
-                let old_self: rt::cel::Result<rt::cel::Val<'_>> = match prev {
+                let old_self: rt::cel::Result<rt::cel::Val<'_>> = match prev.cloned() {
                     None => Ok(rt::cel::Val::Optional(None)),
                     Some(Ok(x)) => Ok(rt::cel::Val::optional_of(#to_val)),
-                    Some(Err(e)) => Err(e.clone()),
+                    Some(Err(e)) => Err(e),
                 };
             }
         } else {

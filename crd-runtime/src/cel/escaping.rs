@@ -68,9 +68,9 @@ pub fn escape(ident: &str) -> Option<String> {
 /// Kubernetes' `Unescape`: replaces each `__<word>__` (the regular expression
 /// `_{2}[^_]+_{2}`, leftmost matches) by what it stands for; `None` for an unknown
 /// word, or a reserved word that is not the whole name.
-pub fn unescape(escaped: &str) -> Option<String> {
+pub fn unescape(escaped: &str) -> Option<std::borrow::Cow<'_, str>> {
     if !escaped.contains("__") {
-        return Some(escaped.to_string());
+        return Some(std::borrow::Cow::Borrowed(escaped));
     }
     let b = escaped.as_bytes();
     let mut out = String::with_capacity(escaped.len());
@@ -107,7 +107,7 @@ pub fn unescape(escaped: &str) -> Option<String> {
         i += 1;
     }
     out.push_str(&escaped[copied..]);
-    Some(out)
+    Some(std::borrow::Cow::Owned(out))
 }
 
 #[cfg(test)]

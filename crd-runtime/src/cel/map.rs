@@ -412,7 +412,7 @@ fn find_json<'a>(obj: &'a serde_json::Map<String, Json>, schema: SchemaRef<'a>, 
     let unescaped;
     let k = if is_object {
         unescaped = unescape(key)?;
-        unescaped.as_str()
+        &*unescaped
     } else {
         key
     };
