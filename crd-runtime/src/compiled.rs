@@ -430,6 +430,15 @@ pub fn call<'a>(function: &str, overload: Option<&str>, args: &[Result<Val<'a>>]
     with_values(args, |vals| crate::cel::functions::dispatch(function, overload, vals))
 }
 
+/// `size` of a list (overloads `size_list`, `list_size`); anything else goes
+/// through [`call`] (and its errors).
+pub fn list_size(v: Result<Val<'_>>, function: &str, overload: &str) -> Result<i64> {
+    match v {
+        Ok(Val::List(l)) => Ok(l.len() as i64),
+        other => to_int(call(function, Some(overload), &[other])),
+    }
+}
+
 /// What a call costs (`crate::cel::cost::call_cost`): argument errors count as
 /// `null` (size 1).
 pub fn call_cost<'a>(function: &str, overload: &str, args: &[Result<Val<'a>>], result: &Result<Val<'_>>) -> u64 {
@@ -455,7 +464,16 @@ fn with_values<'a, R>(args: &[Result<Val<'a>>], f: impl FnOnce(&[Val<'a>]) -> R)
 /// `ceil(0.1 * min(size))` (an error counts as size 1), as [`call_cost`] does for the
 /// `equals` overload.
 pub fn string_compare_cost(a: &Result<Str<'_>>, b: &Result<Str<'_>>) -> u64 {
-    traversal(string_size(a).min(string_size(b)))
+    let min_size = match (a, b) {
+        (Ok(a), Ok(b)) => {
+            // Count the shorter string, then the other only as far as needed.
+            let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+            let n = short.chars().count();
+            long.chars().take(n).count() as u64
+        }
+        _ => string_size(a).min(string_size(b)),
+    };
+    traversal(min_size)
 }
 
 /// The cost of `startsWith` / `endsWith`: the prefix or suffix decides (cel-go
@@ -740,5 +758,51 @@ pub fn read<'a, T>(p: Prop<'a, T>, name: &str) -> Result<T> {
         Some(Ok(v)) => Ok(v),
         Some(Err(bad)) => Err(bad.error()),
         None => Err(Error::no_such_key(name)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The native costs of generated code agree with the general cost function.
+    #[test]
+    fn native_costs_agree_with_call_cost() {
+        let long = "x".repeat(40);
+        let strings = ["", "a", "abcdefghijk", "ééééééééééééé", "aéb", &long];
+        fn val<'a>(s: &Result<Str<'a>>) -> Result<Val<'a>> {
+            s.clone().map(Val::String)
+        }
+        let mut cases: Vec<Result<Str<'_>>> = strings.iter().map(|s| Ok(Str::Borrowed(s))).collect();
+        cases.push(Err(Error::new("boom")));
+        for a in &cases {
+            for b in &cases {
+                let general = call_cost("_==_", "equals", &[val(a), val(b)], &Ok(Val::Bool(true)));
+                assert_eq!(string_compare_cost(a, b), general, "{a:?} == {b:?}");
+                let general = call_cost("contains", "contains_string", &[val(a), val(b)], &Ok(Val::Bool(true)));
+                assert_eq!(contains_cost(a, b), general, "{a:?}.contains({b:?})");
+                let general = call_cost(
+                    "startsWith",
+                    "starts_with_string",
+                    &[val(a), val(b)],
+                    &Ok(Val::Bool(true)),
+                );
+                assert_eq!(affix_cost(b), general, "{a:?}.startsWith({b:?})");
+            }
+            for pattern in ["^a$", "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"] {
+                let general = call_cost(
+                    "matches",
+                    "matches_string",
+                    &[val(a), Ok(Val::str(pattern))],
+                    &Ok(Val::Bool(true)),
+                );
+                let regex_cost =
+                    (pattern.len() as f64 * crate::cel::cost::REGEX_STRING_LENGTH_COST_FACTOR).ceil() as u64;
+                assert_eq!(matches_cost(a, regex_cost), general, "{a:?}.matches({pattern:?})");
+            }
+        }
+        let list = Val::list(vec![Val::Int(1), Val::Int(2)]);
+        assert_eq!(list_size(Ok(list), "size", "list_size"), Ok(2));
+        assert!(list_size(Ok(Val::Int(1)), "size", "list_size").is_err());
     }
 }

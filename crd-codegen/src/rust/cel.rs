@@ -883,6 +883,18 @@ impl<'c> Compiler<'c> {
                     repr: Repr::Bool,
                 })
             }
+            ("size_list" | "list_size", [Repr::Val]) => {
+                let a = self.node_as(&c.args[0], Repr::Val);
+                let cost = static_cost(function, overload, &[Repr::Val], Repr::Int);
+                Some(Code {
+                    tokens: quote!({
+                        let r = rt::compiled::list_size(#a, #function, #overload);
+                        cost += #cost;
+                        r
+                    }),
+                    repr: Repr::Int,
+                })
+            }
             // A constant pattern: compiled once, into a static.
             ("matches_string" | "matches", [Repr::Str, Repr::Str]) => {
                 let NodeKind::Const(Val::String(pattern)) = &c.args[1].kind else {
