@@ -21,7 +21,7 @@ fi
 failed=()
 for p in "${projects[@]}"; do
   echo "== $p ($CRD_DIFF_OBJECTS objects per CRD version)"
-  if ! CRD_DIFF_PROJECTS=$p cargo test -q --release --manifest-path "$root/Cargo.toml" \
+  if ! CRD_DIFF_PROJECTS=$p cargo test -q --manifest-path "$root/Cargo.toml" \
       -p crd-tests --test differential -- --nocapture 2>&1 | grep -v '^$'; then
     failed+=("$p")
   fi

@@ -20,10 +20,17 @@ pub fn value<'a>(obj: &'a Value, schema: &'a ir::Schema, is_resource_root: bool)
 /// The activation of one rule (Go's `validationActivation`): `self`; `oldSelf` only
 /// for transition rules, as the old value, or for `optionalOldSelf` rules as
 /// `optional.of(old)` / `optional.none()`.
-pub fn activation<'a>(info: &RuleInfo<'_>, self_: &Bound<'a>, old: Option<&Bound<'a>>) -> Activation<'a> {
+pub fn activation<'a>(
+    info: &RuleInfo<'_>,
+    self_: &Bound<'a>,
+    old: Option<&Bound<'a>>,
+    for_message: bool,
+) -> Activation<'a> {
     let mut vars = vec![("self".to_string(), self_.clone())];
     if info.uses_old_self {
-        let old_self = if info.optional_old_self {
+        // The API server evaluates a message expression with the plain activation,
+        // even for an `optionalOldSelf` rule.
+        let old_self = if info.optional_old_self && !for_message {
             match old {
                 Some(Ok(v)) => Ok(Val::Optional(Some(Box::new(v.clone())))),
                 Some(Err(e)) => Err(e.clone()),

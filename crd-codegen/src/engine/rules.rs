@@ -583,13 +583,14 @@ impl Walk {
                 Compiled::Program(p) => p,
             };
             let info = rule.info();
-            let activation = eval::activation(&info, &self_val, old_val.as_ref());
+            let activation = eval::activation(&info, &self_val, old_val.as_ref(), false);
             let go_on = rules::run_rule(
                 &info,
                 &site,
                 || eval::as_bool(eval::run(&compiled.program, &activation, self.per_call_limit)),
                 || {
                     let (_, p) = compiled.message.as_ref()?;
+                    let activation = eval::activation(&info, &self_val, old_val.as_ref(), true);
                     Some(eval::as_message(eval::run(p, &activation, self.per_call_limit)))
                 },
                 || corr.should_ratchet(),
