@@ -110,7 +110,7 @@ fn generated_code_agrees_with_the_engine() {
 }
 
 mod levels {
-    crd_derive::crd_types!("crds/optional-old-self.yaml");
+    crd_derive::crd_types!("fixtures/optional-old-self-crd.yaml");
 }
 
 /// A message expression of an `optionalOldSelf` rule sees `oldSelf` as the API server
@@ -118,7 +118,7 @@ mod levels {
 /// it as an optional fails, so the default message is reported, by both sides.
 #[test]
 fn optional_old_self_message_expressions_see_the_plain_old_value() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crds/optional-old-self.yaml");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/optional-old-self-crd.yaml");
     let loaded = crd_codegen::load::load(&[&path]);
     assert!(!loaded.has_errors());
     let engine = Engine::new(&loaded.crds[0].ir);

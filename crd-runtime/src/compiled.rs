@@ -16,7 +16,7 @@
 //! comprehension iteration (so that a long loop stops early) and at the end
 //! ([`finish`]).
 
-use crate::cel::cost::PER_CALL_LIMIT;
+use crate::cel::cost::{self, PER_CALL_LIMIT};
 use crate::cel::ops::format_key;
 use crate::cel::{CelSchema, Error, List, Map, Result, SchemaRef, Str, Val};
 use crate::rules::Evaluated;
@@ -460,9 +460,8 @@ fn with_values<'a, R>(args: &[Result<Val<'a>>], f: impl FnOnce(&[Val<'a>]) -> R)
     }
 }
 
-/// The cost of `==`, `!=` (and string ordering) on two strings: cel-go charges
-/// `ceil(0.1 * min(size))` (an error counts as size 1), as [`call_cost`] does for the
-/// `equals` overload.
+/// The cost of `==`, `!=` (and string ordering) on two strings, as [`call_cost`]
+/// charges the `equals` overload: the traversal of the shorter one.
 pub fn string_compare_cost(a: &Result<Str<'_>>, b: &Result<Str<'_>>) -> u64 {
     let min_size = match (a, b) {
         (Ok(a), Ok(b)) => {
@@ -473,36 +472,29 @@ pub fn string_compare_cost(a: &Result<Str<'_>>, b: &Result<Str<'_>>) -> u64 {
         }
         _ => string_size(a).min(string_size(b)),
     };
-    traversal(min_size)
+    cost::string_traversal(min_size)
 }
 
 /// The cost of `startsWith` / `endsWith`: the prefix or suffix decides (cel-go
 /// v0.29.2), as [`call_cost`] does.
 pub fn affix_cost(affix: &Result<Str<'_>>) -> u64 {
-    traversal(string_size(affix))
+    cost::string_traversal(string_size(affix))
 }
 
 /// The cost of `contains` on strings, as [`call_cost`] does.
 pub fn contains_cost(s: &Result<Str<'_>>, sub: &Result<Str<'_>>) -> u64 {
-    traversal(string_size(s)).wrapping_mul(traversal(string_size(sub)))
+    cost::string_contains(string_size(s), string_size(sub))
 }
 
-/// The cost of `matches` with a constant pattern whose cost factor
-/// (`ceil(size * RegexStringLengthCostFactor)`) is `regex_cost`, as [`call_cost`]
-/// does.
-pub fn matches_cost(s: &Result<Str<'_>>, regex_cost: u64) -> u64 {
-    let str_cost = ((1 + string_size(s)) as f64 * crate::cel::cost::STRING_TRAVERSAL_COST_FACTOR).ceil() as u64;
-    str_cost.wrapping_mul(regex_cost)
+/// The cost of `matches` with a constant pattern of `pattern_size` code points, as
+/// [`call_cost`] does.
+pub fn matches_cost(s: &Result<Str<'_>>, pattern_size: u64) -> u64 {
+    cost::regex_match(string_size(s), pattern_size)
 }
 
 /// cel-go's `actualSize` of a string argument (an error counts as size 1).
 fn string_size(s: &Result<Str<'_>>) -> u64 {
     s.as_ref().map_or(1, |s| s.chars().count() as u64)
-}
-
-/// `ceil(size * StringTraversalCostFactor)`.
-fn traversal(size: u64) -> u64 {
-    (size as f64 * crate::cel::cost::STRING_TRAVERSAL_COST_FACTOR).ceil() as u64
 }
 
 /// Adds an item to a list literal being built: an error ends the literal, and an
@@ -796,9 +788,11 @@ mod tests {
                     &[val(a), Ok(Val::str(pattern))],
                     &Ok(Val::Bool(true)),
                 );
-                let regex_cost =
-                    (pattern.len() as f64 * crate::cel::cost::REGEX_STRING_LENGTH_COST_FACTOR).ceil() as u64;
-                assert_eq!(matches_cost(a, regex_cost), general, "{a:?}.matches({pattern:?})");
+                assert_eq!(
+                    matches_cost(a, pattern.chars().count() as u64),
+                    general,
+                    "{a:?}.matches({pattern:?})"
+                );
             }
         }
         let list = Val::list(vec![Val::Int(1), Val::Int(2)]);

@@ -22,7 +22,7 @@ mod crontab {
     crd_derive::crd_types!("../../shared/spec/examples/cel-crd.yaml");
 }
 mod hostlist {
-    crd_derive::crd_types!("benches/crds/hostlist.yaml");
+    crd_derive::crd_types!("fixtures/hostlist-crd.yaml");
 }
 mod httproute {
     crd_derive::crd_types!("../../shared/crds/gateway-api/standard/gateway.networking.k8s.io_httproutes.yaml");
@@ -178,7 +178,7 @@ fn rules(c: &mut Criterion) {
     bench_rules::<hostlist::bench_example_com::v1::HostList>(
         c,
         "list macro",
-        "benches/crds/hostlist.yaml",
+        "fixtures/hostlist-crd.yaml",
         hosts_object(),
     );
     bench_rules::<httproute::gateway_networking_k8s_io::v1::HTTPRoute>(

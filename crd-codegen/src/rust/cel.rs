@@ -901,9 +901,7 @@ impl<'c> Compiler<'c> {
                     return None;
                 };
                 let pattern: &str = pattern;
-                let regex_cost = (pattern.chars().count() as f64
-                    * crd_runtime::cel::cost::REGEX_STRING_LENGTH_COST_FACTOR)
-                    .ceil() as u64;
+                let pattern_size = pattern.chars().count() as u64;
                 let a = self.node_as(&c.args[0], Repr::Str);
                 Some(Code {
                     tokens: quote!({
@@ -913,7 +911,7 @@ impl<'c> Compiler<'c> {
                             Ok(s) => PATTERN.is_match(s).map_err(rt::cel::Error::new),
                             Err(e) => Err(e.clone()),
                         };
-                        cost += rt::compiled::matches_cost(&a, #regex_cost);
+                        cost += rt::compiled::matches_cost(&a, #pattern_size);
                         r
                     }),
                     repr: Repr::Bool,

@@ -79,6 +79,25 @@ fn ceil(x: f64) -> u64 {
     x.ceil() as u64
 }
 
+/// Traversing a string of `size` code points: `ceil(size * StringTraversalCostFactor)`.
+pub fn string_traversal(size: u64) -> u64 {
+    ceil(size as f64 * STRING_TRAVERSAL_COST_FACTOR)
+}
+
+/// Matching a string of `str_size` code points against a pattern of `pattern_size`
+/// (`matches`, `find`, `findAll`, formats): the string's traversal (one more than its
+/// size) times the pattern's `RegexStringLengthCostFactor`.
+pub fn regex_match(str_size: u64, pattern_size: u64) -> u64 {
+    let str_cost = ceil((1.0 + str_size as f64) * STRING_TRAVERSAL_COST_FACTOR);
+    let regex_cost = ceil(pattern_size as f64 * REGEX_STRING_LENGTH_COST_FACTOR);
+    str_cost.wrapping_mul(regex_cost)
+}
+
+/// `contains` on strings: the traversals of both multiplied.
+pub fn string_contains(size: u64, sub_size: u64) -> u64 {
+    string_traversal(size).wrapping_mul(string_traversal(sub_size))
+}
+
 /// Kubernetes' `traversalCost`: a tenth of the bytes of strings and bytes (rounded
 /// down), the sum over list items and over map keys and values, 1 for anything
 /// else.
@@ -187,11 +206,7 @@ fn kubernetes_call_cost(function: &str, overload_id: &str, args: &[Val<'_>], res
         }
         "replace" | "split" if n >= 1 => ceil(size(0) as f64 * 2.0 * STRING_TRAVERSAL_COST_FACTOR),
         "join" if n >= 1 => ceil(result_size(result, true) as f64 * 2.0 * STRING_TRAVERSAL_COST_FACTOR),
-        "find" | "findAll" if n >= 2 => {
-            let str_cost = ceil((1.0 + size(0) as f64) * STRING_TRAVERSAL_COST_FACTOR);
-            let regex_cost = ceil(size(1) as f64 * REGEX_STRING_LENGTH_COST_FACTOR);
-            str_cost.wrapping_mul(regex_cost)
-        }
+        "find" | "findAll" if n >= 2 => regex_match(size(0), size(1)),
         "cidr" | "isIP" | "isCIDR" if n >= 1 => ceil(size(0) as f64 * STRING_TRAVERSAL_COST_FACTOR),
         "ip" if n >= 1 => {
             if overload_id == "cidr_ip" {
@@ -231,9 +246,7 @@ fn kubernetes_call_cost(function: &str, overload_id: &str, args: &[Val<'_>], res
         }
         "validate" if n >= 2 => {
             let Val::Format(f) = &args[0] else { return None };
-            let str_cost = ceil((1.0 + size(1) as f64) * STRING_TRAVERSAL_COST_FACTOR);
-            let regex_cost = ceil(f.max_regex_size() as f64 * REGEX_STRING_LENGTH_COST_FACTOR);
-            str_cost.wrapping_mul(regex_cost)
+            regex_match(size(1), f.max_regex_size() as u64)
         }
         "format.named" => 1,
         "sign" | "asInteger" | "isInteger" | "asApproximateFloat" | "isGreaterThan" | "isLessThan" | "compareTo"
@@ -266,18 +279,10 @@ fn default_call_cost(overload_id: &str, args: &[Val<'_>]) -> u64 {
         | "less_equals_bytes"
         | "greater_equals_bytes"
         | "equals"
-        | "not_equals" => ceil(size(0).min(size(1)) as f64 * STRING_TRAVERSAL_COST_FACTOR),
+        | "not_equals" => string_traversal(size(0).min(size(1))),
         "add_string" | "add_bytes" => ceil(size(0).wrapping_add(size(1)) as f64 * STRING_TRAVERSAL_COST_FACTOR),
-        "matches" | "matches_string" => {
-            let str_cost = ceil((1.0 + size(0) as f64) * STRING_TRAVERSAL_COST_FACTOR);
-            let regex_cost = ceil(size(1) as f64 * REGEX_STRING_LENGTH_COST_FACTOR);
-            str_cost.wrapping_mul(regex_cost)
-        }
-        "contains_string" => {
-            let s = ceil(size(0) as f64 * STRING_TRAVERSAL_COST_FACTOR);
-            let sub = ceil(size(1) as f64 * STRING_TRAVERSAL_COST_FACTOR);
-            s.wrapping_mul(sub)
-        }
+        "matches" | "matches_string" => regex_match(size(0), size(1)),
+        "contains_string" => string_contains(size(0), size(1)),
         _ => 1,
     }
 }
