@@ -56,21 +56,13 @@ pub trait ResourceSchema {
     /// `defaulting.PruneNonNullableNullsWithoutDefaults`.
     fn drop_nulls(&self, object: &mut Value);
 
-    /// `objectmeta.Coerce` below the root (isResourceRoot=false, dropping invalid
-    /// fields): the `apiVersion`, `kind` and `metadata` of embedded resources (keys
-    /// in sorted order, each embedded object through
-    /// [`crate::objectmeta::coerce_embedded_field`] with `drop_invalid`).
-    fn coerce_embedded(&self, object: &mut Value);
-
-    /// `objectmeta.Coerce` below the root as the request decoder runs it, without
-    /// dropping invalid fields: the first error it returns (keys in sorted order,
-    /// [`crate::objectmeta::coerce_embedded_field`] without `drop_invalid` on a copy),
-    /// which makes the API server reject the request before validation. Called before
-    /// [`ResourceSchema::coerce_embedded`]; when it finds nothing, dropping and not
-    /// dropping coerce alike. The default finds nothing.
-    fn check_embedded(&self, _object: &Value) -> Option<FieldError> {
-        None
-    }
+    /// `objectmeta.Coerce` below the root (isResourceRoot=false): the `apiVersion`,
+    /// `kind` and `metadata` of embedded resources, keys in sorted order, each embedded
+    /// object through [`crate::objectmeta::coerce_embedded_field`]. With
+    /// `drop_invalid` (the storage decoder) malformed fields are dropped; without (the
+    /// request decoder) the first error is returned, which makes the API server reject
+    /// the request before validation.
+    fn coerce_embedded(&self, object: &mut Value, drop_invalid: bool) -> Result<(), FieldError>;
 
     /// `defaulting.Default`.
     fn default(&self, object: &mut Value);
@@ -233,8 +225,8 @@ pub fn update(schema: &dyn ResourceSchema, object: Value, old: Value, namespace:
 /// sorted, or the Bad Request message.
 fn decode_request(schema: &dyn ResourceSchema, object: &mut Value, read_path: bool) -> Result<Vec<String>, String> {
     go_json_numbers(object);
-    let kind_name = schema.kind().to_string();
-    let version = schema.api_version().rsplit('/').next().unwrap_or("").to_string();
+    let kind_name = schema.kind();
+    let version = schema.api_version().rsplit('/').next().unwrap_or("");
     let cannot_handle = |e: &str| format!("{kind_name} in version {version:?} cannot be handled as a {kind_name}: {e}");
     let Value::Object(map) = object else {
         return Err(cannot_handle(&format!(
@@ -242,10 +234,12 @@ fn decode_request(schema: &dyn ResourceSchema, object: &mut Value, read_path: bo
             json_kind(object)
         )));
     };
-    let nested_string = |map: &Map<String, Value>, key: &str| -> Result<Option<String>, String> {
+    // `kind` and `apiVersion` must be strings. The API server reads them here and sets
+    // them back after pruning; pruning keeps them at the root, so they are left in place.
+    let nested_string = |key: &str| -> Result<&str, String> {
         match map.get(key) {
-            None => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.clone())),
+            None => Ok(""),
+            Some(Value::String(s)) => Ok(s),
             Some(other) => Err(format!(
                 ".{key} accessor error: {} is of the type {}, expected string",
                 objectmeta::go_print_v(other),
@@ -253,38 +247,32 @@ fn decode_request(schema: &dyn ResourceSchema, object: &mut Value, read_path: bo
             )),
         }
     };
-    let kind = nested_string(map, "kind").map_err(|e| cannot_handle(&e))?;
-    let api_version = nested_string(map, "apiVersion").map_err(|e| cannot_handle(&e))?;
+    let kind = nested_string("kind").map_err(|e| cannot_handle(&e))?;
+    let api_version = nested_string("apiVersion").map_err(|e| cannot_handle(&e))?;
     let meta: Option<ObjectMeta> = objectmeta::get_object_meta(map, read_path).map_err(|e| cannot_handle(&e))?;
-    let (group, _) =
-        objectmeta::parse_group_version(api_version.as_deref().unwrap_or("")).map_err(|e| cannot_handle(&e))?;
+    // Metadata that re-encodes to itself needs no `SetObjectMeta` (the common case).
+    let meta = meta.filter(|_| !map.get("metadata").is_some_and(objectmeta::round_trips));
+    let (group, _) = objectmeta::parse_group_version(api_version).map_err(|e| cannot_handle(&e))?;
     let (schema_group, _) = objectmeta::parse_group_version(schema.api_version()).unwrap_or(("", ""));
+    let is_this_kind = group == schema_group && kind == schema.kind();
     let mut pruned = Vec::new();
-    if group == schema_group && kind.as_deref().unwrap_or("") == schema.kind() {
+    if is_this_kind {
         schema.prune(object, &mut pruned);
         pruned.sort();
         schema.drop_nulls(object);
-        if !read_path && let Some(e) = schema.check_embedded(object) {
-            return Err(cannot_handle(&e.to_string()));
-        }
-        schema.coerce_embedded(object);
+        // The storage decoder drops invalid metadata, the request decoder rejects it.
+        schema
+            .coerce_embedded(object, read_path)
+            .map_err(|e| cannot_handle(&e.to_string()))?;
     }
-    if let Value::Object(map) = object {
-        if let Some(k) = kind {
-            map.insert("kind".into(), Value::String(k));
-        }
-        if let Some(av) = api_version {
-            map.insert("apiVersion".into(), Value::String(av));
-        }
-        if let Some(meta) = meta {
-            objectmeta::set_object_meta(map, &meta);
-            // `SetObjectMeta` writes a zero creation timestamp as null; the API server
-            // then sets it on create, and it is omitted here.
-            if meta.creation_timestamp.is_none()
-                && let Some(Value::Object(m)) = map.get_mut("metadata")
-            {
-                m.remove("creationTimestamp");
-            }
+    if let (Value::Object(map), Some(meta)) = (object, meta) {
+        objectmeta::set_object_meta(map, &meta);
+        // `SetObjectMeta` writes a zero creation timestamp as null; the API server
+        // then sets it on create, and it is omitted here.
+        if meta.creation_timestamp.is_none()
+            && let Some(Value::Object(m)) = map.get_mut("metadata")
+        {
+            m.remove("creationTimestamp");
         }
     }
     Ok(pruned)
@@ -347,7 +335,7 @@ fn meta_str<'a>(object: &'a Value, key: &str) -> &'a str {
 /// `EnsureObjectNamespaceMatchesRequestNamespace(ExpectedNamespaceForScope(..))`.
 fn ensure_namespace(schema: &dyn ResourceSchema, object: &mut Value, namespace: &str) -> Result<(), String> {
     let expected = if schema.namespaced() { namespace } else { "" };
-    let current = meta_str(object, "namespace").to_string();
+    let current = meta_str(object, "namespace");
     if current == expected {
         return Ok(());
     }
@@ -462,14 +450,15 @@ pub fn validate_create_findings(schema: &dyn ResourceSchema, object: &Value) -> 
     let mut errs = ErrorList::new();
     let mut rules = Findings::default();
     // customResourceValidator.Validate
+    let meta = object_meta_of(object);
     let type_errs = objectmeta::validate_type_meta(object, schema.kind(), schema.api_version());
     if !type_errs.is_empty() {
         errs.extend(type_errs);
     } else {
-        match object_meta_of(object) {
-            Err(e) => errs.push(e),
+        match &meta {
+            Err(e) => errs.push(e.clone()),
             Ok(meta) => errs.extend(objectmeta::validate_object_meta(
-                &meta,
+                meta,
                 schema.namespaced(),
                 objectmeta::dns_subdomain_name,
                 "metadata",
@@ -487,10 +476,10 @@ pub fn validate_create_findings(schema: &dyn ResourceSchema, object: &Value) -> 
         errs.append(&mut rules.errors);
     }
     if errs.is_empty()
-        && let Ok(meta) = object_meta_of(object)
+        && let Ok(meta) = &meta
     {
         errs.extend(objectmeta::validate_object_meta(
-            &meta,
+            meta,
             schema.namespaced(),
             objectmeta::path_segment_name,
             "metadata",

@@ -390,13 +390,13 @@ pub fn is_valid_label_value(s: &str) -> Vec<String> {
 
 /// With `prefix` (a `generateName`), a trailing dash is allowed. Go replaces the last *two*
 /// bytes by `a`, so this works on bytes.
-fn mask_trailing_dash(b: &[u8], prefix: bool) -> Vec<u8> {
+fn mask_trailing_dash(b: &[u8], prefix: bool) -> std::borrow::Cow<'_, [u8]> {
     if prefix && b.len() > 1 && b.ends_with(b"-") {
         let mut v = b[..b.len() - 2].to_vec();
         v.push(b'a');
-        v
+        v.into()
     } else {
-        b.to_vec()
+        b.into()
     }
 }
 

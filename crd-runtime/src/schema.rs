@@ -193,14 +193,8 @@ impl<T: CustomResource> ResourceSchema for Compiled<T> {
         // Done by `prune` (see `ObjectSchema::prune`).
     }
 
-    fn coerce_embedded(&self, object: &mut Value) {
-        // Dropping invalid fields cannot fail.
-        let _ = T::coerce_embedded(object, &Path::Root, true);
-    }
-
-    fn check_embedded(&self, object: &Value) -> Option<FieldError> {
-        let mut copy = object.clone();
-        T::coerce_embedded(&mut copy, &Path::Root, false).err()
+    fn coerce_embedded(&self, object: &mut Value, drop_invalid: bool) -> Result<(), FieldError> {
+        T::coerce_embedded(object, &Path::Root, drop_invalid)
     }
 
     fn has_rules(&self) -> bool {

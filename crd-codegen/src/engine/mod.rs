@@ -161,13 +161,8 @@ impl ResourceSchema for VersionSchema {
         default::drop_nulls(object, Some(&self.root));
     }
 
-    fn coerce_embedded(&self, object: &mut Value) {
-        let _ = meta::coerce(object, Some(&self.root), false, true, &Path::Root);
-    }
-
-    fn check_embedded(&self, object: &Value) -> Option<FieldError> {
-        let mut copy = object.clone();
-        meta::coerce(&mut copy, Some(&self.root), false, false, &Path::Root).err()
+    fn coerce_embedded(&self, object: &mut Value, drop_invalid: bool) -> Result<(), FieldError> {
+        meta::coerce(object, Some(&self.root), false, drop_invalid, &Path::Root)
     }
 
     fn default(&self, object: &mut Value) {
