@@ -112,6 +112,9 @@ fn generated_code_agrees_with_the_engine() {
 mod levels {
     crd_derive::crd_types!("fixtures/optional-old-self-crd.yaml");
 }
+mod filters {
+    crd_derive::crd_types!("fixtures/oneof-required-crd.yaml");
+}
 
 /// A message expression of an `optionalOldSelf` rule sees `oldSelf` as the API server
 /// evaluates it (the plain old value, though type-checked as an optional): reading
@@ -150,6 +153,45 @@ fn optional_old_self_message_expressions_see_the_plain_old_value() {
         errors,
         [
             "spec.level: Invalid value: \"low\": failed rule: !oldSelf.hasValue() || oldSelf.value() != 'high' || self != 'low'"
+        ]
+    );
+}
+
+/// Junctor branches with nothing but `required` (Istio's "at most one of"): the
+/// generated validation checks their `required` as the engine does.
+#[test]
+fn junctor_branches_with_only_required_are_checked() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/oneof-required-crd.yaml");
+    let loaded = crd_codegen::load::load(&[&path]);
+    assert!(!loaded.has_errors());
+    let engine = Engine::new(&loaded.crds[0].ir);
+    let version = engine.version("v1").unwrap();
+    let errors = |spec: serde_json::Value| {
+        let object = serde_json::json!({
+            "apiVersion": "test.example.com/v1", "kind": "Filter",
+            "metadata": {"name": "f", "namespace": "default"},
+            "spec": spec,
+        });
+        let interpreted = version.create(object.clone(), "default");
+        let compiled = <filters::test_example_com::v1::Filter as crd_runtime::schema::CustomResource>::admit_value(
+            object, "default",
+        );
+        assert_eq!(
+            interpreted,
+            compiled,
+            "{}\n{}",
+            describe(&interpreted),
+            describe(&compiled)
+        );
+        compiled.errors.iter().map(|e| e.to_string()).collect::<Vec<_>>()
+    };
+    assert!(errors(serde_json::json!({})).is_empty());
+    assert!(errors(serde_json::json!({"lua": "x"})).is_empty());
+    assert!(errors(serde_json::json!({"wasm": "x"})).is_empty());
+    assert_eq!(
+        errors(serde_json::json!({"lua": "x", "wasm": "y"})),
+        [
+            "<nil>: Invalid value: \"\": \"spec\" must validate one and only one schema (oneOf). Found 2 valid alternatives"
         ]
     );
 }

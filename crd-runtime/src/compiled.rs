@@ -462,17 +462,40 @@ fn with_values<'a, R>(args: &[Result<Val<'a>>], f: impl FnOnce(&[Val<'a>]) -> R)
 
 /// The cost of `==`, `!=` (and string ordering) on two strings, as [`call_cost`]
 /// charges the `equals` overload: the traversal of the shorter one.
+#[inline]
 pub fn string_compare_cost(a: &Result<Str<'_>>, b: &Result<Str<'_>>) -> u64 {
     let min_size = match (a, b) {
         (Ok(a), Ok(b)) => {
             // Count the shorter string, then the other only as far as needed.
             let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-            let n = short.chars().count();
-            long.chars().take(n).count() as u64
+            let n = cost::code_points(short);
+            if long.is_ascii() {
+                n.min(long.len() as u64)
+            } else {
+                long.chars().take(n as usize).count() as u64
+            }
         }
         _ => string_size(a).min(string_size(b)),
     };
     cost::string_traversal(min_size)
+}
+
+/// [`string_compare_cost`] when one side is a constant of `n` code points.
+#[inline]
+pub fn compare_cost_const(s: &Result<Str<'_>>, n: u64) -> u64 {
+    let min_size = match s {
+        // A string of at most `n` bytes has at most `n` code points.
+        Ok(s) if s.len() as u64 <= n => cost::code_points(s),
+        Ok(s) => s.chars().take(n as usize).count() as u64,
+        Err(_) => n.min(1),
+    };
+    cost::string_traversal(min_size)
+}
+
+/// [`contains_cost`] when the substring is a constant of `n` code points.
+#[inline]
+pub fn contains_cost_const(s: &Result<Str<'_>>, n: u64) -> u64 {
+    cost::string_contains(string_size(s), n)
 }
 
 /// The cost of `startsWith` / `endsWith`: the prefix or suffix decides (cel-go
@@ -493,8 +516,9 @@ pub fn matches_cost(s: &Result<Str<'_>>, pattern_size: u64) -> u64 {
 }
 
 /// cel-go's `actualSize` of a string argument (an error counts as size 1).
+#[inline]
 fn string_size(s: &Result<Str<'_>>) -> u64 {
-    s.as_ref().map_or(1, |s| s.chars().count() as u64)
+    s.as_ref().map_or(1, |s| cost::code_points(s))
 }
 
 /// Adds an item to a list literal being built: an error ends the literal, and an
@@ -670,6 +694,18 @@ pub fn object_val<'a>(m: &'a serde_json::Map<String, Json>, schema: &'static Sta
     Val::Map(Map::json(m, schema))
 }
 
+/// Item `i` of a comprehension's range as the JSON object a view reads: straight
+/// from the array when the range is a list of JSON data, else through its value.
+#[inline]
+pub fn object_item<'a>(range: &Range<'a>, i: usize) -> Result<&'a serde_json::Map<String, Json>> {
+    if let Range::List(l) = range
+        && let Some(Json::Object(m)) = l.json_item(i)
+    {
+        return Ok(m);
+    }
+    json_object(range.one(i))
+}
+
 /// The JSON object behind a value read from JSON data (to view it as a struct).
 pub fn json_object<'a>(v: Result<Val<'a>>) -> Result<&'a serde_json::Map<String, Json>> {
     match v? {
@@ -773,6 +809,24 @@ mod tests {
                 assert_eq!(string_compare_cost(a, b), general, "{a:?} == {b:?}");
                 let general = call_cost("contains", "contains_string", &[val(a), val(b)], &Ok(Val::Bool(true)));
                 assert_eq!(contains_cost(a, b), general, "{a:?}.contains({b:?})");
+                // With `b` a constant.
+                if let Ok(b) = b {
+                    let n = b.chars().count() as u64;
+                    let general = call_cost(
+                        "_==_",
+                        "equals",
+                        &[val(a), Ok(Val::String(b.clone()))],
+                        &Ok(Val::Bool(true)),
+                    );
+                    assert_eq!(compare_cost_const(a, n), general, "{a:?} == const {b:?}");
+                    let general = call_cost(
+                        "contains",
+                        "contains_string",
+                        &[val(a), Ok(Val::String(b.clone()))],
+                        &Ok(Val::Bool(true)),
+                    );
+                    assert_eq!(contains_cost_const(a, n), general, "{a:?}.contains(const {b:?})");
+                }
                 let general = call_cost(
                     "startsWith",
                     "starts_with_string",

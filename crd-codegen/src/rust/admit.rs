@@ -707,8 +707,12 @@ impl<'a> AdmitEmitter<'a> {
             && !(s.items.is_some() && s.list_type == Some(ListType::Map) && !s.list_map_keys.is_empty())
     }
 
+    /// A node validated by its own keywords alone (`required` is checked by the
+    /// object walk, so a node with only `required`, as junctor branches often are, is
+    /// not a leaf).
     fn is_leaf(s: &Schema) -> bool {
         s.properties.is_empty()
+            && s.required.is_empty()
             && s.additional_properties.is_none()
             && s.items.is_none()
             && s.all_of.is_empty()

@@ -437,6 +437,14 @@ impl<'c> Compiler<'c> {
                 (code, &a.quals[..])
             }
         };
+        // A struct held in a variable is read through a reference, not copied.
+        let mut borrowed = match &a.root {
+            AttrRoot::Var { name, global } => self
+                .find_var(name, *global)
+                .filter(|v| v.is_result && matches!(v.repr, Repr::Struct(_)))
+                .map(|v| v.ident.clone()),
+            _ => None,
+        };
         let mut quals = rest.iter().peekable();
         // Fields of generated structs, read directly.
         while let Some(q) = quals.peek() {
@@ -454,13 +462,16 @@ impl<'c> Compiler<'c> {
             let Some(step) = self.struct_field(id, name, *test_only) else {
                 break;
             };
-            let t = code.tokens;
             let v = self.fresh("v");
+            let (t, err) = match borrowed.take() {
+                Some(ident) => (quote!(&#ident), quote!(Err(e.clone()))),
+                None => (code.tokens, quote!(Err(e))),
+            };
             let tokens = if *test_only {
                 let present = step.present(&v);
                 quote! {
                     match #t {
-                        Err(e) => Err(e),
+                        Err(e) => #err,
                         Ok(#v) => {
                             cost += 1;
                             Ok(#present)
@@ -471,7 +482,7 @@ impl<'c> Compiler<'c> {
                 let read = step.read(&v, name);
                 quote! {
                     match #t {
-                        Err(e) => Err(e),
+                        Err(e) => #err,
                         Ok(#v) => {
                             cost += 1;
                             #read
@@ -530,14 +541,18 @@ impl<'c> Compiler<'c> {
         }
     }
 
-    /// A variable's value as `Result<R>`.
-    fn var(&self, name: &str, global: bool) -> Code {
-        let found = if global {
+    /// The variable `name` refers to (`global`: a top-level one, as `.self`).
+    fn find_var(&self, name: &str, global: bool) -> Option<&Var> {
+        if global {
             self.vars.iter().find(|v| v.name == name && !v.is_result)
         } else {
             self.vars.iter().rev().find(|v| v.name == name)
-        };
-        match found {
+        }
+    }
+
+    /// A variable's value as `Result<R>`.
+    fn var(&self, name: &str, global: bool) -> Code {
+        match self.find_var(name, global) {
             Some(v) => {
                 let ident = &v.ident;
                 let tokens = if v.is_result {
@@ -628,8 +643,7 @@ impl<'c> Compiler<'c> {
                 _ => quote!(a #op b),
             };
             let cost = match l.repr {
-                // Strings cost by their size.
-                Repr::Str => quote!(rt::compiled::string_compare_cost(&a, &b)),
+                Repr::Str => string_compare_cost(lhs, rhs),
                 repr => {
                     let c = static_cost(function, overload, &[repr, repr], Repr::Bool);
                     quote!(#c)
@@ -735,6 +749,19 @@ impl<'c> Compiler<'c> {
             Some(o) => quote!(Some(#o)),
             None => quote!(None),
         };
+        if c.mode == CallMode::NonStrict && self.repr_of(&c.args[0]) == Repr::Bool {
+            // `@not_strictly_false` of a bool: true unless it is false.
+            let a = self.node_as(&c.args[0], Repr::Bool);
+            let cost = static_cost(function, overload, &[Repr::Bool], Repr::Bool);
+            return Code {
+                tokens: quote!({
+                    let r = rt::cel::Result::Ok(!matches!(#a, Ok(false)));
+                    cost += #cost;
+                    r
+                }),
+                repr: Repr::Bool,
+            };
+        }
         let args: Vec<TokenStream> = c.args.iter().map(|a| self.node_as(a, Repr::Val)).collect();
         let names: Vec<Ident> = (0..args.len()).map(|i| format_ident!("a{}", i)).collect();
         match c.mode {
@@ -816,7 +843,7 @@ impl<'c> Compiler<'c> {
                 _ => quote!(*a #op *b),
             };
             let cost = match repr {
-                Repr::Str => quote!(rt::compiled::string_compare_cost(&a, &b)),
+                Repr::Str => string_compare_cost(&c.args[0], &c.args[1]),
                 repr => {
                     let c = static_cost(function, overload, &[repr, repr], Repr::Bool);
                     quote!(#c)
@@ -836,6 +863,46 @@ impl<'c> Compiler<'c> {
                 repr: Repr::Bool,
             });
         }
+        // Arithmetic on two numbers of one type, with CEL's overflow and division
+        // errors (`rt::cel::ops::int`, which the interpreter uses too).
+        let int = quote!(rt::cel::ops::int);
+        let arithmetic = match overload {
+            "add_int64" => Some((Repr::Int, quote!(#int::add(*a, *b)))),
+            "subtract_int64" => Some((Repr::Int, quote!(#int::sub(*a, *b)))),
+            "multiply_int64" => Some((Repr::Int, quote!(#int::mul(*a, *b)))),
+            "divide_int64" => Some((Repr::Int, quote!(#int::div(*a, *b)))),
+            "modulo_int64" => Some((Repr::Int, quote!(#int::rem(*a, *b)))),
+            "add_uint64" => Some((Repr::Uint, quote!(#int::uadd(*a, *b)))),
+            "subtract_uint64" => Some((Repr::Uint, quote!(#int::usub(*a, *b)))),
+            "multiply_uint64" => Some((Repr::Uint, quote!(#int::umul(*a, *b)))),
+            "divide_uint64" => Some((Repr::Uint, quote!(#int::udiv(*a, *b)))),
+            "modulo_uint64" => Some((Repr::Uint, quote!(#int::urem(*a, *b)))),
+            "add_double" => Some((Repr::Double, quote!(Ok(*a + *b)))),
+            "subtract_double" => Some((Repr::Double, quote!(Ok(*a - *b)))),
+            "multiply_double" => Some((Repr::Double, quote!(Ok(*a * *b)))),
+            "divide_double" => Some((Repr::Double, quote!(Ok(*a / *b)))),
+            _ => None,
+        };
+        if let Some((repr, op)) = arithmetic
+            && reprs == [repr, repr]
+        {
+            let a = self.node_as(&c.args[0], repr);
+            let b = self.node_as(&c.args[1], repr);
+            let cost = static_cost(function, overload, &[repr, repr], repr);
+            return Some(Code {
+                tokens: quote!({
+                    let a = #a;
+                    let b = #b;
+                    let r = match (&a, &b) {
+                        (Ok(a), Ok(b)) => #op,
+                        (Err(e), _) | (_, Err(e)) => Err(e.clone()),
+                    };
+                    cost += #cost;
+                    r
+                }),
+                repr,
+            });
+        }
         match (overload, reprs.as_slice()) {
             ("logical_not", [Repr::Bool]) => {
                 let a = self.node_as(&c.args[0], Repr::Bool);
@@ -847,6 +914,24 @@ impl<'c> Compiler<'c> {
                         r
                     }),
                     repr: Repr::Bool,
+                })
+            }
+            ("negate_int64", [Repr::Int]) | ("negate_double", [Repr::Double]) => {
+                let repr = reprs[0];
+                let a = self.node_as(&c.args[0], repr);
+                let negate = if repr == Repr::Int {
+                    quote!(and_then(rt::cel::ops::int::neg))
+                } else {
+                    quote!(map(|a| -a))
+                };
+                let cost = static_cost(function, overload, &[repr], repr);
+                Some(Code {
+                    tokens: quote!({
+                        let r = (#a).#negate;
+                        cost += #cost;
+                        r
+                    }),
+                    repr,
                 })
             }
             ("size_string" | "string_size", [Repr::Str]) => {
@@ -864,10 +949,20 @@ impl<'c> Compiler<'c> {
             ("contains_string" | "starts_with_string" | "ends_with_string", [Repr::Str, Repr::Str]) => {
                 let a = self.node_as(&c.args[0], Repr::Str);
                 let b = self.node_as(&c.args[1], Repr::Str);
-                let (method, cost) = match overload {
-                    "contains_string" => (quote!(contains), quote!(rt::compiled::contains_cost(&a, &b))),
-                    "starts_with_string" => (quote!(starts_with), quote!(rt::compiled::affix_cost(&b))),
-                    _ => (quote!(ends_with), quote!(rt::compiled::affix_cost(&b))),
+                let method = match overload {
+                    "contains_string" => quote!(contains),
+                    "starts_with_string" => quote!(starts_with),
+                    _ => quote!(ends_with),
+                };
+                // A constant substring, prefix or suffix has a known size.
+                let cost = match (overload, const_str_size(&c.args[1])) {
+                    ("contains_string", Some(n)) => quote!(rt::compiled::contains_cost_const(&a, #n)),
+                    ("contains_string", None) => quote!(rt::compiled::contains_cost(&a, &b)),
+                    (_, Some(n)) => {
+                        let c = crd_runtime::cel::cost::string_traversal(n);
+                        quote!(#c)
+                    }
+                    (_, None) => quote!(rt::compiled::affix_cost(&b)),
                 };
                 Some(Code {
                     tokens: quote!({
@@ -961,7 +1056,8 @@ impl<'c> Compiler<'c> {
                 is_result: true,
             });
         }
-        let cond = self.node_as(&f.loop_condition, Repr::Val);
+        // The loop stops when the condition is false (an error goes on).
+        let cond = self.node_as(&f.loop_condition, Repr::Bool);
         let step = self.node_as(&f.loop_step, accu_repr);
         if two {
             self.vars.pop();
@@ -990,6 +1086,10 @@ impl<'c> Compiler<'c> {
                 let #it1 = #a;
                 let #it2 = #b;
             }
+        } else if let Repr::Struct(id) = repr1 {
+            // Objects are viewed straight from the JSON array.
+            let view = &self.types.views[&id].name;
+            quote!(let #it1 = rt::compiled::object_item(&#range_ident, i).map(#view::parse);)
         } else {
             let a = self.convert(
                 Code {
@@ -1011,7 +1111,7 @@ impl<'c> Compiler<'c> {
                                 return rt::compiled::cancelled(cost);
                             }
                             #bind
-                            if matches!(#cond, Ok(rt::cel::Val::Bool(false))) {
+                            if matches!(#cond, Ok(false)) {
                                 break;
                             }
                             let step = #step;
@@ -1023,6 +1123,28 @@ impl<'c> Compiler<'c> {
             }),
             repr: result_repr,
         }
+    }
+}
+
+/// The number of code points of a constant string node.
+fn const_str_size(n: &Node) -> Option<u64> {
+    match &n.kind {
+        NodeKind::Const(Val::String(s)) => Some(s.chars().count() as u64),
+        _ => None,
+    }
+}
+
+/// The cost of comparing strings `a` and `b` (the values of `lhs` and `rhs`): the
+/// traversal of the shorter, known in part when one side is a constant.
+fn string_compare_cost(lhs: &Node, rhs: &Node) -> TokenStream {
+    match (const_str_size(lhs), const_str_size(rhs)) {
+        (Some(x), Some(y)) => {
+            let c = crd_runtime::cel::cost::string_traversal(x.min(y));
+            quote!(#c)
+        }
+        (None, Some(n)) => quote!(rt::compiled::compare_cost_const(&a, #n)),
+        (Some(n), None) => quote!(rt::compiled::compare_cost_const(&b, #n)),
+        (None, None) => quote!(rt::compiled::string_compare_cost(&a, &b)),
     }
 }
 

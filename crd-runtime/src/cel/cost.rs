@@ -57,7 +57,7 @@ pub fn k8s_actual_size(v: &Val<'_>) -> u64 {
 /// The `Size()` of values that have one (cel-go `traits.Sizer`).
 fn sizer_size(v: &Val<'_>) -> Option<u64> {
     Some(match v {
-        Val::String(s) => s.chars().count() as u64,
+        Val::String(s) => code_points(s),
         Val::Bytes(b) => b.len() as u64,
         Val::List(l) => l.len() as u64,
         Val::Map(m) => m.len() as u64,
@@ -74,9 +74,21 @@ fn result_size(result: &Result<Val<'_>>, k8s: bool) -> u64 {
     }
 }
 
-/// Go's `uint64(math.Ceil(x))`.
+/// Go's `uint64(math.Ceil(x))` for the non-negative costs here (negative and NaN
+/// give 0, too large saturates). Written out because `f64::ceil` is a libm call on
+/// baseline x86-64, and every string operation pays it.
 fn ceil(x: f64) -> u64 {
-    x.ceil() as u64
+    let t = x as u64;
+    if (t as f64) < x { t.saturating_add(1) } else { t }
+}
+
+/// The number of code points of `s` (CEL's string size).
+pub fn code_points(s: &str) -> u64 {
+    if s.is_ascii() {
+        s.len() as u64
+    } else {
+        s.chars().count() as u64
+    }
 }
 
 /// Traversing a string of `size` code points: `ceil(size * StringTraversalCostFactor)`.
@@ -307,6 +319,30 @@ pub fn call_cost(function: &str, overload_id: &str, args: &[Val<'_>], result: &R
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ceil_is_go_ceil_for_costs() {
+        let mut xs = vec![
+            0.0,
+            -0.0,
+            -0.5,
+            0.1,
+            0.5,
+            1.0,
+            2.5,
+            3.0000000000000004,
+            f64::NAN,
+            f64::INFINITY,
+            1e300,
+        ];
+        xs.extend((0..10_000u64).map(|n| n as f64 * STRING_TRAVERSAL_COST_FACTOR));
+        xs.extend((0..64).map(|e| 2f64.powi(e) + 0.5));
+        for x in xs {
+            assert_eq!(ceil(x), x.ceil() as u64, "{x}");
+        }
+        assert_eq!(code_points("héllo"), 5);
+        assert_eq!(code_points("hello"), 5);
+    }
 
     #[test]
     fn string_costs_round_like_go() {

@@ -173,6 +173,14 @@ impl<'a> List<'a> {
         }
     }
 
+    /// Item `index` of a list of JSON data, as JSON (`None` for other lists).
+    pub fn json_item(&self, index: usize) -> Option<&'a Json> {
+        match &self.repr {
+            Repr::Json(items, _) => items.get(index),
+            _ => None,
+        }
+    }
+
     /// The items in order.
     pub fn iter(&self) -> impl Iterator<Item = Result<Val<'a>>> + '_ {
         (0..self.len()).map(move |i| self.get(i))

@@ -35,12 +35,65 @@ fn uint_overflow() -> Error {
     Error::new(UNSIGNED_INTEGER_OVERFLOW)
 }
 
+/// Integer arithmetic with CEL's errors, for the interpreter's operators below and
+/// for compiled rules, which call them on native integers.
+pub mod int {
+    use super::{DIVISION_BY_ZERO, Error, MODULUS_BY_ZERO, Result, int_overflow, uint_overflow};
+
+    pub fn add(a: i64, b: i64) -> Result<i64> {
+        a.checked_add(b).ok_or_else(int_overflow)
+    }
+    pub fn sub(a: i64, b: i64) -> Result<i64> {
+        a.checked_sub(b).ok_or_else(int_overflow)
+    }
+    pub fn mul(a: i64, b: i64) -> Result<i64> {
+        a.checked_mul(b).ok_or_else(int_overflow)
+    }
+    /// `division by zero`; `integer overflow` for `-9223372036854775808 / -1`.
+    pub fn div(a: i64, b: i64) -> Result<i64> {
+        if b == 0 {
+            return Err(Error::new(DIVISION_BY_ZERO));
+        }
+        a.checked_div(b).ok_or_else(int_overflow)
+    }
+    pub fn rem(a: i64, b: i64) -> Result<i64> {
+        if b == 0 {
+            return Err(Error::new(MODULUS_BY_ZERO));
+        }
+        a.checked_rem(b).ok_or_else(int_overflow)
+    }
+    pub fn neg(a: i64) -> Result<i64> {
+        a.checked_neg().ok_or_else(int_overflow)
+    }
+    pub fn uadd(a: u64, b: u64) -> Result<u64> {
+        a.checked_add(b).ok_or_else(uint_overflow)
+    }
+    pub fn usub(a: u64, b: u64) -> Result<u64> {
+        a.checked_sub(b).ok_or_else(uint_overflow)
+    }
+    pub fn umul(a: u64, b: u64) -> Result<u64> {
+        a.checked_mul(b).ok_or_else(uint_overflow)
+    }
+    pub fn udiv(a: u64, b: u64) -> Result<u64> {
+        if b == 0 {
+            return Err(Error::new(DIVISION_BY_ZERO));
+        }
+        Ok(a / b)
+    }
+    pub fn urem(a: u64, b: u64) -> Result<u64> {
+        if b == 0 {
+            return Err(Error::new(MODULUS_BY_ZERO));
+        }
+        Ok(a % b)
+    }
+}
+
 /// `_+_`: numbers of one type, strings, bytes, lists (`x-kubernetes-list-type`
 /// aware), durations and timestamps.
 pub fn add<'a>(lhs: &Val<'a>, rhs: &Val<'a>) -> Result<Val<'a>> {
     Ok(match (lhs, rhs) {
-        (Val::Int(a), Val::Int(b)) => Val::Int(a.checked_add(*b).ok_or_else(int_overflow)?),
-        (Val::Uint(a), Val::Uint(b)) => Val::Uint(a.checked_add(*b).ok_or_else(uint_overflow)?),
+        (Val::Int(a), Val::Int(b)) => Val::Int(int::add(*a, *b)?),
+        (Val::Uint(a), Val::Uint(b)) => Val::Uint(int::uadd(*a, *b)?),
         (Val::Double(a), Val::Double(b)) => Val::Double(a + b),
         (Val::String(a), Val::String(b)) => {
             let mut s = String::with_capacity(a.len() + b.len());
@@ -99,8 +152,8 @@ pub fn append<'a>(a: &mut List<'a>, b: &List<'a>) -> Result<()> {
 /// `timestamp - timestamp`).
 pub fn subtract<'a>(lhs: &Val<'a>, rhs: &Val<'a>) -> Result<Val<'a>> {
     Ok(match (lhs, rhs) {
-        (Val::Int(a), Val::Int(b)) => Val::Int(a.checked_sub(*b).ok_or_else(int_overflow)?),
-        (Val::Uint(a), Val::Uint(b)) => Val::Uint(a.checked_sub(*b).ok_or_else(uint_overflow)?),
+        (Val::Int(a), Val::Int(b)) => Val::Int(int::sub(*a, *b)?),
+        (Val::Uint(a), Val::Uint(b)) => Val::Uint(int::usub(*a, *b)?),
         (Val::Double(a), Val::Double(b)) => Val::Double(a - b),
         (Val::Duration(a), Val::Duration(b)) => Val::Duration(a.checked_sub(b)?),
         (Val::Timestamp(a), Val::Duration(b)) => Val::Timestamp(a.sub_duration(b)?),
@@ -115,8 +168,8 @@ pub fn subtract<'a>(lhs: &Val<'a>, rhs: &Val<'a>) -> Result<Val<'a>> {
 /// `_*_`: numbers of one type.
 pub fn multiply<'a>(lhs: &Val<'a>, rhs: &Val<'a>) -> Result<Val<'a>> {
     Ok(match (lhs, rhs) {
-        (Val::Int(a), Val::Int(b)) => Val::Int(a.checked_mul(*b).ok_or_else(int_overflow)?),
-        (Val::Uint(a), Val::Uint(b)) => Val::Uint(a.checked_mul(*b).ok_or_else(uint_overflow)?),
+        (Val::Int(a), Val::Int(b)) => Val::Int(int::mul(*a, *b)?),
+        (Val::Uint(a), Val::Uint(b)) => Val::Uint(int::umul(*a, *b)?),
         (Val::Double(a), Val::Double(b)) => Val::Double(a * b),
         (Val::Int(_) | Val::Uint(_) | Val::Double(_), _) => return Err(Error::no_such_overload()),
         _ => return Err(missing_trait("_*_", lhs)),
@@ -127,18 +180,8 @@ pub fn multiply<'a>(lhs: &Val<'a>, rhs: &Val<'a>) -> Result<Val<'a>> {
 /// `-9223372036854775808 / -1`.
 pub fn divide<'a>(lhs: &Val<'a>, rhs: &Val<'a>) -> Result<Val<'a>> {
     Ok(match (lhs, rhs) {
-        (Val::Int(a), Val::Int(b)) => {
-            if *b == 0 {
-                return Err(Error::new(DIVISION_BY_ZERO));
-            }
-            Val::Int(a.checked_div(*b).ok_or_else(int_overflow)?)
-        }
-        (Val::Uint(a), Val::Uint(b)) => {
-            if *b == 0 {
-                return Err(Error::new(DIVISION_BY_ZERO));
-            }
-            Val::Uint(a / b)
-        }
+        (Val::Int(a), Val::Int(b)) => Val::Int(int::div(*a, *b)?),
+        (Val::Uint(a), Val::Uint(b)) => Val::Uint(int::udiv(*a, *b)?),
         (Val::Double(a), Val::Double(b)) => Val::Double(a / b),
         (Val::Int(_) | Val::Uint(_) | Val::Double(_), _) => return Err(Error::no_such_overload()),
         _ => return Err(missing_trait("_/_", lhs)),
@@ -148,18 +191,8 @@ pub fn divide<'a>(lhs: &Val<'a>, rhs: &Val<'a>) -> Result<Val<'a>> {
 /// `_%_`: integers only (`modulus by zero`).
 pub fn modulo<'a>(lhs: &Val<'a>, rhs: &Val<'a>) -> Result<Val<'a>> {
     Ok(match (lhs, rhs) {
-        (Val::Int(a), Val::Int(b)) => {
-            if *b == 0 {
-                return Err(Error::new(MODULUS_BY_ZERO));
-            }
-            Val::Int(a.checked_rem(*b).ok_or_else(int_overflow)?)
-        }
-        (Val::Uint(a), Val::Uint(b)) => {
-            if *b == 0 {
-                return Err(Error::new(MODULUS_BY_ZERO));
-            }
-            Val::Uint(a % b)
-        }
+        (Val::Int(a), Val::Int(b)) => Val::Int(int::rem(*a, *b)?),
+        (Val::Uint(a), Val::Uint(b)) => Val::Uint(int::urem(*a, *b)?),
         (Val::Int(_) | Val::Uint(_), _) => return Err(Error::no_such_overload()),
         _ => return Err(missing_trait("_%_", lhs)),
     })
@@ -169,7 +202,7 @@ pub fn modulo<'a>(lhs: &Val<'a>, rhs: &Val<'a>) -> Result<Val<'a>> {
 /// are refused although they can be negated.
 pub fn negate<'a>(v: &Val<'a>) -> Result<Val<'a>> {
     Ok(match v {
-        Val::Int(i) => Val::Int(i.checked_neg().ok_or_else(int_overflow)?),
+        Val::Int(i) => Val::Int(int::neg(*i)?),
         Val::Double(d) => Val::Double(-d),
         Val::Duration(d) => Val::Duration(d.checked_neg()?),
         Val::Bool(_) => return Err(Error::no_such_overload()),
