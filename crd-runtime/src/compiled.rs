@@ -439,6 +439,15 @@ pub fn list_size(v: Result<Val<'_>>, function: &str, overload: &str) -> Result<i
     }
 }
 
+/// [`list_size`] of a value held in a variable, without copying it.
+#[inline]
+pub fn list_size_ref(v: &Result<Val<'_>>, function: &str, overload: &str) -> Result<i64> {
+    match v {
+        Ok(Val::List(l)) => Ok(l.len() as i64),
+        other => list_size(other.clone(), function, overload),
+    }
+}
+
 /// What a call costs (`crate::cel::cost::call_cost`): argument errors count as
 /// `null` (size 1).
 pub fn call_cost<'a>(function: &str, overload: &str, args: &[Result<Val<'a>>], result: &Result<Val<'_>>) -> u64 {
@@ -850,6 +859,7 @@ mod tests {
             }
         }
         let list = Val::list(vec![Val::Int(1), Val::Int(2)]);
+        assert_eq!(list_size_ref(&Ok(list.clone()), "size", "list_size"), Ok(2));
         assert_eq!(list_size(Ok(list), "size", "list_size"), Ok(2));
         assert!(list_size(Ok(Val::Int(1)), "size", "list_size").is_err());
     }

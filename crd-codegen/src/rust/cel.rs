@@ -140,6 +140,8 @@ struct Var {
     /// The variable holds `Result<R>` (iteration variables, accumulators) rather
     /// than `R`.
     is_result: bool,
+    /// The variable is a reference (`&Result<R>`).
+    by_ref: bool,
 }
 
 /// Compiles the nodes of one plan.
@@ -173,17 +175,19 @@ impl<'c> Compiler<'c> {
             ident,
             repr,
             is_result: false,
+            by_ref: false,
         });
     }
 
     /// Binds a top-level variable held as `rt::cel::Result<R>` (`oldSelf`, which is
-    /// an error where it is not bound).
-    pub fn bind_result(&mut self, name: &str, ident: Ident, repr: Repr) {
+    /// an error where it is not bound), or as `&rt::cel::Result<R>` with `by_ref`.
+    pub fn bind_result(&mut self, name: &str, ident: Ident, repr: Repr, by_ref: bool) {
         self.vars.push(Var {
             name: name.to_string(),
             ident,
             repr,
             is_result: true,
+            by_ref,
         });
     }
 
@@ -442,7 +446,10 @@ impl<'c> Compiler<'c> {
             AttrRoot::Var { name, global } => self
                 .find_var(name, *global)
                 .filter(|v| v.is_result && matches!(v.repr, Repr::Struct(_)))
-                .map(|v| v.ident.clone()),
+                .map(|v| {
+                    let ident = &v.ident;
+                    if v.by_ref { quote!(#ident) } else { quote!(&#ident) }
+                }),
             _ => None,
         };
         let mut quals = rest.iter().peekable();
@@ -464,7 +471,7 @@ impl<'c> Compiler<'c> {
             };
             let v = self.fresh("v");
             let (t, err) = match borrowed.take() {
-                Some(ident) => (quote!(&#ident), quote!(Err(e.clone()))),
+                Some(var) => (var, quote!(Err(e.clone()))),
                 None => (code.tokens, quote!(Err(e))),
             };
             let tokens = if *test_only {
@@ -548,6 +555,19 @@ impl<'c> Compiler<'c> {
         } else {
             self.vars.iter().rev().find(|v| v.name == name)
         }
+    }
+
+    /// A reference to the variable a node reads when it is nothing but a variable
+    /// held as `Result<Val>`.
+    fn bare_result_var(&self, n: &Node) -> Option<TokenStream> {
+        let NodeKind::Attr(a) = &n.kind else { return None };
+        let AttrRoot::Var { name, global } = &a.root else {
+            return None;
+        };
+        let v = self.find_var(name, *global)?;
+        let ident = &v.ident;
+        (a.quals.is_empty() && v.is_result && v.repr == Repr::Val && self.repr_of(n) == Repr::Val)
+            .then(|| if v.by_ref { quote!(#ident) } else { quote!(&#ident) })
     }
 
     /// A variable's value as `Result<R>`.
@@ -979,8 +999,20 @@ impl<'c> Compiler<'c> {
                 })
             }
             ("size_list" | "list_size", [Repr::Val]) => {
-                let a = self.node_as(&c.args[0], Repr::Val);
                 let cost = static_cost(function, overload, &[Repr::Val], Repr::Int);
+                // The size of a list in a variable is read in place (the variable
+                // access costs 1, as the attribute node would).
+                if let Some(var) = self.bare_result_var(&c.args[0]) {
+                    return Some(Code {
+                        tokens: quote!({
+                            let r = rt::compiled::list_size_ref(#var, #function, #overload);
+                            cost += 1 + #cost;
+                            r
+                        }),
+                        repr: Repr::Int,
+                    });
+                }
+                let a = self.node_as(&c.args[0], Repr::Val);
                 Some(Code {
                     tokens: quote!({
                         let r = rt::compiled::list_size(#a, #function, #overload);
@@ -1041,12 +1073,14 @@ impl<'c> Compiler<'c> {
             ident: accu.clone(),
             repr: accu_repr,
             is_result: true,
+            by_ref: false,
         });
         self.vars.push(Var {
             name: f.iter_var.clone(),
             ident: it1.clone(),
             repr: repr1,
             is_result: true,
+            by_ref: false,
         });
         if let Some(v2) = &f.iter_var2 {
             self.vars.push(Var {
@@ -1054,6 +1088,7 @@ impl<'c> Compiler<'c> {
                 ident: it2.clone(),
                 repr: repr2,
                 is_result: true,
+                by_ref: false,
             });
         }
         // The loop stops when the condition is false (an error goes on).

@@ -740,12 +740,12 @@ impl<'a> RulesEmitter<'a> {
         };
         let mut compiler = Compiler::new(&types, program.plan());
         let repr = node.repr();
-        compiler.bind_result("self", format_ident!("this"), repr);
+        compiler.bind_result("self", format_ident!("this"), repr, true);
         // `oldSelf`: the old value on update; an optional for `optionalOldSelf` rules
         // (`optional.none()` without an old value); unbound otherwise (an error where
         // it is read, as by a message expression on create).
         let old_bind = if info.optional_old_self && !message {
-            compiler.bind_result("oldSelf", format_ident!("old_self"), Repr::Val);
+            compiler.bind_result("oldSelf", format_ident!("old_self"), Repr::Val, false);
             let to_val = super::cel::to_val_tokens(quote!(x), repr, &self.views);
             quote! {
                 let old_self: rt::cel::Result<rt::cel::Val<'_>> = match prev.cloned() {
@@ -755,7 +755,7 @@ impl<'a> RulesEmitter<'a> {
                 };
             }
         } else {
-            compiler.bind_result("oldSelf", format_ident!("old_self"), repr);
+            compiler.bind_result("oldSelf", format_ident!("old_self"), repr, false);
             quote! {
                 let old_self = match prev {
                     Some(x) => x.clone(),
