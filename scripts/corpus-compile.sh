@@ -16,7 +16,7 @@ check=${CHECK:-check}
 mkdir -p "$work"
 
 cargo build -q --release -p crd-codegen --bin crdgen --manifest-path "$root/Cargo.toml"
-crdgen=$root/target/release/crdgen
+crdgen=${CARGO_TARGET_DIR:-$root/target}/release/crdgen
 
 projects=("$@")
 if [ ${#projects[@]} -eq 0 ]; then
