@@ -1,6 +1,7 @@
 //! Generates Rust for CRD corpus projects (`../shared/crds/<project>`) into OUT_DIR,
 //! for the differential tests. A sample of projects by default, to keep CI time in
-//! check; `CRD_DIFF_PROJECTS=all` (or a comma-separated list) picks others.
+//! check; `CRD_DIFF_PROJECTS=all` (or a comma-separated list) picks others. Also
+//! compiles the variable-free CEL conformance cases (see `build_cel.rs`).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -17,6 +18,9 @@ const DEFAULT_PROJECTS: &[&str] = &[
     "prometheus-operator-legacy-v1beta1",
     "velero",
 ];
+
+#[path = "build_cel.rs"]
+mod build_cel;
 
 fn main() {
     println!("cargo:rerun-if-env-changed=CRD_DIFF_PROJECTS");
@@ -56,6 +60,7 @@ fn main() {
     table.push_str("];\n");
     index.push_str(&table);
     std::fs::write(out.join("corpus.rs"), index).unwrap();
+    build_cel::generate(&manifest.join("../../shared/cel-spec"), &out);
 }
 
 /// The directories under `dir` (itself included) that directly hold YAML files.
