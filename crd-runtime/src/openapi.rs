@@ -803,6 +803,7 @@ fn number_step(gv: GoValue, node: &Node, path: &Path, r: &mut Res) {
 
 /// The type and format the number validator is told about: only for exactly one type,
 /// and only a format valid for it (`numberValidator()` in kube-openapi's schema.go).
+#[inline]
 fn number_type_and_format<'a>(node: &Node<'a>) -> Range<'a> {
     match node.types.single() {
         Some(JsonType::Integer) => Range {
@@ -873,14 +874,20 @@ fn range_error(input: RangeInput, range: Range, prefix: &str, path: &Path) -> Op
         RangeInput::Bound(f) => float_in_range(f, range.kind),
     };
     if ok {
-        return None;
+        None
+    } else {
+        Some(out_of_range(range, prefix, path))
     }
+}
+
+#[cold]
+fn out_of_range(range: Range, prefix: &str, path: &Path) -> SchemaError {
     let (type_name, format, p) = (range.type_name, range.format, path.to_openapi_string());
-    Some(SchemaError::Plain(if format.is_empty() {
+    SchemaError::Plain(if format.is_empty() {
         format!("{prefix} value must be of type {type_name} (default format) in {p}")
     } else {
         format!("{prefix} value must be of type {type_name} with format {format} in {p}")
-    }))
+    })
 }
 
 /// Whether a float64 passes the range check.
@@ -940,6 +947,7 @@ fn bound_error(gv: GoValue, bound: f64, exclusive: bool, is_max: bool, path: &Pa
 }
 
 /// `MaximumNativeType`: integers compare as int64 against `int64(max)`.
+#[inline]
 fn maximum_native(gv: GoValue, max: f64, exclusive: bool, path: &Path) -> Option<SchemaError> {
     match gv {
         GoValue::Int(d) => {
@@ -951,6 +959,7 @@ fn maximum_native(gv: GoValue, max: f64, exclusive: bool, path: &Path) -> Option
     }
 }
 
+#[inline]
 fn minimum_native(gv: GoValue, min: f64, exclusive: bool, path: &Path) -> Option<SchemaError> {
     match gv {
         GoValue::Int(d) => {
