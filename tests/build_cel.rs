@@ -2,7 +2,7 @@
 //! variables, declarations or container, compiled to Rust by the code generator, for
 //! `tests/cel_codegen_conformance.rs`, which runs each against the interpreter.
 
-use crd_codegen::cel::check::{Env, Libraries, check};
+use crd_codegen::cel::check::{Env, KUBERNETES_CONFORMANCE_FILES, Libraries, check};
 use crd_codegen::cel::eval::Program;
 use crd_codegen::cel::parse;
 use crd_codegen::rust::cel::{Compiler, Repr, Types};
@@ -10,28 +10,6 @@ use serde_json::Value;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
-
-/// The conformance files for the features Kubernetes has (as the interpreter's test).
-pub const FILES: &[&str] = &[
-    "basic",
-    "comparisons",
-    "conversions",
-    "fields",
-    "fp_math",
-    "integer_math",
-    "lists",
-    "logic",
-    "macros",
-    "macros2",
-    "namespace",
-    "optionals",
-    "parse",
-    "plumbing",
-    "string",
-    "string_ext",
-    "timestamps",
-    "network_ext",
-];
 
 /// Writes `cel_conformance.rs`: one function per case and the table `CASES` of
 /// (file, test name, expression, function).
@@ -46,7 +24,7 @@ pub fn generate(spec: &Path, out: &Path) {
         structs: HashMap::new(),
     };
     let mut n = 0;
-    for file in FILES {
+    for file in KUBERNETES_CONFORMANCE_FILES {
         let path = spec.join(format!("{file}.json"));
         println!("cargo:rerun-if-changed={}", path.display());
         let Ok(text) = std::fs::read_to_string(&path) else {

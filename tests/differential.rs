@@ -116,15 +116,35 @@ mod filters {
     crd_derive::crd_types!("fixtures/oneof-required-crd.yaml");
 }
 
+/// The errors of two admissions that must be the same, the engine's and the
+/// generated code's.
+fn agreed_errors(interpreted: &Admission, compiled: &Admission) -> Vec<String> {
+    assert_eq!(
+        interpreted,
+        compiled,
+        "{}\n{}",
+        describe(interpreted),
+        describe(compiled)
+    );
+    compiled.errors.iter().map(|e| e.to_string()).collect()
+}
+
+/// The reference engine of a hand-written CRD in `fixtures/`.
+fn fixture_engine(file: &str) -> Engine {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(file);
+    let loaded = crd_codegen::load::load(&[&path]);
+    assert!(!loaded.has_errors(), "{file} loads");
+    Engine::new(&loaded.crds[0].ir)
+}
+
 /// A message expression of an `optionalOldSelf` rule sees `oldSelf` as the API server
 /// evaluates it (the plain old value, though type-checked as an optional): reading
 /// it as an optional fails, so the default message is reported, by both sides.
 #[test]
 fn optional_old_self_message_expressions_see_the_plain_old_value() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/optional-old-self-crd.yaml");
-    let loaded = crd_codegen::load::load(&[&path]);
-    assert!(!loaded.has_errors());
-    let engine = Engine::new(&loaded.crds[0].ir);
+    let engine = fixture_engine("optional-old-self-crd.yaml");
     let object = |level: &str| {
         serde_json::json!({
             "apiVersion": "test.example.com/v1", "kind": "Level",
@@ -142,15 +162,7 @@ fn optional_old_self_message_expressions_see_the_plain_old_value() {
         "default",
     );
     assert_eq!(
-        interpreted,
-        compiled,
-        "{}\n{}",
-        describe(&interpreted),
-        describe(&compiled)
-    );
-    let errors: Vec<String> = compiled.errors.iter().map(|e| e.to_string()).collect();
-    assert_eq!(
-        errors,
+        agreed_errors(&interpreted, &compiled),
         [
             "spec.level: Invalid value: \"low\": failed rule: !oldSelf.hasValue() || oldSelf.value() != 'high' || self != 'low'"
         ]
@@ -161,10 +173,7 @@ fn optional_old_self_message_expressions_see_the_plain_old_value() {
 /// generated validation checks their `required` as the engine does.
 #[test]
 fn junctor_branches_with_only_required_are_checked() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/oneof-required-crd.yaml");
-    let loaded = crd_codegen::load::load(&[&path]);
-    assert!(!loaded.has_errors());
-    let engine = Engine::new(&loaded.crds[0].ir);
+    let engine = fixture_engine("oneof-required-crd.yaml");
     let version = engine.version("v1").unwrap();
     let errors = |spec: serde_json::Value| {
         let object = serde_json::json!({
@@ -176,14 +185,7 @@ fn junctor_branches_with_only_required_are_checked() {
         let compiled = <filters::test_example_com::v1::Filter as crd_runtime::schema::CustomResource>::admit_value(
             object, "default",
         );
-        assert_eq!(
-            interpreted,
-            compiled,
-            "{}\n{}",
-            describe(&interpreted),
-            describe(&compiled)
-        );
-        compiled.errors.iter().map(|e| e.to_string()).collect::<Vec<_>>()
+        agreed_errors(&interpreted, &compiled)
     };
     assert!(errors(serde_json::json!({})).is_empty());
     assert!(errors(serde_json::json!({"lua": "x"})).is_empty());

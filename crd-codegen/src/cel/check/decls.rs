@@ -109,6 +109,30 @@ impl FunctionSet {
     }
 }
 
+/// The files of cel-spec's conformance tests (`simple` tests, `../shared/cel-spec`)
+/// for the features [`Libraries::kubernetes`] has; the conformance tests of the
+/// checker, the interpreter and the code generator run these.
+pub const KUBERNETES_CONFORMANCE_FILES: &[&str] = &[
+    "basic",
+    "comparisons",
+    "conversions",
+    "fields",
+    "fp_math",
+    "integer_math",
+    "lists",
+    "logic",
+    "macros",
+    "macros2",
+    "namespace",
+    "optionals",
+    "parse",
+    "plumbing",
+    "string",
+    "string_ext",
+    "timestamps",
+    "network_ext",
+];
+
 /// Which libraries an environment has, and their versions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Libraries {

@@ -90,7 +90,7 @@ use crate::cel::ast::{Expr, ExprId, Literal, MacroCall, ParsedExpr};
 use crate::cel::errors::{CelErrors, Source};
 use crate::cel::types::Type;
 
-pub use decls::{FunctionDecl, FunctionSet, Libraries, OverloadDecl};
+pub use decls::{FunctionDecl, FunctionSet, KUBERNETES_CONFORMANCE_FILES, Libraries, OverloadDecl};
 pub use env::{Env, StructType, Validators, Variable};
 
 /// What an identifier or call refers to (cel-go's `ReferenceInfo`).
