@@ -112,6 +112,9 @@ fn generated_code_agrees_with_the_engine() {
 mod levels {
     crd_derive::crd_types!("fixtures/optional-old-self-crd.yaml");
 }
+mod gathers {
+    crd_derive::crd_types!("fixtures/unreadable-presence-crd.yaml");
+}
 mod filters {
     crd_derive::crd_types!("fixtures/oneof-required-crd.yaml");
 }
@@ -195,5 +198,38 @@ fn junctor_branches_with_only_required_are_checked() {
         [
             "<nil>: Invalid value: \"\": \"spec\" must validate one and only one schema (oneOf). Found 2 valid alternatives"
         ]
+    );
+}
+
+/// `has()` of a field whose value does not parse in its format is the parse error (the
+/// API server's map lookup converts the value), in the generated code as in the engine.
+#[test]
+fn presence_tests_of_unreadable_values_are_errors() {
+    let engine = fixture_engine("unreadable-presence-crd.yaml");
+    let object = |note: &str| {
+        serde_json::json!({
+            "apiVersion": "test.example.com/v1", "kind": "Gather",
+            "metadata": {"name": "g", "namespace": "default", "resourceVersion": "1"},
+            "spec": {"startTime": "ex", "note": note},
+        })
+    };
+    let interpreted = engine
+        .version("v1")
+        .unwrap()
+        .update(object("b"), object("a"), "default");
+    let compiled = <gathers::test_example_com::v1::Gather as crd_runtime::schema::CustomResource>::admit_update_value(
+        object("b"),
+        object("a"),
+        "default",
+    );
+    // The parse error's own text is ours (see crd_runtime::cel::unstructured), not
+    // yet Go's `time.Parse` wording for strfmt's last layout.
+    let errors = agreed_errors(&interpreted, &compiled);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0]
+            .starts_with("spec: Invalid value: \"object\": Invalid date-time formatted string ex: parsing time \"ex\"")
+            && errors[0].ends_with(" evaluating rule: cannot remove startTime"),
+        "{errors:?}"
     );
 }

@@ -475,13 +475,13 @@ impl<'c> Compiler<'c> {
                 None => (code.tokens, quote!(Err(e))),
             };
             let tokens = if *test_only {
-                let present = step.present(&v);
+                let present = step.present(&v, name);
                 quote! {
                     match #t {
                         Err(e) => #err,
                         Ok(#v) => {
                             cost += 1;
-                            Ok(#present)
+                            #present
                         }
                     }
                 }
@@ -1195,10 +1195,27 @@ struct FieldStep {
 }
 
 impl FieldStep {
-    /// Whether the property is present (and not `null`) in view `v`.
-    fn present(&self, v: &Ident) -> TokenStream {
+    /// Whether the property is present (and not `null`) in view `v`, as
+    /// `Result<bool>`: a present value that cannot be read (bad data, a string that
+    /// does not parse in its format) is that error, as Kubernetes' map `Find` gives
+    /// it to the presence test.
+    fn present(&self, v: &Ident, key: &str) -> TokenStream {
         let f = &self.ident;
-        quote!(#v.#f.is_some())
+        let read = self.read(v, key);
+        match self.kind {
+            // Reading these cannot fail for data of the right type.
+            PropKind::Int | PropKind::Double | PropKind::Bool | PropKind::Str | PropKind::Object(_) => {
+                quote!(match #v.#f {
+                    None => Ok(false),
+                    Some(Ok(_)) => Ok(true),
+                    Some(Err(bad)) => Err(bad.error()),
+                })
+            }
+            PropKind::Formatted(_) | PropKind::Json => quote!(match #v.#f {
+                None => Ok(false),
+                Some(_) => (#read).map(|_| true),
+            }),
+        }
     }
 
     /// The property's CEL value in view `v`, as `Result<R>` (`key` names it in the
