@@ -82,6 +82,23 @@ pub fn load_documents(docs: Vec<Document>, out: &mut Loaded) {
                 out.diagnostics.extend(warnings);
                 let errors = crate::check::check_crd_with(&model, &crate::cel::check::compile::AdmissionStages);
                 if errors.is_empty() {
+                    if let Some(first) = out.crds.iter().find(|c| c.model.name == model.name) {
+                        // Only one can exist in a cluster (openshift-api ships variants
+                        // per feature set); both are generated, this one under numbered
+                        // type names.
+                        let mut d = Diagnostic::in_document(
+                            &doc.file,
+                            doc.index,
+                            format!(
+                                "CustomResourceDefinition {:?} is also defined in {}; both are generated, this one's kinds under numbered names (such as {}2)",
+                                model.name,
+                                first.doc.file.path.display(),
+                                model.spec.names.kind
+                            ),
+                        );
+                        d.severity = Severity::Warning;
+                        out.diagnostics.push(d);
+                    }
                     out.crds.push(LoadedCrd {
                         ir: crate::lower::lower_crd(&model),
                         model: *model,
@@ -102,5 +119,35 @@ pub fn load_documents(docs: Vec<Document>, out: &mut Loaded) {
             }
             Err(errors) => out.diagnostics.extend(errors),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::parse_text;
+
+    #[test]
+    fn a_crd_defined_twice_is_a_warning_naming_both_files() {
+        let crd = |plural: &str| {
+            format!(
+                "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {{name: {plural}.example.com}}\n\
+                 spec:\n  group: example.com\n  scope: Namespaced\n  names: {{plural: {plural}, kind: Widget}}\n\
+                 \x20 versions:\n  - name: v1\n    served: true\n    storage: true\n\
+                 \x20   schema: {{openAPIV3Schema: {{type: object}}}}\n"
+            )
+        };
+        let mut out = Loaded::default();
+        for (file, plural) in [("a.yaml", "widgets"), ("b.yaml", "widgets"), ("c.yaml", "gadgets")] {
+            load_documents(parse_text(Path::new(file), crd(plural)).unwrap(), &mut out);
+        }
+        assert_eq!(out.crds.len(), 3);
+        let warnings: Vec<String> = out.diagnostics.iter().map(|d| d.to_string()).collect();
+        assert_eq!(
+            warnings,
+            [
+                "warning: b.yaml:1: CustomResourceDefinition \"widgets.example.com\" is also defined in a.yaml; both are generated, this one's kinds under numbered names (such as Widget2)"
+            ]
+        );
     }
 }

@@ -781,7 +781,7 @@ impl<'a> AdmitEmitter<'a> {
         if Self::is_leaf(s) {
             return quote!(#rt::openapi::leaf(#v, #p, &#node));
         }
-        let junctors = self.junctors_expr(s, o, this);
+        let junctors = self.junctors_expr(s, this);
         let items = match &s.items {
             Some(items) => {
                 let item_old = match (s.list_type, s.list_map_keys.is_empty()) {
@@ -815,13 +815,15 @@ impl<'a> AdmitEmitter<'a> {
         quote!(#rt::openapi::node(#v, #p, &#node, #junctors, #items, #object))
     }
 
-    fn junctors_expr(&self, s: &Schema, o: &TokenStream, this: Option<*const Schema>) -> TokenStream {
+    fn junctors_expr(&self, s: &Schema, this: Option<*const Schema>) -> TokenStream {
         let rt = rt();
         if s.all_of.is_empty() && s.any_of.is_empty() && s.one_of.is_empty() && s.not.is_none() {
             return quote!(None);
         }
+        // Branches are validated plainly, as kube-openapi validates sub-schemas: no
+        // old value, so nothing below them ratchets.
         let branch = |b: &Schema| -> TokenStream {
-            let node = self.node_expr(b, &quote!(bv), o, &quote!(bp), this, false);
+            let node = self.node_expr(b, &quote!(bv), &quote!(None), &quote!(bp), this, false);
             quote!(&|bv: &#rt::Value, bp: &#rt::Path, br: &mut #rt::openapi::Res| br.merge(#node))
         };
         let list = |bs: &[Schema]| -> TokenStream {
