@@ -127,6 +127,9 @@ mod levels {
 mod gathers {
     crd_derive::crd_types!("fixtures/unreadable-presence-crd.yaml");
 }
+mod routes {
+    crd_derive::crd_types!("fixtures/junctor-ratchet-crd.yaml");
+}
 mod filters {
     crd_derive::crd_types!("fixtures/oneof-required-crd.yaml");
 }
@@ -248,7 +251,7 @@ fn presence_tests_of_unreadable_values_are_errors() {
 
 /// Junctor branches are validated without ratcheting (kube-openapi validates
 /// sub-schemas plainly): an update that leaves `note` as it was still fails the `not`
-/// branch's `maxLength`, so `not` holds.
+/// branch's `maxLength`, so `not` holds; one that keeps a short note fails `not`.
 #[test]
 fn junctor_branches_do_not_ratchet() {
     let engine = fixture_engine("oneof-required-crd.yaml");
@@ -275,4 +278,28 @@ fn junctor_branches_do_not_ratchet() {
         update(object("ab", "b"), object("ab", "a")),
         ["<nil>: Invalid value: \"\": \"spec\" must not validate the schema (not)"]
     );
+}
+
+/// openshift-api's Route junctors on an unchanged update, with the full validation
+/// running (a ratcheted error below). The full differential run found the generated
+/// code rejecting such updates while it ratcheted inside junctor branches; these small
+/// objects agree with and without that fix, the corpus run is what shows it.
+#[test]
+fn route_junctors_on_an_unchanged_update() {
+    let engine = fixture_engine("junctor-ratchet-crd.yaml");
+    let route = serde_json::json!({
+        "apiVersion": "test.example.com/v1", "kind": "Route",
+        "metadata": {"name": "r", "namespace": "default", "resourceVersion": "1"},
+        "spec": {"count": 5, "host": "example.com", "path": "/api", "wildcardPolicy": "None"},
+    });
+    let interpreted = engine
+        .version("v1")
+        .unwrap()
+        .update(route.clone(), route.clone(), "default");
+    let compiled = <routes::test_example_com::v1::Route as crd_runtime::schema::CustomResource>::admit_update_value(
+        route.clone(),
+        route,
+        "default",
+    );
+    assert!(agreed_errors(&interpreted, &compiled).is_empty());
 }
