@@ -11,6 +11,7 @@ include!(concat!(env!("OUT_DIR"), "/corpus.rs"));
 
 use crd_codegen::engine::Engine;
 use crd_runtime::admission::Admission;
+use crd_runtime::schema::CustomResource;
 use crd_tests::objects::Gen;
 use serde_json::Value;
 
@@ -134,27 +135,41 @@ mod filters {
     crd_derive::crd_types!("fixtures/oneof-required-crd.yaml");
 }
 
-/// The errors of two admissions that must be the same, the engine's and the
-/// generated code's.
-fn agreed_errors(interpreted: &Admission, compiled: &Admission) -> Vec<String> {
+/// Admits `object` (as an update of `old` when given) with the reference engine of
+/// the hand-written CRD `fixtures/<fixture>` and with its generated type `T`: both must
+/// give the same admission. Returns its errors.
+fn admit_both<T: CustomResource>(fixture: &str, object: Value, old: Option<Value>) -> Vec<String> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(fixture);
+    let loaded = crd_codegen::load::load(&[&path]);
+    assert!(!loaded.has_errors(), "{fixture} loads");
+    let engine = Engine::new(&loaded.crds[0].ir);
+    let version = object["apiVersion"]
+        .as_str()
+        .and_then(|v| v.rsplit('/').next())
+        .unwrap();
+    let version = engine
+        .version(version)
+        .expect("the fixture serves the object's version");
+    let (interpreted, compiled) = match old {
+        None => (
+            version.create(object.clone(), "default"),
+            T::admit_value(object, "default"),
+        ),
+        Some(old) => (
+            version.update(object.clone(), old.clone(), "default"),
+            T::admit_update_value(object, old, "default"),
+        ),
+    };
     assert_eq!(
         interpreted,
         compiled,
         "{}\n{}",
-        describe(interpreted),
-        describe(compiled)
+        describe(&interpreted),
+        describe(&compiled)
     );
     compiled.errors.iter().map(|e| e.to_string()).collect()
-}
-
-/// The reference engine of a hand-written CRD in `fixtures/`.
-fn fixture_engine(file: &str) -> Engine {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(file);
-    let loaded = crd_codegen::load::load(&[&path]);
-    assert!(!loaded.has_errors(), "{file} loads");
-    Engine::new(&loaded.crds[0].ir)
 }
 
 /// A message expression of an `optionalOldSelf` rule sees `oldSelf` as the API server
@@ -162,7 +177,6 @@ fn fixture_engine(file: &str) -> Engine {
 /// it as an optional fails, so the default message is reported, by both sides.
 #[test]
 fn optional_old_self_message_expressions_see_the_plain_old_value() {
-    let engine = fixture_engine("optional-old-self-crd.yaml");
     let object = |level: &str| {
         serde_json::json!({
             "apiVersion": "test.example.com/v1", "kind": "Level",
@@ -170,17 +184,12 @@ fn optional_old_self_message_expressions_see_the_plain_old_value() {
             "spec": {"level": level},
         })
     };
-    let interpreted = engine
-        .version("v1")
-        .unwrap()
-        .update(object("low"), object("high"), "default");
-    let compiled = <levels::test_example_com::v1::Level as crd_runtime::schema::CustomResource>::admit_update_value(
-        object("low"),
-        object("high"),
-        "default",
-    );
     assert_eq!(
-        agreed_errors(&interpreted, &compiled),
+        admit_both::<levels::test_example_com::v1::Level>(
+            "optional-old-self-crd.yaml",
+            object("low"),
+            Some(object("high"))
+        ),
         [
             "spec.level: Invalid value: \"low\": failed rule: !oldSelf.hasValue() || oldSelf.value() != 'high' || self != 'low'"
         ]
@@ -191,19 +200,13 @@ fn optional_old_self_message_expressions_see_the_plain_old_value() {
 /// generated validation checks their `required` as the engine does.
 #[test]
 fn junctor_branches_with_only_required_are_checked() {
-    let engine = fixture_engine("oneof-required-crd.yaml");
-    let version = engine.version("v1").unwrap();
-    let errors = |spec: serde_json::Value| {
+    let errors = |spec: Value| {
         let object = serde_json::json!({
             "apiVersion": "test.example.com/v1", "kind": "Filter",
             "metadata": {"name": "f", "namespace": "default"},
             "spec": spec,
         });
-        let interpreted = version.create(object.clone(), "default");
-        let compiled = <filters::test_example_com::v1::Filter as crd_runtime::schema::CustomResource>::admit_value(
-            object, "default",
-        );
-        agreed_errors(&interpreted, &compiled)
+        admit_both::<filters::test_example_com::v1::Filter>("oneof-required-crd.yaml", object, None)
     };
     assert!(errors(serde_json::json!({})).is_empty());
     assert!(errors(serde_json::json!({"lua": "x"})).is_empty());
@@ -220,7 +223,6 @@ fn junctor_branches_with_only_required_are_checked() {
 /// API server's map lookup converts the value), in the generated code as in the engine.
 #[test]
 fn presence_tests_of_unreadable_values_are_errors() {
-    let engine = fixture_engine("unreadable-presence-crd.yaml");
     let object = |note: &str| {
         serde_json::json!({
             "apiVersion": "test.example.com/v1", "kind": "Gather",
@@ -228,18 +230,13 @@ fn presence_tests_of_unreadable_values_are_errors() {
             "spec": {"startTime": "ex", "note": note},
         })
     };
-    let interpreted = engine
-        .version("v1")
-        .unwrap()
-        .update(object("b"), object("a"), "default");
-    let compiled = <gathers::test_example_com::v1::Gather as crd_runtime::schema::CustomResource>::admit_update_value(
+    let errors = admit_both::<gathers::test_example_com::v1::Gather>(
+        "unreadable-presence-crd.yaml",
         object("b"),
-        object("a"),
-        "default",
+        Some(object("a")),
     );
     // The parse error's own text is ours (see crd_runtime::cel::unstructured), not
     // yet Go's `time.Parse` wording for strfmt's last layout.
-    let errors = agreed_errors(&interpreted, &compiled);
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert!(
         errors[0]
@@ -254,7 +251,6 @@ fn presence_tests_of_unreadable_values_are_errors() {
 /// branch's `maxLength`, so `not` holds; one that keeps a short note fails `not`.
 #[test]
 fn junctor_branches_do_not_ratchet() {
-    let engine = fixture_engine("oneof-required-crd.yaml");
     let object = |note: &str, lua: &str| {
         serde_json::json!({
             "apiVersion": "test.example.com/v1", "kind": "Filter",
@@ -262,16 +258,8 @@ fn junctor_branches_do_not_ratchet() {
             "spec": {"note": note, "lua": lua},
         })
     };
-    let update = |new: serde_json::Value, old: serde_json::Value| {
-        let interpreted = engine
-            .version("v1")
-            .unwrap()
-            .update(new.clone(), old.clone(), "default");
-        let compiled =
-            <filters::test_example_com::v1::Filter as crd_runtime::schema::CustomResource>::admit_update_value(
-                new, old, "default",
-            );
-        agreed_errors(&interpreted, &compiled)
+    let update = |new: Value, old: Value| {
+        admit_both::<filters::test_example_com::v1::Filter>("oneof-required-crd.yaml", new, Some(old))
     };
     assert!(update(object("long", "b"), object("long", "a")).is_empty());
     assert_eq!(
@@ -286,20 +274,13 @@ fn junctor_branches_do_not_ratchet() {
 /// objects agree with and without that fix, the corpus run is what shows it.
 #[test]
 fn route_junctors_on_an_unchanged_update() {
-    let engine = fixture_engine("junctor-ratchet-crd.yaml");
     let route = serde_json::json!({
         "apiVersion": "test.example.com/v1", "kind": "Route",
         "metadata": {"name": "r", "namespace": "default", "resourceVersion": "1"},
         "spec": {"count": 5, "host": "example.com", "path": "/api", "wildcardPolicy": "None"},
     });
-    let interpreted = engine
-        .version("v1")
-        .unwrap()
-        .update(route.clone(), route.clone(), "default");
-    let compiled = <routes::test_example_com::v1::Route as crd_runtime::schema::CustomResource>::admit_update_value(
-        route.clone(),
-        route,
-        "default",
+    assert!(
+        admit_both::<routes::test_example_com::v1::Route>("junctor-ratchet-crd.yaml", route.clone(), Some(route))
+            .is_empty()
     );
-    assert!(agreed_errors(&interpreted, &compiled).is_empty());
 }

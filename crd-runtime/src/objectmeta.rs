@@ -1587,7 +1587,7 @@ mod tests {
                 assert_eq!(re_encoded(&v), v);
             }
         }
-        // Each case it refuses does change (or may change) on the way through.
+        // And a refused case does change on the way through.
         assert_ne!(
             re_encoded(&json!({"name": "a", "unknown": "x"})),
             json!({"name": "a", "unknown": "x"})

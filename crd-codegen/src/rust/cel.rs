@@ -144,6 +144,14 @@ struct Var {
     by_ref: bool,
 }
 
+impl Var {
+    /// An expression borrowing the variable.
+    fn reference(&self) -> TokenStream {
+        let ident = &self.ident;
+        if self.by_ref { quote!(#ident) } else { quote!(&#ident) }
+    }
+}
+
 /// Compiles the nodes of one plan.
 pub struct Compiler<'c> {
     types: &'c Types<'c>,
@@ -446,10 +454,7 @@ impl<'c> Compiler<'c> {
             AttrRoot::Var { name, global } => self
                 .find_var(name, *global)
                 .filter(|v| v.is_result && matches!(v.repr, Repr::Struct(_)))
-                .map(|v| {
-                    let ident = &v.ident;
-                    if v.by_ref { quote!(#ident) } else { quote!(&#ident) }
-                }),
+                .map(Var::reference),
             _ => None,
         };
         let mut quals = rest.iter().peekable();
@@ -565,9 +570,8 @@ impl<'c> Compiler<'c> {
             return None;
         };
         let v = self.find_var(name, *global)?;
-        let ident = &v.ident;
         (a.quals.is_empty() && v.is_result && v.repr == Repr::Val && self.repr_of(n) == Repr::Val)
-            .then(|| if v.by_ref { quote!(#ident) } else { quote!(&#ident) })
+            .then(|| v.reference())
     }
 
     /// A variable's value as `Result<R>`.
@@ -670,16 +674,7 @@ impl<'c> Compiler<'c> {
                 }
             };
             return Code {
-                tokens: quote!({
-                    let a = #lt;
-                    let b = #rt_;
-                    let r = match (&a, &b) {
-                        (Ok(a), Ok(b)) => Ok(#compare),
-                        (Err(e), _) | (_, Err(e)) => Err(e.clone()),
-                    };
-                    cost += #cost;
-                    r
-                }),
+                tokens: strict_binary(lt, rt_, quote!(Ok(#compare)), cost),
                 repr: Repr::Bool,
             };
         }
@@ -870,16 +865,7 @@ impl<'c> Compiler<'c> {
                 }
             };
             return Some(Code {
-                tokens: quote!({
-                    let a = #a;
-                    let b = #b;
-                    let r = match (&a, &b) {
-                        (Ok(a), Ok(b)) => Ok(#compare),
-                        (Err(e), _) | (_, Err(e)) => Err(e.clone()),
-                    };
-                    cost += #cost;
-                    r
-                }),
+                tokens: strict_binary(a, b, quote!(Ok(#compare)), cost),
                 repr: Repr::Bool,
             });
         }
@@ -910,16 +896,7 @@ impl<'c> Compiler<'c> {
             let b = self.node_as(&c.args[1], repr);
             let cost = static_cost(function, overload, &[repr, repr], repr);
             return Some(Code {
-                tokens: quote!({
-                    let a = #a;
-                    let b = #b;
-                    let r = match (&a, &b) {
-                        (Ok(a), Ok(b)) => #op,
-                        (Err(e), _) | (_, Err(e)) => Err(e.clone()),
-                    };
-                    cost += #cost;
-                    r
-                }),
+                tokens: strict_binary(a, b, op, quote!(#cost)),
                 repr,
             });
         }
@@ -985,16 +962,7 @@ impl<'c> Compiler<'c> {
                     (_, None) => quote!(rt::compiled::affix_cost(&b)),
                 };
                 Some(Code {
-                    tokens: quote!({
-                        let a = #a;
-                        let b = #b;
-                        let r = match (&a, &b) {
-                            (Ok(a), Ok(b)) => Ok(a.#method(&**b)),
-                            (Err(e), _) | (_, Err(e)) => Err(e.clone()),
-                        };
-                        cost += #cost;
-                        r
-                    }),
+                    tokens: strict_binary(a, b, quote!(Ok(a.#method(&**b))), cost),
                     repr: Repr::Bool,
                 })
             }
@@ -1159,6 +1127,22 @@ impl<'c> Compiler<'c> {
             repr: result_repr,
         }
     }
+}
+
+/// A strict call of two arguments written natively: `value` (a `Result`, over the
+/// arguments' values `a` and `b`) when both are values, else the first error; then
+/// `cost` (which may read the arguments' results `a` and `b`) is added.
+fn strict_binary(a: TokenStream, b: TokenStream, value: TokenStream, cost: TokenStream) -> TokenStream {
+    quote!({
+        let a = #a;
+        let b = #b;
+        let r = match (&a, &b) {
+            (Ok(a), Ok(b)) => #value,
+            (Err(e), _) | (_, Err(e)) => Err(e.clone()),
+        };
+        cost += #cost;
+        r
+    })
 }
 
 /// The number of code points of a constant string node.
