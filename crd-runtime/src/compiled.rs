@@ -715,6 +715,66 @@ pub fn object_item<'a>(range: &Range<'a>, i: usize) -> Result<&'a serde_json::Ma
     json_object(range.one(i))
 }
 
+/// A JSON array whose items are objects a generated view reads (a list property, or
+/// a list node's `self`): its size, items and constant indexes are read straight from
+/// the array; anything else works on its CEL value ([`Items::to_val`]).
+#[derive(Clone, Copy)]
+pub struct Items<'a> {
+    json: &'a Json,
+    items: &'a [Json],
+    /// The array's schema.
+    schema: &'static StaticSchema,
+}
+
+/// An `array` whose items a view reads.
+#[inline]
+pub fn items<'a>(v: &'a Json, schema: &'static StaticSchema) -> std::result::Result<Items<'a>, Bad<'a>> {
+    match v {
+        Json::Array(items) => Ok(Items { json: v, items, schema }),
+        _ => Err(Bad { value: v, schema }),
+    }
+}
+
+impl<'a> Items<'a> {
+    /// The number of items (`size()`).
+    #[inline]
+    pub fn len(self) -> usize {
+        self.items.len()
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Item `i` (`i < len()`) as the JSON object a view reads; an item that is not
+    /// an object is read as its value would be (the data error, or no view of it).
+    #[inline]
+    pub fn object(self, i: usize) -> Result<&'a serde_json::Map<String, Json>> {
+        match &self.items[i] {
+            Json::Object(m) => Ok(m),
+            other => match self.schema.items {
+                Some(s) => json_object(json(other, s)),
+                None => Err(Error::no_such_overload()),
+            },
+        }
+    }
+
+    /// `self[i]` (cel-go's index qualifier on a list): item `i`, or `index out of
+    /// bounds: <i>`.
+    #[inline]
+    pub fn index(self, i: i64) -> Result<&'a serde_json::Map<String, Json>> {
+        match usize::try_from(i) {
+            Ok(u) if u < self.items.len() => self.object(u),
+            _ => Err(Error::index_out_of_bounds(&i.to_string())),
+        }
+    }
+
+    /// The list as a CEL value.
+    pub fn to_val(self) -> Result<Val<'a>> {
+        json(self.json, self.schema)
+    }
+}
+
 /// The JSON object behind a value read from JSON data (to view it as a struct).
 pub fn json_object<'a>(v: Result<Val<'a>>) -> Result<&'a serde_json::Map<String, Json>> {
     match v? {
@@ -746,10 +806,17 @@ impl Bad<'_> {
 /// absent to CEL), else its value or the bad data.
 pub type Prop<'a, T> = Option<std::result::Result<T, Bad<'a>>>;
 
-/// A property's JSON value (`None` when absent or `null`).
+/// A property's JSON value (`None` when absent or `null`). Objects of a schema are
+/// small: comparing lengths first (and the bytes of the name, a constant where
+/// generated code calls this) beats the map's ordered search there.
 #[inline]
 pub fn prop<'a>(m: &'a serde_json::Map<String, Json>, key: &str) -> Option<&'a Json> {
-    m.get(key).filter(|v| !v.is_null())
+    let v = if m.len() <= 8 {
+        m.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
+    } else {
+        m.get(key)
+    };
+    v.filter(|v| !v.is_null())
 }
 
 /// An `integer` (Go reads JSON integers as `int64`; anything else is bad data).

@@ -260,10 +260,10 @@ impl NodeSite<'_> {
 /// with at least one rule and a non-null value: with no budget left, reports
 /// `validation failed due to running out of cost budget, ...` at the node and
 /// exhausts the budget. Returns whether the rules may run.
+#[inline]
 pub fn enter_node(site: &NodeSite<'_>, budget: &mut Budget, out: &mut Findings) -> bool {
     if budget.remaining <= 0 {
-        out.errors.push(site.invalid(OUT_OF_BUDGET.to_string()));
-        budget.exhaust();
+        out_of_budget(site, budget, out);
         return false;
     }
     true
@@ -314,6 +314,7 @@ pub enum Verdict {
 /// - any other error: `<err> evaluating rule: <rule>`.
 ///
 /// `<rule>` is the rule's message if set, else the rule. Errors are never ratcheted.
+#[inline]
 pub fn rule_result<E: Display>(
     info: &RuleInfo<'_>,
     site: &NodeSite<'_>,
@@ -322,32 +323,42 @@ pub fn rule_result<E: Display>(
     out: &mut Findings,
 ) -> Verdict {
     if !budget.take(evaluated.cost) {
-        out.errors.push(site.invalid(OUT_OF_BUDGET.to_string()));
-        budget.exhaust();
+        out_of_budget(site, budget, out);
         return Verdict::Reported;
     }
     match evaluated.result {
         Ok(true) => Verdict::Passed,
         Ok(false) => Verdict::Failed,
         Err(e) => {
-            let e = e.to_string();
-            let rule = info.error_string();
-            let detail = if e.starts_with(NO_SUCH_OVERLOAD) {
-                format!(
-                    "'{e}': call arguments did not match a supported operator, function or macro signature for rule: {rule}"
-                )
-            } else if e.starts_with(COST_LIMIT_EXCEEDED) {
-                budget.exhaust();
-                format!(
-                    "'{e}': no further validation rules will be run due to call cost exceeds limit for rule: {rule}"
-                )
-            } else {
-                format!("{e} evaluating rule: {rule}")
-            };
-            out.errors.push(site.invalid(detail));
+            evaluation_error(info, site, &e.to_string(), budget, out);
             Verdict::Reported
         }
     }
+}
+
+/// `validation failed due to running out of cost budget, ...` at the node; the
+/// budget is exhausted.
+#[cold]
+fn out_of_budget(site: &NodeSite<'_>, budget: &mut Budget, out: &mut Findings) {
+    out.errors.push(site.invalid(OUT_OF_BUDGET.to_string()));
+    budget.exhaust();
+}
+
+/// The report of a rule whose evaluation failed with error `e` (see [`rule_result`]).
+#[cold]
+fn evaluation_error(info: &RuleInfo<'_>, site: &NodeSite<'_>, e: &str, budget: &mut Budget, out: &mut Findings) {
+    let rule = info.error_string();
+    let detail = if e.starts_with(NO_SUCH_OVERLOAD) {
+        format!(
+            "'{e}': call arguments did not match a supported operator, function or macro signature for rule: {rule}"
+        )
+    } else if e.starts_with(COST_LIMIT_EXCEEDED) {
+        budget.exhaust();
+        format!("'{e}': no further validation rules will be run due to call cost exceeds limit for rule: {rule}")
+    } else {
+        format!("{e} evaluating rule: {rule}")
+    };
+    out.errors.push(site.invalid(detail));
 }
 
 /// What a `messageExpression` evaluation came to (Go's `evalMessageExpression`).
@@ -549,6 +560,7 @@ impl<C: Correlated> Ratchet<C> {
 /// does not hold, its `messageExpression` evaluated and the failure reported
 /// ([`report_failure`]). Returns `false` once the budget is exhausted: no further
 /// rule may run.
+#[inline]
 pub fn run_rule<E: Display>(
     info: &RuleInfo<'_>,
     site: &NodeSite<'_>,
@@ -575,6 +587,7 @@ pub struct Stop;
 pub type Flow = Result<(), Stop>;
 
 /// [`enter_node`] for generated code: `Err(Stop)` when the node's rules may not run.
+#[inline]
 pub fn enter(site: &NodeSite<'_>, budget: &mut Budget, out: &mut Findings) -> Flow {
     if enter_node(site, budget, out) {
         Ok(())
@@ -584,6 +597,7 @@ pub fn enter(site: &NodeSite<'_>, budget: &mut Budget, out: &mut Findings) -> Fl
 }
 
 /// [`run_rule`] for generated code: `Err(Stop)` once the budget is exhausted.
+#[inline]
 pub fn check<E: Display>(
     info: &RuleInfo<'_>,
     site: &NodeSite<'_>,

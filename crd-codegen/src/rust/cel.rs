@@ -36,6 +36,9 @@ pub enum Repr {
     Str,
     /// `&T`, `T` a generated struct.
     Struct(TypeId),
+    /// `rt::compiled::Items`: a JSON array of objects viewed as `T` (only attributes
+    /// of list type are held so; a list's checked type always maps to `Val`).
+    Items(TypeId),
     /// `rt::cel::Val`.
     Val,
 }
@@ -80,6 +83,8 @@ pub enum PropKind {
     Formatted(String),
     /// An object with a view.
     Object(TypeId),
+    /// An array of objects with a view.
+    Items(TypeId),
     /// Anything else, read through the runtime's JSON values.
     Json,
 }
@@ -93,6 +98,7 @@ impl PropKind {
             PropKind::Bool => quote!(bool),
             PropKind::Str | PropKind::Formatted(_) => quote!(&'a str),
             PropKind::Object(_) => quote!(&'a rt::JsonMap),
+            PropKind::Items(_) => quote!(rt::compiled::Items<'a>),
             PropKind::Json => quote!(&'a rt::Value),
         }
     }
@@ -105,6 +111,7 @@ impl PropKind {
             PropKind::Bool => quote!(rt::compiled::boolean(#x, &#s)),
             PropKind::Str | PropKind::Formatted(_) => quote!(rt::compiled::string(#x, &#s)),
             PropKind::Object(_) => quote!(rt::compiled::object(#x, &#s)),
+            PropKind::Items(_) => quote!(rt::compiled::items(#x, &#s)),
             PropKind::Json => quote!(Ok(#x)),
         }
     }
@@ -221,7 +228,12 @@ impl<'c> Compiler<'c> {
             NodeKind::Const(v) => self.constant(v, repr),
             NodeKind::Attr(a) => {
                 let code = self.resolve(a, false);
-                let code = self.convert_code(code, repr);
+                // A list of viewed objects stays one: its consumers (size, index,
+                // comprehensions) read it in place, the others convert it.
+                let code = match code.repr {
+                    Repr::Items(_) => code,
+                    _ => self.convert_code(code, repr),
+                };
                 if matches!(a.root, AttrRoot::Cond { .. }) {
                     return code;
                 }
@@ -232,7 +244,7 @@ impl<'c> Compiler<'c> {
                         cost += 1;
                         v
                     }),
-                    repr,
+                    repr: code.repr,
                 }
             }
             NodeKind::PresenceTest(a) => {
@@ -361,13 +373,7 @@ impl<'c> Compiler<'c> {
         if code.repr == repr {
             return t;
         }
-        let as_val = match code.repr {
-            Repr::Val => t,
-            other => {
-                let f = to_val_fn(other, self.types.views);
-                quote!((#t).map(#f))
-            }
-        };
+        let as_val = to_val_result(t, code.repr, self.types.views);
         if repr == Repr::Val {
             return as_val;
         }
@@ -383,7 +389,8 @@ impl<'c> Compiler<'c> {
                 let view = &self.types.views[&id].name;
                 quote!(rt::compiled::json_object(#as_val).map(#view::parse))
             }
-            Repr::Val => unreachable!("handled above"),
+            // Only attributes are held as `Items`, never asked for.
+            Repr::Items(_) | Repr::Val => quote!(compile_error!("crd-codegen: no conversion to this representation")),
         }
     }
 
@@ -453,13 +460,42 @@ impl<'c> Compiler<'c> {
         let mut borrowed = match &a.root {
             AttrRoot::Var { name, global } => self
                 .find_var(name, *global)
-                .filter(|v| v.is_result && matches!(v.repr, Repr::Struct(_)))
+                .filter(|v| v.is_result && matches!(v.repr, Repr::Struct(_) | Repr::Items(_)))
                 .map(Var::reference),
             _ => None,
         };
         let mut quals = rest.iter().peekable();
-        // Fields of generated structs, read directly.
+        // Fields of generated structs and constant indexes of their lists, read
+        // directly.
         while let Some(q) = quals.peek() {
+            if let (Repr::Items(id), false) = (code.repr, q.optional)
+                && let QualKind::Const {
+                    value: Val::Int(i),
+                    test_only: false,
+                } = &q.kind
+            {
+                let v = self.fresh("v");
+                let view = &self.types.views[&id].name;
+                let (t, err) = match borrowed.take() {
+                    Some(var) => (var, quote!(Err(e.clone()))),
+                    None => (code.tokens, quote!(Err(e))),
+                };
+                // cel-go charges an index qualifier whatever the outcome.
+                code = Code {
+                    tokens: quote! {
+                        match #t {
+                            Err(e) => #err,
+                            Ok(#v) => {
+                                cost += 1;
+                                #v.index(#i).map(#view::parse)
+                            }
+                        }
+                    },
+                    repr: Repr::Struct(id),
+                };
+                quals.next();
+                continue;
+            }
             let Repr::Struct(id) = code.repr else { break };
             let QualKind::Const {
                 value: Val::String(name),
@@ -612,6 +648,7 @@ impl<'c> Compiler<'c> {
             PropKind::Bool => Repr::Bool,
             PropKind::Str => Repr::Str,
             PropKind::Object(id) => Repr::Struct(*id),
+            PropKind::Items(id) => Repr::Items(*id),
             PropKind::Formatted(_) | PropKind::Json => Repr::Val,
         };
         let view = match &field.kind {
@@ -980,7 +1017,19 @@ impl<'c> Compiler<'c> {
                         repr: Repr::Int,
                     });
                 }
-                let a = self.node_as(&c.args[0], Repr::Val);
+                let a = self.node(&c.args[0]);
+                if let Repr::Items(_) = a.repr {
+                    let a = a.tokens;
+                    return Some(Code {
+                        tokens: quote!({
+                            let r = (#a).map(|l| l.len() as i64);
+                            cost += #cost;
+                            r
+                        }),
+                        repr: Repr::Int,
+                    });
+                }
+                let a = self.convert(a, Repr::Val);
                 Some(Code {
                     tokens: quote!({
                         let r = rt::compiled::list_size(#a, #function, #overload);
@@ -1019,7 +1068,7 @@ impl<'c> Compiler<'c> {
     // -- comprehensions ----------------------------------------------------------
 
     fn fold(&mut self, f: &Fold) -> Code {
-        let range = self.node_as(&f.iter_range, Repr::Val);
+        let range = self.node(&f.iter_range);
         let accu_repr = self.repr_of(&f.loop_step);
         // The accumulator starts in the scope around the comprehension.
         let init = self.node_as(&f.accu_init, accu_repr);
@@ -1069,43 +1118,30 @@ impl<'c> Compiler<'c> {
         let result_repr = self.repr_of(&f.result);
         let result = self.node_as(&f.result, result_repr);
         self.vars.pop();
-        let bind = if two {
-            let a = self.convert(
-                Code {
-                    tokens: quote!(e1),
-                    repr: Repr::Val,
-                },
-                repr1,
-            );
-            let b = self.convert(
-                Code {
-                    tokens: quote!(e2),
-                    repr: Repr::Val,
-                },
-                repr2,
-            );
-            quote! {
-                let (e1, e2) = #range_ident.two(i);
-                let #it1 = #a;
-                let #it2 = #b;
+        let (range, bind) = match self.in_place_items(&range, if two { repr2 } else { repr1 }) {
+            // A list of viewed objects is iterated in place.
+            Some(view) => {
+                let item = quote!(#range_ident.object(i).map(#view::parse));
+                let bind = if two {
+                    quote! {
+                        let #it1 = rt::cel::Result::Ok(i as i64);
+                        let #it2 = #item;
+                    }
+                } else {
+                    quote!(let #it1 = #item;)
+                };
+                (range.tokens, bind)
             }
-        } else if let Repr::Struct(id) = repr1 {
-            // Objects are viewed straight from the JSON array.
-            let view = &self.types.views[&id].name;
-            quote!(let #it1 = rt::compiled::object_item(&#range_ident, i).map(#view::parse);)
-        } else {
-            let a = self.convert(
-                Code {
-                    tokens: quote!(#range_ident.one(i)),
-                    repr: Repr::Val,
-                },
-                repr1,
-            );
-            quote!(let #it1 = #a;)
+            None => {
+                let range = self.convert(range, Repr::Val);
+                let range = quote!((#range).and_then(|v| rt::compiled::Range::new(v, #two)));
+                (range, self.range_bind(repr1, repr2, two, &range_ident, &it1, &it2))
+            }
         };
         Code {
             tokens: quote!({
-                match (#range).and_then(|v| rt::compiled::Range::new(v, #two)) {
+                let #range_ident = #range;
+                match #range_ident {
                     Err(e) => Err(e),
                     Ok(#range_ident) => {
                         let mut #accu = #init;
@@ -1125,6 +1161,53 @@ impl<'c> Compiler<'c> {
                 }
             }),
             repr: result_repr,
+        }
+    }
+
+    /// The view of the items of a comprehension's range held as `Items`, when the
+    /// item variable is that view.
+    fn in_place_items(&self, range: &Code, item: Repr) -> Option<Ident> {
+        match (range.repr, item) {
+            (Repr::Items(id), Repr::Struct(item)) if id == item => Some(self.types.views[&id].name.clone()),
+            _ => None,
+        }
+    }
+
+    /// Binding the variables of entry `i` of a `rt::compiled::Range`.
+    fn range_bind(&self, repr1: Repr, repr2: Repr, two: bool, range: &Ident, it1: &Ident, it2: &Ident) -> TokenStream {
+        if two {
+            let a = self.convert(
+                Code {
+                    tokens: quote!(e1),
+                    repr: Repr::Val,
+                },
+                repr1,
+            );
+            let b = self.convert(
+                Code {
+                    tokens: quote!(e2),
+                    repr: Repr::Val,
+                },
+                repr2,
+            );
+            quote! {
+                let (e1, e2) = #range.two(i);
+                let #it1 = #a;
+                let #it2 = #b;
+            }
+        } else if let Repr::Struct(id) = repr1 {
+            // Objects are viewed straight from the JSON array.
+            let view = &self.types.views[&id].name;
+            quote!(let #it1 = rt::compiled::object_item(&#range, i).map(#view::parse);)
+        } else {
+            let a = self.convert(
+                Code {
+                    tokens: quote!(#range.one(i)),
+                    repr: Repr::Val,
+                },
+                repr1,
+            );
+            quote!(let #it1 = #a;)
         }
     }
 }
@@ -1188,7 +1271,12 @@ impl FieldStep {
         let read = self.read(v, key);
         match self.kind {
             // Reading these cannot fail for data of the right type.
-            PropKind::Int | PropKind::Double | PropKind::Bool | PropKind::Str | PropKind::Object(_) => {
+            PropKind::Int
+            | PropKind::Double
+            | PropKind::Bool
+            | PropKind::Str
+            | PropKind::Object(_)
+            | PropKind::Items(_) => {
                 quote!(match #v.#f {
                     None => Ok(false),
                     Some(Ok(_)) => Ok(true),
@@ -1209,7 +1297,7 @@ impl FieldStep {
         let read = quote!(rt::compiled::read(#v.#f, #key));
         let s = &self.schema;
         match &self.kind {
-            PropKind::Int | PropKind::Double | PropKind::Bool => read,
+            PropKind::Int | PropKind::Double | PropKind::Bool | PropKind::Items(_) => read,
             PropKind::Str => quote!(#read.map(rt::cel::Str::Borrowed)),
             PropKind::Formatted(format) => quote!(#read.and_then(|s| rt::compiled::formatted(s, #format))),
             PropKind::Object(_) => {
@@ -1221,9 +1309,11 @@ impl FieldStep {
     }
 }
 
-/// The function making a `Val` of a value held in `repr` (not `Val`).
-fn to_val_fn(repr: Repr, views: &HashMap<TypeId, View>) -> TokenStream {
-    match repr {
+/// `x`, a `rt::cel::Result` of a value held in `repr`, as `rt::cel::Result<Val>`.
+pub fn to_val_result(x: TokenStream, repr: Repr, views: &HashMap<TypeId, View>) -> TokenStream {
+    let f = match repr {
+        Repr::Val => return x,
+        Repr::Items(_) => return quote!((#x).and_then(rt::compiled::Items::to_val)),
         Repr::Bool => quote!(rt::cel::Val::Bool),
         Repr::Int => quote!(rt::cel::Val::Int),
         Repr::Uint => quote!(rt::cel::Val::Uint),
@@ -1233,24 +1323,8 @@ fn to_val_fn(repr: Repr, views: &HashMap<TypeId, View>) -> TokenStream {
             let view = &views[&id].name;
             quote!(#view::to_val)
         }
-        Repr::Val => quote!(std::convert::identity),
-    }
-}
-
-/// `x` (held in `repr`) as a `Val`.
-pub fn to_val_tokens(x: TokenStream, repr: Repr, views: &HashMap<TypeId, View>) -> TokenStream {
-    match repr {
-        Repr::Bool => quote!(rt::cel::Val::Bool(#x)),
-        Repr::Int => quote!(rt::cel::Val::Int(#x)),
-        Repr::Uint => quote!(rt::cel::Val::Uint(#x)),
-        Repr::Double => quote!(rt::cel::Val::Double(#x)),
-        Repr::Str => quote!(rt::cel::Val::String(#x)),
-        Repr::Struct(id) => {
-            let view = &views[&id].name;
-            quote!(#view::to_val(#x))
-        }
-        Repr::Val => x,
-    }
+    };
+    quote!((#x).map(#f))
 }
 
 /// The `x-kubernetes-list-type` of a list node, for `rt::cel::List::view`.

@@ -196,6 +196,14 @@ impl<'a> RulesEmitter<'a> {
                 Some(id) => PropKind::Object(id),
                 None => PropKind::Json,
             },
+            // Lists of objects (not `null`, which no view holds).
+            Some(ir::Type::Array) => match p.items.as_deref() {
+                Some(i) if !i.embedded_resource && !i.nullable && !i.int_or_string => match self.struct_of(i) {
+                    Some(id) => PropKind::Items(id),
+                    None => PropKind::Json,
+                },
+                _ => PropKind::Json,
+            },
             _ => PropKind::Json,
         }
     }
@@ -345,7 +353,10 @@ impl<'a> RulesEmitter<'a> {
             .map(|((_, body), _)| body);
         quote! {
             /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-            mod rules {
+            /// Public for benchmarks and tests that run one rule on a value read ahead
+            /// of time; not an API (names follow the order of the rules).
+            #[doc(hidden)]
+            pub mod rules {
                 #[allow(unused_imports)]
                 use ::crd_runtime as rt;
                 #[allow(unused_imports)]
@@ -391,7 +402,7 @@ impl<'a> RulesEmitter<'a> {
             quote! {
                 impl<'a> #name<'a> {
                     /// Reads the properties of an object (a `null` one stays absent).
-                    pub(super) fn parse(json: &'a rt::JsonMap) -> Self {
+                    pub fn parse(json: &'a rt::JsonMap) -> Self {
                         let mut view = #name { #json_init #( #inits )* };
                         for (key, x) in json {
                             if x.is_null() {
@@ -408,7 +419,7 @@ impl<'a> RulesEmitter<'a> {
             quote! {
                 impl<'a> #name<'a> {
                     /// The object as a CEL value.
-                    pub(super) fn to_val(self) -> rt::cel::Val<'a> {
+                    pub fn to_val(self) -> rt::cel::Val<'a> {
                         rt::compiled::object_val(self.json, &#schema)
                     }
                 }
@@ -417,7 +428,7 @@ impl<'a> RulesEmitter<'a> {
         quote! {
             #[doc = #doc]
             #[derive(Clone, Copy)]
-            pub(super) struct #name<'a> {
+            pub struct #name<'a> {
                 #json_field
                 #( #fields )*
             }
@@ -448,7 +459,7 @@ impl<'a> RulesEmitter<'a> {
         let doc = format!(" The rules at and below a `{}`.", t.name);
         quote! {
             #[doc = #doc]
-            pub(super) fn #name(
+            pub fn #name(
                 value: &rt::Value,
                 #old: Option<&rt::Value>,
                 path: &rt::Path,
@@ -695,8 +706,10 @@ impl<'a> RulesEmitter<'a> {
             opt(info.field_path),
         );
         let (uses_old_self, optional_old_self) = (info.uses_old_self, info.optional_old_self);
+        let info_doc = format!(" What is known of `{}` before it runs.", info.rule.trim());
         self.items.borrow_mut().push(quote! {
-            static #info_name: rt::rules::RuleInfo<'static> = rt::rules::RuleInfo {
+            #[doc = #info_doc]
+            pub static #info_name: rt::rules::RuleInfo<'static> = rt::rules::RuleInfo {
                 rule: #rule_src,
                 message: #message,
                 message_expression: #message_expression,
@@ -746,12 +759,11 @@ impl<'a> RulesEmitter<'a> {
         // it is read, as by a message expression on create).
         let old_bind = if info.optional_old_self && !message {
             compiler.bind_result("oldSelf", format_ident!("old_self"), Repr::Val, false);
-            let to_val = super::cel::to_val_tokens(quote!(x), repr, &self.views);
+            let to_val = super::cel::to_val_result(quote!(x), repr, &self.views);
             quote! {
                 let old_self: rt::cel::Result<rt::cel::Val<'_>> = match prev.cloned() {
                     None => Ok(rt::cel::Val::Optional(None)),
-                    Some(Ok(x)) => Ok(rt::cel::Val::optional_of(#to_val)),
-                    Some(Err(e)) => Err(e),
+                    Some(x) => (#to_val).map(rt::cel::Val::optional_of),
                 };
             }
         } else {
@@ -791,7 +803,7 @@ impl<'a> RulesEmitter<'a> {
         let lifetime = uses_lifetime(&ty).then(|| quote!(<'a>));
         self.items.borrow_mut().push(quote! {
             #[doc = #doc]
-            fn #name #lifetime(
+            pub fn #name #lifetime(
                 #this: &rt::cel::Result<#ty>,
                 #prev: Option<&rt::cel::Result<#ty>>,
             ) -> rt::rules::Evaluated<#result_ty, rt::cel::Error> {
@@ -850,6 +862,7 @@ impl NodeKind {
             PropKind::Bool => Repr::Bool,
             PropKind::Str => Repr::Str,
             PropKind::Object(id) => Repr::Struct(*id),
+            PropKind::Items(id) => Repr::Items(*id),
             PropKind::Formatted(_) | PropKind::Json => Repr::Val,
         }
     }
@@ -862,6 +875,7 @@ impl NodeKind {
             (PropKind::Bool, _) => quote!(bool),
             (PropKind::Str, _) => quote!(rt::cel::Str<'a>),
             (PropKind::Object(_), Some(view)) => quote!(#view<'a>),
+            (PropKind::Items(_), _) => quote!(rt::compiled::Items<'a>),
             _ => quote!(rt::cel::Val<'a>),
         }
     }
@@ -876,6 +890,7 @@ impl NodeKind {
             (PropKind::Bool, _) => quote!(rt::compiled::boolean(#v, &#s) #bad),
             (PropKind::Str, _) => quote!(rt::compiled::string(#v, &#s).map(rt::cel::Str::Borrowed) #bad),
             (PropKind::Object(_), Some(view)) => quote!(rt::compiled::object(#v, &#s).map(#view::parse) #bad),
+            (PropKind::Items(_), _) => quote!(rt::compiled::items(#v, &#s) #bad),
             _ => quote!(rt::compiled::json(#v, &#s)),
         }
     }
