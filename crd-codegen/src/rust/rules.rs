@@ -19,6 +19,7 @@
 
 use super::admit::{AdmitEmitter, Arm, match_arms, uses_ident};
 use super::cel::{Compiler, PropKind, Repr, Types, View, ViewField};
+use super::names;
 use super::plan::{Module, TypeBody, TypeDef, TypeId};
 use crate::cel::check::compile::SELF_TYPE_NAME;
 use crate::cel::eval::Program;
@@ -38,6 +39,8 @@ pub struct RulesEmitter<'a> {
     named: HashMap<*const Schema, TypeId>,
     /// The rule tree of every struct with rules at or below it.
     trees: HashMap<TypeId, RuleNode>,
+    /// The walk function of every struct with a rule tree.
+    walk_names: HashMap<TypeId, Ident>,
     /// The views, by the (non-alias) type they view.
     views: HashMap<TypeId, View>,
     /// Schema node → the name of its `static`.
@@ -64,6 +67,7 @@ impl<'a> RulesEmitter<'a> {
             admit: AdmitEmitter::new(module),
             named,
             trees: HashMap::new(),
+            walk_names: HashMap::new(),
             views: HashMap::new(),
             statics: RefCell::new(HashMap::new()),
             static_items: RefCell::new(Vec::new()),
@@ -71,9 +75,13 @@ impl<'a> RulesEmitter<'a> {
             items: RefCell::new(Vec::new()),
             counter: Cell::new(0),
         };
+        let mut taken = std::collections::HashSet::new();
         for (id, t) in module.types.iter().enumerate() {
             if let Some(tree) = e.rule_tree(t) {
                 e.trees.insert(id, tree);
+                // `walk_http_route_spec` for `HTTPRouteSpec`.
+                let name = names::unique(format!("walk_{}", names::snake_case(&t.name)), &mut taken);
+                e.walk_names.insert(id, Ident::new(&name, Span::call_site()));
             }
         }
         // Views: the object nodes at or below a node with rules.
@@ -291,7 +299,7 @@ impl<'a> RulesEmitter<'a> {
         if !self.trees.contains_key(&id) {
             return None;
         }
-        let walk = walk_fn_name(&self.module.types[id].name);
+        let walk = &self.walk_names[&id];
         Some(quote! {
             fn validate_rules(object: &rt::Value, old: Option<&rt::Value>) -> rt::rules::Findings {
                 rt::rules::validate_json(object, old, <Self as rt::schema::ObjectSchema>::ratchet_equal, rules::#walk)
@@ -444,7 +452,7 @@ impl<'a> RulesEmitter<'a> {
     fn walk_fn(&self, id: TypeId) -> TokenStream {
         let tree = &self.trees[&id];
         let t = &self.module.types[id];
-        let name = walk_fn_name(&t.name);
+        let name = &self.walk_names[&id];
         let body = self.node_walk(tree, t.schema, quote!(value), quote!(old), Some(id));
         let old = if uses_ident(&body, "old") {
             quote!(old)
@@ -504,7 +512,7 @@ impl<'a> RulesEmitter<'a> {
         if let Some(id) = self.struct_of(s)
             && self.trees.contains_key(&id)
         {
-            let name = walk_fn_name(&self.module.types[id].name);
+            let name = &self.walk_names[&id];
             return quote! {
                 #descend
                 #name(#v, #o, path, ratchet, budget, out)?;
@@ -944,20 +952,6 @@ fn declares_type_and_object_meta(s: &Schema) -> bool {
         && metadata.is_some_and(|m| {
             is(m.properties.get("name"), ir::Type::String) && is(m.properties.get("generateName"), ir::Type::String)
         })
-}
-
-/// The walk function of a struct (`walk_cron_tab_spec` for `CronTabSpec`).
-fn walk_fn_name(type_name: &str) -> Ident {
-    let mut out = String::from("walk");
-    for c in type_name.chars() {
-        if c.is_ascii_uppercase() {
-            out.push('_');
-            out.push(c.to_ascii_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    Ident::new(&out, Span::call_site())
 }
 
 /// A view's field for a property (any JSON name; `p_` and a sanitized name).
