@@ -476,21 +476,9 @@ impl<'c> Compiler<'c> {
             {
                 let v = self.fresh("v");
                 let view = &self.types.views[&id].name;
-                let (t, err) = match borrowed.take() {
-                    Some(var) => (var, quote!(Err(e.clone()))),
-                    None => (code.tokens, quote!(Err(e))),
-                };
                 // cel-go charges an index qualifier whatever the outcome.
                 code = Code {
-                    tokens: quote! {
-                        match #t {
-                            Err(e) => #err,
-                            Ok(#v) => {
-                                cost += 1;
-                                #v.index(#i).map(#view::parse)
-                            }
-                        }
-                    },
+                    tokens: qualified(borrowed.take(), code.tokens, &v, quote!(#v.index(#i).map(#view::parse))),
                     repr: Repr::Struct(id),
                 };
                 quals.next();
@@ -511,35 +499,13 @@ impl<'c> Compiler<'c> {
                 break;
             };
             let v = self.fresh("v");
-            let (t, err) = match borrowed.take() {
-                Some(var) => (var, quote!(Err(e.clone()))),
-                None => (code.tokens, quote!(Err(e))),
-            };
-            let tokens = if *test_only {
-                let present = step.present(&v, name);
-                quote! {
-                    match #t {
-                        Err(e) => #err,
-                        Ok(#v) => {
-                            cost += 1;
-                            #present
-                        }
-                    }
-                }
+            let member = if *test_only {
+                step.present(&v, name)
             } else {
-                let read = step.read(&v, name);
-                quote! {
-                    match #t {
-                        Err(e) => #err,
-                        Ok(#v) => {
-                            cost += 1;
-                            #read
-                        }
-                    }
-                }
+                step.read(&v, name)
             };
             code = Code {
-                tokens,
+                tokens: qualified(borrowed.take(), code.tokens, &v, member),
                 repr: if *test_only { Repr::Bool } else { step.repr },
             };
             quals.next();
@@ -1208,6 +1174,25 @@ impl<'c> Compiler<'c> {
                 repr1,
             );
             quote!(let #it1 = #a;)
+        }
+    }
+}
+
+/// A qualifier on a held value (`Result<R>`): `member` of the value `v`, charged 1,
+/// or the value's error. The value is `borrowed` (a reference to a variable) when
+/// given, else the expression `tokens`.
+fn qualified(borrowed: Option<TokenStream>, tokens: TokenStream, v: &Ident, member: TokenStream) -> TokenStream {
+    let (t, err) = match borrowed {
+        Some(var) => (var, quote!(Err(e.clone()))),
+        None => (tokens, quote!(Err(e))),
+    };
+    quote! {
+        match #t {
+            Err(e) => #err,
+            Ok(#v) => {
+                cost += 1;
+                #member
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
-//! Rust tokens for `x-kubernetes-validations` rules, in each module's private `rules`
-//! module. A root type with rules gets a `CustomResource::validate_rules` that walks
+//! Rust tokens for `x-kubernetes-validations` rules, in each module's `rules` module
+//! (public but hidden from the docs, for benchmarks and tests that run one rule; not
+//! an API). A root type with rules gets a `CustomResource::validate_rules` that walks
 //! the admitted object (JSON, as the API server walks its unstructured object) with
 //! the module's walk functions:
 //!
@@ -206,7 +207,7 @@ impl<'a> RulesEmitter<'a> {
             },
             // Lists of objects (not `null`, which no view holds).
             Some(ir::Type::Array) => match p.items.as_deref() {
-                Some(i) if !i.embedded_resource && !i.nullable && !i.int_or_string => match self.struct_of(i) {
+                Some(i) if !i.embedded_resource && !i.nullable => match self.struct_of(i) {
                     Some(id) => PropKind::Items(id),
                     None => PropKind::Json,
                 },
