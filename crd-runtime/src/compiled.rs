@@ -793,6 +793,7 @@ pub struct Bad<'a> {
 
 impl Bad<'_> {
     /// The error reading the data gives.
+    #[cold]
     pub fn error(&self) -> Error {
         match json(self.value, self.schema) {
             Err(e) => e,
@@ -802,9 +803,15 @@ impl Bad<'_> {
     }
 }
 
-/// A property of a view: `None` when absent or `null` (a `null` property looks
-/// absent to CEL), else its value or the bad data.
-pub type Prop<'a, T> = Option<std::result::Result<T, Bad<'a>>>;
+/// A property of a view: its JSON value, `None` when absent or `null` (a `null`
+/// property looks absent to CEL). Views only find their properties; a rule reads one
+/// with the reader of its schema's type ([`read`], [`present`]), so a view is a few
+/// pointers and reading an object costs one pass over its keys.
+pub type Prop<'a> = Option<&'a Json>;
+
+/// How a view's property is read: [`int`], [`double`], [`boolean`], [`string`],
+/// [`object`], [`items`] or [`raw`]. Data without the schema's type is bad.
+pub type Reader<'a, T> = fn(&'a Json, &'static StaticSchema) -> std::result::Result<T, Bad<'a>>;
 
 /// A property's JSON value (`None` when absent or `null`). Objects of a schema are
 /// small: comparing lengths first (and the bytes of the name, a constant where
@@ -855,13 +862,29 @@ pub fn object<'a>(
     v.as_object().ok_or(Bad { value: v, schema })
 }
 
-/// A property read as a CEL value: absent (or `null`) is `no such key: <name>`.
+/// Any JSON value (for properties read through the runtime's JSON values).
 #[inline]
-pub fn read<'a, T>(p: Prop<'a, T>, name: &str) -> Result<T> {
+pub fn raw<'a>(v: &'a Json, _schema: &'static StaticSchema) -> std::result::Result<&'a Json, Bad<'a>> {
+    Ok(v)
+}
+
+/// A property read as a CEL value with `reader` (its schema is `schema`): absent (or
+/// `null`) is `no such key: <name>`, bad data its `invalid data` error.
+#[inline]
+pub fn read<'a, T>(p: Prop<'a>, name: &str, reader: Reader<'a, T>, schema: &'static StaticSchema) -> Result<T> {
     match p {
-        Some(Ok(v)) => Ok(v),
-        Some(Err(bad)) => Err(bad.error()),
+        Some(x) => reader(x, schema).map_err(|bad| bad.error()),
         None => Err(Error::no_such_key(name)),
+    }
+}
+
+/// Whether a property is present (and not `null`), for `has()`: a present value
+/// that `reader` cannot read is that error, as Kubernetes' map lookup gives it.
+#[inline]
+pub fn present<'a, T>(p: Prop<'a>, reader: Reader<'a, T>, schema: &'static StaticSchema) -> Result<bool> {
+    match p {
+        Some(x) => reader(x, schema).map(|_| true).map_err(|bad| bad.error()),
+        None => Ok(false),
     }
 }
 

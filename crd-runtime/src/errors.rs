@@ -227,14 +227,17 @@ pub enum Path<'a> {
 }
 
 impl<'a> Path<'a> {
+    #[inline]
     pub fn field(&'a self, name: &'a str) -> Path<'a> {
         Path::Field(self, name)
     }
 
+    #[inline]
     pub fn index(&'a self, i: usize) -> Path<'a> {
         Path::Index(self, i)
     }
 
+    #[inline]
     pub fn key(&'a self, key: &'a str) -> Path<'a> {
         Path::Key(self, key)
     }

@@ -108,6 +108,7 @@ pub struct RuleInfo<'a> {
 impl RuleInfo<'_> {
     /// Whether the rule runs: transition rules need a correlated old value, unless
     /// `optionalOldSelf` is set (then `oldSelf` is `optional.none()` without one).
+    #[inline]
     pub fn applies(&self, has_old: bool) -> bool {
         !self.uses_old_self || has_old || self.optional_old_self
     }
@@ -162,6 +163,7 @@ impl Budget {
     }
 
     /// Whether validation must stop (Go: `remainingBudget < 0`).
+    #[inline]
     pub fn is_exhausted(self) -> bool {
         self.remaining < 0
     }
@@ -172,6 +174,7 @@ impl Budget {
 
     /// Takes `cost`, or returns `false` when it does not fit (Go: `*rtCost >
     /// math.MaxInt64 || int64(*rtCost) > remainingBudget`).
+    #[inline]
     fn take(&mut self, cost: u64) -> bool {
         match i64::try_from(cost) {
             Ok(c) if c <= self.remaining => {
@@ -573,7 +576,28 @@ pub fn run_rule<E: Display>(
     if !info.applies(site.has_old) {
         return true;
     }
-    if rule_result(info, site, evaluate(), budget, out) == Verdict::Failed {
+    let evaluated = evaluate();
+    // Most rules hold within the budget: nothing to report, and the budget (taken,
+    // so not below zero) is not exhausted.
+    if matches!(evaluated.result, Ok(true)) && budget.take(evaluated.cost) {
+        return true;
+    }
+    report_rule(info, site, evaluated, message_expression, ratchet, budget, out)
+}
+
+/// [`run_rule`] for a rule that does not hold, failed, or ran out of budget.
+#[cold]
+#[inline(never)]
+fn report_rule<E: Display>(
+    info: &RuleInfo<'_>,
+    site: &NodeSite<'_>,
+    evaluated: Evaluated<bool, E>,
+    message_expression: impl FnOnce() -> Option<Evaluated<Option<String>, E>>,
+    ratchet: impl FnOnce() -> bool,
+    budget: &mut Budget,
+    out: &mut Findings,
+) -> bool {
+    if rule_result(info, site, evaluated, budget, out) == Verdict::Failed {
         report_failure(info, site, message_expression(), ratchet, budget, out);
     }
     !budget.is_exhausted()

@@ -50,12 +50,12 @@ impl Repr {
 }
 
 /// The view of an object node a rule reads: a struct in the module's `rules` module
-/// holding the node's JSON object, with its scalar properties read once (integers as
-/// `i64`, numbers as `f64`, strings and enums as `&str`) and every other property
-/// kept as JSON (objects are viewed when read, the rest read through the runtime's
-/// JSON values). A property whose data does not have its schema's type holds the bad
-/// data, which reads as Kubernetes' `invalid data` error, as the API server's
-/// `UnstructuredToVal` does.
+/// holding the JSON value of each property the node's schema declares, found in one
+/// pass over the object's keys. A rule reads a property with the reader of its kind
+/// ([`PropKind::reader`]: integers as `i64`, numbers as `f64`, strings and enums as
+/// `&str`, objects viewed, lists of objects in place, the rest through the runtime's
+/// JSON values); data without the schema's type reads as Kubernetes' `invalid data`
+/// error, as the API server's `UnstructuredToVal` gives it.
 pub struct View {
     pub name: Ident,
     /// The `static` with the node's schema.
@@ -90,29 +90,16 @@ pub enum PropKind {
 }
 
 impl PropKind {
-    /// The Rust type the view holds (in `Prop<'a, _>`).
-    pub fn rust_type(&self) -> TokenStream {
+    /// The runtime function reading the property's JSON value (`rt::compiled::Reader`).
+    pub fn reader(&self) -> TokenStream {
         match self {
-            PropKind::Int => quote!(i64),
-            PropKind::Double => quote!(f64),
-            PropKind::Bool => quote!(bool),
-            PropKind::Str | PropKind::Formatted(_) => quote!(&'a str),
-            PropKind::Object(_) => quote!(&'a rt::JsonMap),
-            PropKind::Items(_) => quote!(rt::compiled::Items<'a>),
-            PropKind::Json => quote!(&'a rt::Value),
-        }
-    }
-
-    /// The parser of the JSON value `x` with schema static `s`.
-    pub fn parse(&self, x: TokenStream, s: &TokenStream) -> TokenStream {
-        match self {
-            PropKind::Int => quote!(rt::compiled::int(#x, &#s)),
-            PropKind::Double => quote!(rt::compiled::double(#x, &#s)),
-            PropKind::Bool => quote!(rt::compiled::boolean(#x, &#s)),
-            PropKind::Str | PropKind::Formatted(_) => quote!(rt::compiled::string(#x, &#s)),
-            PropKind::Object(_) => quote!(rt::compiled::object(#x, &#s)),
-            PropKind::Items(_) => quote!(rt::compiled::items(#x, &#s)),
-            PropKind::Json => quote!(Ok(#x)),
+            PropKind::Int => quote!(rt::compiled::int),
+            PropKind::Double => quote!(rt::compiled::double),
+            PropKind::Bool => quote!(rt::compiled::boolean),
+            PropKind::Str | PropKind::Formatted(_) => quote!(rt::compiled::string),
+            PropKind::Object(_) => quote!(rt::compiled::object),
+            PropKind::Items(_) => quote!(rt::compiled::items),
+            PropKind::Json => quote!(rt::compiled::raw),
         }
     }
 }
@@ -1034,19 +1021,16 @@ impl<'c> Compiler<'c> {
     // -- comprehensions ----------------------------------------------------------
 
     fn fold(&mut self, f: &Fold) -> Code {
+        if let Some(appending) = Appending::of(f) {
+            return self.appending_fold(f, appending);
+        }
         let range = self.node(&f.iter_range);
         let accu_repr = self.repr_of(&f.loop_step);
         // The accumulator starts in the scope around the comprehension.
         let init = self.node_as(&f.accu_init, accu_repr);
         let range_type = self.plan.types.get(&f.iter_range.id).cloned().unwrap_or(Type::Dyn);
         let two = f.iter_var2.is_some();
-        let (repr1, repr2) = match (&range_type, two) {
-            (Type::List(e), false) => (self.types.repr(e), Repr::Val),
-            (Type::List(e), true) => (Repr::Int, self.types.repr(e)),
-            (Type::Map(k, _), false) => (self.types.repr(k), Repr::Val),
-            (Type::Map(k, v), true) => (self.types.repr(k), self.types.repr(v)),
-            _ => (Repr::Val, Repr::Val),
-        };
+        let (repr1, repr2) = self.iter_reprs(&range_type, two);
         let accu = self.fresh("accu");
         let it1 = self.fresh("it");
         let it2 = self.fresh("it");
@@ -1058,52 +1042,15 @@ impl<'c> Compiler<'c> {
             is_result: true,
             by_ref: false,
         });
-        self.vars.push(Var {
-            name: f.iter_var.clone(),
-            ident: it1.clone(),
-            repr: repr1,
-            is_result: true,
-            by_ref: false,
-        });
-        if let Some(v2) = &f.iter_var2 {
-            self.vars.push(Var {
-                name: v2.clone(),
-                ident: it2.clone(),
-                repr: repr2,
-                is_result: true,
-                by_ref: false,
-            });
-        }
+        self.push_iter_vars(f, (&it1, repr1), (&it2, repr2));
         // The loop stops when the condition is false (an error goes on).
         let cond = self.node_as(&f.loop_condition, Repr::Bool);
         let step = self.node_as(&f.loop_step, accu_repr);
-        if two {
-            self.vars.pop();
-        }
-        self.vars.pop();
+        self.pop_iter_vars(two);
         let result_repr = self.repr_of(&f.result);
         let result = self.node_as(&f.result, result_repr);
         self.vars.pop();
-        let (range, bind) = match self.in_place_items(&range, if two { repr2 } else { repr1 }) {
-            // A list of viewed objects is iterated in place.
-            Some(view) => {
-                let item = quote!(#range_ident.object(i).map(#view::parse));
-                let bind = if two {
-                    quote! {
-                        let #it1 = rt::cel::Result::Ok(i as i64);
-                        let #it2 = #item;
-                    }
-                } else {
-                    quote!(let #it1 = #item;)
-                };
-                (range.tokens, bind)
-            }
-            None => {
-                let range = self.convert(range, Repr::Val);
-                let range = quote!((#range).and_then(|v| rt::compiled::Range::new(v, #two)));
-                (range, self.range_bind(repr1, repr2, two, &range_ident, &it1, &it2))
-            }
-        };
+        let (range, bind) = self.range_and_bind(range, (repr1, repr2), two, &range_ident, &it1, &it2);
         Code {
             tokens: quote!({
                 let #range_ident = #range;
@@ -1127,6 +1074,153 @@ impl<'c> Compiler<'c> {
                 }
             }),
             repr: result_repr,
+        }
+    }
+
+    /// A `map` or `filter` ([`Appending`]): the list is built in a `Vec` and made a
+    /// CEL list once, at the end, instead of `accu + [e]` making a new list at every
+    /// step. Values, errors and costs are those of the steps it stands for: reading
+    /// the accumulator (1), the element, the list literal (10) and `+` (its call
+    /// cost); the first error stays the accumulator's, a predicate's error replaces
+    /// it.
+    fn appending_fold(&mut self, f: &Fold, appending: Appending<'_>) -> Code {
+        let range = self.node(&f.iter_range);
+        let range_type = self.plan.types.get(&f.iter_range.id).cloned().unwrap_or(Type::Dyn);
+        let two = f.iter_var2.is_some();
+        let (repr1, repr2) = self.iter_reprs(&range_type, two);
+        let accu = self.fresh("accu");
+        let it1 = self.fresh("it");
+        let it2 = self.fresh("it");
+        let range_ident = self.fresh("range");
+        self.push_iter_vars(f, (&it1, repr1), (&it2, repr2));
+        let element = self.node_as(appending.element, Repr::Val);
+        let plus = static_cost("_+_", "add_list", &[Repr::Val, Repr::Val], Repr::Val);
+        let append = quote! {
+            cost += 1;
+            let e = #element;
+            cost += 10 + #plus;
+            match e {
+                Ok(v) => {
+                    if let Ok(items) = &mut #accu {
+                        items.push(v);
+                    }
+                }
+                Err(e) => {
+                    if #accu.is_ok() {
+                        #accu = Err(e);
+                    }
+                }
+            }
+        };
+        let step = match appending.predicate {
+            None => append,
+            Some(p) => {
+                let p = self.node_as(p, Repr::Bool);
+                quote! {
+                    let keep = #p;
+                    match keep {
+                        Ok(true) => { #append }
+                        Ok(false) => {}
+                        Err(e) => #accu = Err(e),
+                    }
+                }
+            }
+        };
+        self.pop_iter_vars(two);
+        let (range, bind) = self.range_and_bind(range, (repr1, repr2), two, &range_ident, &it1, &it2);
+        Code {
+            tokens: quote!({
+                let #range_ident = #range;
+                match #range_ident {
+                    Err(e) => Err(e),
+                    Ok(#range_ident) => {
+                        let mut #accu: rt::cel::Result<Vec<rt::cel::Val<'_>>> = Ok(Vec::new());
+                        for i in 0..#range_ident.len() {
+                            if cost > rt::compiled::LIMIT {
+                                return rt::compiled::cancelled(cost);
+                            }
+                            #bind
+                            #step
+                        }
+                        // The result reads the accumulator.
+                        cost += 1;
+                        #accu.map(rt::cel::Val::list)
+                    }
+                }
+            }),
+            repr: Repr::Val,
+        }
+    }
+
+    /// How a comprehension's variables are held over a range of checked type
+    /// `range_type`: the item (or key), and with `two` the index (or key) and item
+    /// (or value).
+    fn iter_reprs(&self, range_type: &Type, two: bool) -> (Repr, Repr) {
+        match (range_type, two) {
+            (Type::List(e), false) => (self.types.repr(e), Repr::Val),
+            (Type::List(e), true) => (Repr::Int, self.types.repr(e)),
+            (Type::Map(k, _), false) => (self.types.repr(k), Repr::Val),
+            (Type::Map(k, v), true) => (self.types.repr(k), self.types.repr(v)),
+            _ => (Repr::Val, Repr::Val),
+        }
+    }
+
+    fn push_iter_vars(&mut self, f: &Fold, (it1, repr1): (&Ident, Repr), (it2, repr2): (&Ident, Repr)) {
+        self.vars.push(Var {
+            name: f.iter_var.clone(),
+            ident: it1.clone(),
+            repr: repr1,
+            is_result: true,
+            by_ref: false,
+        });
+        if let Some(v2) = &f.iter_var2 {
+            self.vars.push(Var {
+                name: v2.clone(),
+                ident: it2.clone(),
+                repr: repr2,
+                is_result: true,
+                by_ref: false,
+            });
+        }
+    }
+
+    fn pop_iter_vars(&mut self, two: bool) {
+        if two {
+            self.vars.pop();
+        }
+        self.vars.pop();
+    }
+
+    /// The range of a comprehension as an expression, and the binding of its
+    /// variables for entry `i`: a list of viewed objects is iterated in place,
+    /// anything else through `rt::compiled::Range`.
+    fn range_and_bind(
+        &self,
+        range: Code,
+        (repr1, repr2): (Repr, Repr),
+        two: bool,
+        range_ident: &Ident,
+        it1: &Ident,
+        it2: &Ident,
+    ) -> (TokenStream, TokenStream) {
+        match self.in_place_items(&range, if two { repr2 } else { repr1 }) {
+            Some(view) => {
+                let item = quote!(#range_ident.object(i).map(#view::parse));
+                let bind = if two {
+                    quote! {
+                        let #it1 = rt::cel::Result::Ok(i as i64);
+                        let #it2 = #item;
+                    }
+                } else {
+                    quote!(let #it1 = #item;)
+                };
+                (range.tokens, bind)
+            }
+            None => {
+                let range = self.convert(range, Repr::Val);
+                let range = quote!((#range).and_then(|v| rt::compiled::Range::new(v, #two)));
+                (range, self.range_bind(repr1, repr2, two, range_ident, it1, it2))
+            }
         }
     }
 
@@ -1175,6 +1269,71 @@ impl<'c> Compiler<'c> {
             );
             quote!(let #it1 = #a;)
         }
+    }
+}
+
+/// A comprehension that only appends to a list: the `map` (`accu + [e]`) and
+/// `filter` / three-argument `map` (`p ? accu + [e] : accu`) macros, with an empty
+/// list to start from, no loop condition and the list as the result.
+struct Appending<'p> {
+    predicate: Option<&'p Node>,
+    element: &'p Node,
+}
+
+impl<'p> Appending<'p> {
+    fn of(f: &'p Fold) -> Option<Appending<'p>> {
+        let accu = f.accu_var.as_str();
+        let starts_empty = matches!(&f.accu_init.kind, NodeKind::Const(Val::List(l)) if l.is_empty());
+        let no_condition = matches!(&f.loop_condition.kind, NodeKind::Const(Val::Bool(true)));
+        let returns_accu = matches!(&f.result.kind, NodeKind::Attr(a) if is_var(a, accu));
+        if !(starts_empty && no_condition && returns_accu) {
+            return None;
+        }
+        match &f.loop_step.kind {
+            NodeKind::Call(c) => Some(Appending {
+                predicate: None,
+                element: appended(c, accu)?,
+            }),
+            NodeKind::Attr(Attr {
+                root: AttrRoot::Cond { cond, truthy, falsy },
+                quals,
+            }) if quals.is_empty() && truthy.quals.is_empty() && is_var(falsy, accu) => match &truthy.root {
+                AttrRoot::Expr(n) => match &n.kind {
+                    NodeKind::Call(c) => Some(Appending {
+                        predicate: Some(cond),
+                        element: appended(c, accu)?,
+                    }),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+/// Whether an attribute is the variable `name`, unqualified.
+fn is_var(a: &Attr, name: &str) -> bool {
+    a.quals.is_empty() && matches!(&a.root, AttrRoot::Var { name: n, global: false } if n == name)
+}
+
+/// `e` of a call `accu + [e]` (list concatenation, one non-optional element).
+fn appended<'p>(c: &'p Call, accu: &str) -> Option<&'p Node> {
+    if c.function != "_+_" || c.overload.as_deref() != Some("add_list") || c.mode != CallMode::Strict {
+        return None;
+    }
+    match c.args.as_slice() {
+        [
+            Node {
+                kind: NodeKind::Attr(a),
+                ..
+            },
+            Node {
+                kind: NodeKind::CreateList { elements, optional },
+                ..
+            },
+        ] if is_var(a, accu) && elements.len() == 1 && optional == &[false] => Some(&elements[0]),
+        _ => None,
     }
 }
 
@@ -1253,7 +1412,6 @@ impl FieldStep {
     /// it to the presence test.
     fn present(&self, v: &Ident, key: &str) -> TokenStream {
         let f = &self.ident;
-        let read = self.read(v, key);
         match self.kind {
             // Reading these cannot fail for data of the right type.
             PropKind::Int
@@ -1262,16 +1420,16 @@ impl FieldStep {
             | PropKind::Str
             | PropKind::Object(_)
             | PropKind::Items(_) => {
+                let (reader, s) = (self.kind.reader(), &self.schema);
+                quote!(rt::compiled::present(#v.#f, #reader, &#s))
+            }
+            PropKind::Formatted(_) | PropKind::Json => {
+                let read = self.read(v, key);
                 quote!(match #v.#f {
                     None => Ok(false),
-                    Some(Ok(_)) => Ok(true),
-                    Some(Err(bad)) => Err(bad.error()),
+                    Some(_) => (#read).map(|_| true),
                 })
             }
-            PropKind::Formatted(_) | PropKind::Json => quote!(match #v.#f {
-                None => Ok(false),
-                Some(_) => (#read).map(|_| true),
-            }),
         }
     }
 
@@ -1279,8 +1437,8 @@ impl FieldStep {
     /// `no such key` error).
     fn read(&self, v: &Ident, key: &str) -> TokenStream {
         let f = &self.ident;
-        let read = quote!(rt::compiled::read(#v.#f, #key));
-        let s = &self.schema;
+        let (reader, s) = (self.kind.reader(), &self.schema);
+        let read = quote!(rt::compiled::read(#v.#f, #key, #reader, &#s));
         match &self.kind {
             PropKind::Int | PropKind::Double | PropKind::Bool | PropKind::Items(_) => read,
             PropKind::Str => quote!(#read.map(rt::cel::Str::Borrowed)),

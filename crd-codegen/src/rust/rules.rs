@@ -385,8 +385,7 @@ impl<'a> RulesEmitter<'a> {
         let schema = &v.schema;
         let fields = v.fields.iter().map(|f| {
             let ident = &f.ident;
-            let ty = f.kind.rust_type();
-            quote!(#ident: rt::compiled::Prop<'a, #ty>,)
+            quote!(#ident: rt::compiled::Prop<'a>,)
         });
         // The object itself is kept for `to_val` only.
         let json_field = to_val.then(|| quote!(json: &'a rt::JsonMap,));
@@ -401,8 +400,7 @@ impl<'a> RulesEmitter<'a> {
             .map(|f| {
                 let ident = &f.ident;
                 let json = &f.json;
-                let parse = f.kind.parse(quote!(x), &f.schema);
-                (quote!(#json), quote!({ view.#ident = Some(#parse); }))
+                (quote!(#json), quote!({ view.#ident = Some(x); }))
             })
             .collect();
         let dispatch = match_arms(quote!(key.as_str()), arms, None);
@@ -410,7 +408,8 @@ impl<'a> RulesEmitter<'a> {
         let parse_fn = parse.then(|| {
             quote! {
                 impl<'a> #name<'a> {
-                    /// Reads the properties of an object (a `null` one stays absent).
+                    /// Finds the properties of an object (a `null` one stays absent).
+                    #[inline]
                     pub fn parse(json: &'a rt::JsonMap) -> Self {
                         let mut view = #name { #json_init #( #inits )* };
                         for (key, x) in json {
@@ -489,17 +488,28 @@ impl<'a> RulesEmitter<'a> {
     fn node_walk(&self, n: &RuleNode, s: &Schema, v: TokenStream, o: TokenStream, id: Option<TypeId>) -> TokenStream {
         let own = self.own_rules(n, s, &v, &o, id);
         let all_of = n.all_of.iter().map(|b| {
-            let code = self.own_rules(b, s, &v, &o, id);
+            let code = self.own_rules(b, s, &v, &o, id).map(|b| b.code).unwrap_or_default();
             quote!({
                 let ratchet = ratchet.all_of_branch();
                 #code
             })
         });
-        let children = self.children_walk(n, s, &v, &o);
-        quote! {
-            #own
-            #( #all_of )*
-            #children
+        // The node's view, read for its own rules, also finds its children.
+        let view = own.as_ref().and_then(|o| o.view);
+        let children = self.children_walk(n, s, &v, &o, view);
+        match own {
+            Some(own) => {
+                let code = own.code;
+                quote!({
+                    #code
+                    #( #all_of )*
+                    #children
+                })
+            }
+            None => quote! {
+                #( #all_of )*
+                #children
+            },
         }
     }
 
@@ -528,7 +538,14 @@ impl<'a> RulesEmitter<'a> {
 
     /// The children of a node: `additionalProperties` values and properties of an
     /// object (keys in sorted order), items of an array.
-    fn children_walk(&self, n: &RuleNode, s: &Schema, v: &TokenStream, o: &TokenStream) -> TokenStream {
+    fn children_walk(
+        &self,
+        n: &RuleNode,
+        s: &Schema,
+        v: &TokenStream,
+        o: &TokenStream,
+        view: Option<&View>,
+    ) -> TokenStream {
         let mut object = Vec::new();
         if let (Some(child), Some(cs)) = (&n.additional, s.additional_properties_schema()) {
             let body = self.child_walk(child, cs, quote!(x), quote!(ox));
@@ -543,22 +560,50 @@ impl<'a> RulesEmitter<'a> {
                 }
             });
         }
+        let mut viewed = Vec::new();
         for (key, child) in &n.properties {
             let Some(cs) = s.properties.get(key) else { continue };
             let body = self.child_walk(child, cs, quote!(x), quote!(ox));
-            object.push(quote! {
-                if let Some(x) = rt::compiled::prop(m, #key) {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, #key));
-                    let path = &path.field(#key);
+            match view.and_then(|v| v.fields.iter().find(|f| &f.json == key)) {
+                Some(f) => {
+                    let ident = &f.ident;
+                    viewed.push(quote! {
+                        if let Some(x) = view.#ident {
+                            let ox = old_view.and_then(|o| o.#ident);
+                            let path = &path.field(#key);
+                            #body
+                        }
+                    });
+                }
+                None => object.push(quote! {
+                    if let Some(x) = rt::compiled::prop(m, #key) {
+                        let ox = old_map.and_then(|o| rt::compiled::prop(o, #key));
+                        let path = &path.field(#key);
+                        #body
+                    }
+                }),
+            }
+        }
+        let old_map = |body: &TokenStream| {
+            uses_ident(body, "old_map").then(|| quote!(let old_map = #o.and_then(rt::Value::as_object);))
+        };
+        let mut out = TokenStream::new();
+        if !viewed.is_empty() {
+            // `this` and `prev` are the views of the node and its old value (`Err`
+            // when the value is not an object).
+            let body = quote!(#( #viewed )*);
+            let old_view = uses_ident(&body, "old_view")
+                .then(|| quote!(let old_view = prev.as_ref().and_then(|p| p.as_ref().ok());));
+            out.extend(quote! {
+                if let Ok(view) = &this {
+                    #old_view
                     #body
                 }
             });
         }
-        let mut out = TokenStream::new();
         if !object.is_empty() {
             let body = quote!(#( #object )*);
-            let old_map =
-                uses_ident(&body, "old_map").then(|| quote!(let old_map = #o.and_then(rt::Value::as_object);));
+            let old_map = old_map(&body);
             out.extend(quote! {
                 if let rt::Value::Object(m) = #v {
                     #old_map
@@ -611,10 +656,15 @@ impl<'a> RulesEmitter<'a> {
     // ---- a node's own rules ----
 
     /// `validateExpressions` at a node: `v` the value, `o` the correlated old value.
-    fn own_rules(&self, n: &RuleNode, s: &Schema, v: &TokenStream, o: &TokenStream, id: Option<TypeId>) -> TokenStream {
-        let Some(own) = &n.own else {
-            return TokenStream::new();
-        };
+    fn own_rules(
+        &self,
+        n: &RuleNode,
+        s: &Schema,
+        v: &TokenStream,
+        o: &TokenStream,
+        id: Option<TypeId>,
+    ) -> Option<OwnRules<'_>> {
+        let own = n.own.as_ref()?;
         let schema_type = n.schema_type;
         let value = if v.to_string() == "value" {
             quote!(value)
@@ -631,9 +681,12 @@ impl<'a> RulesEmitter<'a> {
         };
         let rules = match &own.rules {
             Err(e) => {
-                return quote!({
-                    #site
-                    rt::rules::node_compile_error(&site, #e, out);
+                return Some(OwnRules {
+                    code: quote! {
+                        #site
+                        rt::rules::node_compile_error(&site, #e, out);
+                    },
+                    view: None,
                 });
             }
             Ok(r) => r,
@@ -645,15 +698,22 @@ impl<'a> RulesEmitter<'a> {
             .filter_map(|rule| self.rule_call(rule, s, &node))
             .collect();
         if compiled.is_empty() {
-            return TokenStream::new();
+            return None;
         }
         let (this, prev) = (node.read(v.clone()), node.read(quote!(o)));
-        quote!({
-            #site
-            rt::rules::enter(&site, budget, out)?;
-            let this = #this;
-            let prev = #o.map(|o| #prev);
-            #( #compiled )*
+        let view = match node.kind {
+            PropKind::Object(id) if node.view.is_some() => self.views.get(&id),
+            _ => None,
+        };
+        Some(OwnRules {
+            code: quote! {
+                #site
+                rt::rules::enter(&site, budget, out)?;
+                let this = #this;
+                let prev = #o.map(|o| #prev);
+                #( #compiled )*
+            },
+            view,
         })
     }
 
@@ -854,6 +914,13 @@ impl<'a> RulesEmitter<'a> {
             self.name_structs(a, &format!("{name}.@elem"), None, out);
         }
     }
+}
+
+/// The code of a node's own rules (statements: the node's `site`, `this` and `prev`
+/// stay in scope after them), and the view `this` holds, if any.
+struct OwnRules<'v> {
+    code: TokenStream,
+    view: Option<&'v View>,
 }
 
 /// How a node's value reads as `self`: its kind, its view, its schema static.
