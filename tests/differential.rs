@@ -364,3 +364,55 @@ fn lists_of_objects_read_in_place() {
     let bad = serde_json::json!({"routes": [1, {"name": "a", "port": 1}]});
     errors(bad.clone(), Some(bad));
 }
+
+mod ratios {
+    crd_derive::crd_types!("fixtures/map-filter-crd.yaml");
+}
+
+/// `map` and `filter`, built in a vector by generated code: the same lists, errors
+/// and costs as the engine. An error in the predicate or the element makes the
+/// result that error (cel-go's `division by zero`), whether it comes before or
+/// after an item was kept; `map` with a predicate skips the items it would fail on.
+#[test]
+fn map_and_filter_agree_with_the_engine() {
+    let errors = |items: Value, tags: Value| {
+        let object = serde_json::json!({
+            "apiVersion": "test.example.com/v1", "kind": "Ratio",
+            "metadata": {"name": "r", "namespace": "default"},
+            "spec": {"items": items, "tags": tags},
+        });
+        admit_both::<ratios::test_example_com::v1::Ratio>("map-filter-crd.yaml", object, None)
+    };
+    let item = |name: &str, n: i64, d: i64| serde_json::json!({"name": name, "num": n, "den": d});
+    let filter_rule = "self.items.filter(x, x.num / x.den > 1).size() <= 2";
+    let map_rule = "self.items.map(x, x.num / x.den).all(q, q < 100)";
+    // Every rule holds.
+    let good = serde_json::json!([item("a", 4, 2), item("b", 9, 3)]);
+    assert_eq!(errors(good, serde_json::json!(["ab", "b"])), Vec::<String>::new());
+    // Dividing by zero in the first item, then keeping the second.
+    for bad in [
+        serde_json::json!([item("a", 4, 0), item("b", 9, 3)]),
+        serde_json::json!([item("a", 4, 2), item("b", 9, 0)]),
+    ] {
+        assert_eq!(
+            errors(bad, serde_json::json!(["ab"])),
+            [
+                format!("spec: Invalid value: \"object\": division by zero evaluating rule: {filter_rule}"),
+                format!("spec: Invalid value: \"object\": division by zero evaluating rule: {map_rule}"),
+            ]
+        );
+    }
+    // Three items pass the filter; two tags start with `a`; one item has no name;
+    // `transformList` adds the index.
+    let items = serde_json::json!([item("a", 4, 1), {"num": 6, "den": 2}, item("c", 48, 1)]);
+    assert_eq!(
+        errors(items, serde_json::json!(["x", "ab", "ac"])),
+        [
+            format!("spec: Invalid value: failed rule: {filter_rule}"),
+            "spec: Invalid value: failed rule: self.tags.filter(t, t.startsWith('a')).map(t, t + '!') == ['ab!']"
+                .to_string(),
+            "spec: Invalid value: every item is named".to_string(),
+            "spec: Invalid value: failed rule: self.items.transformList(i, x, x.num + i).all(n, n < 50)".to_string(),
+        ]
+    );
+}

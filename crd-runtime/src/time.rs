@@ -291,7 +291,7 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
 }
 
 /// The civil date of a day count from 1970-01-01.
-fn civil_from_days(z: i64) -> (i64, i64, i64) {
+pub(crate) fn civil_from_days(z: i64) -> (i64, i64, i64) {
     let z = z + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);
@@ -612,13 +612,10 @@ fn load_location(name: &str) -> Result<jiff::tz::TimeZone, String> {
 }
 
 /// Go `time.Parse(time.RFC3339, s)`: Unix seconds, nanoseconds and the offset,
-/// or `None` when Go rejects the text.
-///
-/// Go first tries a strict fast path and then its general layout parser, which
-/// also accepts a one-digit hour (`T3:04:05Z`), a comma before the fraction and
-/// offsets up to `+24:60`. Fractions beyond nine digits are truncated.
+/// or `None` when Go rejects the text: Go's strict fast path, then its general
+/// layout parser ([`go_time_parse`]).
 fn go_parse_rfc3339(s: &str) -> Option<(i64, u32, i32)> {
-    parse_rfc3339_fast(s.as_bytes()).or_else(|| parse_rfc3339_general(s.as_bytes()))
+    parse_rfc3339_fast(s.as_bytes()).or_else(|| go_time_parse(s, GoLayout::Rfc3339).ok())
 }
 
 /// Unix time of a validated civil date and time in the given offset.
@@ -693,94 +690,141 @@ fn parse_rfc3339_fast(s: &[u8]) -> Option<(i64, u32, i32)> {
     Some((unix, nsec, offset as i32))
 }
 
-/// Go `time.parse` with the layout `2006-01-02T15:04:05Z07:00`.
-fn parse_rfc3339_general(s: &[u8]) -> Option<(i64, u32, i32)> {
-    let digit = |b: &[u8], i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
-    // Go getnum: one or (fixed: exactly) two digits.
-    let getnum = |b: &[u8], fixed: bool| -> Option<(i64, usize)> {
-        if !digit(b, 0) {
-            return None;
+/// The layouts of Go's `time.Parse` that Kubernetes reads values with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GoLayout {
+    /// `time.RFC3339`.
+    Rfc3339,
+    /// kube-openapi's `ISO8601LocalTime`: no zone, read as UTC.
+    LocalTime,
+    /// kube-openapi's `RFC3339FullDate`: midnight UTC.
+    Date,
+}
+
+impl GoLayout {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GoLayout::Rfc3339 => "2006-01-02T15:04:05Z07:00",
+            GoLayout::LocalTime => "2006-01-02T15:04:05",
+            GoLayout::Date => "2006-01-02",
         }
-        if !digit(b, 1) {
-            if fixed {
-                return None;
-            }
-            return Some((i64::from(b[0] - b'0'), 1));
-        }
-        Some((i64::from(b[0] - b'0') * 10 + i64::from(b[1] - b'0'), 2))
+    }
+}
+
+/// Go's general `time.Parse(layout, value)` for the layouts of [`GoLayout`]: Unix
+/// seconds, nanoseconds and the zone offset in seconds, or Go's error
+/// (`parsing time "x" as "2006-01-02T15:04:05Z07:00": cannot parse "x" as "2006"`,
+/// `parsing time "...": month out of range`, `...: extra text: "..."`).
+///
+/// As Go does, it takes a one-digit hour, a fraction after the seconds (`.` or `,`,
+/// digits past the ninth dropped) although the layouts have none, and zone offsets
+/// up to `+24:60`.
+pub fn go_time_parse(value: &str, layout: GoLayout) -> Result<(i64, u32, i32), String> {
+    let cannot = |rest: &str, element: &str| {
+        format!(
+            "parsing time {} as {}: cannot parse {} as {}",
+            go_quote(value),
+            go_quote(layout.as_str()),
+            go_quote(rest),
+            go_quote(element)
+        )
     };
-    let skip = |b: &[u8], c: u8| -> Option<usize> { (b.first() == Some(&c)).then_some(1) };
-    let mut v = s;
-    if v.len() < 4 || !digit(v, 0) || !v[..4].iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    let year = v[..4].iter().fold(0i64, |acc, c| acc * 10 + i64::from(c - b'0'));
-    v = &v[4..];
-    v = &v[skip(v, b'-')?..];
-    let (month, n) = getnum(v, true)?;
-    if !(1..=12).contains(&month) {
-        return None;
-    }
-    v = &v[n..];
-    v = &v[skip(v, b'-')?..];
-    let (day, n) = getnum(v, true)?;
-    v = &v[n..];
-    v = &v[skip(v, b'T')?..];
-    let (hour, n) = getnum(v, false)?;
-    if hour >= 24 {
-        return None;
-    }
-    v = &v[n..];
-    v = &v[skip(v, b':')?..];
-    let (min, n) = getnum(v, true)?;
-    if min >= 60 {
-        return None;
-    }
-    v = &v[n..];
-    v = &v[skip(v, b':')?..];
-    let (sec, n) = getnum(v, true)?;
-    if sec >= 60 {
-        return None;
-    }
-    v = &v[n..];
-    let mut nsec = 0;
-    if v.len() >= 2 && (v[0] == b'.' || v[0] == b',') && digit(v, 1) {
-        let mut n = 2;
-        while n < v.len() && v[n].is_ascii_digit() {
-            n += 1;
+    let out_of_range = |what: &str| format!("parsing time {}: {what} out of range", go_quote(value));
+    let literal = |v: &'_ str, lit: &str| -> Result<usize, String> {
+        if v.starts_with(lit) {
+            Ok(lit.len())
+        } else {
+            Err(cannot(v, lit))
         }
-        nsec = parse_nanos(v, n);
+    };
+    // Go's `getnum`: one or two digits (exactly two when `fixed`).
+    let getnum = |b: &[u8], fixed: bool| -> Option<(i64, usize)> {
+        let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+        match (digit(0), digit(1)) {
+            (false, _) => None,
+            (true, false) if fixed => None,
+            (true, false) => Some((i64::from(b[0] - b'0'), 1)),
+            (true, true) => Some((i64::from(b[0] - b'0') * 10 + i64::from(b[1] - b'0'), 2)),
+        }
+    };
+    let mut v = value;
+    // 2006: Go checks the first byte is a digit, then `atoi` of four bytes.
+    if v.len() < 4 || !v.as_bytes()[..4].iter().all(u8::is_ascii_digit) {
+        return Err(cannot(v, "2006"));
+    }
+    let year = v.as_bytes()[..4].iter().fold(0i64, |y, c| y * 10 + i64::from(c - b'0'));
+    v = &v[4..];
+    // -01 -02 T15 :04 :05, each a literal then a number (a date stops at the day).
+    let mut fields = [0i64; 5];
+    let count = if layout == GoLayout::Date { 2 } else { 5 };
+    let elements: [(&str, &str, bool, i64, &str); 5] = [
+        ("-", "01", true, 13, "month"),
+        ("-", "02", true, i64::MAX, ""),
+        ("T", "15", false, 24, "hour"),
+        (":", "04", true, 60, "minute"),
+        (":", "05", true, 60, "second"),
+    ];
+    for (field, (lit, element, fixed, end, name)) in fields.iter_mut().zip(elements).take(count) {
+        v = &v[literal(v, lit)?..];
+        let (n, used) = getnum(v.as_bytes(), fixed).ok_or_else(|| cannot(v, element))?;
+        let low = if name == "month" { 1 } else { 0 };
+        if n < low || n >= end {
+            return Err(out_of_range(name));
+        }
+        *field = n;
+        v = &v[used..];
+    }
+    let [month, day, hour, min, sec] = fields;
+    // A fraction the layout does not show, after the seconds.
+    let mut nanos = 0;
+    let b = v.as_bytes();
+    if layout != GoLayout::Date && b.len() >= 2 && (b[0] == b'.' || b[0] == b',') && b[1].is_ascii_digit() {
+        let n = 2 + b[2..].iter().take_while(|c| c.is_ascii_digit()).count();
+        nanos = parse_nanos(b, n);
         v = &v[n..];
     }
-    let offset;
-    if v.first() == Some(&b'Z') {
-        offset = 0;
-        v = &v[1..];
-    } else {
-        if v.len() < 6 || v[3] != b':' {
-            return None;
+    let mut offset = 0i64;
+    if layout == GoLayout::Rfc3339 {
+        if let Some(rest) = v.strip_prefix('Z') {
+            v = rest;
+        } else {
+            let b = v.as_bytes();
+            if b.len() < 6 || b[3] != b':' {
+                return Err(cannot(v, "Z07:00"));
+            }
+            let hr = getnum(&b[1..3], true).map(|(n, _)| n);
+            let mm = hr.and(getnum(&b[4..6], true)).map(|(n, _)| n);
+            // Go checks the ranges first (the minutes' message wins), then whether
+            // both numbers parsed, then the sign.
+            if mm.is_some_and(|m| m > 60) {
+                return Err(out_of_range("time zone offset minute"));
+            }
+            if hr.is_some_and(|h| h > 24) {
+                return Err(out_of_range("time zone offset hour"));
+            }
+            let (Some(hr), Some(mm)) = (hr, mm) else {
+                return Err(cannot(v, "Z07:00"));
+            };
+            offset = (hr * 60 + mm) * 60;
+            match b[0] {
+                b'+' => {}
+                b'-' => offset = -offset,
+                _ => return Err(cannot(v, "Z07:00")),
+            }
+            v = &v[6..];
         }
-        let (hr, _) = getnum(&v[1..3], true)?;
-        let (mm, _) = getnum(&v[4..6], true)?;
-        if hr > 24 || mm > 60 {
-            return None;
-        }
-        let off = (hr * 60 + mm) * 60;
-        offset = match v[0] {
-            b'+' => off,
-            b'-' => -off,
-            _ => return None,
-        };
-        v = &v[6..];
     }
     if !v.is_empty() {
-        return None;
+        return Err(format!("parsing time {}: extra text: {}", go_quote(value), go_quote(v)));
     }
     if day < 1 || day > days_in(month, year) {
-        return None;
+        return Err(out_of_range("day"));
     }
-    let unix = to_unix([year, month, day, hour, min, sec], offset);
-    Some((unix, nsec, offset as i32))
+    Ok((
+        to_unix([year, month, day, hour, min, sec], offset),
+        nanos,
+        offset as i32,
+    ))
 }
 
 /// `timestamp(<string>)` (cel-go `String.ConvertToType(TimestampType)`): Go
@@ -804,6 +848,122 @@ pub fn timestamp_from_unix(secs: i64) -> Result<Timestamp, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Go's `time.Parse` for the layouts Kubernetes reads values with: what it takes
+    /// (one-digit hours, a comma before the fraction, fractions the layout does not
+    /// show, digits past the ninth dropped) and its error texts, from Go's
+    /// `format.go` (`newParseError`: `cannot parse <rest> as <element>`, range
+    /// errors and `extra text` without the layout).
+    #[test]
+    fn go_time_parse_is_gos() {
+        use GoLayout::{Date, LocalTime, Rfc3339};
+        // 2024-01-01T00:00:00Z
+        const NEW_YEAR: i64 = 1_704_067_200;
+        let ok = |s: &str, l| go_time_parse(s, l).unwrap();
+        assert_eq!(ok("2024-01-01T10:00:00Z", Rfc3339), (NEW_YEAR + 36_000, 0, 0));
+        assert_eq!(
+            ok("2024-01-01T10:00:00.5+01:30", Rfc3339),
+            (NEW_YEAR + 36_000 - 5_400, 500_000_000, 5_400)
+        );
+        assert_eq!(
+            ok("2024-01-01T1:00:00,25Z", Rfc3339),
+            (NEW_YEAR + 3_600, 250_000_000, 0)
+        );
+        assert_eq!(
+            ok("2024-01-01T10:00:00-24:60", Rfc3339),
+            (NEW_YEAR + 36_000 + 90_000, 0, -90_000)
+        );
+        assert_eq!(ok("2024-01-01T10:00:00", LocalTime), (NEW_YEAR + 36_000, 0, 0));
+        assert_eq!(
+            ok("2024-01-01T10:00:00.1234567891", LocalTime),
+            (NEW_YEAR + 36_000, 123_456_789, 0)
+        );
+        assert_eq!(ok("2024-02-29", Date), (NEW_YEAR + 59 * 86_400, 0, 0));
+
+        let rfc = "\"2006-01-02T15:04:05Z07:00\"";
+        let errors = [
+            (
+                "x",
+                Rfc3339,
+                format!("parsing time \"x\" as {rfc}: cannot parse \"x\" as \"2006\""),
+            ),
+            (
+                "ex",
+                LocalTime,
+                "parsing time \"ex\" as \"2006-01-02T15:04:05\": cannot parse \"ex\" as \"2006\"".into(),
+            ),
+            (
+                "-024-01-01T00:00:00Z",
+                Rfc3339,
+                format!(
+                    "parsing time \"-024-01-01T00:00:00Z\" as {rfc}: cannot parse \"-024-01-01T00:00:00Z\" as \"2006\""
+                ),
+            ),
+            (
+                "2024-01-01t10:00:00Z",
+                Rfc3339,
+                format!("parsing time \"2024-01-01t10:00:00Z\" as {rfc}: cannot parse \"t10:00:00Z\" as \"T\""),
+            ),
+            (
+                "2024-01-01T10:00:00Z",
+                LocalTime,
+                "parsing time \"2024-01-01T10:00:00Z\": extra text: \"Z\"".into(),
+            ),
+            (
+                "2024-01-01T10:00",
+                LocalTime,
+                "parsing time \"2024-01-01T10:00\" as \"2006-01-02T15:04:05\": cannot parse \"\" as \":\"".into(),
+            ),
+            (
+                "2024-02-30T00:00:00Z",
+                Rfc3339,
+                "parsing time \"2024-02-30T00:00:00Z\": day out of range".into(),
+            ),
+            (
+                "2024-13-01",
+                Date,
+                "parsing time \"2024-13-01\": month out of range".into(),
+            ),
+            (
+                "2024-1-01",
+                Date,
+                "parsing time \"2024-1-01\" as \"2006-01-02\": cannot parse \"1-01\" as \"01\"".into(),
+            ),
+            (
+                "2024-01-01T00:00:00",
+                Date,
+                "parsing time \"2024-01-01T00:00:00\": extra text: \"T00:00:00\"".into(),
+            ),
+            (
+                "2024-01-01T24:00:00Z",
+                Rfc3339,
+                "parsing time \"2024-01-01T24:00:00Z\": hour out of range".into(),
+            ),
+            (
+                "2024-01-01T10:00:00+25:00",
+                Rfc3339,
+                "parsing time \"2024-01-01T10:00:00+25:00\": time zone offset hour out of range".into(),
+            ),
+            (
+                "2024-01-01T10:00:00*25:61",
+                Rfc3339,
+                "parsing time \"2024-01-01T10:00:00*25:61\": time zone offset minute out of range".into(),
+            ),
+            (
+                "2024-01-01T10:00:00*01:00",
+                Rfc3339,
+                format!("parsing time \"2024-01-01T10:00:00*01:00\" as {rfc}: cannot parse \"*01:00\" as \"Z07:00\""),
+            ),
+            (
+                "2024-01-01T10:00:00+0100",
+                Rfc3339,
+                format!("parsing time \"2024-01-01T10:00:00+0100\" as {rfc}: cannot parse \"+0100\" as \"Z07:00\""),
+            ),
+        ];
+        for (value, layout, want) in errors {
+            assert_eq!(go_time_parse(value, layout).unwrap_err(), want, "{value} as {layout:?}");
+        }
+    }
     use crate::strings::cel_spec::{self, V};
 
     fn ts_accessor(t: &Timestamp, name: &str, tz: Option<&str>) -> Option<Result<i64, String>> {

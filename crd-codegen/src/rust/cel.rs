@@ -1028,51 +1028,38 @@ impl<'c> Compiler<'c> {
         let accu_repr = self.repr_of(&f.loop_step);
         // The accumulator starts in the scope around the comprehension.
         let init = self.node_as(&f.accu_init, accu_repr);
-        let range_type = self.plan.types.get(&f.iter_range.id).cloned().unwrap_or(Type::Dyn);
-        let two = f.iter_var2.is_some();
-        let (repr1, repr2) = self.iter_reprs(&range_type, two);
-        let accu = self.fresh("accu");
-        let it1 = self.fresh("it");
-        let it2 = self.fresh("it");
-        let range_ident = self.fresh("range");
+        let l = self.loop_names(f);
         self.vars.push(Var {
             name: f.accu_var.clone(),
-            ident: accu.clone(),
+            ident: l.accu.clone(),
             repr: accu_repr,
             is_result: true,
             by_ref: false,
         });
-        self.push_iter_vars(f, (&it1, repr1), (&it2, repr2));
+        self.push_iter_vars(f, &l);
         // The loop stops when the condition is false (an error goes on).
         let cond = self.node_as(&f.loop_condition, Repr::Bool);
         let step = self.node_as(&f.loop_step, accu_repr);
-        self.pop_iter_vars(two);
+        self.pop_iter_vars(&l);
         let result_repr = self.repr_of(&f.result);
         let result = self.node_as(&f.result, result_repr);
         self.vars.pop();
-        let (range, bind) = self.range_and_bind(range, (repr1, repr2), two, &range_ident, &it1, &it2);
-        Code {
-            tokens: quote!({
-                let #range_ident = #range;
-                match #range_ident {
-                    Err(e) => Err(e),
-                    Ok(#range_ident) => {
-                        let mut #accu = #init;
-                        for i in 0..#range_ident.len() {
-                            if cost > rt::compiled::LIMIT {
-                                return rt::compiled::cancelled(cost);
-                            }
-                            #bind
-                            if matches!(#cond, Ok(false)) {
-                                break;
-                            }
-                            let step = #step;
-                            #accu = step;
-                        }
-                        #result
-                    }
+        let accu = &l.accu;
+        let tokens = self.loop_code(
+            range,
+            &l,
+            quote!(let mut #accu = #init;),
+            quote! {
+                if matches!(#cond, Ok(false)) {
+                    break;
                 }
-            }),
+                let step = #step;
+                #accu = step;
+            },
+            result,
+        );
+        Code {
+            tokens,
             repr: result_repr,
         }
     }
@@ -1085,14 +1072,9 @@ impl<'c> Compiler<'c> {
     /// it.
     fn appending_fold(&mut self, f: &Fold, appending: Appending<'_>) -> Code {
         let range = self.node(&f.iter_range);
-        let range_type = self.plan.types.get(&f.iter_range.id).cloned().unwrap_or(Type::Dyn);
-        let two = f.iter_var2.is_some();
-        let (repr1, repr2) = self.iter_reprs(&range_type, two);
-        let accu = self.fresh("accu");
-        let it1 = self.fresh("it");
-        let it2 = self.fresh("it");
-        let range_ident = self.fresh("range");
-        self.push_iter_vars(f, (&it1, repr1), (&it2, repr2));
+        let l = self.loop_names(f);
+        let accu = &l.accu;
+        self.push_iter_vars(f, &l);
         let element = self.node_as(appending.element, Repr::Val);
         let plus = static_cost("_+_", "add_list", &[Repr::Val, Repr::Val], Repr::Val);
         let append = quote! {
@@ -1126,30 +1108,69 @@ impl<'c> Compiler<'c> {
                 }
             }
         };
-        self.pop_iter_vars(two);
-        let (range, bind) = self.range_and_bind(range, (repr1, repr2), two, &range_ident, &it1, &it2);
+        self.pop_iter_vars(&l);
+        // The result reads the accumulator.
+        let result = quote!({
+            cost += 1;
+            #accu.map(rt::cel::Val::list)
+        });
+        let tokens = self.loop_code(
+            range,
+            &l,
+            quote!(let mut #accu: rt::cel::Result<Vec<rt::cel::Val<'_>>> = Ok(Vec::new());),
+            step,
+            result,
+        );
         Code {
-            tokens: quote!({
-                let #range_ident = #range;
-                match #range_ident {
-                    Err(e) => Err(e),
-                    Ok(#range_ident) => {
-                        let mut #accu: rt::cel::Result<Vec<rt::cel::Val<'_>>> = Ok(Vec::new());
-                        for i in 0..#range_ident.len() {
-                            if cost > rt::compiled::LIMIT {
-                                return rt::compiled::cancelled(cost);
-                            }
-                            #bind
-                            #step
-                        }
-                        // The result reads the accumulator.
-                        cost += 1;
-                        #accu.map(rt::cel::Val::list)
-                    }
-                }
-            }),
+            tokens,
             repr: Repr::Val,
         }
+    }
+
+    /// The names and representations of a comprehension's variables.
+    fn loop_names(&mut self, f: &Fold) -> LoopNames {
+        let range_type = self.plan.types.get(&f.iter_range.id).cloned().unwrap_or(Type::Dyn);
+        let two = f.iter_var2.is_some();
+        LoopNames {
+            reprs: self.iter_reprs(&range_type, two),
+            two,
+            accu: self.fresh("accu"),
+            it1: self.fresh("it"),
+            it2: self.fresh("it"),
+            range: self.fresh("range"),
+        }
+    }
+
+    /// A comprehension's loop: the range (an error is the result), the accumulator
+    /// declared by `init`, `body` for each entry with the variables bound (the cost
+    /// limit checked first), then `result`.
+    fn loop_code(
+        &self,
+        range: Code,
+        l: &LoopNames,
+        init: TokenStream,
+        body: TokenStream,
+        result: TokenStream,
+    ) -> TokenStream {
+        let range_ident = &l.range;
+        let (range, bind) = self.range_and_bind(range, l);
+        quote!({
+            let #range_ident = #range;
+            match #range_ident {
+                Err(e) => Err(e),
+                Ok(#range_ident) => {
+                    #init
+                    for i in 0..#range_ident.len() {
+                        if cost > rt::compiled::LIMIT {
+                            return rt::compiled::cancelled(cost);
+                        }
+                        #bind
+                        #body
+                    }
+                    #result
+                }
+            }
+        })
     }
 
     /// How a comprehension's variables are held over a range of checked type
@@ -1165,27 +1186,27 @@ impl<'c> Compiler<'c> {
         }
     }
 
-    fn push_iter_vars(&mut self, f: &Fold, (it1, repr1): (&Ident, Repr), (it2, repr2): (&Ident, Repr)) {
+    fn push_iter_vars(&mut self, f: &Fold, l: &LoopNames) {
         self.vars.push(Var {
             name: f.iter_var.clone(),
-            ident: it1.clone(),
-            repr: repr1,
+            ident: l.it1.clone(),
+            repr: l.reprs.0,
             is_result: true,
             by_ref: false,
         });
         if let Some(v2) = &f.iter_var2 {
             self.vars.push(Var {
                 name: v2.clone(),
-                ident: it2.clone(),
-                repr: repr2,
+                ident: l.it2.clone(),
+                repr: l.reprs.1,
                 is_result: true,
                 by_ref: false,
             });
         }
     }
 
-    fn pop_iter_vars(&mut self, two: bool) {
-        if two {
+    fn pop_iter_vars(&mut self, l: &LoopNames) {
+        if l.two {
             self.vars.pop();
         }
         self.vars.pop();
@@ -1194,19 +1215,19 @@ impl<'c> Compiler<'c> {
     /// The range of a comprehension as an expression, and the binding of its
     /// variables for entry `i`: a list of viewed objects is iterated in place,
     /// anything else through `rt::compiled::Range`.
-    fn range_and_bind(
-        &self,
-        range: Code,
-        (repr1, repr2): (Repr, Repr),
-        two: bool,
-        range_ident: &Ident,
-        it1: &Ident,
-        it2: &Ident,
-    ) -> (TokenStream, TokenStream) {
-        match self.in_place_items(&range, if two { repr2 } else { repr1 }) {
+    fn range_and_bind(&self, range: Code, l: &LoopNames) -> (TokenStream, TokenStream) {
+        let LoopNames {
+            reprs: (repr1, repr2),
+            two,
+            it1,
+            it2,
+            range: range_ident,
+            ..
+        } = l;
+        match self.in_place_items(&range, if *two { *repr2 } else { *repr1 }) {
             Some(view) => {
                 let item = quote!(#range_ident.object(i).map(#view::parse));
-                let bind = if two {
+                let bind = if *two {
                     quote! {
                         let #it1 = rt::cel::Result::Ok(i as i64);
                         let #it2 = #item;
@@ -1219,7 +1240,7 @@ impl<'c> Compiler<'c> {
             None => {
                 let range = self.convert(range, Repr::Val);
                 let range = quote!((#range).and_then(|v| rt::compiled::Range::new(v, #two)));
-                (range, self.range_bind(repr1, repr2, two, range_ident, it1, it2))
+                (range, self.range_bind(*repr1, *repr2, *two, range_ident, it1, it2))
             }
         }
     }
@@ -1270,6 +1291,18 @@ impl<'c> Compiler<'c> {
             quote!(let #it1 = #a;)
         }
     }
+}
+
+/// The names and representations of a comprehension's variables in compiled code.
+struct LoopNames {
+    /// How the item (or key), and with two variables the index (or key) and item
+    /// (or value), are held.
+    reprs: (Repr, Repr),
+    two: bool,
+    accu: Ident,
+    it1: Ident,
+    it2: Ident,
+    range: Ident,
 }
 
 /// A comprehension that only appends to a list: the `map` (`accu + [e]`) and

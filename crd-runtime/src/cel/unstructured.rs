@@ -252,26 +252,25 @@ fn duration_words(s: &str) -> Vec<(&str, &str)> {
 
 /// Go `time.Parse("2006-01-02", s)`: midnight UTC.
 fn parse_date(s: &str) -> std::result::Result<Timestamp, String> {
-    if !crate::formats::is_date(s) {
-        return Err(format!(
-            "parsing time {} as \"2006-01-02\": cannot parse",
-            crate::gofmt::quote(s)
-        ));
-    }
-    crate::time::timestamp(&format!("{s}T00:00:00Z"))
+    let (secs, nanos, offset) = crate::time::go_time_parse(s, crate::time::GoLayout::Date)?;
+    Timestamp::new(secs, nanos, offset)
 }
 
-/// kube-openapi strfmt `ParseDateTime` (RFC 3339 with optional fractional seconds).
+/// kube-openapi strfmt `ParseDateTime`: `""` is the Unix epoch; otherwise Go's
+/// `time.Parse` with five layouts in turn (RFC 3339 with exactly six, then three
+/// fractional digits, `time.RFC3339`, `time.RFC3339Nano`, and ISO 8601 local time
+/// without a zone, read as UTC), the first that parses giving the value, else the
+/// last one's error. The first four take a subset of what `time.RFC3339` takes
+/// (Go reads a fraction the layout does not show), with the same values, so two
+/// parses decide.
 fn parse_date_time(s: &str) -> std::result::Result<Timestamp, String> {
+    use crate::time::{GoLayout, go_time_parse};
     if s.is_empty() {
         return Timestamp::new(0, 0, 0);
     }
-    crate::time::timestamp(s).map_err(|_| {
-        format!(
-            "parsing time {} as \"2006-01-02T15:04:05Z07:00\": cannot parse",
-            crate::gofmt::quote(s)
-        )
-    })
+    let (secs, nanos, offset) =
+        go_time_parse(s, GoLayout::Rfc3339).or_else(|_| go_time_parse(s, GoLayout::LocalTime))?;
+    Timestamp::new(secs, nanos, offset)
 }
 
 /// Go `base64.StdEncoding.Decode` (padding required; `\r` and `\n` skipped), with
@@ -353,6 +352,33 @@ pub(crate) fn base64_decode(s: &str) -> std::result::Result<Vec<u8>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `date-time` strings read as kube-openapi's `ParseDateTime` reads them: RFC 3339
+    /// or ISO 8601 local time (UTC), the error the last layout's, behind the API
+    /// server's `Invalid date-time formatted string` (`valuesunstructured.go`).
+    #[test]
+    fn date_times_read_as_kube_openapi_reads_them() {
+        let ts = |s: &str| match string_val(s, "date-time") {
+            Ok(Val::Timestamp(t)) => (t.unix_seconds(), t.offset_seconds()),
+            other => panic!("{s}: {other:?}"),
+        };
+        assert_eq!(ts("2024-01-01T10:00:00Z"), (1_704_103_200, 0));
+        assert_eq!(ts("2024-01-01T10:00:00.123+02:00"), (1_704_096_000, 7_200));
+        assert_eq!(ts("2024-01-01T10:00:00"), (1_704_103_200, 0));
+        assert_eq!(ts(""), (0, 0));
+        assert_eq!(
+            string_val("ex", "date-time").unwrap_err().to_string(),
+            "Invalid date-time formatted string ex: parsing time \"ex\" as \"2006-01-02T15:04:05\": cannot parse \"ex\" as \"2006\""
+        );
+        assert_eq!(
+            string_val("2024-01-01", "date").map(|v| matches!(v, Val::Timestamp(_))),
+            Ok(true)
+        );
+        assert_eq!(
+            string_val("2024-01-01T00:00:00Z", "date").unwrap_err().to_string(),
+            "Invalid date formatted string 2024-01-01T00:00:00Z: parsing time \"2024-01-01T00:00:00Z\": extra text: \"T00:00:00Z\""
+        );
+    }
 
     #[test]
     fn base64_like_go() {
