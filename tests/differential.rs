@@ -416,3 +416,35 @@ fn map_and_filter_agree_with_the_engine() {
         ]
     );
 }
+
+mod slots {
+    crd_derive::crd_types!("fixtures/nullable-items-crd.yaml");
+}
+
+/// Items of a list (and values of a map) that are `null` where the schema allows it:
+/// CEL sees `null`, not an object, and selecting a field of it is cel-go's `no such key` (its
+/// `refQualify` on a value that is neither map nor list); `has()` of it is `false`.
+#[test]
+fn null_items_are_not_objects() {
+    let errors = |slots: Value| {
+        let object = serde_json::json!({
+            "apiVersion": "test.example.com/v1", "kind": "Slot",
+            "metadata": {"name": "s", "namespace": "default"},
+            "spec": {"slots": slots, "extras": {"a": null, "b": {"name": "b"}}},
+        });
+        admit_both::<slots::test_example_com::v1::Slot>("nullable-items-crd.yaml", object, None)
+    };
+    assert_eq!(errors(serde_json::json!([{"name": "a"}])), Vec::<String>::new());
+    assert_eq!(
+        errors(serde_json::json!([null, {"name": "a"}])),
+        Vec::<String>::new(),
+        "exists() goes past the error of the null item"
+    );
+    assert_eq!(
+        errors(serde_json::json!([null])),
+        [
+            "spec: Invalid value: \"object\": no such key: name evaluating rule: self.slots.exists(s, s.name == 'a')",
+            "spec: Invalid value: failed rule: self.slots.filter(s, s != null).size() >= 1",
+        ]
+    );
+}

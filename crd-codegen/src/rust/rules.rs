@@ -896,9 +896,15 @@ impl<'a> RulesEmitter<'a> {
         out
     }
 
+    /// Names the views of `s` (its struct `id` when given) and the nodes below it.
+    /// List items and map values that may be `null` are left out: CEL sees such a
+    /// value as `null`, which no view holds, so it is read as a CEL value. (A `null`
+    /// property is absent to CEL, so properties keep their views.)
     fn name_structs(&self, s: &Schema, name: &str, id: Option<TypeId>, out: &mut HashMap<String, TypeId>) {
+        let may_be_null = s.nullable && (name.ends_with(".@idx") || name.ends_with(".@elem"));
         if let Some(id) = id.or_else(|| self.struct_of(s))
             && self.views.contains_key(&id)
+            && !may_be_null
         {
             out.insert(name.to_string(), id);
         }
