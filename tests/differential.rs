@@ -82,10 +82,18 @@ fn generated_code_agrees_with_the_engine() {
                     let valid = g.resource(&api_version, kind, &v.schema);
                     let mut mutated = valid.clone();
                     let mutation = g.mutate(&mut mutated, &v.schema);
+                    // An update names the resource version it replaces (the store
+                    // refuses one that does not, before validating it).
+                    let versioned = |mut o: Value| {
+                        if let Some(m) = o.get_mut("metadata").and_then(Value::as_object_mut) {
+                            m.insert("resourceVersion".into(), "1".into());
+                        }
+                        o
+                    };
                     let cases: [(&str, Value, Option<Value>); 3] = [
                         ("create", valid.clone(), None),
                         ("create mutated", mutated.clone(), None),
-                        ("update", mutated, Some(valid)),
+                        ("update", versioned(mutated), Some(versioned(valid))),
                     ];
                     for (what, object, old) in cases {
                         let old_text = old.as_ref().map(|o| format!("old: {o}\n")).unwrap_or_default();

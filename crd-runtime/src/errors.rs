@@ -197,6 +197,10 @@ pub type ErrorList = Vec<FieldError>;
 /// * spec.cronSpec: Invalid value: "* * * *": spec.cronSpec in body should match '...'
 /// * spec.replicas: Invalid value: 15: spec.replicas in body should be less than or equal to 10
 /// ```
+///
+/// `errors` are the API server's causes, in order, duplicates included (it checks
+/// some things twice, such as an update's unchanged name); the printed
+/// form shows each line once, as kubectl's `statusCausesToAggrError` does.
 #[derive(Clone, Debug, PartialEq)]
 pub struct InvalidObject {
     pub kind: String,
@@ -207,8 +211,11 @@ pub struct InvalidObject {
 impl fmt::Display for InvalidObject {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "The {} {} is invalid:", self.kind, gofmt::quote(&self.name))?;
-        for e in &self.errors {
-            write!(f, "\n* {e}")?;
+        let mut seen = std::collections::HashSet::new();
+        for line in self.errors.iter().map(FieldError::to_string) {
+            if seen.insert(line.clone()) {
+                write!(f, "\n* {line}")?;
+            }
         }
         Ok(())
     }
@@ -367,6 +374,19 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "The CronTab \"my-new-cron-object\" is invalid:\n* spec.foo: Required value"
+        );
+        // The same cause twice (the registry's `BeforeUpdate` and the custom resource
+        // validator both check that the name is unchanged) prints once.
+        let twice = FieldError::invalid("metadata.name", json!("b"), "field is immutable");
+        let e = InvalidObject {
+            errors: vec![twice.clone(), FieldError::required("spec.foo", ""), twice],
+            ..e
+        };
+        assert_eq!(
+            e.to_string(),
+            "The CronTab \"my-new-cron-object\" is invalid:\n\
+             * metadata.name: Invalid value: \"b\": field is immutable\n\
+             * spec.foo: Required value"
         );
     }
 }
