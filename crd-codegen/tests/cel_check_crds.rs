@@ -69,6 +69,38 @@ fn cel_seed_examples_load_with_the_api_servers_errors() {
     }
 }
 
+/// The seed's cost example: `self.all(x, x.contains('a string'))` over an unbounded
+/// list of unbounded strings is rejected (the test above holds the messages); with
+/// `maxItems: 25` on the list and `maxLength: 10` on its strings, as the page
+/// suggests, the same CRD is accepted and its rule compiles.
+#[test]
+fn the_cost_example_is_accepted_with_bounds() {
+    let Some(shared) = shared() else {
+        eprintln!("shared/ not found; skipping");
+        return;
+    };
+    let text = std::fs::read_to_string(shared.join("spec/examples/budget-crd.yaml")).unwrap();
+    let bounded = text.replace(
+        "              type: array\n              items:\n                type: string\n",
+        "              type: array\n              maxItems: 25\n              items:\n                type: string\n                maxLength: 10\n",
+    );
+    assert_ne!(bounded, text, "the list and its items are where the seed puts them");
+    let dir = std::env::temp_dir().join(format!("crd-cost-example-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("bounded.yaml");
+    std::fs::write(&file, bounded).unwrap();
+    let loaded = crd_codegen::load::load(&[&file]);
+    let errors: Vec<&str> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity >= Severity::Error)
+        .map(|d| d.message.as_str())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(loaded.crds.len(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Every node with rules, with whether it is a resource root.
 fn rule_nodes<'a>(s: &'a JsonSchemaProps, is_root: bool, out: &mut Vec<(&'a JsonSchemaProps, bool)>) {
     if !s.x_validations.is_empty() {
