@@ -757,18 +757,19 @@ pub fn go_time_parse(value: &str, layout: GoLayout) -> Result<(i64, u32, i32), S
     // -01 -02 T15 :04 :05, each a literal then a number (a date stops at the day).
     let mut fields = [0i64; 5];
     let count = if layout == GoLayout::Date { 2 } else { 5 };
-    let elements: [(&str, &str, bool, i64, &str); 5] = [
-        ("-", "01", true, 13, "month"),
-        ("-", "02", true, i64::MAX, ""),
-        ("T", "15", false, 24, "hour"),
-        (":", "04", true, 60, "minute"),
-        (":", "05", true, 60, "second"),
+    // (literal, element, fixed width, valid range, its name in range errors); the
+    // day is checked against its month once all is read, as Go does.
+    let elements: [(&str, &str, bool, std::ops::Range<i64>, &str); 5] = [
+        ("-", "01", true, 1..13, "month"),
+        ("-", "02", true, 0..100, "day"),
+        ("T", "15", false, 0..24, "hour"),
+        (":", "04", true, 0..60, "minute"),
+        (":", "05", true, 0..60, "second"),
     ];
-    for (field, (lit, element, fixed, end, name)) in fields.iter_mut().zip(elements).take(count) {
+    for (field, (lit, element, fixed, range, name)) in fields.iter_mut().zip(elements).take(count) {
         v = &v[literal(v, lit)?..];
         let (n, used) = getnum(v.as_bytes(), fixed).ok_or_else(|| cannot(v, element))?;
-        let low = if name == "month" { 1 } else { 0 };
-        if n < low || n >= end {
+        if !range.contains(&n) {
             return Err(out_of_range(name));
         }
         *field = n;

@@ -892,16 +892,24 @@ impl<'a> RulesEmitter<'a> {
             PropKind::Object(id) => Some(id),
             _ => None,
         };
-        self.name_structs(schema, SELF_TYPE_NAME, root, &mut out);
+        // `self` is never null: a node's rules do not run on a null value.
+        self.name_structs(schema, SELF_TYPE_NAME, root, false, &mut out);
         out
     }
 
     /// Names the views of `s` (its struct `id` when given) and the nodes below it.
-    /// List items and map values that may be `null` are left out: CEL sees such a
-    /// value as `null`, which no view holds, so it is read as a CEL value. (A `null`
-    /// property is absent to CEL, so properties keep their views.)
-    fn name_structs(&self, s: &Schema, name: &str, id: Option<TypeId>, out: &mut HashMap<String, TypeId>) {
-        let may_be_null = s.nullable && (name.ends_with(".@idx") || name.ends_with(".@elem"));
+    /// A node whose values `may_be_null` (nullable list items and map values) is
+    /// left out: CEL sees such a value as `null`, which no view holds, so it is read
+    /// as a CEL value. (A `null` property is absent to CEL, so properties keep their
+    /// views.)
+    fn name_structs(
+        &self,
+        s: &Schema,
+        name: &str,
+        id: Option<TypeId>,
+        may_be_null: bool,
+        out: &mut HashMap<String, TypeId>,
+    ) {
         if let Some(id) = id.or_else(|| self.struct_of(s))
             && self.views.contains_key(&id)
             && !may_be_null
@@ -910,14 +918,14 @@ impl<'a> RulesEmitter<'a> {
         }
         for (k, c) in &s.properties {
             if let Some(e) = escape(k) {
-                self.name_structs(c, &format!("{name}.{e}"), None, out);
+                self.name_structs(c, &format!("{name}.{e}"), None, false, out);
             }
         }
         if let Some(i) = &s.items {
-            self.name_structs(i, &format!("{name}.@idx"), None, out);
+            self.name_structs(i, &format!("{name}.@idx"), None, i.nullable, out);
         }
         if let Some(a) = s.additional_properties_schema() {
-            self.name_structs(a, &format!("{name}.@elem"), None, out);
+            self.name_structs(a, &format!("{name}.@elem"), None, a.nullable, out);
         }
     }
 }
