@@ -1,18 +1,35 @@
 #!/usr/bin/env bash
-# Generates Rust for every project directory of the CRD corpus (../shared/crds) and
-# compiles each as its own crate with warnings denied, reporting `cargo check` time
-# and peak memory per project.
+# What users pay for generated code, ours beside kopium's, per corpus project.
+#
+# For every project directory of the CRD corpus (../shared/crds), in one run:
+#   - ours: `crdgen generate <project>` into one crate that depends on crd-runtime;
+#   - kopium's: `kopium -f FILE --api-version V` for every CRD version (what a kopium
+#     user runs to get every version), each in its own module of one crate that
+#     depends on kube (derive), k8s-openapi, serde and serde_json.
+# Each crate is checked (`cargo check`) and built (debug `cargo build`) with warnings
+# denied, in the given edition; the table gives lines, seconds, peak memory (the
+# largest process, i.e. rustc) and generation seconds for both.
 #
 #   scripts/corpus-compile.sh [PROJECT...]      # all projects when none given
 #
-# Environment: CORPUS (default ../shared/crds), WORK (default target/corpus-crates),
-# CHECK (default "check"; set to "clippy" to run clippy with -D warnings instead).
+# Environment:
+#   EDITION  edition of the generated crates (default 2021; 2018 and 2024 work too)
+#   KOPIUM   the kopium binary (default: `kopium` on PATH; `cargo install kopium`),
+#            or `none` to measure only ours
+#   CHECK    `check` (default) or `clippy` (clippy -D warnings instead of check/build)
+#   CORPUS   default ../shared/crds;  WORK  default target/corpus-crates
+# Needs python3 with PyYAML (`pip install pyyaml`) to list kopium's CRD versions.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 corpus=${CORPUS:-$root/../shared/crds}
 work=${WORK:-$root/target/corpus-crates}
+edition=${EDITION:-2021}
 check=${CHECK:-check}
+kopium=${KOPIUM:-kopium}
 [ -d "$corpus" ] || { echo "corpus not found at $corpus" >&2; exit 2; }
+if [ "$kopium" != none ] && ! command -v "$kopium" > /dev/null; then
+  echo "kopium not found (cargo install kopium), or set KOPIUM=none" >&2; exit 2
+fi
 mkdir -p "$work"
 
 cargo build -q --release -p crd-codegen --bin crdgen --manifest-path "$root/Cargo.toml"
@@ -23,54 +40,137 @@ if [ ${#projects[@]} -eq 0 ]; then
   mapfile -t projects < <(find "$corpus" -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort)
 fi
 
-# One workspace holding one crate per project, sharing a target directory, so that
-# crd-runtime and its dependencies are built once.
+crate_name() { echo "$1-$(echo "$2" | tr '[:upper:]_' '[:lower:]-')"; }
+
+# One workspace, one target directory: dependencies are built once, before measuring.
 members=""
-for p in "${projects[@]}"; do members+="\"$p\", "; done
+for p in "${projects[@]}"; do
+  members+="\"ours/$p\", "
+  [ "$kopium" != none ] && members+="\"kopium/$p\", "
+done
 cat > "$work/Cargo.toml" <<TOML
 [workspace]
-resolver = "3"
+resolver = "2"
 members = [${members%, }]
 TOML
 
-crate_name() { echo "corpus-$(echo "$1" | tr '[:upper:]_' '[:lower:]-')"; }
 for p in "${projects[@]}"; do
-  crate=$work/$p
-  mkdir -p "$crate/src"
-  touch "$crate/src/lib.rs"
-  cat > "$crate/Cargo.toml" <<TOML
+  mkdir -p "$work/ours/$p/src" "$work/kopium/$p/src"
+  touch "$work/ours/$p/src/lib.rs" "$work/kopium/$p/src/lib.rs"
+  cat > "$work/ours/$p/Cargo.toml" <<TOML
 [package]
-name = "$(crate_name "$p")"
+name = "$(crate_name ours "$p")"
 version = "0.0.0"
-edition = "2024"
+edition = "$edition"
 publish = false
 
 [dependencies]
 crd-runtime = { path = "$root/crd-runtime" }
 TOML
-done
-# Dependencies first, so that the measurements cover only the generated crates.
-(cd "$work" && RUSTFLAGS="-D warnings" cargo "$check" -q -p crd-runtime)
+  cat > "$work/kopium/$p/Cargo.toml" <<TOML
+[package]
+name = "$(crate_name kopium "$p")"
+version = "0.0.0"
+edition = "$edition"
+publish = false
 
-printf '%-36s %8s %10s %10s %12s\n' project lines check_s peak_MB generate_s
+[dependencies]
+kube = { version = "5", default-features = false, features = ["derive"] }
+k8s-openapi = { version = "0.29", features = ["latest"] }
+serde = { version = "1", features = ["derive"] }
+serde_json = "1"
+TOML
+done
+
+# Dependencies first, with the features each side's crates resolve to (an empty crate of
+# each side), so that the measurements cover only the generated code.
+warm=(-p "$(crate_name ours "${projects[0]}")")
+[ "$kopium" != none ] && warm+=(-p "$(crate_name kopium "${projects[0]}")")
+for crate in "${warm[@]}"; do
+  [ "$crate" = -p ] && continue
+  : > "$work/${crate%%-*}/${projects[0]}/src/lib.rs"
+  (cd "$work" && for cmd in check build; do RUSTFLAGS="-D warnings" cargo $cmd -q -p "$crate"; done)
+done
+
+# kopium reads one CRD per file: every CRD document of a project, split into its own
+# file, with its versions. Prints `FILE<TAB>VERSION` lines.
+kopium_inputs() {
+  python3 - "$1" "$2" <<'PY'
+import os, sys, yaml
+src, out = sys.argv[1], sys.argv[2]
+# prometheus-operator has a bare `=` enum item: YAML 1.1's "value" tag; a string in YAML 1.2.
+yaml.SafeLoader.add_constructor("tag:yaml.org,2002:value", lambda l, n: l.construct_scalar(n))
+loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+if loader is not yaml.SafeLoader:
+    loader.add_constructor("tag:yaml.org,2002:value", lambda l, n: l.construct_scalar(n))
+n = 0
+for dirpath, _, files in sorted(os.walk(src)):
+    for f in sorted(files):
+        if not f.endswith((".yaml", ".yml", ".json")):
+            continue
+        with open(os.path.join(dirpath, f)) as fh:
+            for doc in yaml.load_all(fh, Loader=loader):
+                if not isinstance(doc, dict) or doc.get("kind") != "CustomResourceDefinition":
+                    continue
+                n += 1
+                path = os.path.join(out, f"crd{n}.yaml")
+                with open(path, "w") as o:
+                    yaml.safe_dump(doc, o)
+                spec = doc.get("spec", {})
+                versions = [v["name"] for v in spec.get("versions") or []] or [spec.get("version")]
+                for v in versions:
+                    print(f"{path}\t{v}")
+PY
+}
+
+# Seconds and peak MB of one cargo command on one crate, or "failed".
+measure() {
+  local dir=$1 crate=$2 log=$3; shift 3
+  touch "$dir/src/lib.rs"
+  if (cd "$work" && RUSTFLAGS="-D warnings" /usr/bin/time -f '%e %M' -o "$dir/time.log" cargo "$@" -q -p "$crate" 2> "$log"); then
+    read -r secs kb < "$dir/time.log"
+    echo "$secs $((kb / 1024))"
+  else
+    echo "$crate: cargo $* failed:" >&2; head -40 "$log" >&2
+    echo "failed failed"
+  fi
+}
+
+now() { date +%s.%N; }
+
+printf '%-36s %-6s %8s %8s %8s %8s %8s %8s\n' project side lines gen_s check_s check_MB build_s build_MB
 failed=0
 for p in "${projects[@]}"; do
-  crate=$work/$p
-  name=$(crate_name "$p")
-  gen_start=$(date +%s.%N)
-  if ! "$crdgen" generate "$corpus/$p" -o "$crate/src/lib.rs" 2> "$crate/generate.log"; then
-    echo "$p: generate failed:" >&2; cat "$crate/generate.log" >&2; failed=1; continue
-  fi
-  gen_s=$(echo "$(date +%s.%N) - $gen_start" | bc)
-  if [ "$check" = clippy ]; then
-    cmd=(cargo clippy -q -p "$name" -- -D warnings)
-  else
-    cmd=(cargo check -q -p "$name")
-  fi
-  if ! (cd "$work" && RUSTFLAGS="-D warnings" /usr/bin/time -f '%e %M' -o "$crate/time.log" "${cmd[@]}" 2> "$crate/check.log"); then
-    echo "$p: $check failed:" >&2; head -50 "$crate/check.log" >&2; failed=1; continue
-  fi
-  read -r secs kb < "$crate/time.log"
-  printf '%-36s %8d %10s %10d %12.2f\n' "$p" "$(wc -l < "$crate/src/lib.rs")" "$secs" "$((kb / 1024))" "$gen_s"
+  for side in ours kopium; do
+    [ "$side" = kopium ] && [ "$kopium" = none ] && continue
+    dir=$work/$side/$p
+    start=$(now)
+    if [ "$side" = ours ]; then
+      "$crdgen" generate "$corpus/$p" -o "$dir/src/lib.rs" 2> "$dir/generate.log" || {
+        echo "$p: generate failed:" >&2; cat "$dir/generate.log" >&2; failed=1; continue; }
+    else
+      rm -rf "$dir/crds" && mkdir -p "$dir/crds"
+      mapfile -t inputs < <(kopium_inputs "$corpus/$p" "$dir/crds")
+      : > "$dir/src/lib.rs"
+      i=0
+      for line in "${inputs[@]}"; do
+        file=${line%%$'\t'*}; version=${line#*$'\t'}; i=$((i + 1))
+        { echo "pub mod m$i {"; "$kopium" -f "$file" --api-version "$version"; echo "}"; } >> "$dir/src/lib.rs" 2>> "$dir/generate.log" || {
+          echo "$p: kopium failed on $file $version" >&2; failed=1; }
+      done
+    fi
+    gen_s=$(echo "$(now) - $start" | bc)
+    crate=$(crate_name "$side" "$p")
+    if [ "$check" = clippy ]; then
+      read -r check_s check_mb < <(measure "$dir" "$crate" "$dir/check.log" clippy)
+      build_s=-; build_mb=-
+    else
+      read -r check_s check_mb < <(measure "$dir" "$crate" "$dir/check.log" check)
+      read -r build_s build_mb < <(measure "$dir" "$crate" "$dir/build.log" build)
+    fi
+    [ "$check_s" = failed ] || [ "$build_s" = failed ] && failed=1
+    printf '%-36s %-6s %8d %8.2f %8s %8s %8s %8s\n' "$p" "$side" "$(wc -l < "$dir/src/lib.rs")" "$gen_s" \
+      "$check_s" "$check_mb" "$build_s" "$build_mb"
+  done
 done
 exit $failed

@@ -12,6 +12,7 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::load::{Loaded, load};
+use crate::select::Selection;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -19,6 +20,7 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug, Default)]
 pub struct Builder {
     inputs: Vec<PathBuf>,
+    selection: Selection,
 }
 
 impl Builder {
@@ -30,6 +32,25 @@ impl Builder {
     /// `*.json`. Relative paths are relative to the crate (build scripts run there).
     pub fn crd(mut self, path: impl AsRef<Path>) -> Self {
         self.inputs.push(path.as_ref().to_path_buf());
+        self
+    }
+
+    /// Generates only these kinds (`.kinds(["HTTPRoute", "GRPCRoute"])`) and the types
+    /// they use; by default every kind read. A kind that no CRD has is an error.
+    pub fn kinds<S: Into<String>>(mut self, kinds: impl IntoIterator<Item = S>) -> Self {
+        self.selection.kinds.extend(kinds.into_iter().map(Into::into));
+        self
+    }
+
+    /// Generates only the CRDs of these API groups (`.groups(["cert-manager.io"])`).
+    pub fn groups<S: Into<String>>(mut self, groups: impl IntoIterator<Item = S>) -> Self {
+        self.selection.groups.extend(groups.into_iter().map(Into::into));
+        self
+    }
+
+    /// Generates only these versions of each CRD (`.versions(["v1"])`).
+    pub fn versions<S: Into<String>>(mut self, versions: impl IntoIterator<Item = S>) -> Self {
+        self.selection.versions.extend(versions.into_iter().map(Into::into));
         self
     }
 
@@ -78,7 +99,8 @@ impl Builder {
     }
 
     fn load(&self) -> Result<Loaded, Error> {
-        let loaded = load(&self.inputs);
+        let mut loaded = load(&self.inputs);
+        self.selection.apply(&mut loaded);
         if loaded.has_errors() {
             return Err(Error {
                 diagnostics: loaded.diagnostics.into_iter().filter(Diagnostic::is_error).collect(),

@@ -11,7 +11,9 @@ pub mod load;
 pub mod lower;
 pub mod model;
 pub mod rust;
+pub mod select;
 pub mod source;
 pub mod yaml;
 
 pub use builder::{Builder, Error};
+pub use select::Selection;

@@ -4,6 +4,7 @@
 //! reject), 2 unreadable input (missing file, malformed YAML, unknown kind).
 
 use clap::{Parser, Subcommand};
+use crd_codegen::Selection;
 use crd_codegen::diagnostic::Severity;
 use crd_codegen::load::{Loaded, load};
 use std::path::PathBuf;
@@ -29,6 +30,15 @@ enum Command {
         /// Write to FILE instead of standard output.
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
+        /// Generate only this kind (repeat, or separate with commas, for more).
+        #[arg(long = "kind", value_name = "KIND", value_delimiter = ',')]
+        kinds: Vec<String>,
+        /// Generate only the CRDs of this API group (repeatable).
+        #[arg(long = "group", value_name = "GROUP", value_delimiter = ',')]
+        groups: Vec<String>,
+        /// Generate only this version of each CRD (repeatable).
+        #[arg(long = "api-version", value_name = "VERSION", value_delimiter = ',')]
+        versions: Vec<String>,
     },
     /// Check CRDs the way the API server's CRD admission does.
     Check {
@@ -70,7 +80,21 @@ enum OutputFormat {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Generate { paths, output } => generate(&paths, output),
+        Command::Generate {
+            paths,
+            output,
+            kinds,
+            groups,
+            versions,
+        } => generate(
+            &paths,
+            output,
+            &Selection {
+                groups,
+                kinds,
+                versions,
+            },
+        ),
         Command::Check { paths } => check(&paths),
         Command::Validate {
             crds,
@@ -93,8 +117,9 @@ fn report(loaded: &Loaded) -> ExitCode {
     }
 }
 
-fn generate(paths: &[PathBuf], output: Option<PathBuf>) -> ExitCode {
-    let loaded = load(paths);
+fn generate(paths: &[PathBuf], output: Option<PathBuf>, selection: &Selection) -> ExitCode {
+    let mut loaded = load(paths);
+    selection.apply(&mut loaded);
     let code = report(&loaded);
     if loaded.has_errors() {
         return code;

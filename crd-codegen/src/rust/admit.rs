@@ -1391,12 +1391,21 @@ pub(crate) fn match_arms(scrutinee: TokenStream, arms: Vec<Arm>, default: Option
     }
 }
 
-/// `if cond { body }`, written `if cond && b { .. }` when the body is one `if b { .. }`.
+/// `if cond { body }`, written `if cond && b { .. }` when the body is one `if b { .. }`
+/// and neither condition is a `let` (let chains need edition 2024, and generated code
+/// must compile in the user's edition, 2018 onwards).
 fn if_block(cond: TokenStream, body: TokenStream) -> TokenStream {
-    match lone_if(&body) {
+    match lone_if(&body).filter(|inner| !has_let(&cond) && !has_let(inner)) {
         Some(inner) => quote!(if #cond && #inner),
         None => quote!(if #cond { #body }),
     }
+}
+
+/// Whether a condition has a `let` outside any group (`let P = v`, `a && let P = v`).
+fn has_let(cond: &TokenStream) -> bool {
+    cond.clone()
+        .into_iter()
+        .any(|t| matches!(t, proc_macro2::TokenTree::Ident(i) if i == "let"))
 }
 
 /// For a body that is one `if` without `else`, what follows the `if`.

@@ -90,7 +90,9 @@ fn version_module(m: &Module) -> TokenStream {
                 clippy::too_long_first_doc_paragraph,
                 clippy::empty_docs,
                 clippy::enum_variant_names,
-                clippy::large_enum_variant
+                clippy::large_enum_variant,
+                // Nested `if let`s stay nested: let chains need edition 2024.
+                clippy::collapsible_if
             )]
             #[allow(unused_imports)]
             use ::crd_runtime::{self as rt, EmptyObject, IntOrString, JsonMap, ObjectMeta, Value};

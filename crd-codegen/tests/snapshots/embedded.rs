@@ -11,7 +11,8 @@ pub mod embedded_example_com {
             clippy::too_long_first_doc_paragraph,
             clippy::empty_docs,
             clippy::enum_variant_names,
-            clippy::large_enum_variant
+            clippy::large_enum_variant,
+            clippy::collapsible_if
         )]
         #[allow(unused_imports)]
         use ::crd_runtime::{
@@ -122,14 +123,14 @@ pub mod embedded_example_com {
                 if let rt::Value::Object(map) = value {
                     let keys: Vec<String> = map.keys().cloned().collect();
                     for key in keys {
-                        if matches!(key.as_str(), "spec")
-                            && let Some(child) = map.get_mut(&key)
-                        {
-                            WrapperSpec::coerce_embedded(
-                                child,
-                                &path.field(&key),
-                                drop_invalid,
-                            )?;
+                        if matches!(key.as_str(), "spec") {
+                            if let Some(child) = map.get_mut(&key) {
+                                WrapperSpec::coerce_embedded(
+                                    child,
+                                    &path.field(&key),
+                                    drop_invalid,
+                                )?;
+                            }
                         }
                     }
                 }
