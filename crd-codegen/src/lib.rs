@@ -10,6 +10,7 @@ pub mod ir;
 pub mod load;
 pub mod lower;
 pub mod model;
+mod parallel;
 pub mod rust;
 pub mod select;
 pub mod source;

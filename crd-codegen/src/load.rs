@@ -40,7 +40,8 @@ impl Loaded {
     }
 }
 
-/// Loads every CRD under `paths` (files, or directories searched recursively).
+/// Loads every CRD under `paths` (files, or directories searched recursively). Files
+/// are read, checked and lowered in parallel; the result is in file order.
 pub fn load<P: AsRef<Path>>(paths: &[P]) -> Loaded {
     let mut out = Loaded::default();
     let files = match collect_files(paths) {
@@ -50,10 +51,14 @@ pub fn load<P: AsRef<Path>>(paths: &[P]) -> Loaded {
             return out;
         }
     };
-    for file in files {
-        out.files.push(file.clone());
-        match read_file(&file) {
-            Ok(docs) => load_documents(docs, &mut out),
+    let examined = crate::parallel::map(&files, |file| match read_file(file) {
+        Ok(docs) => Ok(docs.into_iter().map(examine).collect::<Vec<_>>()),
+        Err(d) => Err(d),
+    });
+    for (file, result) in files.into_iter().zip(examined) {
+        out.files.push(file);
+        match result {
+            Ok(docs) => docs.into_iter().for_each(|e| add(e, &mut out)),
             Err(d) => out.diagnostics.push(d),
         }
     }
@@ -63,62 +68,101 @@ pub fn load<P: AsRef<Path>>(paths: &[P]) -> Loaded {
 /// Loads the CRDs among already-parsed documents.
 pub fn load_documents(docs: Vec<Document>, out: &mut Loaded) {
     for doc in docs {
-        match read_crd(&doc) {
-            Ok(Read::Other(api_version, kind)) => {
-                let what = if kind.is_empty() {
-                    "a document without kind".to_string()
-                } else {
-                    format!("{kind} ({api_version})")
-                };
-                out.diagnostics.push(Diagnostic::note(
-                    Some(doc.file.path.clone()),
-                    format!(
-                        "document {} is {what}, not a CustomResourceDefinition; skipped",
-                        doc.index + 1
-                    ),
-                ));
+        add(examine(doc), out);
+    }
+}
+
+/// One document, read, checked and (when valid) lowered.
+struct Examined {
+    doc: Document,
+    outcome: Outcome,
+}
+
+enum Outcome {
+    Other(String, String),
+    Valid(Box<CustomResourceDefinition>, Vec<Diagnostic>, Box<ir::Crd>),
+    Invalid(
+        Box<CustomResourceDefinition>,
+        Vec<Diagnostic>,
+        Vec<crd_runtime::FieldError>,
+    ),
+    Unreadable(Vec<Diagnostic>),
+}
+
+fn examine(doc: Document) -> Examined {
+    let outcome = match read_crd(&doc) {
+        Ok(Read::Other(api_version, kind)) => Outcome::Other(api_version, kind),
+        Ok(Read::Crd(model, warnings)) => {
+            let errors = crate::check::check_crd_with(&model, &crate::cel::check::compile::AdmissionStages);
+            if errors.is_empty() {
+                let ir = Box::new(crate::lower::lower_crd(&model));
+                Outcome::Valid(model, warnings, ir)
+            } else {
+                Outcome::Invalid(model, warnings, errors)
             }
-            Ok(Read::Crd(model, warnings)) => {
-                out.diagnostics.extend(warnings);
-                let errors = crate::check::check_crd_with(&model, &crate::cel::check::compile::AdmissionStages);
-                if errors.is_empty() {
-                    if let Some(first) = out.crds.iter().find(|c| c.model.name == model.name) {
-                        // Only one can exist in a cluster (openshift-api ships variants
-                        // per feature set); both are generated, this one under numbered
-                        // type names.
-                        let mut d = Diagnostic::in_document(
-                            &doc.file,
-                            doc.index,
-                            format!(
-                                "CustomResourceDefinition {:?} is also defined in {}; both are generated, this one's kinds under numbered names (such as {}2)",
-                                model.name,
-                                first.doc.file.path.display(),
-                                model.spec.names.kind
-                            ),
-                        );
-                        d.severity = Severity::Warning;
-                        out.diagnostics.push(d);
-                    }
-                    out.crds.push(LoadedCrd {
-                        ir: crate::lower::lower_crd(&model),
-                        model: *model,
-                        doc,
-                    });
-                } else {
-                    let name = if model.name.is_empty() {
-                        "<unnamed>"
-                    } else {
-                        &model.name
-                    };
-                    for e in errors {
-                        let message = format!("CustomResourceDefinition {name:?} is invalid: {e}");
-                        out.diagnostics
-                            .push(Diagnostic::at_path(&doc.file, doc.index, &e.field, message));
-                    }
-                }
-            }
-            Err(errors) => out.diagnostics.extend(errors),
         }
+        Err(errors) => Outcome::Unreadable(errors),
+    };
+    Examined { doc, outcome }
+}
+
+/// Adds an examined document to `out`, in order (a CRD defined twice is told from the
+/// CRDs before it).
+fn add(examined: Examined, out: &mut Loaded) {
+    let Examined { doc, outcome } = examined;
+    match outcome {
+        Outcome::Other(api_version, kind) => {
+            let what = if kind.is_empty() {
+                "a document without kind".to_string()
+            } else {
+                format!("{kind} ({api_version})")
+            };
+            out.diagnostics.push(Diagnostic::note(
+                Some(doc.file.path.clone()),
+                format!(
+                    "document {} is {what}, not a CustomResourceDefinition; skipped",
+                    doc.index + 1
+                ),
+            ));
+        }
+        Outcome::Valid(model, warnings, ir) => {
+            out.diagnostics.extend(warnings);
+            if let Some(first) = out.crds.iter().find(|c| c.model.name == model.name) {
+                // Only one can exist in a cluster (openshift-api ships variants per
+                // feature set); both are generated, this one under numbered type names.
+                let mut d = Diagnostic::in_document(
+                    &doc.file,
+                    doc.index,
+                    format!(
+                        "CustomResourceDefinition {:?} is also defined in {}; both are generated, this one's kinds under numbered names (such as {}2)",
+                        model.name,
+                        first.doc.file.path.display(),
+                        model.spec.names.kind
+                    ),
+                );
+                d.severity = Severity::Warning;
+                out.diagnostics.push(d);
+            }
+            out.crds.push(LoadedCrd {
+                ir: *ir,
+                model: *model,
+                doc,
+            });
+        }
+        Outcome::Invalid(model, warnings, errors) => {
+            out.diagnostics.extend(warnings);
+            let name = if model.name.is_empty() {
+                "<unnamed>"
+            } else {
+                &model.name
+            };
+            for e in errors {
+                let message = format!("CustomResourceDefinition {name:?} is invalid: {e}");
+                out.diagnostics
+                    .push(Diagnostic::at_path(&doc.file, doc.index, &e.field, message));
+            }
+        }
+        Outcome::Unreadable(errors) => out.diagnostics.extend(errors),
     }
 }
 

@@ -445,8 +445,8 @@ pub fn node(
     path: &Path,
     node: &Node,
     junctors: Option<&Junctors>,
-    items: impl FnOnce(&[Value], &mut Res),
-    object: impl FnOnce(&Map<String, Value>, &mut Res),
+    items: &mut dyn FnMut(&[Value], &mut Res),
+    object: &mut dyn FnMut(&Map<String, Value>, &mut Res),
 ) -> Res {
     let mut r = Res::default();
     if null_step(v, node, path, &mut r) {
@@ -476,6 +476,19 @@ pub fn node(
     }
     r.inc();
     r
+}
+
+/// `map.iter().all(ok)` for generated `is_valid`, compiled once here rather than once
+/// per generated type (inlined where it is hot).
+#[inline]
+pub fn all_fields(map: &Map<String, Value>, ok: &mut dyn FnMut(&String, &Value) -> bool) -> bool {
+    map.iter().all(|(key, value)| ok(key, value))
+}
+
+/// `items.iter().all(ok)`, as [`all_fields`].
+#[inline]
+pub fn all_items(items: &[Value], ok: &mut dyn FnMut(&Value) -> bool) -> bool {
+    items.iter().all(ok)
 }
 
 /// Whether a node without child schemas has no error: exactly when [`leaf`] would
@@ -555,7 +568,7 @@ fn object_ok(map: &Map<String, Value>, n: &Node) -> bool {
 /// A node without child schemas, as its own result.
 #[inline]
 pub fn leaf(v: &Value, path: &Path, n: &Node) -> Res {
-    node(v, path, n, None, |_, _| {}, |_, _| {})
+    node(v, path, n, None, &mut |_, _| {}, &mut |_, _| {})
 }
 
 /// For a `null` value only the type and enum validators run. Returns whether `v` was

@@ -283,8 +283,13 @@ pub fn leaf_equal(value: &Value, old: &Value) -> bool {
 /// Merges a child's result into its parent, dropping its errors when ratcheting
 /// applies (the child's value equals its correlated old value), as kube-openapi's
 /// ratcheting validator turns them into warnings.
+///
+/// The callbacks of this and the other helpers that generated code calls are `dyn`:
+/// a generic parameter would be compiled again for every generated type, which is
+/// what users pay in compile time and memory; these paths are not hot (they run
+/// when an object has errors).
 #[inline]
-pub fn merge_ratcheted(parent: &mut Res, mut child: Res, old: Option<&Value>, equal: impl FnOnce(&Value) -> bool) {
+pub fn merge_ratcheted(parent: &mut Res, mut child: Res, old: Option<&Value>, equal: &dyn Fn(&Value) -> bool) {
     if !child.is_valid() && old.is_some_and(equal) {
         child.errors.clear();
     }
@@ -300,7 +305,7 @@ pub fn merge_ratcheted(parent: &mut Res, mut child: Res, old: Option<&Value>, eq
 #[inline]
 pub fn leaf_field(r: &mut Res, value: &Value, old: Option<&Value>, path: &Path, key: &str, node: &Node) {
     let o = old_field(old, key);
-    merge_ratcheted(r, crate::openapi::leaf(value, &path.field(key), node), o, |o| {
+    merge_ratcheted(r, crate::openapi::leaf(value, &path.field(key), node), o, &|o| {
         leaf_equal(value, o)
     });
 }
@@ -309,7 +314,7 @@ pub fn leaf_field(r: &mut Res, value: &Value, old: Option<&Value>, path: &Path, 
 #[inline]
 pub fn leaf_key(r: &mut Res, value: &Value, old: Option<&Value>, path: &Path, key: &str, node: &Node) {
     let o = old_field(old, key);
-    merge_ratcheted(r, crate::openapi::leaf(value, &path.key(key), node), o, |o| {
+    merge_ratcheted(r, crate::openapi::leaf(value, &path.key(key), node), o, &|o| {
         leaf_equal(value, o)
     });
 }
@@ -317,7 +322,7 @@ pub fn leaf_key(r: &mut Res, value: &Value, old: Option<&Value>, path: &Path, ke
 /// An array element without child schemas (`old` is its correlated old element).
 #[inline]
 pub fn leaf_item(r: &mut Res, value: &Value, old: Option<&Value>, path: &Path, i: usize, node: &Node) {
-    merge_ratcheted(r, crate::openapi::leaf(value, &path.index(i), node), old, |o| {
+    merge_ratcheted(r, crate::openapi::leaf(value, &path.index(i), node), old, &|o| {
         leaf_equal(value, o)
     });
 }
@@ -348,10 +353,16 @@ pub fn composite(
     value: &Value,
     old: Option<&Value>,
     path: &Path,
-    validate: impl FnOnce(&Value, Option<&Value>, &Path) -> Res,
-    equal: impl FnOnce(&Value, &Value) -> bool,
+    validate: &dyn Fn(&Value, Option<&Value>, &Path) -> Res,
+    equal: &dyn Fn(&Value, &Value) -> bool,
 ) {
-    merge_ratcheted(r, validate(value, old, path), old, |o| equal(value, o));
+    merge_ratcheted(r, validate(value, old, path), old, &|o| equal(value, o));
+}
+
+/// `map.retain(keep)`, compiled once here rather than once per generated type.
+#[inline]
+pub fn retain(map: &mut serde_json::Map<String, Value>, keep: &mut dyn FnMut(&String, &mut Value) -> bool) {
+    map.retain(keep)
 }
 
 /// `prune` of a property or map value without child schemas. Returns whether to keep
@@ -365,7 +376,7 @@ pub fn prune_leaf_child(value: &mut Value, path: &Path, pruned: &mut Vec<String>
 /// `CachedDeepEqual` of two objects whose keys `child` compares (it returns false for
 /// keys the schema does not know); anything else compares as a leaf.
 #[inline]
-pub fn fields_equal(value: &Value, old: &Value, child: impl Fn(&str, &Value, &Value) -> bool) -> bool {
+pub fn fields_equal(value: &Value, old: &Value, child: &dyn Fn(&str, &Value, &Value) -> bool) -> bool {
     match (value, old) {
         (Value::Object(n), Value::Object(o)) => {
             n.len() == o.len()

@@ -62,7 +62,7 @@ fn node(s: &CNode, v: &Value, old: Option<&Value>, path: &Path) -> Res {
         path,
         &n,
         junctors,
-        |elements, r| {
+        &mut |elements, r| {
             let Some(item_schema) = s.items.as_deref() else {
                 return;
             };
@@ -77,7 +77,7 @@ fn node(s: &CNode, v: &Value, old: Option<&Value>, path: &Path) -> Res {
                 r.merge(child(item_schema, e, old_e, &path.index(i)));
             }
         },
-        |map, r| {
+        &mut |map, r| {
             match &s.additional {
                 Some(Additional::Bool(false)) => {
                     for k in map.keys() {

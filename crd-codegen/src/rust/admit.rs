@@ -93,7 +93,7 @@ impl<'a> AdmitEmitter<'a> {
             quote! {
                 #( #statics )*
                 let node_res = #node;
-                #rt::schema::merge_ratcheted(res, node_res, old, |old| {
+                #rt::schema::merge_ratcheted(res, node_res, old, &|old| {
                     Self::ratchet_equal(value, old)
                 });
             }
@@ -383,7 +383,7 @@ impl<'a> AdmitEmitter<'a> {
             }
             None => quote!(#rt::schema::prune_items_unknown(items, #p, pruned);),
         };
-        let retain = quote!(map.retain(|#key_param, #child_param| #body));
+        let retain = quote!(#rt::schema::retain(map, &mut |#key_param, #child_param| #body));
         quote! {
             match #v {
                 #rt::Value::Object(map) => #retain,
@@ -412,7 +412,7 @@ impl<'a> AdmitEmitter<'a> {
             let (key_param, child_param) = (param("key", &body), param("child", &body));
             (
                 quote!(#rt::Value::Object(map)),
-                quote!(map.retain(|#key_param, #child_param| #body)),
+                quote!(#rt::schema::retain(map, &mut |#key_param, #child_param| #body)),
             )
         });
         let array_part = s.items.as_deref().map(|items| {
@@ -493,7 +493,7 @@ impl<'a> AdmitEmitter<'a> {
         let (key_param, child_param) = (param("key", &body), param("child", &body));
         let object = (
             quote!(#rt::Value::Object(map)),
-            quote!(map.retain(|#key_param, #child_param| #body)),
+            quote!(#rt::schema::retain(map, &mut |#key_param, #child_param| #body)),
         );
         let items = s
             .items
@@ -743,9 +743,9 @@ impl<'a> AdmitEmitter<'a> {
         let equal = self.equal_node(s, quote!(v), quote!(o), this);
         let o_param = if uses_ident(&node, "o") { quote!(o) } else { quote!(_o) };
         let equal = if equal.to_string() == quote!(#rt::schema::leaf_equal(v, o)).to_string() {
-            quote!(#rt::schema::leaf_equal)
+            quote!(&#rt::schema::leaf_equal)
         } else {
-            quote!(|v, o| #equal)
+            quote!(&|v, o| #equal)
         };
         let (old, path) = match pos {
             Pos::Field { old, path, key } => (quote!(#rt::schema::old_field(#old, #key)), quote!(&#path.field(#key))),
@@ -758,7 +758,7 @@ impl<'a> AdmitEmitter<'a> {
                 #v,
                 #old,
                 #path,
-                |v, #o_param, p| #node,
+                &|v, #o_param, p| #node,
                 #equal,
             );
         }
@@ -801,7 +801,7 @@ impl<'a> AdmitEmitter<'a> {
                     this,
                 );
                 quote! {
-                    |items, r| {
+                    &mut |items, r| {
                         for (i, item) in items.iter().enumerate() {
                             let item_old = #item_old;
                             #child
@@ -809,7 +809,7 @@ impl<'a> AdmitEmitter<'a> {
                     }
                 }
             }
-            None => quote!(|_, _| {}),
+            None => quote!(&mut |_, _| {}),
         };
         let object = self.object_closure(s, o, p, this, is_root);
         quote!(#rt::openapi::node(#v, #p, &#node, #junctors, #items, #object))
@@ -933,10 +933,10 @@ impl<'a> AdmitEmitter<'a> {
             quote!(#rt::openapi::required(map, &[ #( #req ),* ], #p, r);)
         });
         if additional.is_empty() && properties.is_none() && required.is_none() {
-            return quote!(|_, _| {});
+            return quote!(&mut |_, _| {});
         }
         quote! {
-            |map, r| {
+            &mut |map, r| {
                 #additional
                 #properties
                 #required
@@ -1016,7 +1016,7 @@ impl<'a> AdmitEmitter<'a> {
             let mut checks = Vec::new();
             if body.to_string() != "true" {
                 let (key_param, child_param) = (param("key", &body), param("child", &body));
-                checks.push(quote!(map.iter().all(|(#key_param, #child_param)| #body)));
+                checks.push(quote!(#rt::openapi::all_fields(map, &mut |#key_param, #child_param| #body)));
             }
             if n_required > 0 {
                 checks.push(quote!(seen == #n_required));
@@ -1035,13 +1035,14 @@ impl<'a> AdmitEmitter<'a> {
         }
         if let Some(items) = &s.items {
             let ok = match self.named_type(items, this) {
-                Some(t) => quote!(#t::is_valid),
+                Some(t) => quote!(#t::is_valid(item)),
                 None => self.ok_expr(items, &quote!(item), this),
             };
-            if let Some(t) = self.named_type(items, this) {
-                arms.push((quote!(#rt::Value::Array(items)), quote!(items.iter().all(#t::is_valid))));
-            } else if ok.to_string() != "true" {
-                arms.push((quote!(#rt::Value::Array(items)), quote!(items.iter().all(|item| #ok))));
+            if ok.to_string() != "true" {
+                arms.push((
+                    quote!(#rt::Value::Array(items)),
+                    quote!(#rt::openapi::all_items(items, &mut |item| #ok)),
+                ));
             }
         }
         if !arms.is_empty() {
@@ -1096,7 +1097,7 @@ impl<'a> AdmitEmitter<'a> {
             let key_param = param("key", &body);
             quote! {
                 (#rt::Value::Object(_), #rt::Value::Object(_)) => {
-                    #rt::schema::fields_equal(#v, #o, |#key_param, nv, ov| #body)
+                    #rt::schema::fields_equal(#v, #o, &|#key_param, nv, ov| #body)
                 }
             }
         });

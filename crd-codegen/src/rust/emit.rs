@@ -24,6 +24,12 @@ pub const IMPORTED_NAMES: &[&str] = &[
 
 pub fn emit(plan: &Plan) -> TokenStream {
     let mut out = groups(plan);
+    out.extend(resources(plan));
+    out
+}
+
+/// `RESOURCES`: every root type, for dispatching on `apiVersion` and `kind`.
+pub fn resources(plan: &Plan) -> TokenStream {
     let entries = plan.modules.iter().flat_map(|m| {
         let group_mod = ident(&m.group_mod);
         let version_mod = ident(&m.version_mod);
@@ -35,37 +41,48 @@ pub fn emit(plan: &Plan) -> TokenStream {
                 quote!(::crd_runtime::schema::Resource::of::<#group_mod::#version_mod::#name>())
             })
     });
-    out.extend(quote! {
+    quote! {
         /// Every kind generated here, to look one up by `apiVersion` and `kind`.
         pub static RESOURCES: &[::crd_runtime::schema::Resource] = &[ #( #entries ),* ];
-    });
-    out
+    }
 }
 
 /// One `pub mod group { pub mod version { ... } }` per API group.
 fn groups(plan: &Plan) -> TokenStream {
     let mut out = TokenStream::new();
-    let mut i = 0;
-    while i < plan.modules.len() {
-        let group = &plan.modules[i].group;
-        let group_mod = ident(&plan.modules[i].group_mod);
-        let mut versions = TokenStream::new();
-        while i < plan.modules.len() && &plan.modules[i].group == group {
-            versions.extend(version_module(&plan.modules[i]));
-            i += 1;
-        }
-        let doc = format!(" API group `{group}`.");
+    for (group, modules) in group_runs(&plan.modules) {
+        let group_mod = ident(&modules[0].group_mod);
+        let versions = modules.iter().map(version_module);
+        let doc = group_doc(group);
         out.extend(quote! {
             #[doc = #doc]
             pub mod #group_mod {
-                #versions
+                #( #versions )*
             }
         });
     }
     out
 }
 
-fn version_module(m: &Module) -> TokenStream {
+/// The modules in runs of the same API group (the plan keeps a group's versions together).
+pub fn group_runs<'p, 'a>(modules: &'p [Module<'a>]) -> impl Iterator<Item = (&'p str, &'p [Module<'a>])> {
+    let mut rest = modules;
+    std::iter::from_fn(move || {
+        let group = rest.first()?.group.as_str();
+        let n = rest.iter().take_while(|m| m.group == group).count();
+        let (run, tail) = rest.split_at(n);
+        rest = tail;
+        Some((group, run))
+    })
+}
+
+/// The doc comment of a group's module.
+pub fn group_doc(group: &str) -> String {
+    format!(" API group `{group}`.")
+}
+
+/// `pub mod version { ... }`: a version's types, their impls and its rules.
+pub fn version_module(m: &Module) -> TokenStream {
     let version_mod = ident(&m.version_mod);
     let doc = format!(" `{}/{}`.", m.group, m.version);
     let admit = super::admit::AdmitEmitter::new(m);
@@ -110,7 +127,7 @@ fn version_module(m: &Module) -> TokenStream {
     }
 }
 
-fn ident(name: &str) -> Ident {
+pub fn ident(name: &str) -> Ident {
     match name.strip_prefix("r#") {
         Some(raw) => Ident::new_raw(raw, Span::call_site()),
         None => Ident::new(name, Span::call_site()),

@@ -96,18 +96,21 @@ pub mod embedded_example_com {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {
                     rt::Value::Object(map) => {
-                        map.retain(|key, child| match key.as_str() {
-                            "apiVersion" | "kind" | "metadata" => true,
-                            "spec" => {
-                                let child_path = &path.field(key);
-                                WrapperSpec::prune(child, child_path, pruned);
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        })
+                        rt::schema::retain(
+                            map,
+                            &mut |key, child| match key.as_str() {
+                                "apiVersion" | "kind" | "metadata" => true,
+                                "spec" => {
+                                    let child_path = &path.field(key);
+                                    WrapperSpec::prune(child, child_path, pruned);
+                                    !child.is_null()
+                                }
+                                _ => {
+                                    rt::schema::record_pruned(pruned, path, key);
+                                    false
+                                }
+                            },
+                        )
                     }
                     rt::Value::Array(items) => {
                         rt::schema::prune_items_unknown(items, path, pruned);
@@ -148,8 +151,8 @@ pub mod embedded_example_com {
                     path,
                     &rt::Node::OBJECT,
                     None,
-                    |_, _| {},
-                    |map, r| {
+                    &mut |_, _| {},
+                    &mut |map, r| {
                         for (key, child) in map.iter() {
                             if matches!(key.as_str(), "spec") {
                                 rt::schema::object_field::<
@@ -163,18 +166,20 @@ pub mod embedded_example_com {
                     res,
                     node_res,
                     old,
-                    |old| { Self::ratchet_equal(value, old) },
+                    &|old| { Self::ratchet_equal(value, old) },
                 );
             }
             fn is_valid(value: &rt::Value) -> bool {
                 rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
                     && match value {
                         rt::Value::Object(map) => {
-                            map.iter()
-                                .all(|(key, child)| match key.as_str() {
+                            rt::openapi::all_fields(
+                                map,
+                                &mut |key, child| match key.as_str() {
                                     "spec" => WrapperSpec::is_valid(child),
                                     _ => true,
-                                })
+                                },
+                            )
                         }
                         _ => true,
                     }
@@ -185,7 +190,7 @@ pub mod embedded_example_com {
                         rt::schema::fields_equal(
                             value,
                             old,
-                            |key, nv, ov| match key {
+                            &|key, nv, ov| match key {
                                 "spec" => WrapperSpec::ratchet_equal(nv, ov),
                                 _ => false,
                             },
@@ -231,22 +236,25 @@ pub mod embedded_example_com {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {
                     rt::Value::Object(map) => {
-                        map.retain(|key, child| match key.as_str() {
-                            "raw" => {
-                                let child_path = &path.field(key);
-                                let _ = (&child, child_path, &pruned);
-                                !child.is_null()
-                            }
-                            "template" => {
-                                let child_path = &path.field(key);
-                                WrapperSpecTemplate::prune(child, child_path, pruned);
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        })
+                        rt::schema::retain(
+                            map,
+                            &mut |key, child| match key.as_str() {
+                                "raw" => {
+                                    let child_path = &path.field(key);
+                                    let _ = (&child, child_path, &pruned);
+                                    !child.is_null()
+                                }
+                                "template" => {
+                                    let child_path = &path.field(key);
+                                    WrapperSpecTemplate::prune(child, child_path, pruned);
+                                    !child.is_null()
+                                }
+                                _ => {
+                                    rt::schema::record_pruned(pruned, path, key);
+                                    false
+                                }
+                            },
+                        )
                     }
                     rt::Value::Array(items) => {
                         rt::schema::prune_items_unknown(items, path, pruned);
@@ -318,8 +326,8 @@ pub mod embedded_example_com {
                     path,
                     &rt::Node::OBJECT,
                     None,
-                    |_, _| {},
-                    |map, r| {
+                    &mut |_, _| {},
+                    &mut |map, r| {
                         for (key, child) in map.iter() {
                             match key.as_str() {
                                 "raw" => {
@@ -346,19 +354,21 @@ pub mod embedded_example_com {
                     res,
                     node_res,
                     old,
-                    |old| { Self::ratchet_equal(value, old) },
+                    &|old| { Self::ratchet_equal(value, old) },
                 );
             }
             fn is_valid(value: &rt::Value) -> bool {
                 rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
                     && match value {
                         rt::Value::Object(map) => {
-                            map.iter()
-                                .all(|(key, child)| match key.as_str() {
+                            rt::openapi::all_fields(
+                                map,
+                                &mut |key, child| match key.as_str() {
                                     "raw" => rt::openapi::leaf_ok(child, &rt::Node::OBJECT),
                                     "template" => WrapperSpecTemplate::is_valid(child),
                                     _ => true,
-                                })
+                                },
+                            )
                         }
                         _ => true,
                     }
@@ -369,7 +379,7 @@ pub mod embedded_example_com {
                         rt::schema::fields_equal(
                             value,
                             old,
-                            |key, nv, ov| match key {
+                            &|key, nv, ov| match key {
                                 "raw" => rt::schema::leaf_equal(nv, ov),
                                 "template" => WrapperSpecTemplate::ratchet_equal(nv, ov),
                                 _ => false,
@@ -431,30 +441,36 @@ pub mod embedded_example_com {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {
                     rt::Value::Object(map) => {
-                        map.retain(|key, child| match key.as_str() {
-                            "apiVersion" | "kind" | "metadata" => true,
-                            "data" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        map.retain(|key, child| {
-                                            let child_path = &child_path.key(key);
-                                            rt::schema::prune_leaf(child, child_path, pruned);
-                                            !child.is_null()
-                                        })
+                        rt::schema::retain(
+                            map,
+                            &mut |key, child| match key.as_str() {
+                                "apiVersion" | "kind" | "metadata" => true,
+                                "data" => {
+                                    let child_path = &path.field(key);
+                                    match child {
+                                        rt::Value::Object(map) => {
+                                            rt::schema::retain(
+                                                map,
+                                                &mut |key, child| {
+                                                    let child_path = &child_path.key(key);
+                                                    rt::schema::prune_leaf(child, child_path, pruned);
+                                                    !child.is_null()
+                                                },
+                                            )
+                                        }
+                                        rt::Value::Array(items) => {
+                                            rt::schema::prune_items_unknown(items, child_path, pruned);
+                                        }
+                                        _ => {}
                                     }
-                                    rt::Value::Array(items) => {
-                                        rt::schema::prune_items_unknown(items, child_path, pruned);
-                                    }
-                                    _ => {}
+                                    !child.is_null()
                                 }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        })
+                                _ => {
+                                    rt::schema::record_pruned(pruned, path, key);
+                                    false
+                                }
+                            },
+                        )
                     }
                     rt::Value::Array(items) => {
                         rt::schema::prune_items_unknown(items, path, pruned);
@@ -495,8 +511,8 @@ pub mod embedded_example_com {
                     path,
                     &rt::Node::OBJECT,
                     None,
-                    |_, _| {},
-                    |map, r| {
+                    &mut |_, _| {},
+                    &mut |map, r| {
                         for (key, child) in map.iter() {
                             if matches!(key.as_str(), "data") {
                                 rt::schema::composite(
@@ -504,13 +520,13 @@ pub mod embedded_example_com {
                                     child,
                                     rt::schema::old_field(old, key),
                                     &path.field(key),
-                                    |v, o, p| rt::openapi::node(
+                                    &|v, o, p| rt::openapi::node(
                                         v,
                                         p,
                                         &rt::Node::OBJECT,
                                         None,
-                                        |_, _| {},
-                                        |map, r| {
+                                        &mut |_, _| {},
+                                        &mut |map, r| {
                                             for (key, child) in map.iter() {
                                                 if true {
                                                     rt::schema::leaf_key(
@@ -525,12 +541,12 @@ pub mod embedded_example_com {
                                             }
                                         },
                                     ),
-                                    |v, o| match (v, o) {
+                                    &|v, o| match (v, o) {
                                         (rt::Value::Object(_), rt::Value::Object(_)) => {
                                             rt::schema::fields_equal(
                                                 v,
                                                 o,
-                                                |_, nv, ov| rt::schema::leaf_equal(nv, ov),
+                                                &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
                                             )
                                         }
                                         _ => rt::schema::leaf_equal(v, o),
@@ -544,30 +560,34 @@ pub mod embedded_example_com {
                     res,
                     node_res,
                     old,
-                    |old| { Self::ratchet_equal(value, old) },
+                    &|old| { Self::ratchet_equal(value, old) },
                 );
             }
             fn is_valid(value: &rt::Value) -> bool {
                 rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
                     && match value {
                         rt::Value::Object(map) => {
-                            map.iter()
-                                .all(|(key, child)| match key.as_str() {
+                            rt::openapi::all_fields(
+                                map,
+                                &mut |key, child| match key.as_str() {
                                     "data" => {
                                         rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
                                             && match child {
                                                 rt::Value::Object(map) => {
-                                                    map.iter()
-                                                        .all(|(_, child)| rt::openapi::leaf_ok(
+                                                    rt::openapi::all_fields(
+                                                        map,
+                                                        &mut |_, child| rt::openapi::leaf_ok(
                                                             child,
                                                             &rt::Node::STRING,
-                                                        ))
+                                                        ),
+                                                    )
                                                 }
                                                 _ => true,
                                             }
                                     }
                                     _ => true,
-                                })
+                                },
+                            )
                         }
                         _ => true,
                     }
@@ -578,14 +598,14 @@ pub mod embedded_example_com {
                         rt::schema::fields_equal(
                             value,
                             old,
-                            |key, nv, ov| match key {
+                            &|key, nv, ov| match key {
                                 "data" => {
                                     match (nv, ov) {
                                         (rt::Value::Object(_), rt::Value::Object(_)) => {
                                             rt::schema::fields_equal(
                                                 nv,
                                                 ov,
-                                                |_, nv, ov| rt::schema::leaf_equal(nv, ov),
+                                                &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
                                             )
                                         }
                                         _ => rt::schema::leaf_equal(nv, ov),

@@ -96,18 +96,21 @@ pub mod enums_example_com {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {
                     rt::Value::Object(map) => {
-                        map.retain(|key, child| match key.as_str() {
-                            "apiVersion" | "kind" | "metadata" => true,
-                            "spec" => {
-                                let child_path = &path.field(key);
-                                MatcherSpec::prune(child, child_path, pruned);
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        })
+                        rt::schema::retain(
+                            map,
+                            &mut |key, child| match key.as_str() {
+                                "apiVersion" | "kind" | "metadata" => true,
+                                "spec" => {
+                                    let child_path = &path.field(key);
+                                    MatcherSpec::prune(child, child_path, pruned);
+                                    !child.is_null()
+                                }
+                                _ => {
+                                    rt::schema::record_pruned(pruned, path, key);
+                                    false
+                                }
+                            },
+                        )
                     }
                     rt::Value::Array(items) => {
                         rt::schema::prune_items_unknown(items, path, pruned);
@@ -135,8 +138,8 @@ pub mod enums_example_com {
                     path,
                     &rt::Node::OBJECT,
                     None,
-                    |_, _| {},
-                    |map, r| {
+                    &mut |_, _| {},
+                    &mut |map, r| {
                         for (key, child) in map.iter() {
                             if matches!(key.as_str(), "spec") {
                                 rt::schema::object_field::<
@@ -150,18 +153,20 @@ pub mod enums_example_com {
                     res,
                     node_res,
                     old,
-                    |old| { Self::ratchet_equal(value, old) },
+                    &|old| { Self::ratchet_equal(value, old) },
                 );
             }
             fn is_valid(value: &rt::Value) -> bool {
                 rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
                     && match value {
                         rt::Value::Object(map) => {
-                            map.iter()
-                                .all(|(key, child)| match key.as_str() {
+                            rt::openapi::all_fields(
+                                map,
+                                &mut |key, child| match key.as_str() {
                                     "spec" => MatcherSpec::is_valid(child),
                                     _ => true,
-                                })
+                                },
+                            )
                         }
                         _ => true,
                     }
@@ -172,7 +177,7 @@ pub mod enums_example_com {
                         rt::schema::fields_equal(
                             value,
                             old,
-                            |key, nv, ov| match key {
+                            &|key, nv, ov| match key {
                                 "spec" => MatcherSpec::ratchet_equal(nv, ov),
                                 _ => false,
                             },
@@ -214,47 +219,53 @@ pub mod enums_example_com {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {
                     rt::Value::Object(map) => {
-                        map.retain(|key, child| match key.as_str() {
-                            "level" | "operator" | "protocol" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "mode" | "policy" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    false,
-                                )
-                            }
-                            "rules" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        map.retain(|key, _| {
-                                            rt::schema::record_pruned(pruned, child_path, key);
-                                            false
-                                        })
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            MatcherSpecRules::prune(item, item_path, pruned);
-                                        }
-                                    }
-                                    _ => {}
+                        rt::schema::retain(
+                            map,
+                            &mut |key, child| match key.as_str() {
+                                "level" | "operator" | "protocol" => {
+                                    rt::schema::prune_leaf_child(
+                                        child,
+                                        &path.field(key),
+                                        pruned,
+                                        true,
+                                    )
                                 }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        })
+                                "mode" | "policy" => {
+                                    rt::schema::prune_leaf_child(
+                                        child,
+                                        &path.field(key),
+                                        pruned,
+                                        false,
+                                    )
+                                }
+                                "rules" => {
+                                    let child_path = &path.field(key);
+                                    match child {
+                                        rt::Value::Object(map) => {
+                                            rt::schema::retain(
+                                                map,
+                                                &mut |key, _| {
+                                                    rt::schema::record_pruned(pruned, child_path, key);
+                                                    false
+                                                },
+                                            )
+                                        }
+                                        rt::Value::Array(items) => {
+                                            for (i, item) in items.iter_mut().enumerate() {
+                                                let item_path = &child_path.index(i);
+                                                MatcherSpecRules::prune(item, item_path, pruned);
+                                            }
+                                        }
+                                        _ => {}
+                                    }
+                                    !child.is_null()
+                                }
+                                _ => {
+                                    rt::schema::record_pruned(pruned, path, key);
+                                    false
+                                }
+                            },
+                        )
                     }
                     rt::Value::Array(items) => {
                         rt::schema::prune_items_unknown(items, path, pruned);
@@ -337,8 +348,8 @@ pub mod enums_example_com {
                     path,
                     &rt::Node::OBJECT,
                     None,
-                    |_, _| {},
-                    |map, r| {
+                    &mut |_, _| {},
+                    &mut |map, r| {
                         for (key, child) in map.iter() {
                             match key.as_str() {
                                 "level" => {
@@ -362,12 +373,12 @@ pub mod enums_example_com {
                                         child,
                                         rt::schema::old_field(old, key),
                                         &path.field(key),
-                                        |v, _o, p| rt::openapi::node(
+                                        &|v, _o, p| rt::openapi::node(
                                             v,
                                             p,
                                             &rt::Node::ARRAY,
                                             None,
-                                            |items, r| {
+                                            &mut |items, r| {
                                                 for (i, item) in items.iter().enumerate() {
                                                     let item_old = None;
                                                     rt::schema::object_item::<
@@ -375,9 +386,9 @@ pub mod enums_example_com {
                                                     >(r, item, item_old, p, i);
                                                 }
                                             },
-                                            |_, _| {},
+                                            &mut |_, _| {},
                                         ),
-                                        rt::schema::leaf_equal,
+                                        &rt::schema::leaf_equal,
                                     );
                                 }
                                 _ => {}
@@ -390,7 +401,7 @@ pub mod enums_example_com {
                     res,
                     node_res,
                     old,
-                    |old| { Self::ratchet_equal(value, old) },
+                    &|old| { Self::ratchet_equal(value, old) },
                 );
             }
             fn is_valid(value: &rt::Value) -> bool {
@@ -452,9 +463,9 @@ pub mod enums_example_com {
                     && match value {
                         rt::Value::Object(map) => {
                             let mut seen = 0usize;
-                            map
-                                .iter()
-                                .all(|(key, child)| match key.as_str() {
+                            rt::openapi::all_fields(
+                                map,
+                                &mut |key, child| match key.as_str() {
                                     "level" => rt::openapi::leaf_ok(child, &NODE_5),
                                     "mode" => rt::openapi::leaf_ok(child, &NODE_6),
                                     "operator" => {
@@ -467,13 +478,17 @@ pub mod enums_example_com {
                                         rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
                                             && match child {
                                                 rt::Value::Array(items) => {
-                                                    items.iter().all(MatcherSpecRules::is_valid)
+                                                    rt::openapi::all_items(
+                                                        items,
+                                                        &mut |item| MatcherSpecRules::is_valid(item),
+                                                    )
                                                 }
                                                 _ => true,
                                             }
                                     }
                                     _ => true,
-                                }) && seen == 1usize
+                                },
+                            ) && seen == 1usize
                         }
                         _ => true,
                     }
@@ -484,7 +499,7 @@ pub mod enums_example_com {
                         rt::schema::fields_equal(
                             value,
                             old,
-                            |key, nv, ov| match key {
+                            &|key, nv, ov| match key {
                                 "level" | "mode" | "operator" | "policy" | "protocol"
                                 | "rules" => rt::schema::leaf_equal(nv, ov),
                                 _ => false,
@@ -596,20 +611,23 @@ pub mod enums_example_com {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {
                     rt::Value::Object(map) => {
-                        map.retain(|key, child| match key.as_str() {
-                            "policy" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        })
+                        rt::schema::retain(
+                            map,
+                            &mut |key, child| match key.as_str() {
+                                "policy" => {
+                                    rt::schema::prune_leaf_child(
+                                        child,
+                                        &path.field(key),
+                                        pruned,
+                                        true,
+                                    )
+                                }
+                                _ => {
+                                    rt::schema::record_pruned(pruned, path, key);
+                                    false
+                                }
+                            },
+                        )
                     }
                     rt::Value::Array(items) => {
                         rt::schema::prune_items_unknown(items, path, pruned);
@@ -641,8 +659,8 @@ pub mod enums_example_com {
                     path,
                     &rt::Node::OBJECT,
                     None,
-                    |_, _| {},
-                    |map, r| {
+                    &mut |_, _| {},
+                    &mut |map, r| {
                         for (key, child) in map.iter() {
                             if matches!(key.as_str(), "policy") {
                                 rt::schema::leaf_field(r, child, old, path, key, &NODE_10);
@@ -654,7 +672,7 @@ pub mod enums_example_com {
                     res,
                     node_res,
                     old,
-                    |old| { Self::ratchet_equal(value, old) },
+                    &|old| { Self::ratchet_equal(value, old) },
                 );
             }
             fn is_valid(value: &rt::Value) -> bool {
@@ -673,11 +691,13 @@ pub mod enums_example_com {
                 rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
                     && match value {
                         rt::Value::Object(map) => {
-                            map.iter()
-                                .all(|(key, child)| match key.as_str() {
+                            rt::openapi::all_fields(
+                                map,
+                                &mut |key, child| match key.as_str() {
                                     "policy" => rt::openapi::leaf_ok(child, &NODE_11),
                                     _ => true,
-                                })
+                                },
+                            )
                         }
                         _ => true,
                     }
@@ -688,7 +708,7 @@ pub mod enums_example_com {
                         rt::schema::fields_equal(
                             value,
                             old,
-                            |key, nv, ov| match key {
+                            &|key, nv, ov| match key {
                                 "policy" => rt::schema::leaf_equal(nv, ov),
                                 _ => false,
                             },

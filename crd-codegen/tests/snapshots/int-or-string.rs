@@ -96,18 +96,21 @@ pub mod intstr_example_com {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {
                     rt::Value::Object(map) => {
-                        map.retain(|key, child| match key.as_str() {
-                            "apiVersion" | "kind" | "metadata" => true,
-                            "spec" => {
-                                let child_path = &path.field(key);
-                                RolloutSpec::prune(child, child_path, pruned);
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        })
+                        rt::schema::retain(
+                            map,
+                            &mut |key, child| match key.as_str() {
+                                "apiVersion" | "kind" | "metadata" => true,
+                                "spec" => {
+                                    let child_path = &path.field(key);
+                                    RolloutSpec::prune(child, child_path, pruned);
+                                    !child.is_null()
+                                }
+                                _ => {
+                                    rt::schema::record_pruned(pruned, path, key);
+                                    false
+                                }
+                            },
+                        )
                     }
                     rt::Value::Array(items) => {
                         rt::schema::prune_items_unknown(items, path, pruned);
@@ -127,8 +130,8 @@ pub mod intstr_example_com {
                     path,
                     &rt::Node::OBJECT,
                     None,
-                    |_, _| {},
-                    |map, r| {
+                    &mut |_, _| {},
+                    &mut |map, r| {
                         for (key, child) in map.iter() {
                             if matches!(key.as_str(), "spec") {
                                 rt::schema::object_field::<
@@ -142,18 +145,20 @@ pub mod intstr_example_com {
                     res,
                     node_res,
                     old,
-                    |old| { Self::ratchet_equal(value, old) },
+                    &|old| { Self::ratchet_equal(value, old) },
                 );
             }
             fn is_valid(value: &rt::Value) -> bool {
                 rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
                     && match value {
                         rt::Value::Object(map) => {
-                            map.iter()
-                                .all(|(key, child)| match key.as_str() {
+                            rt::openapi::all_fields(
+                                map,
+                                &mut |key, child| match key.as_str() {
                                     "spec" => RolloutSpec::is_valid(child),
                                     _ => true,
-                                })
+                                },
+                            )
                         }
                         _ => true,
                     }
@@ -164,7 +169,7 @@ pub mod intstr_example_com {
                         rt::schema::fields_equal(
                             value,
                             old,
-                            |key, nv, ov| match key {
+                            &|key, nv, ov| match key {
                                 "spec" => RolloutSpec::ratchet_equal(nv, ov),
                                 _ => false,
                             },
@@ -198,39 +203,45 @@ pub mod intstr_example_com {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {
                     rt::Value::Object(map) => {
-                        map.retain(|key, child| match key.as_str() {
-                            "maxSurge" | "maxUnavailable" | "memory" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "ports" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        map.retain(|key, _| {
-                                            rt::schema::record_pruned(pruned, child_path, key);
-                                            false
-                                        })
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            rt::schema::prune_leaf(item, item_path, pruned);
-                                        }
-                                    }
-                                    _ => {}
+                        rt::schema::retain(
+                            map,
+                            &mut |key, child| match key.as_str() {
+                                "maxSurge" | "maxUnavailable" | "memory" => {
+                                    rt::schema::prune_leaf_child(
+                                        child,
+                                        &path.field(key),
+                                        pruned,
+                                        true,
+                                    )
                                 }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        })
+                                "ports" => {
+                                    let child_path = &path.field(key);
+                                    match child {
+                                        rt::Value::Object(map) => {
+                                            rt::schema::retain(
+                                                map,
+                                                &mut |key, _| {
+                                                    rt::schema::record_pruned(pruned, child_path, key);
+                                                    false
+                                                },
+                                            )
+                                        }
+                                        rt::Value::Array(items) => {
+                                            for (i, item) in items.iter_mut().enumerate() {
+                                                let item_path = &child_path.index(i);
+                                                rt::schema::prune_leaf(item, item_path, pruned);
+                                            }
+                                        }
+                                        _ => {}
+                                    }
+                                    !child.is_null()
+                                }
+                                _ => {
+                                    rt::schema::record_pruned(pruned, path, key);
+                                    false
+                                }
+                            },
+                        )
                     }
                     rt::Value::Array(items) => {
                         rt::schema::prune_items_unknown(items, path, pruned);
@@ -258,8 +269,8 @@ pub mod intstr_example_com {
                     path,
                     &rt::Node::OBJECT,
                     None,
-                    |_, _| {},
-                    |map, r| {
+                    &mut |_, _| {},
+                    &mut |map, r| {
                         for (key, child) in map.iter() {
                             match key.as_str() {
                                 "maxSurge" => {
@@ -278,7 +289,7 @@ pub mod intstr_example_com {
                                         child,
                                         rt::schema::old_field(old, key),
                                         &path.field(key),
-                                        |v, _o, p| rt::openapi::node(
+                                        &|v, _o, p| rt::openapi::node(
                                             v,
                                             p,
                                             &rt::Node::INT_OR_STRING,
@@ -297,10 +308,10 @@ pub mod intstr_example_com {
                                                     not: None,
                                                 },
                                             ),
-                                            |_, _| {},
-                                            |_, _| {},
+                                            &mut |_, _| {},
+                                            &mut |_, _| {},
                                         ),
-                                        rt::schema::leaf_equal,
+                                        &rt::schema::leaf_equal,
                                     );
                                 }
                                 "memory" => {
@@ -309,7 +320,7 @@ pub mod intstr_example_com {
                                         child,
                                         rt::schema::old_field(old, key),
                                         &path.field(key),
-                                        |v, _o, p| rt::openapi::node(
+                                        &|v, _o, p| rt::openapi::node(
                                             v,
                                             p,
                                             &NODE_0,
@@ -328,10 +339,10 @@ pub mod intstr_example_com {
                                                     not: None,
                                                 },
                                             ),
-                                            |_, _| {},
-                                            |_, _| {},
+                                            &mut |_, _| {},
+                                            &mut |_, _| {},
                                         ),
-                                        rt::schema::leaf_equal,
+                                        &rt::schema::leaf_equal,
                                     );
                                 }
                                 "ports" => {
@@ -340,12 +351,12 @@ pub mod intstr_example_com {
                                         child,
                                         rt::schema::old_field(old, key),
                                         &path.field(key),
-                                        |v, _o, p| rt::openapi::node(
+                                        &|v, _o, p| rt::openapi::node(
                                             v,
                                             p,
                                             &rt::Node::ARRAY,
                                             None,
-                                            |items, r| {
+                                            &mut |items, r| {
                                                 for (i, item) in items.iter().enumerate() {
                                                     let item_old = None;
                                                     rt::schema::leaf_item(
@@ -358,9 +369,9 @@ pub mod intstr_example_com {
                                                     );
                                                 }
                                             },
-                                            |_, _| {},
+                                            &mut |_, _| {},
                                         ),
-                                        rt::schema::leaf_equal,
+                                        &rt::schema::leaf_equal,
                                     );
                                 }
                                 _ => {}
@@ -373,7 +384,7 @@ pub mod intstr_example_com {
                     res,
                     node_res,
                     old,
-                    |old| { Self::ratchet_equal(value, old) },
+                    &|old| { Self::ratchet_equal(value, old) },
                 );
             }
             fn is_valid(value: &rt::Value) -> bool {
@@ -389,9 +400,9 @@ pub mod intstr_example_com {
                     && match value {
                         rt::Value::Object(map) => {
                             let mut seen = 0usize;
-                            map
-                                .iter()
-                                .all(|(key, child)| match key.as_str() {
+                            rt::openapi::all_fields(
+                                map,
+                                &mut |key, child| match key.as_str() {
                                     "maxSurge" => {
                                         seen += 1;
                                         rt::openapi::leaf_ok(child, &rt::Node::INT_OR_STRING)
@@ -410,18 +421,20 @@ pub mod intstr_example_com {
                                         rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
                                             && match child {
                                                 rt::Value::Array(items) => {
-                                                    items
-                                                        .iter()
-                                                        .all(|item| rt::openapi::leaf_ok(
+                                                    rt::openapi::all_items(
+                                                        items,
+                                                        &mut |item| rt::openapi::leaf_ok(
                                                             item,
                                                             &rt::Node::INT_OR_STRING,
-                                                        ))
+                                                        ),
+                                                    )
                                                 }
                                                 _ => true,
                                             }
                                     }
                                     _ => true,
-                                }) && seen == 1usize
+                                },
+                            ) && seen == 1usize
                         }
                         _ => true,
                     }
@@ -432,7 +445,7 @@ pub mod intstr_example_com {
                         rt::schema::fields_equal(
                             value,
                             old,
-                            |key, nv, ov| match key {
+                            &|key, nv, ov| match key {
                                 "maxSurge" | "maxUnavailable" | "memory" | "ports" => {
                                     rt::schema::leaf_equal(nv, ov)
                                 }

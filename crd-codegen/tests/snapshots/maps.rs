@@ -96,18 +96,21 @@ pub mod maps_example_com {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {
                     rt::Value::Object(map) => {
-                        map.retain(|key, child| match key.as_str() {
-                            "apiVersion" | "kind" | "metadata" => true,
-                            "spec" => {
-                                let child_path = &path.field(key);
-                                ConfigSetSpec::prune(child, child_path, pruned);
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        })
+                        rt::schema::retain(
+                            map,
+                            &mut |key, child| match key.as_str() {
+                                "apiVersion" | "kind" | "metadata" => true,
+                                "spec" => {
+                                    let child_path = &path.field(key);
+                                    ConfigSetSpec::prune(child, child_path, pruned);
+                                    !child.is_null()
+                                }
+                                _ => {
+                                    rt::schema::record_pruned(pruned, path, key);
+                                    false
+                                }
+                            },
+                        )
                     }
                     rt::Value::Array(items) => {
                         rt::schema::prune_items_unknown(items, path, pruned);
@@ -127,8 +130,8 @@ pub mod maps_example_com {
                     path,
                     &rt::Node::OBJECT,
                     None,
-                    |_, _| {},
-                    |map, r| {
+                    &mut |_, _| {},
+                    &mut |map, r| {
                         for (key, child) in map.iter() {
                             if matches!(key.as_str(), "spec") {
                                 rt::schema::object_field::<
@@ -142,18 +145,20 @@ pub mod maps_example_com {
                     res,
                     node_res,
                     old,
-                    |old| { Self::ratchet_equal(value, old) },
+                    &|old| { Self::ratchet_equal(value, old) },
                 );
             }
             fn is_valid(value: &rt::Value) -> bool {
                 rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
                     && match value {
                         rt::Value::Object(map) => {
-                            map.iter()
-                                .all(|(key, child)| match key.as_str() {
+                            rt::openapi::all_fields(
+                                map,
+                                &mut |key, child| match key.as_str() {
                                     "spec" => ConfigSetSpec::is_valid(child),
                                     _ => true,
-                                })
+                                },
+                            )
                         }
                         _ => true,
                     }
@@ -164,7 +169,7 @@ pub mod maps_example_com {
                         rt::schema::fields_equal(
                             value,
                             old,
-                            |key, nv, ov| match key {
+                            &|key, nv, ov| match key {
                                 "spec" => ConfigSetSpec::ratchet_equal(nv, ov),
                                 _ => false,
                             },
@@ -206,119 +211,140 @@ pub mod maps_example_com {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {
                     rt::Value::Object(map) => {
-                        map.retain(|key, child| match key.as_str() {
-                            "empty" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "anything" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        map.retain(|key, child| {
-                                            let child_path = &child_path.key(key);
-                                            rt::schema::prune_all(child, child_path, pruned);
-                                            true
-                                        })
-                                    }
-                                    rt::Value::Array(items) => {
-                                        rt::schema::prune_items_unknown(items, child_path, pruned);
-                                    }
-                                    _ => {}
+                        rt::schema::retain(
+                            map,
+                            &mut |key, child| match key.as_str() {
+                                "empty" => {
+                                    rt::schema::prune_leaf_child(
+                                        child,
+                                        &path.field(key),
+                                        pruned,
+                                        true,
+                                    )
                                 }
-                                !child.is_null()
-                            }
-                            "endpoints" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        map.retain(|key, child| {
-                                            let child_path = &child_path.key(key);
-                                            ConfigSetSpecEndpoints::prune(child, child_path, pruned);
-                                            !child.is_null()
-                                        })
+                                "anything" => {
+                                    let child_path = &path.field(key);
+                                    match child {
+                                        rt::Value::Object(map) => {
+                                            rt::schema::retain(
+                                                map,
+                                                &mut |key, child| {
+                                                    let child_path = &child_path.key(key);
+                                                    rt::schema::prune_all(child, child_path, pruned);
+                                                    true
+                                                },
+                                            )
+                                        }
+                                        rt::Value::Array(items) => {
+                                            rt::schema::prune_items_unknown(items, child_path, pruned);
+                                        }
+                                        _ => {}
                                     }
-                                    rt::Value::Array(items) => {
-                                        rt::schema::prune_items_unknown(items, child_path, pruned);
-                                    }
-                                    _ => {}
+                                    !child.is_null()
                                 }
-                                !child.is_null()
-                            }
-                            "labels" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        map.retain(|key, child| {
-                                            let child_path = &child_path.key(key);
-                                            rt::schema::prune_leaf(child, child_path, pruned);
-                                            !child.is_null()
-                                        })
+                                "endpoints" => {
+                                    let child_path = &path.field(key);
+                                    match child {
+                                        rt::Value::Object(map) => {
+                                            rt::schema::retain(
+                                                map,
+                                                &mut |key, child| {
+                                                    let child_path = &child_path.key(key);
+                                                    ConfigSetSpecEndpoints::prune(child, child_path, pruned);
+                                                    !child.is_null()
+                                                },
+                                            )
+                                        }
+                                        rt::Value::Array(items) => {
+                                            rt::schema::prune_items_unknown(items, child_path, pruned);
+                                        }
+                                        _ => {}
                                     }
-                                    rt::Value::Array(items) => {
-                                        rt::schema::prune_items_unknown(items, child_path, pruned);
-                                    }
-                                    _ => {}
+                                    !child.is_null()
                                 }
-                                !child.is_null()
-                            }
-                            "limits" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        map.retain(|key, child| {
-                                            let child_path = &child_path.key(key);
-                                            rt::schema::prune_leaf(child, child_path, pruned);
-                                            !child.is_null()
-                                        })
+                                "labels" => {
+                                    let child_path = &path.field(key);
+                                    match child {
+                                        rt::Value::Object(map) => {
+                                            rt::schema::retain(
+                                                map,
+                                                &mut |key, child| {
+                                                    let child_path = &child_path.key(key);
+                                                    rt::schema::prune_leaf(child, child_path, pruned);
+                                                    !child.is_null()
+                                                },
+                                            )
+                                        }
+                                        rt::Value::Array(items) => {
+                                            rt::schema::prune_items_unknown(items, child_path, pruned);
+                                        }
+                                        _ => {}
                                     }
-                                    rt::Value::Array(items) => {
-                                        rt::schema::prune_items_unknown(items, child_path, pruned);
-                                    }
-                                    _ => {}
+                                    !child.is_null()
                                 }
-                                !child.is_null()
-                            }
-                            "routes" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        map.retain(|key, child| {
-                                            let child_path = &child_path.key(key);
-                                            match child {
-                                                rt::Value::Object(map) => {
-                                                    map.retain(|key, _| {
-                                                        rt::schema::record_pruned(pruned, child_path, key);
-                                                        false
-                                                    })
-                                                }
-                                                rt::Value::Array(items) => {
-                                                    for (i, item) in items.iter_mut().enumerate() {
-                                                        let item_path = &child_path.index(i);
-                                                        rt::schema::prune_leaf(item, item_path, pruned);
+                                "limits" => {
+                                    let child_path = &path.field(key);
+                                    match child {
+                                        rt::Value::Object(map) => {
+                                            rt::schema::retain(
+                                                map,
+                                                &mut |key, child| {
+                                                    let child_path = &child_path.key(key);
+                                                    rt::schema::prune_leaf(child, child_path, pruned);
+                                                    !child.is_null()
+                                                },
+                                            )
+                                        }
+                                        rt::Value::Array(items) => {
+                                            rt::schema::prune_items_unknown(items, child_path, pruned);
+                                        }
+                                        _ => {}
+                                    }
+                                    !child.is_null()
+                                }
+                                "routes" => {
+                                    let child_path = &path.field(key);
+                                    match child {
+                                        rt::Value::Object(map) => {
+                                            rt::schema::retain(
+                                                map,
+                                                &mut |key, child| {
+                                                    let child_path = &child_path.key(key);
+                                                    match child {
+                                                        rt::Value::Object(map) => {
+                                                            rt::schema::retain(
+                                                                map,
+                                                                &mut |key, _| {
+                                                                    rt::schema::record_pruned(pruned, child_path, key);
+                                                                    false
+                                                                },
+                                                            )
+                                                        }
+                                                        rt::Value::Array(items) => {
+                                                            for (i, item) in items.iter_mut().enumerate() {
+                                                                let item_path = &child_path.index(i);
+                                                                rt::schema::prune_leaf(item, item_path, pruned);
+                                                            }
+                                                        }
+                                                        _ => {}
                                                     }
-                                                }
-                                                _ => {}
-                                            }
-                                            !child.is_null()
-                                        })
+                                                    !child.is_null()
+                                                },
+                                            )
+                                        }
+                                        rt::Value::Array(items) => {
+                                            rt::schema::prune_items_unknown(items, child_path, pruned);
+                                        }
+                                        _ => {}
                                     }
-                                    rt::Value::Array(items) => {
-                                        rt::schema::prune_items_unknown(items, child_path, pruned);
-                                    }
-                                    _ => {}
+                                    !child.is_null()
                                 }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        })
+                                _ => {
+                                    rt::schema::record_pruned(pruned, path, key);
+                                    false
+                                }
+                            },
+                        )
                     }
                     rt::Value::Array(items) => {
                         rt::schema::prune_items_unknown(items, path, pruned);
@@ -338,8 +364,8 @@ pub mod maps_example_com {
                     path,
                     &rt::Node::OBJECT,
                     None,
-                    |_, _| {},
-                    |map, r| {
+                    &mut |_, _| {},
+                    &mut |map, r| {
                         for (key, child) in map.iter() {
                             match key.as_str() {
                                 "anything" => {
@@ -348,15 +374,15 @@ pub mod maps_example_com {
                                         child,
                                         rt::schema::old_field(old, key),
                                         &path.field(key),
-                                        |v, _o, p| rt::openapi::node(
+                                        &|v, _o, p| rt::openapi::node(
                                             v,
                                             p,
                                             &rt::Node::OBJECT,
                                             None,
-                                            |_, _| {},
-                                            |_, _| {},
+                                            &mut |_, _| {},
+                                            &mut |_, _| {},
                                         ),
-                                        rt::schema::leaf_equal,
+                                        &rt::schema::leaf_equal,
                                     );
                                 }
                                 "empty" => {
@@ -375,13 +401,13 @@ pub mod maps_example_com {
                                         child,
                                         rt::schema::old_field(old, key),
                                         &path.field(key),
-                                        |v, o, p| rt::openapi::node(
+                                        &|v, o, p| rt::openapi::node(
                                             v,
                                             p,
                                             &rt::Node::OBJECT,
                                             None,
-                                            |_, _| {},
-                                            |map, r| {
+                                            &mut |_, _| {},
+                                            &mut |map, r| {
                                                 for (key, child) in map.iter() {
                                                     if true {
                                                         rt::schema::object_key::<
@@ -391,12 +417,12 @@ pub mod maps_example_com {
                                                 }
                                             },
                                         ),
-                                        |v, o| match (v, o) {
+                                        &|v, o| match (v, o) {
                                             (rt::Value::Object(_), rt::Value::Object(_)) => {
                                                 rt::schema::fields_equal(
                                                     v,
                                                     o,
-                                                    |_, nv, ov| ConfigSetSpecEndpoints::ratchet_equal(nv, ov),
+                                                    &|_, nv, ov| ConfigSetSpecEndpoints::ratchet_equal(nv, ov),
                                                 )
                                             }
                                             _ => rt::schema::leaf_equal(v, o),
@@ -409,13 +435,13 @@ pub mod maps_example_com {
                                         child,
                                         rt::schema::old_field(old, key),
                                         &path.field(key),
-                                        |v, o, p| rt::openapi::node(
+                                        &|v, o, p| rt::openapi::node(
                                             v,
                                             p,
                                             &rt::Node::OBJECT,
                                             None,
-                                            |_, _| {},
-                                            |map, r| {
+                                            &mut |_, _| {},
+                                            &mut |map, r| {
                                                 for (key, child) in map.iter() {
                                                     if true {
                                                         rt::schema::leaf_key(
@@ -430,12 +456,12 @@ pub mod maps_example_com {
                                                 }
                                             },
                                         ),
-                                        |v, o| match (v, o) {
+                                        &|v, o| match (v, o) {
                                             (rt::Value::Object(_), rt::Value::Object(_)) => {
                                                 rt::schema::fields_equal(
                                                     v,
                                                     o,
-                                                    |_, nv, ov| rt::schema::leaf_equal(nv, ov),
+                                                    &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
                                                 )
                                             }
                                             _ => rt::schema::leaf_equal(v, o),
@@ -448,13 +474,13 @@ pub mod maps_example_com {
                                         child,
                                         rt::schema::old_field(old, key),
                                         &path.field(key),
-                                        |v, o, p| rt::openapi::node(
+                                        &|v, o, p| rt::openapi::node(
                                             v,
                                             p,
                                             &rt::Node::OBJECT,
                                             None,
-                                            |_, _| {},
-                                            |map, r| {
+                                            &mut |_, _| {},
+                                            &mut |map, r| {
                                                 for (key, child) in map.iter() {
                                                     if true {
                                                         rt::schema::leaf_key(r, child, o, p, key, &rt::Node::INT32);
@@ -462,12 +488,12 @@ pub mod maps_example_com {
                                                 }
                                             },
                                         ),
-                                        |v, o| match (v, o) {
+                                        &|v, o| match (v, o) {
                                             (rt::Value::Object(_), rt::Value::Object(_)) => {
                                                 rt::schema::fields_equal(
                                                     v,
                                                     o,
-                                                    |_, nv, ov| rt::schema::leaf_equal(nv, ov),
+                                                    &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
                                                 )
                                             }
                                             _ => rt::schema::leaf_equal(v, o),
@@ -480,13 +506,13 @@ pub mod maps_example_com {
                                         child,
                                         rt::schema::old_field(old, key),
                                         &path.field(key),
-                                        |v, o, p| rt::openapi::node(
+                                        &|v, o, p| rt::openapi::node(
                                             v,
                                             p,
                                             &rt::Node::OBJECT,
                                             None,
-                                            |_, _| {},
-                                            |map, r| {
+                                            &mut |_, _| {},
+                                            &mut |map, r| {
                                                 for (key, child) in map.iter() {
                                                     if true {
                                                         rt::schema::composite(
@@ -494,12 +520,12 @@ pub mod maps_example_com {
                                                             child,
                                                             rt::schema::old_field(o, key),
                                                             &p.key(key),
-                                                            |v, _o, p| rt::openapi::node(
+                                                            &|v, _o, p| rt::openapi::node(
                                                                 v,
                                                                 p,
                                                                 &rt::Node::ARRAY,
                                                                 None,
-                                                                |items, r| {
+                                                                &mut |items, r| {
                                                                     for (i, item) in items.iter().enumerate() {
                                                                         let item_old = None;
                                                                         rt::schema::leaf_item(
@@ -512,20 +538,20 @@ pub mod maps_example_com {
                                                                         );
                                                                     }
                                                                 },
-                                                                |_, _| {},
+                                                                &mut |_, _| {},
                                                             ),
-                                                            rt::schema::leaf_equal,
+                                                            &rt::schema::leaf_equal,
                                                         );
                                                     }
                                                 }
                                             },
                                         ),
-                                        |v, o| match (v, o) {
+                                        &|v, o| match (v, o) {
                                             (rt::Value::Object(_), rt::Value::Object(_)) => {
                                                 rt::schema::fields_equal(
                                                     v,
                                                     o,
-                                                    |_, nv, ov| rt::schema::leaf_equal(nv, ov),
+                                                    &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
                                                 )
                                             }
                                             _ => rt::schema::leaf_equal(v, o),
@@ -541,15 +567,16 @@ pub mod maps_example_com {
                     res,
                     node_res,
                     old,
-                    |old| { Self::ratchet_equal(value, old) },
+                    &|old| { Self::ratchet_equal(value, old) },
                 );
             }
             fn is_valid(value: &rt::Value) -> bool {
                 rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
                     && match value {
                         rt::Value::Object(map) => {
-                            map.iter()
-                                .all(|(key, child)| match key.as_str() {
+                            rt::openapi::all_fields(
+                                map,
+                                &mut |key, child| match key.as_str() {
                                     "anything" | "empty" => {
                                         rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
                                     }
@@ -557,8 +584,10 @@ pub mod maps_example_com {
                                         rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
                                             && match child {
                                                 rt::Value::Object(map) => {
-                                                    map.iter()
-                                                        .all(|(_, child)| ConfigSetSpecEndpoints::is_valid(child))
+                                                    rt::openapi::all_fields(
+                                                        map,
+                                                        &mut |_, child| ConfigSetSpecEndpoints::is_valid(child),
+                                                    )
                                                 }
                                                 _ => true,
                                             }
@@ -567,11 +596,13 @@ pub mod maps_example_com {
                                         rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
                                             && match child {
                                                 rt::Value::Object(map) => {
-                                                    map.iter()
-                                                        .all(|(_, child)| rt::openapi::leaf_ok(
+                                                    rt::openapi::all_fields(
+                                                        map,
+                                                        &mut |_, child| rt::openapi::leaf_ok(
                                                             child,
                                                             &rt::Node::STRING,
-                                                        ))
+                                                        ),
+                                                    )
                                                 }
                                                 _ => true,
                                             }
@@ -580,11 +611,13 @@ pub mod maps_example_com {
                                         rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
                                             && match child {
                                                 rt::Value::Object(map) => {
-                                                    map.iter()
-                                                        .all(|(_, child)| rt::openapi::leaf_ok(
+                                                    rt::openapi::all_fields(
+                                                        map,
+                                                        &mut |_, child| rt::openapi::leaf_ok(
                                                             child,
                                                             &rt::Node::INT32,
-                                                        ))
+                                                        ),
+                                                    )
                                                 }
                                                 _ => true,
                                             }
@@ -593,24 +626,28 @@ pub mod maps_example_com {
                                         rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
                                             && match child {
                                                 rt::Value::Object(map) => {
-                                                    map.iter()
-                                                        .all(|(_, child)| {
+                                                    rt::openapi::all_fields(
+                                                        map,
+                                                        &mut |_, child| {
                                                             rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
                                                                 && match child {
                                                                     rt::Value::Array(items) => {
-                                                                        items
-                                                                            .iter()
-                                                                            .all(|item| rt::openapi::leaf_ok(item, &rt::Node::STRING))
+                                                                        rt::openapi::all_items(
+                                                                            items,
+                                                                            &mut |item| rt::openapi::leaf_ok(item, &rt::Node::STRING),
+                                                                        )
                                                                     }
                                                                     _ => true,
                                                                 }
-                                                        })
+                                                        },
+                                                    )
                                                 }
                                                 _ => true,
                                             }
                                     }
                                     _ => true,
-                                })
+                                },
+                            )
                         }
                         _ => true,
                     }
@@ -621,7 +658,7 @@ pub mod maps_example_com {
                         rt::schema::fields_equal(
                             value,
                             old,
-                            |key, nv, ov| match key {
+                            &|key, nv, ov| match key {
                                 "anything" | "empty" => rt::schema::leaf_equal(nv, ov),
                                 "endpoints" => {
                                     match (nv, ov) {
@@ -629,7 +666,7 @@ pub mod maps_example_com {
                                             rt::schema::fields_equal(
                                                 nv,
                                                 ov,
-                                                |_, nv, ov| ConfigSetSpecEndpoints::ratchet_equal(nv, ov),
+                                                &|_, nv, ov| ConfigSetSpecEndpoints::ratchet_equal(nv, ov),
                                             )
                                         }
                                         _ => rt::schema::leaf_equal(nv, ov),
@@ -641,7 +678,7 @@ pub mod maps_example_com {
                                             rt::schema::fields_equal(
                                                 nv,
                                                 ov,
-                                                |_, nv, ov| rt::schema::leaf_equal(nv, ov),
+                                                &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
                                             )
                                         }
                                         _ => rt::schema::leaf_equal(nv, ov),
@@ -653,7 +690,7 @@ pub mod maps_example_com {
                                             rt::schema::fields_equal(
                                                 nv,
                                                 ov,
-                                                |_, nv, ov| rt::schema::leaf_equal(nv, ov),
+                                                &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
                                             )
                                         }
                                         _ => rt::schema::leaf_equal(nv, ov),
@@ -665,7 +702,7 @@ pub mod maps_example_com {
                                             rt::schema::fields_equal(
                                                 nv,
                                                 ov,
-                                                |_, nv, ov| rt::schema::leaf_equal(nv, ov),
+                                                &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
                                             )
                                         }
                                         _ => rt::schema::leaf_equal(nv, ov),
@@ -692,20 +729,23 @@ pub mod maps_example_com {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {
                     rt::Value::Object(map) => {
-                        map.retain(|key, child| match key.as_str() {
-                            "url" | "weight" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        })
+                        rt::schema::retain(
+                            map,
+                            &mut |key, child| match key.as_str() {
+                                "url" | "weight" => {
+                                    rt::schema::prune_leaf_child(
+                                        child,
+                                        &path.field(key),
+                                        pruned,
+                                        true,
+                                    )
+                                }
+                                _ => {
+                                    rt::schema::record_pruned(pruned, path, key);
+                                    false
+                                }
+                            },
+                        )
                     }
                     rt::Value::Array(items) => {
                         rt::schema::prune_items_unknown(items, path, pruned);
@@ -725,8 +765,8 @@ pub mod maps_example_com {
                     path,
                     &rt::Node::OBJECT,
                     None,
-                    |_, _| {},
-                    |map, r| {
+                    &mut |_, _| {},
+                    &mut |map, r| {
                         for (key, child) in map.iter() {
                             match key.as_str() {
                                 "url" => {
@@ -759,7 +799,7 @@ pub mod maps_example_com {
                     res,
                     node_res,
                     old,
-                    |old| { Self::ratchet_equal(value, old) },
+                    &|old| { Self::ratchet_equal(value, old) },
                 );
             }
             fn is_valid(value: &rt::Value) -> bool {
@@ -767,16 +807,17 @@ pub mod maps_example_com {
                     && match value {
                         rt::Value::Object(map) => {
                             let mut seen = 0usize;
-                            map
-                                .iter()
-                                .all(|(key, child)| match key.as_str() {
+                            rt::openapi::all_fields(
+                                map,
+                                &mut |key, child| match key.as_str() {
                                     "url" => {
                                         seen += 1;
                                         rt::openapi::leaf_ok(child, &rt::Node::STRING)
                                     }
                                     "weight" => rt::openapi::leaf_ok(child, &rt::Node::INTEGER),
                                     _ => true,
-                                }) && seen == 1usize
+                                },
+                            ) && seen == 1usize
                         }
                         _ => true,
                     }
@@ -787,7 +828,7 @@ pub mod maps_example_com {
                         rt::schema::fields_equal(
                             value,
                             old,
-                            |key, nv, ov| match key {
+                            &|key, nv, ov| match key {
                                 "url" | "weight" => rt::schema::leaf_equal(nv, ov),
                                 _ => false,
                             },

@@ -102,23 +102,26 @@ pub mod versions_example_com {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {
                     rt::Value::Object(map) => {
-                        map.retain(|key, child| match key.as_str() {
-                            "apiVersion" | "kind" | "metadata" => true,
-                            "spec" => {
-                                let child_path = &path.field(key);
-                                WidgetSpec::prune(child, child_path, pruned);
-                                !child.is_null()
-                            }
-                            "status" => {
-                                let child_path = &path.field(key);
-                                WidgetStatus::prune(child, child_path, pruned);
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        })
+                        rt::schema::retain(
+                            map,
+                            &mut |key, child| match key.as_str() {
+                                "apiVersion" | "kind" | "metadata" => true,
+                                "spec" => {
+                                    let child_path = &path.field(key);
+                                    WidgetSpec::prune(child, child_path, pruned);
+                                    !child.is_null()
+                                }
+                                "status" => {
+                                    let child_path = &path.field(key);
+                                    WidgetStatus::prune(child, child_path, pruned);
+                                    !child.is_null()
+                                }
+                                _ => {
+                                    rt::schema::record_pruned(pruned, path, key);
+                                    false
+                                }
+                            },
+                        )
                     }
                     rt::Value::Array(items) => {
                         rt::schema::prune_items_unknown(items, path, pruned);
@@ -138,8 +141,8 @@ pub mod versions_example_com {
                     path,
                     &rt::Node::OBJECT,
                     None,
-                    |_, _| {},
-                    |map, r| {
+                    &mut |_, _| {},
+                    &mut |map, r| {
                         for (key, child) in map.iter() {
                             match key.as_str() {
                                 "spec" => {
@@ -161,19 +164,21 @@ pub mod versions_example_com {
                     res,
                     node_res,
                     old,
-                    |old| { Self::ratchet_equal(value, old) },
+                    &|old| { Self::ratchet_equal(value, old) },
                 );
             }
             fn is_valid(value: &rt::Value) -> bool {
                 rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
                     && match value {
                         rt::Value::Object(map) => {
-                            map.iter()
-                                .all(|(key, child)| match key.as_str() {
+                            rt::openapi::all_fields(
+                                map,
+                                &mut |key, child| match key.as_str() {
                                     "spec" => WidgetSpec::is_valid(child),
                                     "status" => WidgetStatus::is_valid(child),
                                     _ => true,
-                                })
+                                },
+                            )
                         }
                         _ => true,
                     }
@@ -184,7 +189,7 @@ pub mod versions_example_com {
                         rt::schema::fields_equal(
                             value,
                             old,
-                            |key, nv, ov| match key {
+                            &|key, nv, ov| match key {
                                 "spec" => WidgetSpec::ratchet_equal(nv, ov),
                                 "status" => WidgetStatus::ratchet_equal(nv, ov),
                                 _ => false,
@@ -212,17 +217,20 @@ pub mod versions_example_com {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {
                     rt::Value::Object(map) => {
-                        map.retain(|key, child| match key.as_str() {
-                            "size" => {
-                                let child_path = &path.field(key);
-                                WidgetSpecSize::prune(child, child_path, pruned);
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        })
+                        rt::schema::retain(
+                            map,
+                            &mut |key, child| match key.as_str() {
+                                "size" => {
+                                    let child_path = &path.field(key);
+                                    WidgetSpecSize::prune(child, child_path, pruned);
+                                    !child.is_null()
+                                }
+                                _ => {
+                                    rt::schema::record_pruned(pruned, path, key);
+                                    false
+                                }
+                            },
+                        )
                     }
                     rt::Value::Array(items) => {
                         rt::schema::prune_items_unknown(items, path, pruned);
@@ -242,8 +250,8 @@ pub mod versions_example_com {
                     path,
                     &rt::Node::OBJECT,
                     None,
-                    |_, _| {},
-                    |map, r| {
+                    &mut |_, _| {},
+                    &mut |map, r| {
                         for (key, child) in map.iter() {
                             if matches!(key.as_str(), "size") {
                                 rt::schema::object_field::<
@@ -258,7 +266,7 @@ pub mod versions_example_com {
                     res,
                     node_res,
                     old,
-                    |old| { Self::ratchet_equal(value, old) },
+                    &|old| { Self::ratchet_equal(value, old) },
                 );
             }
             fn is_valid(value: &rt::Value) -> bool {
@@ -266,15 +274,16 @@ pub mod versions_example_com {
                     && match value {
                         rt::Value::Object(map) => {
                             let mut seen = 0usize;
-                            map
-                                .iter()
-                                .all(|(key, child)| match key.as_str() {
+                            rt::openapi::all_fields(
+                                map,
+                                &mut |key, child| match key.as_str() {
                                     "size" => {
                                         seen += 1;
                                         WidgetSpecSize::is_valid(child)
                                     }
                                     _ => true,
-                                }) && seen == 1usize
+                                },
+                            ) && seen == 1usize
                         }
                         _ => true,
                     }
@@ -285,7 +294,7 @@ pub mod versions_example_com {
                         rt::schema::fields_equal(
                             value,
                             old,
-                            |key, nv, ov| match key {
+                            &|key, nv, ov| match key {
                                 "size" => WidgetSpecSize::ratchet_equal(nv, ov),
                                 _ => false,
                             },
@@ -309,20 +318,23 @@ pub mod versions_example_com {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {
                     rt::Value::Object(map) => {
-                        map.retain(|key, child| match key.as_str() {
-                            "height" | "width" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        })
+                        rt::schema::retain(
+                            map,
+                            &mut |key, child| match key.as_str() {
+                                "height" | "width" => {
+                                    rt::schema::prune_leaf_child(
+                                        child,
+                                        &path.field(key),
+                                        pruned,
+                                        true,
+                                    )
+                                }
+                                _ => {
+                                    rt::schema::record_pruned(pruned, path, key);
+                                    false
+                                }
+                            },
+                        )
                     }
                     rt::Value::Array(items) => {
                         rt::schema::prune_items_unknown(items, path, pruned);
@@ -342,8 +354,8 @@ pub mod versions_example_com {
                     path,
                     &rt::Node::OBJECT,
                     None,
-                    |_, _| {},
-                    |map, r| {
+                    &mut |_, _| {},
+                    &mut |map, r| {
                         for (key, child) in map.iter() {
                             if matches!(key.as_str(), "height" | "width") {
                                 rt::schema::leaf_field(
@@ -362,20 +374,22 @@ pub mod versions_example_com {
                     res,
                     node_res,
                     old,
-                    |old| { Self::ratchet_equal(value, old) },
+                    &|old| { Self::ratchet_equal(value, old) },
                 );
             }
             fn is_valid(value: &rt::Value) -> bool {
                 rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
                     && match value {
                         rt::Value::Object(map) => {
-                            map.iter()
-                                .all(|(key, child)| match key.as_str() {
+                            rt::openapi::all_fields(
+                                map,
+                                &mut |key, child| match key.as_str() {
                                     "height" | "width" => {
                                         rt::openapi::leaf_ok(child, &rt::Node::INTEGER)
                                     }
                                     _ => true,
-                                })
+                                },
+                            )
                         }
                         _ => true,
                     }
@@ -386,7 +400,7 @@ pub mod versions_example_com {
                         rt::schema::fields_equal(
                             value,
                             old,
-                            |key, nv, ov| match key {
+                            &|key, nv, ov| match key {
                                 "height" | "width" => rt::schema::leaf_equal(nv, ov),
                                 _ => false,
                             },
@@ -408,20 +422,23 @@ pub mod versions_example_com {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {
                     rt::Value::Object(map) => {
-                        map.retain(|key, child| match key.as_str() {
-                            "ready" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        })
+                        rt::schema::retain(
+                            map,
+                            &mut |key, child| match key.as_str() {
+                                "ready" => {
+                                    rt::schema::prune_leaf_child(
+                                        child,
+                                        &path.field(key),
+                                        pruned,
+                                        true,
+                                    )
+                                }
+                                _ => {
+                                    rt::schema::record_pruned(pruned, path, key);
+                                    false
+                                }
+                            },
+                        )
                     }
                     rt::Value::Array(items) => {
                         rt::schema::prune_items_unknown(items, path, pruned);
@@ -441,8 +458,8 @@ pub mod versions_example_com {
                     path,
                     &rt::Node::OBJECT,
                     None,
-                    |_, _| {},
-                    |map, r| {
+                    &mut |_, _| {},
+                    &mut |map, r| {
                         for (key, child) in map.iter() {
                             if matches!(key.as_str(), "ready") {
                                 rt::schema::leaf_field(
@@ -461,18 +478,20 @@ pub mod versions_example_com {
                     res,
                     node_res,
                     old,
-                    |old| { Self::ratchet_equal(value, old) },
+                    &|old| { Self::ratchet_equal(value, old) },
                 );
             }
             fn is_valid(value: &rt::Value) -> bool {
                 rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
                     && match value {
                         rt::Value::Object(map) => {
-                            map.iter()
-                                .all(|(key, child)| match key.as_str() {
+                            rt::openapi::all_fields(
+                                map,
+                                &mut |key, child| match key.as_str() {
                                     "ready" => rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN),
                                     _ => true,
-                                })
+                                },
+                            )
                         }
                         _ => true,
                     }
@@ -483,7 +502,7 @@ pub mod versions_example_com {
                         rt::schema::fields_equal(
                             value,
                             old,
-                            |key, nv, ov| match key {
+                            &|key, nv, ov| match key {
                                 "ready" => rt::schema::leaf_equal(nv, ov),
                                 _ => false,
                             },
@@ -591,18 +610,21 @@ pub mod versions_example_com {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {
                     rt::Value::Object(map) => {
-                        map.retain(|key, child| match key.as_str() {
-                            "apiVersion" | "kind" | "metadata" => true,
-                            "spec" => {
-                                let child_path = &path.field(key);
-                                WidgetSpec::prune(child, child_path, pruned);
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        })
+                        rt::schema::retain(
+                            map,
+                            &mut |key, child| match key.as_str() {
+                                "apiVersion" | "kind" | "metadata" => true,
+                                "spec" => {
+                                    let child_path = &path.field(key);
+                                    WidgetSpec::prune(child, child_path, pruned);
+                                    !child.is_null()
+                                }
+                                _ => {
+                                    rt::schema::record_pruned(pruned, path, key);
+                                    false
+                                }
+                            },
+                        )
                     }
                     rt::Value::Array(items) => {
                         rt::schema::prune_items_unknown(items, path, pruned);
@@ -622,8 +644,8 @@ pub mod versions_example_com {
                     path,
                     &rt::Node::OBJECT,
                     None,
-                    |_, _| {},
-                    |map, r| {
+                    &mut |_, _| {},
+                    &mut |map, r| {
                         for (key, child) in map.iter() {
                             if matches!(key.as_str(), "spec") {
                                 rt::schema::object_field::<
@@ -637,18 +659,20 @@ pub mod versions_example_com {
                     res,
                     node_res,
                     old,
-                    |old| { Self::ratchet_equal(value, old) },
+                    &|old| { Self::ratchet_equal(value, old) },
                 );
             }
             fn is_valid(value: &rt::Value) -> bool {
                 rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
                     && match value {
                         rt::Value::Object(map) => {
-                            map.iter()
-                                .all(|(key, child)| match key.as_str() {
+                            rt::openapi::all_fields(
+                                map,
+                                &mut |key, child| match key.as_str() {
                                     "spec" => WidgetSpec::is_valid(child),
                                     _ => true,
-                                })
+                                },
+                            )
                         }
                         _ => true,
                     }
@@ -659,7 +683,7 @@ pub mod versions_example_com {
                         rt::schema::fields_equal(
                             value,
                             old,
-                            |key, nv, ov| match key {
+                            &|key, nv, ov| match key {
                                 "spec" => WidgetSpec::ratchet_equal(nv, ov),
                                 _ => false,
                             },
@@ -687,20 +711,23 @@ pub mod versions_example_com {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {
                     rt::Value::Object(map) => {
-                        map.retain(|key, child| match key.as_str() {
-                            "size" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        })
+                        rt::schema::retain(
+                            map,
+                            &mut |key, child| match key.as_str() {
+                                "size" => {
+                                    rt::schema::prune_leaf_child(
+                                        child,
+                                        &path.field(key),
+                                        pruned,
+                                        true,
+                                    )
+                                }
+                                _ => {
+                                    rt::schema::record_pruned(pruned, path, key);
+                                    false
+                                }
+                            },
+                        )
                     }
                     rt::Value::Array(items) => {
                         rt::schema::prune_items_unknown(items, path, pruned);
@@ -720,8 +747,8 @@ pub mod versions_example_com {
                     path,
                     &rt::Node::OBJECT,
                     None,
-                    |_, _| {},
-                    |map, r| {
+                    &mut |_, _| {},
+                    &mut |map, r| {
                         for (key, child) in map.iter() {
                             if matches!(key.as_str(), "size") {
                                 rt::schema::leaf_field(
@@ -740,18 +767,20 @@ pub mod versions_example_com {
                     res,
                     node_res,
                     old,
-                    |old| { Self::ratchet_equal(value, old) },
+                    &|old| { Self::ratchet_equal(value, old) },
                 );
             }
             fn is_valid(value: &rt::Value) -> bool {
                 rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
                     && match value {
                         rt::Value::Object(map) => {
-                            map.iter()
-                                .all(|(key, child)| match key.as_str() {
+                            rt::openapi::all_fields(
+                                map,
+                                &mut |key, child| match key.as_str() {
                                     "size" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
                                     _ => true,
-                                })
+                                },
+                            )
                         }
                         _ => true,
                     }
@@ -762,7 +791,7 @@ pub mod versions_example_com {
                         rt::schema::fields_equal(
                             value,
                             old,
-                            |key, nv, ov| match key {
+                            &|key, nv, ov| match key {
                                 "size" => rt::schema::leaf_equal(nv, ov),
                                 _ => false,
                             },

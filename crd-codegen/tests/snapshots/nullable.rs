@@ -96,18 +96,21 @@ pub mod nullable_example_com {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {
                     rt::Value::Object(map) => {
-                        map.retain(|key, child| match key.as_str() {
-                            "apiVersion" | "kind" | "metadata" => true,
-                            "spec" => {
-                                let child_path = &path.field(key);
-                                SettingSpec::prune(child, child_path, pruned);
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        })
+                        rt::schema::retain(
+                            map,
+                            &mut |key, child| match key.as_str() {
+                                "apiVersion" | "kind" | "metadata" => true,
+                                "spec" => {
+                                    let child_path = &path.field(key);
+                                    SettingSpec::prune(child, child_path, pruned);
+                                    !child.is_null()
+                                }
+                                _ => {
+                                    rt::schema::record_pruned(pruned, path, key);
+                                    false
+                                }
+                            },
+                        )
                     }
                     rt::Value::Array(items) => {
                         rt::schema::prune_items_unknown(items, path, pruned);
@@ -135,8 +138,8 @@ pub mod nullable_example_com {
                     path,
                     &rt::Node::OBJECT,
                     None,
-                    |_, _| {},
-                    |map, r| {
+                    &mut |_, _| {},
+                    &mut |map, r| {
                         for (key, child) in map.iter() {
                             if matches!(key.as_str(), "spec") {
                                 rt::schema::object_field::<
@@ -150,18 +153,20 @@ pub mod nullable_example_com {
                     res,
                     node_res,
                     old,
-                    |old| { Self::ratchet_equal(value, old) },
+                    &|old| { Self::ratchet_equal(value, old) },
                 );
             }
             fn is_valid(value: &rt::Value) -> bool {
                 rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
                     && match value {
                         rt::Value::Object(map) => {
-                            map.iter()
-                                .all(|(key, child)| match key.as_str() {
+                            rt::openapi::all_fields(
+                                map,
+                                &mut |key, child| match key.as_str() {
                                     "spec" => SettingSpec::is_valid(child),
                                     _ => true,
-                                })
+                                },
+                            )
                         }
                         _ => true,
                     }
@@ -172,7 +177,7 @@ pub mod nullable_example_com {
                         rt::schema::fields_equal(
                             value,
                             old,
-                            |key, nv, ov| match key {
+                            &|key, nv, ov| match key {
                                 "spec" => SettingSpec::ratchet_equal(nv, ov),
                                 _ => false,
                             },
@@ -217,56 +222,65 @@ pub mod nullable_example_com {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {
                     rt::Value::Object(map) => {
-                        map.retain(|key, child| match key.as_str() {
-                            "count" | "note" | "owner" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    false,
-                                )
-                            }
-                            "overrides" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        map.retain(|key, child| {
-                                            let child_path = &child_path.key(key);
-                                            SettingSpecOverrides::prune(child, child_path, pruned);
-                                            true
-                                        })
-                                    }
-                                    rt::Value::Array(items) => {
-                                        rt::schema::prune_items_unknown(items, child_path, pruned);
-                                    }
-                                    _ => {}
+                        rt::schema::retain(
+                            map,
+                            &mut |key, child| match key.as_str() {
+                                "count" | "note" | "owner" => {
+                                    rt::schema::prune_leaf_child(
+                                        child,
+                                        &path.field(key),
+                                        pruned,
+                                        false,
+                                    )
                                 }
-                                !child.is_null()
-                            }
-                            "tags" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        map.retain(|key, _| {
-                                            rt::schema::record_pruned(pruned, child_path, key);
-                                            false
-                                        })
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            rt::schema::prune_leaf(item, item_path, pruned);
+                                "overrides" => {
+                                    let child_path = &path.field(key);
+                                    match child {
+                                        rt::Value::Object(map) => {
+                                            rt::schema::retain(
+                                                map,
+                                                &mut |key, child| {
+                                                    let child_path = &child_path.key(key);
+                                                    SettingSpecOverrides::prune(child, child_path, pruned);
+                                                    true
+                                                },
+                                            )
                                         }
+                                        rt::Value::Array(items) => {
+                                            rt::schema::prune_items_unknown(items, child_path, pruned);
+                                        }
+                                        _ => {}
                                     }
-                                    _ => {}
+                                    !child.is_null()
                                 }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        })
+                                "tags" => {
+                                    let child_path = &path.field(key);
+                                    match child {
+                                        rt::Value::Object(map) => {
+                                            rt::schema::retain(
+                                                map,
+                                                &mut |key, _| {
+                                                    rt::schema::record_pruned(pruned, child_path, key);
+                                                    false
+                                                },
+                                            )
+                                        }
+                                        rt::Value::Array(items) => {
+                                            for (i, item) in items.iter_mut().enumerate() {
+                                                let item_path = &child_path.index(i);
+                                                rt::schema::prune_leaf(item, item_path, pruned);
+                                            }
+                                        }
+                                        _ => {}
+                                    }
+                                    !child.is_null()
+                                }
+                                _ => {
+                                    rt::schema::record_pruned(pruned, path, key);
+                                    false
+                                }
+                            },
+                        )
                     }
                     rt::Value::Array(items) => {
                         rt::schema::prune_items_unknown(items, path, pruned);
@@ -305,8 +319,8 @@ pub mod nullable_example_com {
                     path,
                     &rt::Node::OBJECT,
                     None,
-                    |_, _| {},
-                    |map, r| {
+                    &mut |_, _| {},
+                    &mut |map, r| {
                         for (key, child) in map.iter() {
                             match key.as_str() {
                                 "count" => {
@@ -321,13 +335,13 @@ pub mod nullable_example_com {
                                         child,
                                         rt::schema::old_field(old, key),
                                         &path.field(key),
-                                        |v, o, p| rt::openapi::node(
+                                        &|v, o, p| rt::openapi::node(
                                             v,
                                             p,
                                             &rt::Node::OBJECT,
                                             None,
-                                            |_, _| {},
-                                            |map, r| {
+                                            &mut |_, _| {},
+                                            &mut |map, r| {
                                                 for (key, child) in map.iter() {
                                                     if true {
                                                         rt::schema::object_key::<
@@ -337,12 +351,12 @@ pub mod nullable_example_com {
                                                 }
                                             },
                                         ),
-                                        |v, o| match (v, o) {
+                                        &|v, o| match (v, o) {
                                             (rt::Value::Object(_), rt::Value::Object(_)) => {
                                                 rt::schema::fields_equal(
                                                     v,
                                                     o,
-                                                    |_, nv, ov| SettingSpecOverrides::ratchet_equal(nv, ov),
+                                                    &|_, nv, ov| SettingSpecOverrides::ratchet_equal(nv, ov),
                                                 )
                                             }
                                             _ => rt::schema::leaf_equal(v, o),
@@ -358,20 +372,20 @@ pub mod nullable_example_com {
                                         child,
                                         rt::schema::old_field(old, key),
                                         &path.field(key),
-                                        |v, _o, p| rt::openapi::node(
+                                        &|v, _o, p| rt::openapi::node(
                                             v,
                                             p,
                                             &rt::Node::ARRAY,
                                             None,
-                                            |items, r| {
+                                            &mut |items, r| {
                                                 for (i, item) in items.iter().enumerate() {
                                                     let item_old = None;
                                                     rt::schema::leaf_item(r, item, item_old, p, i, &NODE_1);
                                                 }
                                             },
-                                            |_, _| {},
+                                            &mut |_, _| {},
                                         ),
-                                        rt::schema::leaf_equal,
+                                        &rt::schema::leaf_equal,
                                     );
                                 }
                                 _ => {}
@@ -384,7 +398,7 @@ pub mod nullable_example_com {
                     res,
                     node_res,
                     old,
-                    |old| { Self::ratchet_equal(value, old) },
+                    &|old| { Self::ratchet_equal(value, old) },
                 );
             }
             fn is_valid(value: &rt::Value) -> bool {
@@ -402,17 +416,19 @@ pub mod nullable_example_com {
                     && match value {
                         rt::Value::Object(map) => {
                             let mut seen = 0usize;
-                            map
-                                .iter()
-                                .all(|(key, child)| match key.as_str() {
+                            rt::openapi::all_fields(
+                                map,
+                                &mut |key, child| match key.as_str() {
                                     "count" => rt::openapi::leaf_ok(child, &NODE_2),
                                     "note" => rt::openapi::leaf_ok(child, &NODE_3),
                                     "overrides" => {
                                         rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
                                             && match child {
                                                 rt::Value::Object(map) => {
-                                                    map.iter()
-                                                        .all(|(_, child)| SettingSpecOverrides::is_valid(child))
+                                                    rt::openapi::all_fields(
+                                                        map,
+                                                        &mut |_, child| SettingSpecOverrides::is_valid(child),
+                                                    )
                                                 }
                                                 _ => true,
                                             }
@@ -425,13 +441,17 @@ pub mod nullable_example_com {
                                         rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
                                             && match child {
                                                 rt::Value::Array(items) => {
-                                                    items.iter().all(|item| rt::openapi::leaf_ok(item, &NODE_3))
+                                                    rt::openapi::all_items(
+                                                        items,
+                                                        &mut |item| rt::openapi::leaf_ok(item, &NODE_3),
+                                                    )
                                                 }
                                                 _ => true,
                                             }
                                     }
                                     _ => true,
-                                }) && seen == 1usize
+                                },
+                            ) && seen == 1usize
                         }
                         _ => true,
                     }
@@ -442,7 +462,7 @@ pub mod nullable_example_com {
                         rt::schema::fields_equal(
                             value,
                             old,
-                            |key, nv, ov| match key {
+                            &|key, nv, ov| match key {
                                 "count" | "note" | "owner" | "tags" => {
                                     rt::schema::leaf_equal(nv, ov)
                                 }
@@ -452,7 +472,7 @@ pub mod nullable_example_com {
                                             rt::schema::fields_equal(
                                                 nv,
                                                 ov,
-                                                |_, nv, ov| SettingSpecOverrides::ratchet_equal(nv, ov),
+                                                &|_, nv, ov| SettingSpecOverrides::ratchet_equal(nv, ov),
                                             )
                                         }
                                         _ => rt::schema::leaf_equal(nv, ov),
@@ -478,20 +498,23 @@ pub mod nullable_example_com {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {
                     rt::Value::Object(map) => {
-                        map.retain(|key, child| match key.as_str() {
-                            "value" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        })
+                        rt::schema::retain(
+                            map,
+                            &mut |key, child| match key.as_str() {
+                                "value" => {
+                                    rt::schema::prune_leaf_child(
+                                        child,
+                                        &path.field(key),
+                                        pruned,
+                                        true,
+                                    )
+                                }
+                                _ => {
+                                    rt::schema::record_pruned(pruned, path, key);
+                                    false
+                                }
+                            },
+                        )
                     }
                     rt::Value::Array(items) => {
                         rt::schema::prune_items_unknown(items, path, pruned);
@@ -516,8 +539,8 @@ pub mod nullable_example_com {
                     path,
                     &NODE_4,
                     None,
-                    |_, _| {},
-                    |map, r| {
+                    &mut |_, _| {},
+                    &mut |map, r| {
                         for (key, child) in map.iter() {
                             if matches!(key.as_str(), "value") {
                                 rt::schema::leaf_field(
@@ -536,7 +559,7 @@ pub mod nullable_example_com {
                     res,
                     node_res,
                     old,
-                    |old| { Self::ratchet_equal(value, old) },
+                    &|old| { Self::ratchet_equal(value, old) },
                 );
             }
             fn is_valid(value: &rt::Value) -> bool {
@@ -548,11 +571,13 @@ pub mod nullable_example_com {
                 rt::openapi::leaf_ok(value, &NODE_5)
                     && match value {
                         rt::Value::Object(map) => {
-                            map.iter()
-                                .all(|(key, child)| match key.as_str() {
+                            rt::openapi::all_fields(
+                                map,
+                                &mut |key, child| match key.as_str() {
                                     "value" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
                                     _ => true,
-                                })
+                                },
+                            )
                         }
                         _ => true,
                     }
@@ -563,7 +588,7 @@ pub mod nullable_example_com {
                         rt::schema::fields_equal(
                             value,
                             old,
-                            |key, nv, ov| match key {
+                            &|key, nv, ov| match key {
                                 "value" => rt::schema::leaf_equal(nv, ov),
                                 _ => false,
                             },

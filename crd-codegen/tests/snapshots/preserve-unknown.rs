@@ -96,18 +96,21 @@ pub mod preserve_example_com {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {
                     rt::Value::Object(map) => {
-                        map.retain(|key, child| match key.as_str() {
-                            "apiVersion" | "kind" | "metadata" => true,
-                            "spec" => {
-                                let child_path = &path.field(key);
-                                PipelineSpec::prune(child, child_path, pruned);
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        })
+                        rt::schema::retain(
+                            map,
+                            &mut |key, child| match key.as_str() {
+                                "apiVersion" | "kind" | "metadata" => true,
+                                "spec" => {
+                                    let child_path = &path.field(key);
+                                    PipelineSpec::prune(child, child_path, pruned);
+                                    !child.is_null()
+                                }
+                                _ => {
+                                    rt::schema::record_pruned(pruned, path, key);
+                                    false
+                                }
+                            },
+                        )
                     }
                     rt::Value::Array(items) => {
                         rt::schema::prune_items_unknown(items, path, pruned);
@@ -127,8 +130,8 @@ pub mod preserve_example_com {
                     path,
                     &rt::Node::OBJECT,
                     None,
-                    |_, _| {},
-                    |map, r| {
+                    &mut |_, _| {},
+                    &mut |map, r| {
                         for (key, child) in map.iter() {
                             if matches!(key.as_str(), "spec") {
                                 rt::schema::object_field::<
@@ -142,18 +145,20 @@ pub mod preserve_example_com {
                     res,
                     node_res,
                     old,
-                    |old| { Self::ratchet_equal(value, old) },
+                    &|old| { Self::ratchet_equal(value, old) },
                 );
             }
             fn is_valid(value: &rt::Value) -> bool {
                 rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
                     && match value {
                         rt::Value::Object(map) => {
-                            map.iter()
-                                .all(|(key, child)| match key.as_str() {
+                            rt::openapi::all_fields(
+                                map,
+                                &mut |key, child| match key.as_str() {
                                     "spec" => PipelineSpec::is_valid(child),
                                     _ => true,
-                                })
+                                },
+                            )
                         }
                         _ => true,
                     }
@@ -164,7 +169,7 @@ pub mod preserve_example_com {
                         rt::schema::fields_equal(
                             value,
                             old,
-                            |key, nv, ov| match key {
+                            &|key, nv, ov| match key {
                                 "spec" => PipelineSpec::ratchet_equal(nv, ov),
                                 _ => false,
                             },
@@ -199,27 +204,30 @@ pub mod preserve_example_com {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {
                     rt::Value::Object(map) => {
-                        map.retain(|key, child| match key.as_str() {
-                            "config" => {
-                                let child_path = &path.field(key);
-                                let _ = (&child, child_path, &pruned);
-                                !child.is_null()
-                            }
-                            "params" => {
-                                let child_path = &path.field(key);
-                                let _ = (&child, child_path, &pruned);
-                                !child.is_null()
-                            }
-                            "template" => {
-                                let child_path = &path.field(key);
-                                PipelineSpecTemplate::prune(child, child_path, pruned);
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        })
+                        rt::schema::retain(
+                            map,
+                            &mut |key, child| match key.as_str() {
+                                "config" => {
+                                    let child_path = &path.field(key);
+                                    let _ = (&child, child_path, &pruned);
+                                    !child.is_null()
+                                }
+                                "params" => {
+                                    let child_path = &path.field(key);
+                                    let _ = (&child, child_path, &pruned);
+                                    !child.is_null()
+                                }
+                                "template" => {
+                                    let child_path = &path.field(key);
+                                    PipelineSpecTemplate::prune(child, child_path, pruned);
+                                    !child.is_null()
+                                }
+                                _ => {
+                                    rt::schema::record_pruned(pruned, path, key);
+                                    false
+                                }
+                            },
+                        )
                     }
                     rt::Value::Array(items) => {
                         rt::schema::prune_items_unknown(items, path, pruned);
@@ -239,8 +247,8 @@ pub mod preserve_example_com {
                     path,
                     &rt::Node::OBJECT,
                     None,
-                    |_, _| {},
-                    |map, r| {
+                    &mut |_, _| {},
+                    &mut |map, r| {
                         for (key, child) in map.iter() {
                             match key.as_str() {
                                 "config" => {
@@ -277,20 +285,22 @@ pub mod preserve_example_com {
                     res,
                     node_res,
                     old,
-                    |old| { Self::ratchet_equal(value, old) },
+                    &|old| { Self::ratchet_equal(value, old) },
                 );
             }
             fn is_valid(value: &rt::Value) -> bool {
                 rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
                     && match value {
                         rt::Value::Object(map) => {
-                            map.iter()
-                                .all(|(key, child)| match key.as_str() {
+                            rt::openapi::all_fields(
+                                map,
+                                &mut |key, child| match key.as_str() {
                                     "config" => rt::openapi::leaf_ok(child, &rt::Node::OBJECT),
                                     "params" => rt::openapi::leaf_ok(child, &rt::Node::ANY),
                                     "template" => PipelineSpecTemplate::is_valid(child),
                                     _ => true,
-                                })
+                                },
+                            )
                         }
                         _ => true,
                     }
@@ -301,7 +311,7 @@ pub mod preserve_example_com {
                         rt::schema::fields_equal(
                             value,
                             old,
-                            |key, nv, ov| match key {
+                            &|key, nv, ov| match key {
                                 "config" | "params" => rt::schema::leaf_equal(nv, ov),
                                 "template" => PipelineSpecTemplate::ratchet_equal(nv, ov),
                                 _ => false,
@@ -330,36 +340,42 @@ pub mod preserve_example_com {
         impl rt::schema::ObjectSchema for PipelineSpecTemplate {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 if let rt::Value::Object(map) = value {
-                    map.retain(|key, child| match key.as_str() {
-                        "name" => {
-                            rt::schema::prune_leaf_child(
-                                child,
-                                &path.field(key),
-                                pruned,
-                                true,
-                            )
-                        }
-                        "steps" => {
-                            let child_path = &path.field(key);
-                            match child {
-                                rt::Value::Object(map) => {
-                                    map.retain(|key, _| {
-                                        rt::schema::record_pruned(pruned, child_path, key);
-                                        false
-                                    })
-                                }
-                                rt::Value::Array(items) => {
-                                    for (i, item) in items.iter_mut().enumerate() {
-                                        let item_path = &child_path.index(i);
-                                        let _ = (&item, item_path, &pruned);
-                                    }
-                                }
-                                _ => {}
+                    rt::schema::retain(
+                        map,
+                        &mut |key, child| match key.as_str() {
+                            "name" => {
+                                rt::schema::prune_leaf_child(
+                                    child,
+                                    &path.field(key),
+                                    pruned,
+                                    true,
+                                )
                             }
-                            !child.is_null()
-                        }
-                        _ => true,
-                    })
+                            "steps" => {
+                                let child_path = &path.field(key);
+                                match child {
+                                    rt::Value::Object(map) => {
+                                        rt::schema::retain(
+                                            map,
+                                            &mut |key, _| {
+                                                rt::schema::record_pruned(pruned, child_path, key);
+                                                false
+                                            },
+                                        )
+                                    }
+                                    rt::Value::Array(items) => {
+                                        for (i, item) in items.iter_mut().enumerate() {
+                                            let item_path = &child_path.index(i);
+                                            let _ = (&item, item_path, &pruned);
+                                        }
+                                    }
+                                    _ => {}
+                                }
+                                !child.is_null()
+                            }
+                            _ => true,
+                        },
+                    )
                 }
             }
             fn default_value(_value: &mut rt::Value) {}
@@ -374,8 +390,8 @@ pub mod preserve_example_com {
                     path,
                     &rt::Node::OBJECT,
                     None,
-                    |_, _| {},
-                    |map, r| {
+                    &mut |_, _| {},
+                    &mut |map, r| {
                         for (key, child) in map.iter() {
                             match key.as_str() {
                                 "name" => {
@@ -394,12 +410,12 @@ pub mod preserve_example_com {
                                         child,
                                         rt::schema::old_field(old, key),
                                         &path.field(key),
-                                        |v, _o, p| rt::openapi::node(
+                                        &|v, _o, p| rt::openapi::node(
                                             v,
                                             p,
                                             &rt::Node::ARRAY,
                                             None,
-                                            |items, r| {
+                                            &mut |items, r| {
                                                 for (i, item) in items.iter().enumerate() {
                                                     let item_old = None;
                                                     rt::schema::leaf_item(
@@ -412,9 +428,9 @@ pub mod preserve_example_com {
                                                     );
                                                 }
                                             },
-                                            |_, _| {},
+                                            &mut |_, _| {},
                                         ),
-                                        rt::schema::leaf_equal,
+                                        &rt::schema::leaf_equal,
                                     );
                                 }
                                 _ => {}
@@ -426,29 +442,32 @@ pub mod preserve_example_com {
                     res,
                     node_res,
                     old,
-                    |old| { Self::ratchet_equal(value, old) },
+                    &|old| { Self::ratchet_equal(value, old) },
                 );
             }
             fn is_valid(value: &rt::Value) -> bool {
                 rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
                     && match value {
                         rt::Value::Object(map) => {
-                            map.iter()
-                                .all(|(key, child)| match key.as_str() {
+                            rt::openapi::all_fields(
+                                map,
+                                &mut |key, child| match key.as_str() {
                                     "name" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
                                     "steps" => {
                                         rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
                                             && match child {
                                                 rt::Value::Array(items) => {
-                                                    items
-                                                        .iter()
-                                                        .all(|item| rt::openapi::leaf_ok(item, &rt::Node::OBJECT))
+                                                    rt::openapi::all_items(
+                                                        items,
+                                                        &mut |item| rt::openapi::leaf_ok(item, &rt::Node::OBJECT),
+                                                    )
                                                 }
                                                 _ => true,
                                             }
                                     }
                                     _ => true,
-                                })
+                                },
+                            )
                         }
                         _ => true,
                     }
@@ -459,7 +478,7 @@ pub mod preserve_example_com {
                         rt::schema::fields_equal(
                             value,
                             old,
-                            |key, nv, ov| match key {
+                            &|key, nv, ov| match key {
                                 "name" | "steps" => rt::schema::leaf_equal(nv, ov),
                                 _ => false,
                             },
