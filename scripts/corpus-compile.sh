@@ -43,11 +43,13 @@ fi
 
 crate_name() { echo "$1-$(echo "$2" | tr '[:upper:]_' '[:lower:]-')"; }
 
+sides=(ours)
+[ "$kopium" != none ] && sides+=(kopium)
+
 # One workspace, one target directory: dependencies are built once, before measuring.
 members=""
 for p in "${projects[@]}"; do
-  members+="\"ours/$p\", "
-  [ "$kopium" != none ] && members+="\"kopium/$p\", "
+  for side in "${sides[@]}"; do members+="\"$side/$p\", "; done
 done
 cat > "$work/Cargo.toml" <<TOML
 [workspace]
@@ -85,11 +87,9 @@ done
 
 # Dependencies first, with the features each side's crates resolve to (an empty crate of
 # each side), so that the measurements cover only the generated code.
-warm=(-p "$(crate_name ours "${projects[0]}")")
-[ "$kopium" != none ] && warm+=(-p "$(crate_name kopium "${projects[0]}")")
-for crate in "${warm[@]}"; do
-  [ "$crate" = -p ] && continue
-  : > "$work/${crate%%-*}/${projects[0]}/src/lib.rs"
+for side in "${sides[@]}"; do
+  : > "$work/$side/${projects[0]}/src/lib.rs"
+  crate=$(crate_name "$side" "${projects[0]}")
   (cd "$work" && for cmd in check build; do RUSTFLAGS="-D warnings" cargo $cmd -q -p "$crate"; done)
 done
 
@@ -144,8 +144,7 @@ now() { date +%s.%N; }
 printf '%-36s %-6s %8s %8s %8s %8s %8s %8s\n' project side lines gen_s check_s check_MB build_s build_MB
 failed=0
 for p in "${projects[@]}"; do
-  for side in ours kopium; do
-    [ "$side" = kopium ] && [ "$kopium" = none ] && continue
+  for side in "${sides[@]}"; do
     dir=$work/$side/$p
     start=$(now)
     if [ "$side" = ours ]; then

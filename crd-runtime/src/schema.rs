@@ -286,8 +286,9 @@ pub fn leaf_equal(value: &Value, old: &Value) -> bool {
 ///
 /// The callbacks of this and the other helpers that generated code calls are `dyn`:
 /// a generic parameter would be compiled again for every generated type, which is
-/// what users pay in compile time and memory; these paths are not hot (they run
-/// when an object has errors).
+/// what users pay in compile time and memory. Most of these paths run only when an
+/// object has errors; the hot ones (`retain`, `openapi::all_fields`) are `#[inline]`,
+/// so optimised builds still see the closure.
 #[inline]
 pub fn merge_ratcheted(parent: &mut Res, mut child: Res, old: Option<&Value>, equal: &dyn Fn(&Value) -> bool) {
     if !child.is_valid() && old.is_some_and(equal) {
