@@ -18,6 +18,9 @@ pub struct Crd {
     pub scope: Scope,
     pub versions: Vec<Version>,
     pub conversion: Conversion,
+    /// `metadata.annotations` and `metadata.labels` of the CRD object itself.
+    pub annotations: std::collections::BTreeMap<String, String>,
+    pub labels: std::collections::BTreeMap<String, String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -197,6 +200,11 @@ pub struct Schema {
     pub list_map_keys: Vec<String>,
     pub map_type: Option<MapType>,
     pub validations: Vec<Rule>,
+    /// Derive direction only: the node is the schema of the `n`th foreign Rust type
+    /// of the deriving item, defined by that type's own impls (`CrdSchema`,
+    /// `ObjectSchema`). Only the field's own keywords (`description`, `default`,
+    /// `nullable`) are known here; back ends call the type's impls for the rest.
+    pub rust_type: Option<usize>,
 }
 
 impl Schema {
@@ -241,6 +249,7 @@ impl Schema {
             list_map_keys: self.list_map_keys.clone(),
             map_type: self.map_type,
             validations: self.validations.clone(),
+            rust_type: self.rust_type,
         }
     }
 

@@ -3,6 +3,7 @@ pub mod builder;
 pub mod cel;
 pub mod check;
 pub mod convert;
+pub mod derive;
 pub mod diagnostic;
 pub mod engine;
 pub mod fieldpath;
@@ -14,6 +15,7 @@ mod parallel;
 pub mod rust;
 pub mod select;
 pub mod source;
+pub mod write;
 pub mod yaml;
 
 pub use builder::{Builder, Error};

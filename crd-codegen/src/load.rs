@@ -65,6 +65,17 @@ pub fn load<P: AsRef<Path>>(paths: &[P]) -> Loaded {
     out
 }
 
+/// Loads the CRDs in one text (YAML or JSON, one or more documents); `name` stands
+/// for the file in messages.
+pub fn load_str(text: &str, name: &str) -> Loaded {
+    let mut out = Loaded::default();
+    match crate::source::parse_text(Path::new(name), text.to_string()) {
+        Ok(docs) => load_documents(docs, &mut out),
+        Err(d) => out.diagnostics.push(d),
+    }
+    out
+}
+
 /// Loads the CRDs among already-parsed documents.
 pub fn load_documents(docs: Vec<Document>, out: &mut Loaded) {
     for doc in docs {

@@ -80,6 +80,8 @@ pub fn lower_crd(crd: &model::CustomResourceDefinition) -> ir::Crd {
         },
         versions,
         conversion,
+        annotations: Default::default(),
+        labels: Default::default(),
     }
 }
 
@@ -160,6 +162,7 @@ pub fn lower_schema(s: &JsonSchemaProps) -> ir::Schema {
                 optional_old_self: r.optional_old_self == Some(true),
             })
             .collect(),
+        rust_type: None,
     }
 }
 

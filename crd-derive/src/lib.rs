@@ -1,5 +1,11 @@
 //! Proc-macros over `crd-codegen`.
 //!
+//! `#[derive(CustomResource)]` on a kind's spec struct gives the root type named after
+//! the kind, its CRD (`Kind::crd()`) and the admission code the YAML direction
+//! generates; `#[derive(CrdSchema)]` does the same for the types nested in a spec.
+//! Both read `#[crd(...)]` (controller-gen's markers, kube-derive's spelling) and
+//! `#[serde(...)]`. See `crd_codegen::derive` for how the work is split.
+//!
 //! `crd_types!("crds/crontab.yaml")` expands to the same Rust types that
 //! `crd_codegen::Builder` writes from a build script: one module per API group and
 //! version. The path is relative to the crate's `Cargo.toml` and may name a file or
@@ -12,6 +18,20 @@ use quote::quote;
 use std::path::PathBuf;
 use syn::{LitStr, parse_macro_input};
 
+/// The root type of a kind, its CRD and its admission, from the spec struct.
+#[proc_macro_derive(CustomResource, attributes(crd))]
+pub fn derive_custom_resource(input: TokenStream) -> TokenStream {
+    crd_codegen::derive::custom_resource(input.into()).into()
+}
+
+/// The schema and admission impls of a type nested in a spec.
+#[proc_macro_derive(CrdSchema, attributes(crd))]
+pub fn derive_crd_schema(input: TokenStream) -> TokenStream {
+    crd_codegen::derive::crd_schema(input.into()).into()
+}
+
+/// The types generated from CRD YAML at a path (file or directory) relative to the
+/// crate's `Cargo.toml`.
 #[proc_macro]
 pub fn crd_types(input: TokenStream) -> TokenStream {
     let path = parse_macro_input!(input as LitStr);

@@ -4,6 +4,7 @@
 //! `k8s_openapi`, and holds the field-error list, int-or-string, the format checkers
 //! and the CEL function library that generated validation calls.
 
+pub use derived::CrdSchema;
 pub use errors::{ErrorList, ErrorType, FieldError, InvalidObject, Path};
 pub use k8s_openapi;
 pub use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
@@ -19,6 +20,7 @@ pub use serde_json;
 pub mod admission;
 pub mod cel;
 pub mod compiled;
+pub mod derived;
 pub mod errors;
 pub mod formats;
 pub mod gofmt;

@@ -725,11 +725,16 @@ impl<'a> AdmitEmitter<'a> {
     fn child_stmt(&self, s: &Schema, v: &TokenStream, pos: &Pos, this: Option<*const Schema>) -> TokenStream {
         let rt = rt();
         if let Some(t) = self.named_type(s, this) {
-            return match pos {
+            let stmt = match pos {
                 Pos::Field { old, path, key } => quote!(#rt::schema::object_field::<#t>(r, #v, #old, #path, #key);),
                 Pos::Key { old, path } => quote!(#rt::schema::object_key::<#t>(r, #v, #old, #path, key);),
                 Pos::Item { old, path } => quote!(#rt::schema::object_item::<#t>(r, #v, #old, #path, i);),
             };
+            if s.rust_type.is_some() && s.nullable {
+                // A nullable field of a derived type: the type's own node is not nullable.
+                return quote!(if !#v.is_null() { #stmt });
+            }
+            return stmt;
         }
         if Self::is_leaf(s) {
             let node = self.node_static(s);
@@ -950,6 +955,10 @@ impl<'a> AdmitEmitter<'a> {
     fn ok_expr(&self, s: &Schema, v: &TokenStream, this: Option<*const Schema>) -> TokenStream {
         let rt = rt();
         if let Some(t) = self.named_type(s, this) {
+            if s.rust_type.is_some() && s.nullable {
+                // A nullable field of a derived type: the type's own node is not nullable.
+                return quote!((#v.is_null() || #t::is_valid(#v)));
+            }
             return quote!(#t::is_valid(#v));
         }
         let node = self.node_static(s);
@@ -1574,23 +1583,27 @@ fn children(s: &Schema) -> impl Iterator<Item = &Schema> {
         .chain(s.additional_properties_schema())
 }
 
+// A derived type's node (`rust_type`) may have anything below it: the `has_*`
+// functions say yes for it.
+
 /// Whether any node of the structural spine at or below `s` has rules.
 pub fn has_rules(s: &Schema) -> bool {
-    !s.validations.is_empty() || children(s).any(has_rules)
+    s.rust_type.is_some() || !s.validations.is_empty() || children(s).any(has_rules)
 }
 
 /// Whether defaulting can change anything at or below `s`.
 pub fn has_defaults(s: &Schema) -> bool {
-    children(s).any(|c| c.default.is_some() || has_defaults(c))
+    s.rust_type.is_some()
+        || children(s).any(|c| c.default.is_some() || has_defaults(c))
         || s.items.as_deref().is_some_and(|i| !i.nullable && i.default.is_some())
 }
 
 fn has_maps_below(s: &Schema) -> bool {
-    !s.properties.is_empty() || s.additional_properties.is_some() || s.items.is_some()
+    s.rust_type.is_some() || !s.properties.is_empty() || s.additional_properties.is_some() || s.items.is_some()
 }
 
 fn has_embedded_at_or_below(s: &Schema) -> bool {
-    s.embedded_resource || has_embedded_below(s)
+    s.rust_type.is_some() || s.embedded_resource || has_embedded_below(s)
 }
 
 fn has_embedded_below(s: &Schema) -> bool {
@@ -1598,7 +1611,7 @@ fn has_embedded_below(s: &Schema) -> bool {
 }
 
 fn has_lists_at_or_below(s: &Schema) -> bool {
-    matches!(s.list_type, Some(ListType::Set | ListType::Map)) || has_lists_below(s)
+    s.rust_type.is_some() || matches!(s.list_type, Some(ListType::Set | ListType::Map)) || has_lists_below(s)
 }
 
 fn has_lists_below(s: &Schema) -> bool {

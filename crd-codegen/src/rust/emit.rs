@@ -351,7 +351,7 @@ fn root_type(m: &Module, t: &TypeDef, root: &RootDef) -> TokenStream {
 }
 
 /// `Serialize` that writes `apiVersion` and `kind` first, as `kubectl` shows objects.
-fn root_serialize(name: &Ident, api_version: &str, kind: &str, s: &StructDef) -> TokenStream {
+pub(crate) fn root_serialize(name: &Ident, api_version: &str, kind: &str, s: &StructDef) -> TokenStream {
     let fields = s.fields.iter().map(|f| {
         let field = ident(&f.name);
         let json = &f.json;
@@ -393,7 +393,7 @@ fn root_serialize(name: &Ident, api_version: &str, kind: &str, s: &StructDef) ->
 
 /// `k8s_openapi::Resource`, `ListableResource` and `Metadata`: with them, kube-rs's
 /// blanket impl makes the type a `kube::Resource`, so `Api::<T>` works unchanged.
-fn resource_impls(name: &Ident, crd: &ir::Crd, v: &ir::Version) -> TokenStream {
+pub(crate) fn resource_impls(name: &Ident, crd: &ir::Crd, v: &ir::Version) -> TokenStream {
     let api_version = format!("{}/{}", crd.group, v.name);
     let group = &crd.group;
     let kind = &crd.names.kind;

@@ -1,0 +1,349 @@
+//! The derive's input, parsed once: `#[crd(...)]` with darling, `#[serde(...)]` and doc
+//! comments by hand. Nothing here knows about schemas; [`super::lower`] turns this
+//! into the IR.
+
+use darling::util::{Flag, SpannedValue};
+use darling::{FromDeriveInput, FromField, FromMeta, FromVariant};
+use proc_macro2::{Span, TokenStream, TokenTree};
+use serde_json::Value;
+use syn::spanned::Spanned;
+use syn::{Attribute, Expr, Ident, Lit, LitStr, Token};
+
+/// An annotated struct or unit-only enum.
+#[derive(FromDeriveInput)]
+#[darling(attributes(crd), forward_attrs(doc, serde), supports(struct_named, enum_unit))]
+pub struct TypeInput {
+    pub ident: Ident,
+    pub generics: syn::Generics,
+    pub data: darling::ast::Data<VariantInput, FieldInput>,
+    pub attrs: Vec<Attribute>,
+    /// The CRD-level attributes and, inside, the type's schema keywords.
+    #[darling(flatten)]
+    pub resource: ResourceAttrs,
+}
+
+/// The CRD-level attributes, valid only with `#[derive(CustomResource)]`.
+#[derive(Default, FromMeta)]
+pub struct ResourceAttrs {
+    pub group: Option<SpannedValue<String>>,
+    pub version: Option<SpannedValue<String>>,
+    pub kind: Option<SpannedValue<String>>,
+    pub namespaced: Flag,
+    pub plural: Option<SpannedValue<String>>,
+    pub singular: Option<SpannedValue<String>>,
+    #[darling(multiple)]
+    pub shortname: Vec<SpannedValue<String>>,
+    #[darling(multiple)]
+    pub category: Vec<SpannedValue<String>>,
+    /// `status = "FooStatus"`.
+    pub status: Option<LitStr>,
+    pub scale: Option<SpannedValue<ScaleAttr>>,
+    #[darling(multiple)]
+    pub printcolumn: Vec<SpannedValue<PrintColumnAttr>>,
+    #[darling(multiple)]
+    pub selectable: Vec<SpannedValue<String>>,
+    pub served: Option<bool>,
+    pub storage: Option<bool>,
+    pub deprecated: Flag,
+    pub deprecation_warning: Option<String>,
+    #[darling(multiple)]
+    pub annotation: Vec<KeyValue>,
+    #[darling(multiple)]
+    pub label: Vec<KeyValue>,
+    /// The root's `spec` may be absent (`Option<Spec>`), as in the seed CronTab;
+    /// without it `spec` is required, as kube-derive makes it.
+    pub optional_spec: Flag,
+    /// More derives for the root type (it always derives `Clone`, `Debug`, `Serialize`,
+    /// `Deserialize`), e.g. `derive = "PartialEq"`.
+    #[darling(multiple)]
+    pub derive: Vec<SpannedValue<String>>,
+    /// The schema keywords of the type itself.
+    #[darling(flatten)]
+    pub keywords: Keywords,
+}
+
+#[derive(FromMeta)]
+pub struct ScaleAttr {
+    pub spec_replicas_path: String,
+    pub status_replicas_path: String,
+    pub label_selector_path: Option<String>,
+}
+
+#[derive(FromMeta)]
+pub struct PrintColumnAttr {
+    pub name: String,
+    #[darling(rename = "type")]
+    pub type_: SpannedValue<String>,
+    pub json_path: String,
+    #[darling(default)]
+    pub description: String,
+    #[darling(default)]
+    pub format: SpannedValue<String>,
+    #[darling(default)]
+    pub priority: i32,
+}
+
+/// `annotation("key", "value")`, as kube-derive spells it.
+pub struct KeyValue {
+    pub key: String,
+    pub value: String,
+}
+
+impl FromMeta for KeyValue {
+    fn from_list(items: &[darling::ast::NestedMeta]) -> darling::Result<Self> {
+        let strings: Vec<String> = items
+            .iter()
+            .filter_map(|i| match i {
+                darling::ast::NestedMeta::Lit(Lit::Str(s)) => Some(s.value()),
+                _ => None,
+            })
+            .collect();
+        match <[String; 2]>::try_from(strings) {
+            Ok([key, value]) if items.len() == 2 => Ok(KeyValue { key, value }),
+            _ => Err(darling::Error::custom("expected two strings: (\"key\", \"value\")")),
+        }
+    }
+}
+
+/// `rule(rule = "...", message = "...", ...)`: one `x-kubernetes-validations` entry.
+#[derive(Clone, FromMeta)]
+pub struct RuleAttr {
+    pub rule: SpannedValue<String>,
+    pub message: Option<String>,
+    pub message_expression: Option<String>,
+    pub reason: Option<SpannedValue<String>>,
+    pub field_path: Option<String>,
+    pub optional_old_self: Flag,
+}
+
+/// The schema keywords, on a type, a field or (`items(...)`) an array's items.
+#[derive(Default, FromMeta)]
+pub struct Keywords {
+    pub minimum: Option<SpannedValue<Json>>,
+    pub maximum: Option<SpannedValue<Json>>,
+    pub exclusive_minimum: Flag,
+    pub exclusive_maximum: Flag,
+    pub multiple_of: Option<SpannedValue<Json>>,
+    pub min_length: Option<SpannedValue<i64>>,
+    pub max_length: Option<SpannedValue<i64>>,
+    pub min_items: Option<SpannedValue<i64>>,
+    pub max_items: Option<SpannedValue<i64>>,
+    pub min_properties: Option<SpannedValue<i64>>,
+    pub max_properties: Option<SpannedValue<i64>>,
+    pub pattern: Option<SpannedValue<String>>,
+    pub format: Option<SpannedValue<String>>,
+    #[darling(rename = "enum")]
+    pub enum_: Option<SpannedValue<Json>>,
+    pub default: Option<SpannedValue<Json>>,
+    pub example: Option<Json>,
+    pub title: Option<String>,
+    pub nullable: Flag,
+    pub preserve_unknown_fields: Flag,
+    pub embedded_resource: Flag,
+    pub int_or_string: Flag,
+    pub schemaless: Flag,
+    pub list_type: Option<SpannedValue<String>>,
+    pub list_map_keys: Option<SpannedValue<Json>>,
+    pub map_type: Option<SpannedValue<String>>,
+    #[darling(multiple)]
+    pub rule: Vec<RuleAttr>,
+    pub items: Option<SpannedValue<Box<Keywords>>>,
+    #[darling(multiple)]
+    pub exactly_one_of: Vec<SpannedValue<Json>>,
+    #[darling(multiple)]
+    pub at_most_one_of: Vec<SpannedValue<Json>>,
+    #[darling(multiple)]
+    pub at_least_one_of: Vec<SpannedValue<Json>>,
+    pub immutable: Flag,
+    pub required: Flag,
+    pub optional: Flag,
+}
+
+#[derive(FromField)]
+#[darling(attributes(crd), forward_attrs(doc, serde))]
+pub struct FieldInput {
+    pub ident: Option<Ident>,
+    pub ty: syn::Type,
+    pub attrs: Vec<Attribute>,
+    #[darling(flatten)]
+    pub keywords: Keywords,
+}
+
+#[derive(FromVariant)]
+#[darling(attributes(crd), forward_attrs(doc, serde))]
+pub struct VariantInput {
+    pub ident: Ident,
+    pub attrs: Vec<Attribute>,
+}
+
+/// A JSON value written as a Rust expression: literals (`1`, `-2.5`, `"x"`, `true`),
+/// arrays (`["a", "b"]`), `null`, or `json!(...)` for anything (objects).
+#[derive(Clone, Debug)]
+pub struct Json(pub Value);
+
+impl FromMeta for Json {
+    fn from_expr(expr: &Expr) -> darling::Result<Self> {
+        expr_json(expr)
+            .map(Json)
+            .map_err(|m| darling::Error::custom(m).with_span(expr))
+    }
+}
+
+fn expr_json(expr: &Expr) -> Result<Value, String> {
+    match expr {
+        Expr::Lit(l) => lit_json(&l.lit),
+        Expr::Group(g) => expr_json(&g.expr),
+        Expr::Paren(p) => expr_json(&p.expr),
+        Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => match expr_json(&u.expr)? {
+            Value::Number(n) => negate(&n.to_string()),
+            _ => Err("`-` applies to numbers only".into()),
+        },
+        Expr::Array(a) => a
+            .elems
+            .iter()
+            .map(expr_json)
+            .collect::<Result<_, _>>()
+            .map(Value::Array),
+        Expr::Path(p) if p.path.is_ident("null") => Ok(Value::Null),
+        Expr::Macro(m) if m.mac.path.is_ident("json") => tokens_json(m.mac.tokens.clone()),
+        _ => Err("expected a JSON value: a literal, an array, `null` or `json!(...)`".into()),
+    }
+}
+
+fn negate(n: &str) -> Result<Value, String> {
+    serde_json::from_str(&format!("-{n}")).map_err(|e| e.to_string())
+}
+
+fn lit_json(lit: &Lit) -> Result<Value, String> {
+    match lit {
+        Lit::Str(s) => Ok(Value::String(s.value())),
+        Lit::Bool(b) => Ok(Value::Bool(b.value)),
+        Lit::Int(i) => {
+            let digits = i.base10_digits();
+            serde_json::from_str(digits).map_err(|e| e.to_string())
+        }
+        Lit::Float(f) => {
+            let n: f64 = f.base10_parse().map_err(|e| e.to_string())?;
+            serde_json::Number::from_f64(n)
+                .map(Value::Number)
+                .ok_or_else(|| "not a finite number".into())
+        }
+        _ => Err("expected a string, number or boolean".into()),
+    }
+}
+
+/// The tokens of `json!(...)` read as JSON: Rust tokenizes JSON text closely enough
+/// (strings, numbers, `true`/`false`/`null`, `[]`, `{}`, `:`, `,`, `-`).
+fn tokens_json(tokens: TokenStream) -> Result<Value, String> {
+    let mut text = String::new();
+    write_json_tokens(tokens, &mut text)?;
+    serde_json::from_str(&text).map_err(|e| format!("not JSON: {e}"))
+}
+
+fn write_json_tokens(tokens: TokenStream, out: &mut String) -> Result<(), String> {
+    for t in tokens {
+        match t {
+            TokenTree::Group(g) => {
+                let (open, close) = match g.delimiter() {
+                    proc_macro2::Delimiter::Brace => ('{', '}'),
+                    proc_macro2::Delimiter::Bracket => ('[', ']'),
+                    proc_macro2::Delimiter::Parenthesis | proc_macro2::Delimiter::None => (' ', ' '),
+                };
+                out.push(open);
+                write_json_tokens(g.stream(), out)?;
+                out.push(close);
+            }
+            TokenTree::Literal(l) => {
+                let lit = Lit::new(l);
+                let v = lit_json(&lit)?;
+                out.push_str(&v.to_string());
+            }
+            other => out.push_str(&other.to_string()),
+        }
+    }
+    Ok(())
+}
+
+/// What `#[serde(...)]` says about a container, field or variant.
+#[derive(Default)]
+pub struct SerdeAttrs {
+    pub rename: Option<String>,
+    pub rename_all: Option<(String, Span)>,
+    pub default: bool,
+    pub skip: bool,
+    pub flatten: bool,
+    pub skip_serializing_if: bool,
+    /// An enum representation we do not map (`tag`, `untagged`, ...), with its span.
+    pub tagging: Option<Span>,
+}
+
+impl SerdeAttrs {
+    pub fn parse(attrs: &[Attribute]) -> syn::Result<SerdeAttrs> {
+        let mut out = SerdeAttrs::default();
+        for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+            attr.parse_nested_meta(|meta| {
+                let name = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
+                match name.as_str() {
+                    "rename" if meta.input.peek(Token![=]) => {
+                        out.rename = Some(meta.value()?.parse::<LitStr>()?.value());
+                    }
+                    "rename_all" if meta.input.peek(Token![=]) => {
+                        let lit = meta.value()?.parse::<LitStr>()?;
+                        out.rename_all = Some((lit.value(), lit.span()));
+                    }
+                    "default" => {
+                        out.default = true;
+                        skip_value(&meta)?;
+                    }
+                    "skip" | "skip_deserializing" => out.skip = true,
+                    "flatten" => out.flatten = true,
+                    "skip_serializing_if" => {
+                        out.skip_serializing_if = true;
+                        skip_value(&meta)?;
+                    }
+                    "tag" | "content" | "untagged" => {
+                        out.tagging = Some(meta.path.span());
+                        skip_value(&meta)?;
+                    }
+                    _ => skip_value(&meta)?,
+                }
+                Ok(())
+            })?;
+        }
+        Ok(out)
+    }
+}
+
+/// Consumes `= value` or `(...)` after a serde attribute we do not read.
+fn skip_value(meta: &syn::meta::ParseNestedMeta) -> syn::Result<()> {
+    if meta.input.peek(Token![=]) {
+        meta.value()?.parse::<Expr>()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        meta.parse_nested_meta(|inner| skip_value(&inner))?;
+    }
+    Ok(())
+}
+
+/// The doc comment's text: lines joined with newlines, the one leading space of
+/// `/// text` removed, surrounding blank lines dropped.
+pub fn doc_text(attrs: &[Attribute]) -> Option<String> {
+    let lines: Vec<String> = attrs
+        .iter()
+        .filter(|a| a.path().is_ident("doc"))
+        .filter_map(|a| match &a.meta {
+            syn::Meta::NameValue(nv) => match &nv.value {
+                Expr::Lit(syn::ExprLit { lit: Lit::Str(s), .. }) => Some(s.value()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .flat_map(|s| {
+            s.lines()
+                .map(|l| l.strip_prefix(' ').unwrap_or(l).trim_end().to_string())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let text = lines.join("\n");
+    let text = text.trim_matches('\n');
+    (!text.is_empty()).then(|| text.to_string())
+}

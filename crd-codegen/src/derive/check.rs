@@ -1,0 +1,119 @@
+//! The API server's CRD checks on a derived item, at compile time: the item's schema
+//! with its field types' schemas left open (`x-kubernetes-preserve-unknown-fields`),
+//! so what fails here fails in every CRD the item is part of. Each error is reported
+//! at the field it is about.
+
+use super::lower::Lowered;
+use crate::ir::{self, Schema};
+use darling::Error;
+use proc_macro2::Span;
+
+/// Checks a kind's CRD with the spec's own schema in place.
+pub fn check_resource(crd: &ir::Crd, spec: &Lowered) -> darling::Result<()> {
+    let mut crd = crd.clone();
+    let root = &mut crd.versions[0].schema;
+    root.properties.insert("spec".into(), open_foreign(&spec.schema));
+    for node in root.properties.values_mut() {
+        *node = open_foreign(node);
+    }
+    report(&crd, spec, &spec.ident.span())
+}
+
+/// Checks a nested type's schema, as the `spec` of a made-up CRD.
+pub fn check_type(l: &Lowered) -> darling::Result<()> {
+    let mut root = Schema {
+        type_: Some(ir::Type::Object),
+        ..Default::default()
+    };
+    root.properties.insert("spec".into(), open_foreign(&l.schema));
+    let crd = ir::Crd {
+        name: "checks.derive.crd".into(),
+        group: "derive.crd".into(),
+        names: ir::Names {
+            plural: "checks".into(),
+            singular: "check".into(),
+            kind: "Check".into(),
+            list_kind: "CheckList".into(),
+            ..Default::default()
+        },
+        scope: ir::Scope::Namespaced,
+        versions: vec![ir::Version {
+            name: "v1".into(),
+            served: true,
+            storage: true,
+            deprecated: false,
+            deprecation_warning: None,
+            schema: root,
+            subresources: Default::default(),
+            printer_columns: Vec::new(),
+            selectable_fields: Vec::new(),
+        }],
+        conversion: ir::Conversion::None,
+        annotations: Default::default(),
+        labels: Default::default(),
+    };
+    report(&crd, l, &l.ident.span())
+}
+
+/// `s` with every foreign node replaced by an open schema keeping the field's keywords.
+fn open_foreign(s: &Schema) -> Schema {
+    if s.rust_type.is_some() {
+        return Schema {
+            preserve_unknown_fields: true,
+            description: s.description.clone(),
+            default: s.default.clone(),
+            nullable: s.nullable,
+            ..Default::default()
+        };
+    }
+    let mut out = s.clone();
+    for p in out.properties.values_mut() {
+        *p = open_foreign(p);
+    }
+    if let Some(i) = &mut out.items {
+        **i = open_foreign(i);
+    }
+    if let Some(ir::AdditionalProperties::Schema(a)) = &mut out.additional_properties {
+        **a = open_foreign(a);
+    }
+    out
+}
+
+/// The prefix of every path in the spec's schema.
+const SPEC: &str = "openAPIV3Schema.properties[spec]";
+
+fn report(crd: &ir::Crd, l: &Lowered, type_span: &Span) -> darling::Result<()> {
+    let text = serde_json::to_string(&crate::write::crd(crd)).expect("JSON");
+    let docs = match crate::source::parse_text(std::path::Path::new("derive"), text) {
+        Ok(d) => d,
+        Err(d) => return Err(Error::custom(d.message).with_span(type_span)),
+    };
+    let mut errors = Error::accumulator();
+    for doc in docs {
+        match crate::convert::read_crd(&doc) {
+            Ok(crate::convert::Read::Crd(model, _)) => {
+                let found = crate::check::check_crd_with(&model, &crate::cel::check::compile::AdmissionStages);
+                for e in found {
+                    let message = e.to_string();
+                    let span = field_span(&e.field, l).unwrap_or(*type_span);
+                    errors.push(Error::custom(message).with_span(&span));
+                }
+            }
+            Ok(crate::convert::Read::Other(..)) => {}
+            Err(diags) => {
+                for d in diags {
+                    errors.push(Error::custom(d.message).with_span(type_span));
+                }
+            }
+        }
+    }
+    errors.finish()
+}
+
+/// The span of the field a path in the spec's schema is about, if it names one.
+fn field_span(path: &str, l: &Lowered) -> Option<Span> {
+    let rest = &path[path.find(SPEC)? + SPEC.len()..];
+    let name = rest.strip_prefix(".properties[")?;
+    let name = &name[..name.find(']')?];
+    l.field_spans.iter().find(|(n, _)| n == name).map(|(_, s)| *s)
+}

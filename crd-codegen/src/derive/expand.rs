@@ -1,0 +1,282 @@
+//! Tokens for a lowered type: its `CrdSchema` and `ObjectSchema` impls (the latter
+//! from the YAML direction's admission emitter, [`crate::rust::admit`]), and for a
+//! kind its root type, `k8s_openapi` impls, `CustomResource` impl and `crd()`.
+
+use super::lower::Lowered;
+use crate::ir::{self, Schema};
+use crate::rust::admit::AdmitEmitter;
+use crate::rust::emit::{resource_impls, root_serialize};
+use crate::rust::plan::{FieldDef, Module, Presence, RootDef, StructDef, Ty, TypeBody, TypeDef};
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+/// The alias a foreign field type gets inside the generated block, so the admission
+/// emitter can name it like a generated type.
+fn alias(n: usize) -> Ident {
+    format_ident!("__CrdField{}", n)
+}
+
+/// Every node of `s` that stands for a foreign type, with its index.
+fn foreign_nodes<'a>(s: &'a Schema, out: &mut Vec<(usize, &'a Schema)>) {
+    if let Some(n) = s.rust_type {
+        out.push((n, s));
+    }
+    let children = s
+        .properties
+        .values()
+        .chain(s.items.as_deref())
+        .chain(s.additional_properties_schema())
+        .chain(&s.all_of)
+        .chain(&s.any_of)
+        .chain(&s.one_of)
+        .chain(s.not.as_deref());
+    for c in children {
+        foreign_nodes(c, out);
+    }
+}
+
+fn empty_struct<'a>() -> StructDef<'a> {
+    StructDef {
+        fields: Vec::new(),
+        additional_fields: false,
+        derives_default: false,
+    }
+}
+
+/// The module the admission emitter sees: `first`, then one alias per foreign node.
+fn module<'a>(first: TypeDef<'a>, schema: &'a Schema) -> Module<'a> {
+    let mut nodes = Vec::new();
+    foreign_nodes(schema, &mut nodes);
+    let mut types = vec![first];
+    for (n, node) in nodes {
+        types.push(TypeDef {
+            name: alias(n).to_string(),
+            schema: node,
+            path: String::new(),
+            body: TypeBody::Struct(empty_struct()),
+        });
+    }
+    Module {
+        group: String::new(),
+        version: String::new(),
+        group_mod: String::new(),
+        version_mod: String::new(),
+        types,
+    }
+}
+
+/// `rt::derived::splice(JSON, &[...])`: the schema with the foreign types' schemas in place.
+fn splice_call(json: &str, foreign: &[syn::Type], func: &str) -> TokenStream {
+    let types = (0..foreign.len()).map(|n| {
+        let a = alias(n);
+        quote!(<#a as rt::CrdSchema>::crd_schema)
+    });
+    let func = format_ident!("{}", func);
+    quote!(rt::derived::#func(#json, &[ #( #types ),* ]))
+}
+
+fn aliases(foreign: &[syn::Type]) -> TokenStream {
+    let items = foreign.iter().enumerate().map(|(n, ty)| {
+        let a = alias(n);
+        quote!(type #a = #ty;)
+    });
+    quote!(#( #items )*)
+}
+
+/// The impls of one annotated type: `CrdSchema` and `ObjectSchema`.
+pub fn type_impls(l: &Lowered) -> TokenStream {
+    let name = l.ident.to_string();
+    let first = TypeDef {
+        name: name.clone(),
+        schema: &l.schema,
+        path: name,
+        body: TypeBody::Struct(empty_struct()),
+    };
+    let m = module(first, &l.schema);
+    let admit = AdmitEmitter::new(&m).type_impls(&m.types[0], None);
+    let ident = &l.ident;
+    let json = serde_json::to_string(&crate::write::schema(&l.schema)).expect("JSON");
+    let schema = splice_call(&json, &l.foreign, "splice");
+    let aliases = aliases(&l.foreign);
+    wrap(quote! {
+        #aliases
+
+        #[automatically_derived]
+        impl rt::CrdSchema for #ident {
+            fn crd_schema() -> rt::Value {
+                #schema
+            }
+        }
+
+        #[automatically_derived]
+        #admit
+    })
+}
+
+/// What the root type holds besides `metadata`.
+pub struct RootParts {
+    pub name: Ident,
+    pub vis: syn::Visibility,
+    pub spec: Ident,
+    pub optional_spec: bool,
+    pub status: Option<syn::Type>,
+    pub derives: Vec<syn::Path>,
+    pub doc: String,
+}
+
+/// The kind's root type and its impls. `crd` holds the root schema, whose `spec` and
+/// `status` are foreign nodes 0 and 1.
+pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
+    let RootParts {
+        name,
+        vis,
+        spec,
+        optional_spec,
+        status,
+        derives,
+        doc,
+    } = parts;
+    let version = &crd.versions[0];
+    let mut foreign: Vec<syn::Type> = vec![syn::parse_quote!(#spec)];
+    foreign.extend(status.clone());
+
+    let spec_field = if *optional_spec {
+        quote! {
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub spec: Option<#spec>,
+        }
+    } else {
+        quote!(pub spec: #spec,)
+    };
+    let status_field = status.as_ref().map(|s| {
+        quote! {
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub status: Option<#s>,
+        }
+    });
+    let struct_def = quote! {
+        #[doc = #doc]
+        #[derive(Clone, Debug, ::crd_runtime::serde::Deserialize #( , #derives )*)]
+        #[serde(crate = "::crd_runtime::serde")]
+        #vis struct #name {
+            /// Standard object metadata.
+            #[serde(default)]
+            pub metadata: ::crd_runtime::ObjectMeta,
+            #spec_field
+            #status_field
+        }
+    };
+
+    // Serialize (apiVersion and kind first) and the k8s-openapi impls, as for
+    // generated roots.
+    let placeholder = Schema::default();
+    let field = |json: &str, presence| FieldDef {
+        name: json.to_string(),
+        json: json.to_string(),
+        ty: Ty::Value,
+        presence,
+        schema: &placeholder,
+        doc: None,
+    };
+    let mut fields = vec![
+        field("metadata", Presence::Required),
+        field(
+            "spec",
+            if *optional_spec {
+                Presence::Optional
+            } else {
+                Presence::Required
+            },
+        ),
+    ];
+    if status.is_some() {
+        fields.push(field("status", Presence::Optional));
+    }
+    let serialize_fields = StructDef {
+        fields,
+        additional_fields: false,
+        derives_default: false,
+    };
+    let api_version = format!("{}/{}", crd.group, version.name);
+    let serialize = root_serialize(name, &api_version, &crd.names.kind, &serialize_fields);
+    let resource = resource_impls(name, crd, version);
+
+    let name_str = name.to_string();
+    let root = TypeDef {
+        name: name_str.clone(),
+        schema: &version.schema,
+        path: name_str,
+        body: TypeBody::Root(Box::new(RootDef {
+            crd,
+            version,
+            fields: empty_struct(),
+        })),
+    };
+    let m = module(root, &version.schema);
+    let admit = AdmitEmitter::new(&m).type_impls(&m.types[0], None);
+
+    let crd_json = serde_json::to_string(&crate::write::crd(crd)).expect("JSON");
+    let crd_call = splice_call(&crd_json, &foreign, "crd");
+    let aliases = aliases(&foreign);
+    let new = if *optional_spec {
+        quote!(spec: Some(spec),)
+    } else {
+        quote!(spec,)
+    };
+    let status_init = status.as_ref().map(|_| quote!(status: None,));
+    let crd_name = &crd.name;
+    let items = wrap(quote! {
+        #aliases
+
+        use ::crd_runtime::serde::Serialize;
+
+        #serialize
+
+        #resource
+
+        impl #name {
+            /// A new object with this name and spec; every other field unset.
+            pub fn new(name: &str, spec: #spec) -> Self {
+                Self {
+                    metadata: ::crd_runtime::ObjectMeta {
+                        name: Some(name.to_string()),
+                        ..Default::default()
+                    },
+                    #new
+                    #status_init
+                }
+            }
+
+            /// The name of the CustomResourceDefinition: `plural.group`.
+            pub const CRD_NAME: &'static str = #crd_name;
+
+            /// The CustomResourceDefinition this type was derived into, as the API
+            /// server stores it: pass it to `Api::<CustomResourceDefinition>::create`.
+            pub fn crd() -> rt::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition {
+                #crd_call
+            }
+        }
+
+        #[automatically_derived]
+        #admit
+    });
+    quote! {
+        #struct_def
+        #items
+    }
+}
+
+/// Everything but the root struct goes in an anonymous block, as serde does, with the
+/// runtime and the field type aliases in scope.
+fn wrap(items: TokenStream) -> TokenStream {
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_camel_case_types, unused_imports, clippy::all)]
+        const _: () = {
+            use ::crd_runtime::{self as rt, ObjectMeta};
+            use ::crd_runtime::schema::ObjectSchema as _;
+
+            #items
+        };
+    }
+}

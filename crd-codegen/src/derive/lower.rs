@@ -1,0 +1,751 @@
+//! The parsed derive input → the IR: the annotated type's own schema node, with each
+//! field type this crate does not know (another annotated type) left as a
+//! [`ir::Schema::rust_type`] reference, and for `#[derive(CustomResource)]` the CRD.
+//!
+//! The Go-type → schema mapping mirrors controller-gen's (`schema.go`,
+//! `known_types.go`), with Rust's types in place of Go's.
+
+use super::attrs::{FieldInput, Json, Keywords, RuleAttr, SerdeAttrs, TypeInput, doc_text};
+use crate::ir::{self, AdditionalProperties, ListType, MapType, Schema, Type};
+use darling::util::SpannedValue;
+use darling::{Error, Result};
+use proc_macro2::Span;
+use serde_json::Value;
+
+/// One annotated type, lowered.
+pub struct Lowered {
+    pub ident: syn::Ident,
+    /// The type's own schema node.
+    pub schema: Schema,
+    /// The field types behind each [`Schema::rust_type`] index.
+    pub foreign: Vec<syn::Type>,
+    /// Property name → the span of the field that made it, for messages.
+    pub field_spans: Vec<(String, Span)>,
+}
+
+/// The pattern controller-gen gives `resource.Quantity`.
+const QUANTITY_PATTERN: &str = r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$";
+
+/// Lowers a struct or unit enum. Every mistake found is in the error, each at its span.
+pub fn lower_type(input: &TypeInput) -> Result<Lowered> {
+    let mut errors = Error::accumulator();
+    let serde = errors.handle(SerdeAttrs::parse(&input.attrs).map_err(Error::from));
+    let serde = serde.unwrap_or_default();
+    if let Some(p) = input.generics.params.first() {
+        errors
+            .push(Error::custom("generic types cannot derive a schema: a CRD needs one concrete schema").with_span(p));
+    }
+    let mut out = Lowered {
+        ident: input.ident.clone(),
+        schema: Schema::default(),
+        foreign: Vec::new(),
+        field_spans: Vec::new(),
+    };
+    match &input.data {
+        darling::ast::Data::Enum(variants) => {
+            if let Some(span) = serde.tagging {
+                errors.push(
+                    Error::custom("a unit-only enum is a string enum; serde tagging does not apply").with_span(&span),
+                );
+            }
+            let mut values = Vec::new();
+            for v in variants {
+                let vs = errors
+                    .handle(SerdeAttrs::parse(&v.attrs).map_err(Error::from))
+                    .unwrap_or_default();
+                if vs.skip {
+                    continue;
+                }
+                let name = match vs.rename {
+                    Some(n) => n,
+                    None => rename_variant(&v.ident.to_string(), serde.rename_all.as_ref().map(|r| r.0.as_str())),
+                };
+                values.push(Value::String(name));
+            }
+            out.schema = Schema {
+                type_: Some(Type::String),
+                enum_: values,
+                ..Default::default()
+            };
+        }
+        darling::ast::Data::Struct(fields) => {
+            out.schema.type_ = Some(Type::Object);
+            for field in fields.iter() {
+                let keeps_unknown = input.resource.keywords.preserve_unknown_fields.is_present();
+                lower_field(
+                    field,
+                    serde.rename_all.as_ref().map(|r| r.0.as_str()),
+                    keeps_unknown,
+                    &mut out,
+                    &mut errors,
+                );
+            }
+            out.schema.required.sort();
+        }
+    }
+    if let Some((rule, span)) = &serde.rename_all
+        && rename_field("a_b", Some(rule)).is_none()
+    {
+        errors.push(Error::custom(format!("unknown serde rename rule {rule:?}")).with_span(span));
+    }
+    out.schema.description = doc_text(&input.attrs);
+    let is_object = out.schema.type_ == Some(Type::Object);
+    apply_keywords(&input.resource.keywords, &mut out.schema, Place::Type, &mut errors);
+    // controller-gen's one-of markers: rules over the type's own properties.
+    for (groups, kind) in [
+        (&input.resource.keywords.exactly_one_of, OneOf::Exactly),
+        (&input.resource.keywords.at_most_one_of, OneOf::AtMost),
+        (&input.resource.keywords.at_least_one_of, OneOf::AtLeast),
+    ] {
+        for group in groups {
+            match one_of_rule(group, kind, &out.schema, is_object) {
+                Ok(rule) => out.schema.validations.push(rule),
+                Err(e) => errors.push(e.with_span(&group.span())),
+            }
+        }
+    }
+    errors.finish_with(out)
+}
+
+fn lower_field(
+    field: &FieldInput,
+    rename_all: Option<&str>,
+    keeps_unknown: bool,
+    out: &mut Lowered,
+    errors: &mut darling::error::Accumulator,
+) {
+    let Some(ident) = &field.ident else { return };
+    let serde = match SerdeAttrs::parse(&field.attrs) {
+        Ok(s) => s,
+        Err(e) => {
+            errors.push(e.into());
+            return;
+        }
+    };
+    if serde.skip {
+        return;
+    }
+    let span = ident.span();
+    if serde.flatten {
+        if map_value_type(&field.ty).is_some() && keeps_unknown {
+            // The unknown fields the type keeps; not a property.
+            return;
+        }
+        errors.push(
+            Error::custom(
+                "`#[serde(flatten)]` is supported only for a map that keeps unknown fields, on a type with \
+                 `#[crd(preserve_unknown_fields)]`",
+            )
+            .with_span(&span),
+        );
+        return;
+    }
+    let rust_name = ident.to_string();
+    let rust_name = rust_name.strip_prefix("r#").unwrap_or(&rust_name);
+    let json = match &serde.rename {
+        Some(n) => n.clone(),
+        None => rename_field(rust_name, rename_all).unwrap_or_else(|| rust_name.to_string()),
+    };
+    let (options, inner) = strip_options(&field.ty);
+    let mut node = match type_schema(inner, &mut out.foreign) {
+        Ok(n) => n,
+        Err(e) => {
+            errors.push(e);
+            return;
+        }
+    };
+    if options == 2 {
+        node.nullable = true;
+    }
+    if options > 2 {
+        errors.push(Error::custom("at most `Option<Option<T>>`: absent, null or a value").with_span(&field.ty));
+    }
+    node.description = doc_text(&field.attrs);
+    let kw = &field.keywords;
+    apply_keywords(kw, &mut node, Place::Field, errors);
+    let optional = options > 0 || serde.default || kw.optional.is_present();
+    if kw.required.is_present() && kw.optional.is_present() {
+        errors.push(Error::custom("a field is either `required` or `optional`").with_span(&kw.optional.span()));
+    }
+    if kw.required.is_present() || !optional {
+        out.schema.required.push(json.clone());
+    }
+    if kw.immutable.is_present() {
+        node.validations.push(ir::Rule {
+            rule: "self == oldSelf".into(),
+            message: Some("field is immutable".into()),
+            ..Default::default()
+        });
+        if optional && !kw.required.is_present() {
+            out.schema.validations.push(ir::Rule {
+                rule: format!("!has(oldSelf.{json}) || has(self.{json})"),
+                message: Some(format!("field {json} is immutable once set")),
+                ..Default::default()
+            });
+        }
+    }
+    if out.schema.properties.contains_key(&json) {
+        errors.push(Error::custom(format!("two fields have the JSON name {json:?}")).with_span(&span));
+        return;
+    }
+    out.field_spans.push((json.clone(), span));
+    out.schema.properties.insert(json, node);
+}
+
+/// `Option<Option<T>>` → (2, T).
+fn strip_options(ty: &syn::Type) -> (usize, &syn::Type) {
+    match generic_arg(ty, "Option") {
+        Some(inner) => {
+            let (n, t) = strip_options(inner);
+            (n + 1, t)
+        }
+        None => (0, ty),
+    }
+}
+
+/// The last path segment's name and its generic type arguments.
+fn segment(ty: &syn::Type) -> Option<(String, Vec<&syn::Type>)> {
+    let syn::Type::Path(p) = ty else { return None };
+    if p.qself.is_some() {
+        return None;
+    }
+    let last = p.path.segments.last()?;
+    let args = match &last.arguments {
+        syn::PathArguments::AngleBracketed(a) => a
+            .args
+            .iter()
+            .filter_map(|a| match a {
+                syn::GenericArgument::Type(t) => Some(t),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    Some((last.ident.to_string(), args))
+}
+
+fn generic_arg<'t>(ty: &'t syn::Type, name: &str) -> Option<&'t syn::Type> {
+    match segment(ty) {
+        Some((n, args)) if n == name && args.len() == 1 => Some(args[0]),
+        _ => None,
+    }
+}
+
+/// The value type of a map with string keys.
+fn map_value_type(ty: &syn::Type) -> Option<&syn::Type> {
+    match segment(ty) {
+        Some((n, args)) if matches!(n.as_str(), "BTreeMap" | "HashMap" | "IndexMap") && args.len() == 2 => {
+            Some(args[1])
+        }
+        _ => None,
+    }
+}
+
+/// The schema of a Rust type, controller-gen's mapping for Go's.
+fn type_schema(ty: &syn::Type, foreign: &mut Vec<syn::Type>) -> Result<Schema> {
+    let leaf = |t: Type, format: Option<&str>| Schema {
+        type_: Some(t),
+        format: format.map(str::to_string),
+        ..Default::default()
+    };
+    let int_or_string = |pattern: Option<&str>| Schema {
+        int_or_string: true,
+        any_of: vec![leaf(Type::Integer, None), leaf(Type::String, None)],
+        pattern: pattern.map(str::to_string),
+        ..Default::default()
+    };
+    let unsupported = |what: &str| Error::custom(format!("{what} cannot be a field of a CRD schema")).with_span(ty);
+    match ty {
+        syn::Type::Path(_) => {}
+        syn::Type::Reference(_) => return Err(unsupported("a reference")),
+        syn::Type::Tuple(t) if t.elems.is_empty() => return Err(unsupported("`()`")),
+        syn::Type::Tuple(_) => return Err(unsupported("a tuple")),
+        syn::Type::Array(_) | syn::Type::Slice(_) => {
+            return Err(Error::custom("use `Vec<T>` for an array").with_span(ty));
+        }
+        _ => return Err(unsupported("this type")),
+    }
+    let Some((name, args)) = segment(ty) else {
+        return Err(unsupported("this type"));
+    };
+    Ok(match (name.as_str(), args.as_slice()) {
+        ("bool", []) => leaf(Type::Boolean, None),
+        ("String", []) => leaf(Type::String, None),
+        // As controller-gen: `format: int32` for 32-bit integers. 64-bit ones get no
+        // format, which Kubernetes reads as int64, so a CRD's plain `type: integer`
+        // derives back unchanged.
+        ("i8" | "i16" | "i32" | "u8" | "u16", []) => leaf(Type::Integer, Some("int32")),
+        ("u32" | "i64" | "u64" | "isize" | "usize", []) => leaf(Type::Integer, None),
+        ("f32" | "f64", []) => leaf(Type::Number, None),
+        ("Box" | "Arc" | "Rc", [inner]) => type_schema(inner, foreign)?,
+        ("Vec" | "VecDeque", [item]) => Schema {
+            type_: Some(Type::Array),
+            items: Some(Box::new(type_schema(item, foreign)?)),
+            ..Default::default()
+        },
+        ("BTreeMap" | "HashMap" | "IndexMap", [key, value]) => {
+            if !matches!(segment(key), Some((k, _)) if k == "String") {
+                return Err(Error::custom("map keys must be `String`: JSON object keys are strings").with_span(*key));
+            }
+            Schema {
+                type_: Some(Type::Object),
+                additional_properties: Some(AdditionalProperties::Schema(Box::new(type_schema(value, foreign)?))),
+                ..Default::default()
+            }
+        }
+        ("Value", []) => Schema {
+            preserve_unknown_fields: true,
+            ..Default::default()
+        },
+        ("JsonMap" | "Map", _) => Schema {
+            type_: Some(Type::Object),
+            preserve_unknown_fields: true,
+            ..Default::default()
+        },
+        ("IntOrString", []) => int_or_string(None),
+        ("Quantity", []) => int_or_string(Some(QUANTITY_PATTERN)),
+        ("Time" | "MicroTime", []) => leaf(Type::String, Some("date-time")),
+        ("Duration", []) => leaf(Type::String, None),
+        ("ObjectMeta", []) => leaf(Type::Object, None),
+        ("Option", [_]) => return Err(Error::custom("`Option` only at the top of a field's type").with_span(ty)),
+        _ => {
+            foreign.push(ty.clone());
+            Schema {
+                rust_type: Some(foreign.len() - 1),
+                ..Default::default()
+            }
+        }
+    })
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Place {
+    Type,
+    Field,
+    Items,
+}
+
+fn json_type_name(s: &Schema) -> &'static str {
+    if s.int_or_string {
+        return "int-or-string";
+    }
+    match s.type_ {
+        Some(t) => t.as_str(),
+        None => "untyped",
+    }
+}
+
+/// Applies `#[crd(...)]` keywords to a node, checking each applies to its type.
+fn apply_keywords(kw: &Keywords, node: &mut Schema, place: Place, errors: &mut darling::error::Accumulator) {
+    let foreign = node.rust_type.is_some();
+    let wrong = |errors: &mut darling::error::Accumulator, name: &str, span: Span, expected: &str, node: &Schema| {
+        let message = if foreign {
+            format!(
+                "`{name}` cannot be set on a field whose type derives its own schema: put it on the type, \
+                 in `#[crd(...)]` beside its `#[derive(CrdSchema)]`"
+            )
+        } else {
+            format!(
+                "`{name}` applies to {expected}, not to a field of type {}",
+                json_type_name(node)
+            )
+        };
+        errors.push(Error::custom(message).with_span(&span));
+    };
+    let numeric = matches!(node.type_, Some(Type::Integer | Type::Number)) && !foreign;
+    let stringy = (node.type_ == Some(Type::String) || node.int_or_string) && !foreign;
+    let array = node.type_ == Some(Type::Array) && !foreign;
+    let object = (node.type_ == Some(Type::Object) || node.type_.is_none()) && !foreign;
+    let is_integer = node.type_ == Some(Type::Integer);
+
+    let number = |name: &str,
+                  v: &Option<SpannedValue<Json>>,
+                  errors: &mut darling::error::Accumulator|
+     -> Option<f64> {
+        let v = v.as_ref()?;
+        let Some(n) = v.0.as_f64() else {
+            errors.push(Error::custom(format!("`{name}` must be a number")).with_span(&v.span()));
+            return None;
+        };
+        if !numeric {
+            return None;
+        }
+        if is_integer && n.fract() != 0.0 {
+            errors.push(Error::custom(format!("`{name}` must be an integer on an integer field")).with_span(&v.span()));
+        }
+        Some(n)
+    };
+    for (name, v) in [
+        ("minimum", &kw.minimum),
+        ("maximum", &kw.maximum),
+        ("multiple_of", &kw.multiple_of),
+    ] {
+        if let Some(sv) = v
+            && !numeric
+        {
+            wrong(errors, name, sv.span(), "integers and numbers", node);
+        }
+    }
+    node.minimum = number("minimum", &kw.minimum, errors).or(node.minimum);
+    node.maximum = number("maximum", &kw.maximum, errors).or(node.maximum);
+    node.multiple_of = number("multiple_of", &kw.multiple_of, errors).or(node.multiple_of);
+    for (name, flag, field) in [
+        ("exclusive_minimum", &kw.exclusive_minimum, 0),
+        ("exclusive_maximum", &kw.exclusive_maximum, 1),
+    ] {
+        if flag.is_present() {
+            if !numeric {
+                wrong(errors, name, flag.span(), "integers and numbers", node);
+            } else if field == 0 {
+                node.exclusive_minimum = true;
+            } else {
+                node.exclusive_maximum = true;
+            }
+        }
+    }
+    let int = |errors: &mut darling::error::Accumulator,
+               name: &str,
+               v: &Option<SpannedValue<i64>>,
+               ok: bool,
+               expected: &str,
+               node: &Schema|
+     -> Option<i64> {
+        let v = v.as_ref()?;
+        if !ok {
+            wrong(errors, name, v.span(), expected, node);
+            return None;
+        }
+        Some(**v)
+    };
+    let min_length = int(errors, "min_length", &kw.min_length, stringy, "strings", node);
+    let max_length = int(errors, "max_length", &kw.max_length, stringy, "strings", node);
+    let min_items = int(errors, "min_items", &kw.min_items, array, "arrays", node);
+    let max_items = int(errors, "max_items", &kw.max_items, array, "arrays", node);
+    let min_properties = int(
+        errors,
+        "min_properties",
+        &kw.min_properties,
+        object,
+        "objects and maps",
+        node,
+    );
+    let max_properties = int(
+        errors,
+        "max_properties",
+        &kw.max_properties,
+        object,
+        "objects and maps",
+        node,
+    );
+    node.min_length = min_length.or(node.min_length);
+    node.max_length = max_length.or(node.max_length);
+    node.min_items = min_items.or(node.min_items);
+    node.max_items = max_items.or(node.max_items);
+    node.min_properties = min_properties.or(node.min_properties);
+    node.max_properties = max_properties.or(node.max_properties);
+    if let Some(p) = &kw.pattern {
+        if stringy {
+            node.pattern = Some((**p).clone());
+        } else {
+            wrong(errors, "pattern", p.span(), "strings", node);
+        }
+    }
+    if let Some(f) = &kw.format {
+        if foreign {
+            wrong(errors, "format", f.span(), "", node);
+        } else {
+            node.format = Some((**f).clone());
+        }
+    }
+    if let Some(t) = &kw.list_type {
+        let parsed = match t.as_str() {
+            "atomic" => Some(ListType::Atomic),
+            "set" => Some(ListType::Set),
+            "map" => Some(ListType::Map),
+            _ => None,
+        };
+        match parsed {
+            None => {
+                errors.push(Error::custom("`list_type` is one of \"atomic\", \"set\", \"map\"").with_span(&t.span()))
+            }
+            Some(_) if !array => wrong(errors, "list_type", t.span(), "arrays", node),
+            Some(p) => node.list_type = Some(p),
+        }
+    }
+    if let Some(keys) = &kw.list_map_keys {
+        match keys.0.as_array().map(|a| {
+            a.iter()
+                .map(|k| k.as_str().map(str::to_string))
+                .collect::<Option<Vec<_>>>()
+        }) {
+            Some(Some(k)) if array => node.list_map_keys = k,
+            Some(Some(_)) => wrong(errors, "list_map_keys", keys.span(), "arrays", node),
+            _ => {
+                errors.push(Error::custom("`list_map_keys` is a list of strings: `[\"name\"]`").with_span(&keys.span()))
+            }
+        }
+    }
+    if let Some(t) = &kw.map_type {
+        let parsed = match t.as_str() {
+            "atomic" => Some(MapType::Atomic),
+            "granular" => Some(MapType::Granular),
+            _ => None,
+        };
+        match parsed {
+            None => errors.push(Error::custom("`map_type` is \"atomic\" or \"granular\"").with_span(&t.span())),
+            Some(_) if !object => wrong(errors, "map_type", t.span(), "objects and maps", node),
+            Some(p) => node.map_type = Some(p),
+        }
+    }
+    if let Some(e) = &kw.enum_ {
+        match &e.0 {
+            Value::Array(values) if !foreign => node.enum_ = values.clone(),
+            Value::Array(_) => wrong(errors, "enum", e.span(), "", node),
+            _ => errors.push(Error::custom("`enum` is a list: `enum = [\"a\", \"b\"]`").with_span(&e.span())),
+        }
+    }
+    if let Some(d) = &kw.default {
+        if place == Place::Type {
+            errors.push(Error::custom("`default` goes on a field, not on a type").with_span(&d.span()));
+        } else {
+            node.default = Some(d.0.clone());
+        }
+    }
+    if let Some(e) = &kw.example {
+        node.example = Some(e.0.clone());
+    }
+    if let Some(t) = &kw.title {
+        node.title = Some(t.clone());
+    }
+    if kw.nullable.is_present() {
+        node.nullable = true;
+    }
+    for (name, flag) in [
+        ("preserve_unknown_fields", &kw.preserve_unknown_fields),
+        ("embedded_resource", &kw.embedded_resource),
+        ("int_or_string", &kw.int_or_string),
+        ("schemaless", &kw.schemaless),
+    ] {
+        if !flag.is_present() {
+            continue;
+        }
+        if foreign {
+            wrong(errors, name, flag.span(), "", node);
+            continue;
+        }
+        match name {
+            "preserve_unknown_fields" => node.preserve_unknown_fields = true,
+            "embedded_resource" => {
+                if !object {
+                    wrong(errors, name, flag.span(), "objects", node);
+                }
+                node.embedded_resource = true;
+            }
+            "int_or_string" => {
+                *node = Schema {
+                    int_or_string: true,
+                    any_of: vec![
+                        Schema {
+                            type_: Some(Type::Integer),
+                            ..Default::default()
+                        },
+                        Schema {
+                            type_: Some(Type::String),
+                            ..Default::default()
+                        },
+                    ],
+                    description: node.description.take(),
+                    ..Default::default()
+                }
+            }
+            _ => {
+                // No introspection: an empty schema (with the field's own keywords).
+                *node = Schema {
+                    description: node.description.take(),
+                    preserve_unknown_fields: node.preserve_unknown_fields,
+                    ..Default::default()
+                }
+            }
+        }
+    }
+    for r in &kw.rule {
+        if foreign {
+            wrong(errors, "rule", r.rule.span(), "", node);
+            continue;
+        }
+        match rule(r) {
+            Ok(rule) => node.validations.push(rule),
+            Err(e) => errors.push(e),
+        }
+    }
+    if let Some(items) = &kw.items {
+        match &mut node.items {
+            Some(item) if !foreign => apply_keywords(items, item, Place::Items, errors),
+            _ => wrong(errors, "items", items.span(), "arrays (`Vec<T>`)", node),
+        }
+    }
+    if place != Place::Type {
+        for (name, groups) in [
+            ("exactly_one_of", &kw.exactly_one_of),
+            ("at_most_one_of", &kw.at_most_one_of),
+            ("at_least_one_of", &kw.at_least_one_of),
+        ] {
+            if let Some(g) = groups.first() {
+                errors.push(Error::custom(format!("`{name}` goes on a type, over its fields")).with_span(&g.span()));
+            }
+        }
+    }
+    if place != Place::Field {
+        for (name, flag) in [
+            ("required", &kw.required),
+            ("optional", &kw.optional),
+            ("immutable", &kw.immutable),
+        ] {
+            if flag.is_present() {
+                errors.push(Error::custom(format!("`{name}` goes on a field")).with_span(&flag.span()));
+            }
+        }
+    }
+}
+
+fn rule(r: &RuleAttr) -> Result<ir::Rule> {
+    if let Some(reason) = &r.reason
+        && !matches!(
+            reason.as_str(),
+            "FieldValueInvalid" | "FieldValueForbidden" | "FieldValueRequired" | "FieldValueDuplicate"
+        )
+    {
+        return Err(Error::custom(
+            "`reason` is one of FieldValueInvalid, FieldValueForbidden, FieldValueRequired, FieldValueDuplicate",
+        )
+        .with_span(&reason.span()));
+    }
+    Ok(ir::Rule {
+        rule: (*r.rule).clone(),
+        message: r.message.clone(),
+        message_expression: r.message_expression.clone(),
+        reason: r.reason.as_ref().map(|s| (**s).clone()),
+        field_path: r.field_path.clone(),
+        optional_old_self: r.optional_old_self.is_present(),
+    })
+}
+
+#[derive(Clone, Copy)]
+enum OneOf {
+    Exactly,
+    AtMost,
+    AtLeast,
+}
+
+/// controller-gen's `ExactlyOneOf`/`AtMostOneOf`/`AtLeastOneOf` rules, word for word.
+fn one_of_rule(group: &Json, kind: OneOf, schema: &Schema, is_object: bool) -> Result<ir::Rule> {
+    let names: Option<Vec<String>> = group
+        .0
+        .as_array()
+        .and_then(|a| a.iter().map(|v| v.as_str().map(str::to_string)).collect());
+    let Some(names) = names.filter(|n| !n.is_empty()) else {
+        return Err(Error::custom("a list of field names: `[\"a\", \"b\"]`"));
+    };
+    if !is_object {
+        return Err(Error::custom("one-of rules apply to structs"));
+    }
+    for n in &names {
+        if !schema.properties.contains_key(n) {
+            return Err(Error::custom(format!("no field has the JSON name {n:?}")));
+        }
+        if schema.required.contains(n) {
+            return Err(Error::custom(format!(
+                "{n:?} is required; the fields of a one-of group must be optional"
+            )));
+        }
+    }
+    let list = names.join(" ");
+    Ok(match kind {
+        OneOf::Exactly | OneOf::AtMost => {
+            let sum = names
+                .iter()
+                .map(|n| format!("(has(self.{n})?1:0)"))
+                .collect::<Vec<_>>()
+                .join(" + ");
+            let (op, message) = match kind {
+                OneOf::Exactly => ("==", format!("exactly one of the fields in [{list}] must be set")),
+                _ => ("<=", format!("at most one of the fields in [{list}] may be set")),
+            };
+            ir::Rule {
+                rule: format!("{sum} {op} 1"),
+                message: Some(message),
+                ..Default::default()
+            }
+        }
+        OneOf::AtLeast => ir::Rule {
+            rule: names
+                .iter()
+                .map(|n| format!("has(self.{n})"))
+                .collect::<Vec<_>>()
+                .join(" || "),
+            message: Some(format!("at least one of the fields in [{list}] must be set")),
+            ..Default::default()
+        },
+    })
+}
+
+/// serde's `rename_all` for a field (`snake_case` Rust name); `None` for an unknown rule.
+pub fn rename_field(name: &str, rule: Option<&str>) -> Option<String> {
+    let words: Vec<&str> = name.split('_').collect();
+    Some(match rule {
+        None => name.to_string(),
+        Some("lowercase") | Some("snake_case") => name.to_string(),
+        Some("UPPERCASE") | Some("SCREAMING_SNAKE_CASE") => name.to_ascii_uppercase(),
+        Some("camelCase") => {
+            let mut s = String::new();
+            for (i, w) in words.iter().enumerate() {
+                if i == 0 {
+                    s.push_str(w);
+                } else {
+                    s.push_str(&capitalize(w));
+                }
+            }
+            s
+        }
+        Some("PascalCase") => words.iter().map(|w| capitalize(w)).collect(),
+        Some("kebab-case") => name.replace('_', "-"),
+        Some("SCREAMING-KEBAB-CASE") => name.replace('_', "-").to_ascii_uppercase(),
+        Some(_) => return None,
+    })
+}
+
+/// serde's `rename_all` for a variant (`PascalCase` Rust name).
+fn rename_variant(name: &str, rule: Option<&str>) -> String {
+    let snake = || {
+        let mut s = String::new();
+        for (i, c) in name.chars().enumerate() {
+            if c.is_uppercase() && i > 0 {
+                s.push('_');
+            }
+            s.push(c.to_ascii_lowercase());
+        }
+        s
+    };
+    match rule {
+        Some("lowercase") => name.to_ascii_lowercase(),
+        Some("UPPERCASE") => name.to_ascii_uppercase(),
+        Some("camelCase") => {
+            let mut c = name.chars();
+            c.next()
+                .map(|f| f.to_ascii_lowercase().to_string() + c.as_str())
+                .unwrap_or_default()
+        }
+        Some("snake_case") => snake(),
+        Some("SCREAMING_SNAKE_CASE") => snake().to_ascii_uppercase(),
+        Some("kebab-case") => snake().replace('_', "-"),
+        Some("SCREAMING-KEBAB-CASE") => snake().replace('_', "-").to_ascii_uppercase(),
+        _ => name.to_string(),
+    }
+}
+
+fn capitalize(w: &str) -> String {
+    let mut c = w.chars();
+    c.next()
+        .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+        .unwrap_or_default()
+}

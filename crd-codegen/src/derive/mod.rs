@@ -1,0 +1,306 @@
+//! The derive direction: `#[derive(CustomResource)]` and `#[derive(CrdSchema)]` on Rust
+//! types → the same IR as the YAML direction → the same admission emitter.
+//!
+//! A derive sees only its own item. Each annotated type therefore contributes its own
+//! schema node and admission impls, calling its field types' impls for what is below
+//! them ([`crate::ir::Schema::rust_type`]); the CRD is composed at run time from those
+//! parts (`crd_runtime::derived`). What can be checked from one item is checked here,
+//! at the offending span: attributes, and the API server's CRD checks on the item's
+//! schema with its field types' schemas left open.
+//!
+//! `crd-derive` is a thin shell over [`custom_resource`] and [`crd_schema`].
+
+mod attrs;
+mod check;
+mod expand;
+mod lower;
+
+use attrs::{ResourceAttrs, TypeInput};
+use darling::{Error, FromDeriveInput};
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
+
+/// `#[derive(CrdSchema)]`: the schema and admission impls of a nested type.
+pub fn crd_schema(input: TokenStream) -> TokenStream {
+    expand_crd_schema(input).unwrap_or_else(Error::write_errors)
+}
+
+/// `#[derive(CustomResource)]` on a kind's spec struct: the spec's impls, the root
+/// type named after the kind, its CRD and its admission.
+pub fn custom_resource(input: TokenStream) -> TokenStream {
+    expand_custom_resource(input).unwrap_or_else(Error::write_errors)
+}
+
+fn expand_crd_schema(input: TokenStream) -> darling::Result<TokenStream> {
+    let di: syn::DeriveInput = syn::parse2(input)?;
+    let parsed = TypeInput::from_derive_input(&di)?;
+    let mut errors = Error::accumulator();
+    for (name, span) in resource_attr_spans(&parsed.resource) {
+        errors.push(
+            Error::custom(format!(
+                "`{name}` is a CRD attribute: use it with `#[derive(CustomResource)]`"
+            ))
+            .with_span(&span),
+        );
+    }
+    let lowered = errors.handle(lower::lower_type(&parsed));
+    errors.finish()?;
+    let lowered = lowered.expect("no errors");
+    check::check_type(&lowered)?;
+    Ok(expand::type_impls(&lowered))
+}
+
+fn expand_custom_resource(input: TokenStream) -> darling::Result<TokenStream> {
+    let di: syn::DeriveInput = syn::parse2(input)?;
+    let parsed = TypeInput::from_derive_input(&di)?;
+    if let darling::ast::Data::Enum(_) = parsed.data {
+        return Err(Error::custom("`CustomResource` derives from the kind's spec struct").with_span(&di.ident));
+    }
+    let mut errors = Error::accumulator();
+    let lowered = errors.handle(lower::lower_type(&parsed));
+    let resource = errors.handle(resource::resource(&parsed.resource, &di.ident));
+    errors.finish()?;
+    let (lowered, (crd, parts)) = (lowered.expect("no errors"), resource.expect("no errors"));
+    check::check_resource(&crd, &lowered)?;
+    let parts = expand::RootParts {
+        vis: di.vis.clone(),
+        ..parts
+    };
+    let spec_impls = expand::type_impls(&lowered);
+    let root = expand::root_items(&parts, &crd);
+    Ok(quote! {
+        #spec_impls
+        #root
+    })
+}
+
+/// The CRD-level attributes given, with their spans.
+fn resource_attr_spans(r: &ResourceAttrs) -> Vec<(&'static str, Span)> {
+    let mut out = Vec::new();
+    let mut opt = |name, s: Option<Span>| {
+        if let Some(s) = s {
+            out.push((name, s));
+        }
+    };
+    opt("group", r.group.as_ref().map(|v| v.span()));
+    opt("version", r.version.as_ref().map(|v| v.span()));
+    opt("kind", r.kind.as_ref().map(|v| v.span()));
+    opt("namespaced", r.namespaced.is_present().then(|| r.namespaced.span()));
+    opt("plural", r.plural.as_ref().map(|v| v.span()));
+    opt("singular", r.singular.as_ref().map(|v| v.span()));
+    opt("shortname", r.shortname.first().map(|v| v.span()));
+    opt("category", r.category.first().map(|v| v.span()));
+    opt("status", r.status.as_ref().map(|v| v.span()));
+    opt("scale", r.scale.as_ref().map(|v| v.span()));
+    opt("printcolumn", r.printcolumn.first().map(|v| v.span()));
+    opt("selectable", r.selectable.first().map(|v| v.span()));
+    opt(
+        "optional_spec",
+        r.optional_spec.is_present().then(|| r.optional_spec.span()),
+    );
+    opt("deprecated", r.deprecated.is_present().then(|| r.deprecated.span()));
+    out
+}
+
+mod resource {
+    //! The CRD of a kind from its CRD-level attributes.
+
+    use super::attrs::ResourceAttrs;
+    use super::expand::RootParts;
+    use crate::ir::{self, Schema, Type};
+    use darling::{Error, Result};
+    use proc_macro2::Span;
+    use quote::format_ident;
+
+    pub fn resource(r: &ResourceAttrs, spec: &syn::Ident) -> Result<(ir::Crd, RootParts)> {
+        let mut errors = Error::accumulator();
+        let required =
+            |v: &Option<darling::util::SpannedValue<String>>, name: &str, errors: &mut darling::error::Accumulator| {
+                match v {
+                    Some(v) => v.to_string(),
+                    None => {
+                        errors.push(Error::custom(format!("missing `#[crd({name} = \"...\")]`")).with_span(spec));
+                        String::new()
+                    }
+                }
+            };
+        let group = required(&r.group, "group", &mut errors);
+        let version = required(&r.version, "version", &mut errors);
+        let kind = required(&r.kind, "kind", &mut errors);
+        if let Some(v) = &r.kind
+            && syn::parse_str::<syn::Ident>(v).is_err()
+        {
+            errors
+                .push(Error::custom("the kind names the root type: it must be a Rust identifier").with_span(&v.span()));
+        }
+        let plural = r
+            .plural
+            .as_ref()
+            .map(|p| p.to_string())
+            .unwrap_or_else(|| pluralize(&kind.to_lowercase()));
+        let singular = r
+            .singular
+            .as_ref()
+            .map(|p| p.to_string())
+            .unwrap_or_else(|| kind.to_lowercase());
+        let status = match &r.status {
+            Some(lit) => match lit.parse::<syn::Type>() {
+                Ok(t) => Some(t),
+                Err(e) => {
+                    errors.push(Error::from(e).with_span(lit));
+                    None
+                }
+            },
+            None => None,
+        };
+        let mut printer_columns = Vec::new();
+        for c in &r.printcolumn {
+            if !matches!(c.type_.as_str(), "integer" | "number" | "string" | "boolean" | "date") {
+                errors.push(
+                    Error::custom("a printer column's `type` is one of integer, number, string, boolean, date")
+                        .with_span(&c.type_.span()),
+                );
+            }
+            if !matches!(
+                c.format.as_str(),
+                "" | "int32" | "int64" | "float" | "double" | "byte" | "date" | "date-time" | "password"
+            ) {
+                errors.push(
+                    Error::custom("a printer column's `format` is one of int32, int64, float, double, byte, date, date-time, password")
+                        .with_span(&c.format.span()),
+                );
+            }
+            if c.priority < 0 {
+                errors.push(Error::custom("a printer column's `priority` is 0 or more").with_span(&c.span()));
+            }
+            printer_columns.push(ir::PrinterColumn {
+                name: c.name.clone(),
+                type_: c.type_.to_string(),
+                format: c.format.to_string(),
+                description: c.description.clone(),
+                priority: c.priority,
+                json_path: c.json_path.clone(),
+            });
+        }
+        if r.storage == Some(false) {
+            errors.push(
+                Error::custom(format!(
+                    "CRD for {kind} has no storage version: a single version is the storage version"
+                ))
+                .with_span(spec),
+            );
+        }
+        // Root schema: `spec` and `status` are the foreign types 0 and 1.
+        let mut root = Schema {
+            type_: Some(Type::Object),
+            ..Default::default()
+        };
+        root.properties.insert(
+            "spec".into(),
+            Schema {
+                rust_type: Some(0),
+                ..Default::default()
+            },
+        );
+        if status.is_some() {
+            root.properties.insert(
+                "status".into(),
+                Schema {
+                    rust_type: Some(1),
+                    ..Default::default()
+                },
+            );
+        }
+        if !r.optional_spec.is_present() {
+            root.required.push("spec".into());
+        }
+        let v = ir::Version {
+            name: version.clone(),
+            served: r.served.unwrap_or(true),
+            storage: true,
+            deprecated: r.deprecated.is_present() || r.deprecation_warning.is_some(),
+            deprecation_warning: r.deprecation_warning.clone(),
+            schema: root,
+            subresources: ir::Subresources {
+                status: status.is_some(),
+                scale: r.scale.as_ref().map(|s| ir::Scale {
+                    spec_replicas_path: s.spec_replicas_path.clone(),
+                    status_replicas_path: s.status_replicas_path.clone(),
+                    label_selector_path: s.label_selector_path.clone(),
+                }),
+            },
+            printer_columns,
+            selectable_fields: r.selectable.iter().map(|s| s.to_string()).collect(),
+        };
+        let crd = ir::Crd {
+            name: format!("{plural}.{group}"),
+            group,
+            names: ir::Names {
+                plural,
+                singular,
+                list_kind: format!("{kind}List"),
+                kind: kind.clone(),
+                short_names: r.shortname.iter().map(|s| s.to_string()).collect(),
+                categories: r.category.iter().map(|s| s.to_string()).collect(),
+            },
+            scope: if r.namespaced.is_present() {
+                ir::Scope::Namespaced
+            } else {
+                ir::Scope::Cluster
+            },
+            versions: vec![v],
+            conversion: ir::Conversion::None,
+            annotations: r.annotation.iter().map(|a| (a.key.clone(), a.value.clone())).collect(),
+            labels: r.label.iter().map(|a| (a.key.clone(), a.value.clone())).collect(),
+        };
+        let doc = format!(
+            "`{kind}` ({}/{version}): the resource whose `spec` is [`{spec}`].",
+            crd.group
+        );
+        let name = if kind.is_empty() || syn::parse_str::<syn::Ident>(&kind).is_err() {
+            format_ident!("Unnamed")
+        } else {
+            format_ident!(
+                "{}",
+                kind,
+                span = r.kind.as_ref().map_or(Span::call_site(), |k| k.span())
+            )
+        };
+        let mut derives = Vec::new();
+        for d in &r.derive {
+            match syn::parse_str::<syn::Path>(d) {
+                Ok(p) => derives.push(p),
+                Err(_) => errors
+                    .push(Error::custom("`derive` names a trait to derive, e.g. \"PartialEq\"").with_span(&d.span())),
+            }
+        }
+        errors.finish_with((
+            crd,
+            RootParts {
+                name,
+                vis: syn::Visibility::Inherited,
+                spec: spec.clone(),
+                optional_spec: r.optional_spec.is_present(),
+                status,
+                derives,
+                doc,
+            },
+        ))
+    }
+
+    /// kube-derive's and controller-gen's plural for the common English endings.
+    pub fn pluralize(s: &str) -> String {
+        if s.is_empty() {
+            return String::new();
+        }
+        if s.ends_with('s') || s.ends_with('x') || s.ends_with('z') || s.ends_with("ch") || s.ends_with("sh") {
+            return format!("{s}es");
+        }
+        if let Some(stem) = s.strip_suffix('y')
+            && !stem.ends_with(['a', 'e', 'i', 'o', 'u'])
+        {
+            return format!("{stem}ies");
+        }
+        format!("{s}s")
+    }
+}

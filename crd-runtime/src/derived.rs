@@ -1,0 +1,94 @@
+//! Support for types from `#[derive(CustomResource)]` and `#[derive(CrdSchema)]`:
+//! the schema a type contributes to its CRD, composed through the field types' impls
+//! (a derive sees only its own item, as serde's derives do).
+
+use serde_json::Value;
+
+/// A type with a CRD schema: its OpenAPI v3 node as the API server stores it.
+///
+/// Derived with `#[derive(CrdSchema)]` (nested types) or `#[derive(CustomResource)]`
+/// (the spec type of a kind). The whole CRD is `Kind::crd()`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no CRD schema",
+    label = "this field's type needs a schema",
+    note = "add `#[derive(CrdSchema)]` to `{Self}` (from `crd_derive`), or use a type with a known schema"
+)]
+pub trait CrdSchema {
+    /// The schema node, with every nested type's schema in place.
+    fn crd_schema() -> Value;
+}
+
+/// The key marking where a field type's schema goes (crd-codegen's `write::RUST_TYPE_KEY`).
+const RUST_TYPE_KEY: &str = "x-crd-rust-type";
+
+/// `json` (a schema written by the derive) with each `{"x-crd-rust-type": n, ...}`
+/// replaced by `types[n]()` (`<T as CrdSchema>::crd_schema`), the field's own keywords (`description`, `default`,
+/// `nullable`) laid over the type's.
+pub fn splice(json: &str, types: &[fn() -> Value]) -> Value {
+    // The text is the derive's own output, checked when the derive ran.
+    let mut value: Value = serde_json::from_str(json).unwrap_or(Value::Null);
+    splice_value(&mut value, types);
+    value
+}
+
+fn splice_value(value: &mut Value, types: &[fn() -> Value]) {
+    match value {
+        Value::Object(map) => {
+            if let Some(n) = map.get(RUST_TYPE_KEY).and_then(Value::as_u64) {
+                let mut schema = types.get(n as usize).map_or(Value::Null, |f| f());
+                map.remove(RUST_TYPE_KEY);
+                if let Value::Object(target) = &mut schema {
+                    for (k, v) in std::mem::take(map) {
+                        target.insert(k, v);
+                    }
+                }
+                *value = schema;
+                return;
+            }
+            for (key, child) in map.iter_mut() {
+                // Defaults, enums and examples are data, not schemas.
+                if !matches!(key.as_str(), "default" | "enum" | "example") {
+                    splice_value(child, types);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|i| splice_value(i, types)),
+        _ => {}
+    }
+}
+
+/// The `CustomResourceDefinition` written by the derive, with the field types'
+/// schemas spliced in.
+pub fn crd(
+    json: &str,
+    types: &[fn() -> Value],
+) -> k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition {
+    let value = splice(json, types);
+    // The derive wrote this CRD from checked IR and every spliced schema is a derived
+    // one; it always reads back.
+    serde_json::from_value(value).expect("a derived CRD reads as a CustomResourceDefinition")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn splices_types_under_field_keywords() {
+        fn inner() -> Value {
+            json!({"type": "object", "description": "the type", "properties": {"a": {"type": "string"}}})
+        }
+        let out = splice(
+            r#"{"type":"object","properties":{"x":{"x-crd-rust-type":0,"description":"the field","nullable":true},"d":{"type":"object","default":{"x-crd-rust-type":0}}}}"#,
+            &[inner],
+        );
+        assert_eq!(
+            out,
+            json!({"type": "object", "properties": {
+                "x": {"type": "object", "description": "the field", "nullable": true, "properties": {"a": {"type": "string"}}},
+                "d": {"type": "object", "default": {"x-crd-rust-type": 0}},
+            }})
+        );
+    }
+}

@@ -1,0 +1,121 @@
+//! The seed's CronTab CRDs written as `#[derive(CustomResource)]` input: each derives
+//! a CRD semantically equal to the seed YAML, and admits the seed's objects with the
+//! API server's recorded answers.
+
+use crd_derive::{CrdSchema, CustomResource};
+use crd_runtime::schema::CustomResource as _;
+use crd_tests::{assert_seed_admissions, read_documents, seed_examples_dir};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+mod plain {
+    use super::*;
+
+    // The seed's first CronTab: patterns, bounds, defaults, preserved unknown fields
+    // and nullable fields. (No doc comments: they would become descriptions, which
+    // the seed's CRD does not have.)
+    #[derive(CustomResource, Serialize, Deserialize, Clone, Debug, PartialEq)]
+    #[crd(
+        group = "stable.example.com",
+        version = "v1",
+        kind = "CronTab",
+        namespaced,
+        shortname = "ct",
+        optional_spec,
+        derive = "PartialEq"
+    )]
+    #[serde(rename_all = "camelCase")]
+    pub struct CronTabSpec {
+        #[crd(pattern = r"^(\d+|\*)(/\d+)?(\s+(\d+|\*)(/\d+)?){4}$", default = "5 0 * * *")]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub cron_spec: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub image: Option<String>,
+        #[crd(minimum = 1, maximum = 10, default = 1)]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub replicas: Option<i64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub json: Option<Json>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub nulls: Option<Nulls>,
+    }
+
+    #[derive(CrdSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
+    #[crd(preserve_unknown_fields)]
+    pub struct Json {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub spec: Option<JsonSpec>,
+        #[serde(flatten)]
+        pub unknown: BTreeMap<String, Value>,
+    }
+
+    #[derive(CrdSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
+    pub struct JsonSpec {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub foo: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub bar: Option<String>,
+    }
+
+    #[derive(CrdSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
+    pub struct Nulls {
+        #[crd(default = "default")]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub foo: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub bar: Option<Option<String>>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub baz: Option<String>,
+    }
+}
+
+/// The IR of a CRD, for comparing: loaded and checked like any CRD file.
+fn ir_of(crd: &Value, name: &str) -> crd_codegen::ir::Crd {
+    let loaded = crd_codegen::load::load_str(&serde_json::to_string(crd).unwrap(), name);
+    assert!(!loaded.has_errors(), "{name}: {:?}", loaded.diagnostics);
+    let mut irs = loaded.irs();
+    assert_eq!(irs.len(), 1);
+    let mut ir = irs.remove(0);
+    normalize(&mut ir);
+    ir
+}
+
+/// The deliberate normalisations: `required` sorted, and the names the API server
+/// fills in (`listKind`).
+fn normalize(crd: &mut crd_codegen::ir::Crd) {
+    fn schema(s: &mut crd_codegen::ir::Schema) {
+        s.required.sort();
+        s.properties.values_mut().for_each(schema);
+        if let Some(i) = &mut s.items {
+            schema(i);
+        }
+    }
+    if crd.names.list_kind.is_empty() {
+        crd.names.list_kind = format!("{}List", crd.names.kind);
+    }
+    for v in &mut crd.versions {
+        schema(&mut v.schema);
+    }
+}
+
+fn seed_crd(file: &str) -> crd_codegen::ir::Crd {
+    let docs = read_documents(&seed_examples_dir().join(file));
+    ir_of(&docs[0], file)
+}
+
+#[test]
+fn plain_crontab_derives_the_seed_crd() {
+    let derived = serde_json::to_value(plain::CronTab::crd()).unwrap();
+    assert_eq!(ir_of(&derived, "derived"), seed_crd("crontab-crd.yaml"));
+}
+
+#[test]
+fn plain_crontab_admits_like_the_api_server() {
+    use plain::CronTab;
+    let checked = assert_seed_admissions("crontab-crd.yaml", |new, old| match old {
+        None => CronTab::admit_value(new, "default"),
+        Some(old) => CronTab::admit_update_value(new, old, "default"),
+    });
+    assert_eq!(checked, 2);
+}
