@@ -70,6 +70,45 @@ mod plain {
     }
 }
 
+mod cel {
+    use super::*;
+
+    // The seed's CEL CronTab: rules on the spec and on an enum, one with `oldSelf`.
+    #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+    #[crd(
+        group = "stable.example.com",
+        version = "v1",
+        kind = "CronTab",
+        namespaced,
+        optional_spec,
+        rule(
+            rule = "self.minReplicas <= self.replicas",
+            message = "replicas should be greater than or equal to minReplicas."
+        ),
+        rule(rule = "self.replicas <= self.maxReplicas")
+    )]
+    #[serde(rename_all = "camelCase")]
+    pub struct CronTabSpec {
+        pub min_replicas: i64,
+        pub replicas: i64,
+        pub max_replicas: i64,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub level: Option<Level>,
+    }
+
+    #[derive(CrdSchema, Serialize, Deserialize, Clone, Debug)]
+    #[crd(rule(
+        rule = "!(self == 'high' && oldSelf == 'low') && !(self == 'low' && oldSelf == 'high')",
+        message = "cannot transition directly between 'low' and 'high'"
+    ))]
+    #[serde(rename_all = "lowercase")]
+    pub enum Level {
+        Low,
+        Medium,
+        High,
+    }
+}
+
 /// The IR of a CRD, for comparing: loaded and checked like any CRD file.
 fn ir_of(crd: &Value, name: &str) -> crd_codegen::ir::Crd {
     let loaded = crd_codegen::load::load_str(&serde_json::to_string(crd).unwrap(), name);
@@ -118,4 +157,20 @@ fn plain_crontab_admits_like_the_api_server() {
         Some(old) => CronTab::admit_update_value(new, old, "default"),
     });
     assert_eq!(checked, 2);
+}
+
+#[test]
+fn cel_crontab_derives_the_seed_crd() {
+    let derived = serde_json::to_value(cel::CronTab::crd()).unwrap();
+    assert_eq!(ir_of(&derived, "derived"), seed_crd("cel-crd.yaml"));
+}
+
+#[test]
+fn cel_crontab_admits_like_the_api_server() {
+    use cel::CronTab;
+    let checked = assert_seed_admissions("cel-crd.yaml", |new, old| match old {
+        None => CronTab::admit_value(new, "default"),
+        Some(old) => CronTab::admit_update_value(new, old, "default"),
+    });
+    assert_eq!(checked, 4);
 }

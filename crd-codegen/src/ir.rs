@@ -253,6 +253,25 @@ impl Schema {
         }
     }
 
+    /// For a derived type's node ([`Schema::rust_type`]), what stands in for its
+    /// unknown schema where a whole schema is needed (compiling CEL rules, the
+    /// compile-time CRD checks): int-or-string, which CEL types as `dyn`, so a rule can
+    /// reach into the type's fields; rustc and the test the derive emits check them.
+    /// The field's own `description` and `nullable` are kept.
+    pub fn dyn_stand_in(&self) -> Schema {
+        let of_type = |t| Schema {
+            type_: Some(t),
+            ..Default::default()
+        };
+        Schema {
+            int_or_string: true,
+            any_of: vec![of_type(Type::Integer), of_type(Type::String)],
+            description: self.description.clone(),
+            nullable: self.nullable,
+            ..Default::default()
+        }
+    }
+
     /// The schema of `additionalProperties` values, if given as a schema.
     pub fn additional_properties_schema(&self) -> Option<&Schema> {
         match &self.additional_properties {

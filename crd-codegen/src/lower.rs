@@ -170,6 +170,9 @@ pub fn lower_schema(s: &JsonSchemaProps) -> ir::Schema {
 /// (what the CEL compiler and the structural checks read). Lowering and raising keep
 /// every keyword the IR has; `example` and `externalDocs` come back as written.
 pub fn raise_schema(s: &ir::Schema) -> JsonSchemaProps {
+    if s.rust_type.is_some() {
+        return raise_schema(&s.dyn_stand_in());
+    }
     let string = |o: &Option<String>| o.clone().unwrap_or_default();
     JsonSchemaProps {
         type_: s.type_.map(|t| t.as_str().to_string()).unwrap_or_default(),

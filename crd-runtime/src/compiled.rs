@@ -597,7 +597,7 @@ pub fn timestamp(secs: i64, nanos: u32, offset_secs: i32) -> Val<'static> {
 /// A schema node written into generated code (as a `static`), for the values CEL
 /// reads from JSON data through the runtime (`crate::cel::json_to_val`, Kubernetes'
 /// `UnstructuredToVal`).
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct StaticSchema {
     /// `type` (`""` when unset).
     pub type_: &'static str,

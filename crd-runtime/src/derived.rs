@@ -16,6 +16,8 @@ use serde_json::Value;
 pub trait CrdSchema {
     /// The schema node, with every nested type's schema in place.
     fn crd_schema() -> Value;
+    /// The node as compiled CEL rules read values through it (types, formats, lists).
+    const STATIC_SCHEMA: crate::compiled::StaticSchema;
 }
 
 /// The key marking where a field type's schema goes (crd-codegen's `write::RUST_TYPE_KEY`).

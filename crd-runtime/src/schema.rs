@@ -41,6 +41,19 @@ pub trait ObjectSchema {
     fn validate_embedded(_value: &Value, _path: &Path, _errs: &mut ErrorList) {}
     /// `listtype.ValidateListSetsAndMaps` below a node of this type.
     fn validate_lists(_value: &Value, _path: &Path, _errs: &mut ErrorList) {}
+    /// The `x-kubernetes-validations` rules at and below a node of this type (`value`
+    /// not `null`). Derived types implement it; a generated module's walk functions
+    /// call each other directly instead.
+    fn walk_rules(
+        _value: &Value,
+        _old: Option<&Value>,
+        _path: &Path,
+        _ratchet: crate::rules::TypedRatchet<'_>,
+        _budget: &mut crate::rules::Budget,
+        _out: &mut crate::rules::Findings,
+    ) -> crate::rules::Flow {
+        Ok(())
+    }
 }
 
 /// A generated root type: a kind and version with its schema compiled in.

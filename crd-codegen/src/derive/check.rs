@@ -55,16 +55,12 @@ pub fn check_type(l: &Lowered) -> darling::Result<()> {
     report(&crd, l, &l.ident.span())
 }
 
-/// `s` with every foreign node replaced by an open schema keeping the field's keywords.
+/// `s` with every foreign node replaced by its stand-in ([`Schema::dyn_stand_in`]).
+/// A default on such a field is checked by the test the derive emits, against the
+/// field type's schema.
 fn open_foreign(s: &Schema) -> Schema {
     if s.rust_type.is_some() {
-        return Schema {
-            preserve_unknown_fields: true,
-            description: s.description.clone(),
-            default: s.default.clone(),
-            nullable: s.nullable,
-            ..Default::default()
-        };
+        return s.dyn_stand_in();
     }
     let mut out = s.clone();
     for p in out.properties.values_mut() {
@@ -94,6 +90,12 @@ fn report(crd: &ir::Crd, l: &Lowered, type_span: &Span) -> darling::Result<()> {
             Ok(crate::convert::Read::Crd(model, _)) => {
                 let found = crate::check::check_crd_with(&model, &crate::cel::check::compile::AdmissionStages);
                 for e in found {
+                    // A rule's estimated cost depends on the bounds of the field types
+                    // it reaches into, which a stand-in does not have; the emitted test
+                    // checks the cost on the whole CRD.
+                    if !l.foreign.is_empty() && e.detail.contains("exceeds budget by factor") {
+                        continue;
+                    }
                     let message = e.to_string();
                     let span = field_span(&e.field, l).unwrap_or(*type_span);
                     errors.push(Error::custom(message).with_span(&span));

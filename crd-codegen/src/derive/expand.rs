@@ -7,6 +7,7 @@ use crate::ir::{self, Schema};
 use crate::rust::admit::AdmitEmitter;
 use crate::rust::emit::{resource_impls, root_serialize};
 use crate::rust::plan::{FieldDef, Module, Presence, RootDef, StructDef, Ty, TypeBody, TypeDef};
+use crate::rust::rules::RulesEmitter;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
@@ -78,12 +79,32 @@ fn splice_call(json: &str, foreign: &[syn::Type], func: &str) -> TokenStream {
 fn aliases(foreign: &[syn::Type]) -> TokenStream {
     let items = foreign.iter().enumerate().map(|(n, ty)| {
         let a = alias(n);
+        let ty = from_child_module(ty);
         quote!(type #a = #ty;)
     });
     quote!(#( #items )*)
 }
 
-/// The impls of one annotated type: `CrdSchema` and `ObjectSchema`.
+/// A type path as written in the user's module, as seen from the module the derive
+/// adds inside it (which imports the user's module with `use super::*`).
+fn from_child_module(ty: &syn::Type) -> syn::Type {
+    let mut ty = ty.clone();
+    if let syn::Type::Path(p) = &mut ty
+        && p.qself.is_none()
+        && p.path.leading_colon.is_none()
+        && let Some(first) = p.path.segments.first()
+    {
+        if first.ident == "self" {
+            p.path.segments[0].ident = syn::Ident::new("super", first.ident.span());
+        } else if first.ident == "super" {
+            p.path.segments.insert(0, syn::parse_quote!(super));
+        }
+    }
+    ty
+}
+
+/// The impls of one annotated type: `CrdSchema` and `ObjectSchema`, and the compiled
+/// rules at and below its node.
 pub fn type_impls(l: &Lowered) -> TokenStream {
     let name = l.ident.to_string();
     let first = TypeDef {
@@ -93,24 +114,34 @@ pub fn type_impls(l: &Lowered) -> TokenStream {
         body: TypeBody::Struct(empty_struct()),
     };
     let m = module(first, &l.schema);
-    let admit = AdmitEmitter::new(&m).type_impls(&m.types[0], None);
+    let rules = RulesEmitter::for_derived(&m);
+    let (walk_rules, static_schema) = rules.derived_items();
+    let admit = AdmitEmitter::new(&m).type_impls(&m.types[0], None, walk_rules);
+    let rules_module = rules.rules_module();
     let ident = &l.ident;
     let json = serde_json::to_string(&crate::write::schema(&l.schema)).expect("JSON");
     let schema = splice_call(&json, &l.foreign, "splice");
     let aliases = aliases(&l.foreign);
-    wrap(quote! {
-        #aliases
+    wrap(
+        ident,
+        quote! {
+            #aliases
 
-        #[automatically_derived]
-        impl rt::CrdSchema for #ident {
-            fn crd_schema() -> rt::Value {
-                #schema
+            #[automatically_derived]
+            impl rt::CrdSchema for #ident {
+                fn crd_schema() -> rt::Value {
+                    #schema
+                }
+
+                #static_schema
             }
-        }
 
-        #[automatically_derived]
-        #admit
-    })
+            #[automatically_derived]
+            #admit
+
+            #rules_module
+        },
+    )
 }
 
 /// What the root type holds besides `metadata`.
@@ -213,7 +244,10 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
         })),
     };
     let m = module(root, &version.schema);
-    let admit = AdmitEmitter::new(&m).type_impls(&m.types[0], None);
+    let rules = RulesEmitter::new(&m);
+    let admit =
+        AdmitEmitter::new(&m).type_impls(&m.types[0], rules.root_validate_rules(&m.types[0]), TokenStream::new());
+    let rules_module = rules.rules_module();
 
     let crd_json = serde_json::to_string(&crate::write::crd(crd)).expect("JSON");
     let crd_call = splice_call(&crd_json, &foreign, "crd");
@@ -225,58 +259,65 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
     };
     let status_init = status.as_ref().map(|_| quote!(status: None,));
     let crd_name = &crd.name;
-    let items = wrap(quote! {
-        #aliases
+    let items = wrap(
+        name,
+        quote! {
+            #aliases
 
-        use ::crd_runtime::serde::Serialize;
+            use ::crd_runtime::serde::Serialize;
 
-        #serialize
+            #serialize
 
-        #resource
+            #resource
 
-        impl #name {
-            /// A new object with this name and spec; every other field unset.
-            pub fn new(name: &str, spec: #spec) -> Self {
-                Self {
-                    metadata: ::crd_runtime::ObjectMeta {
-                        name: Some(name.to_string()),
-                        ..Default::default()
-                    },
-                    #new
-                    #status_init
+            impl #name {
+                /// A new object with this name and spec; every other field unset.
+                pub fn new(name: &str, spec: #spec) -> Self {
+                    Self {
+                        metadata: ::crd_runtime::ObjectMeta {
+                            name: Some(name.to_string()),
+                            ..Default::default()
+                        },
+                        #new
+                        #status_init
+                    }
+                }
+
+                /// The name of the CustomResourceDefinition: `plural.group`.
+                pub const CRD_NAME: &'static str = #crd_name;
+
+                /// The CustomResourceDefinition this type was derived into, as the API
+                /// server stores it: pass it to `Api::<CustomResourceDefinition>::create`.
+                pub fn crd() -> rt::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition {
+                    #crd_call
                 }
             }
 
-            /// The name of the CustomResourceDefinition: `plural.group`.
-            pub const CRD_NAME: &'static str = #crd_name;
+            #[automatically_derived]
+            #admit
 
-            /// The CustomResourceDefinition this type was derived into, as the API
-            /// server stores it: pass it to `Api::<CustomResourceDefinition>::create`.
-            pub fn crd() -> rt::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition {
-                #crd_call
-            }
-        }
-
-        #[automatically_derived]
-        #admit
-    });
+            #rules_module
+        },
+    );
     quote! {
         #struct_def
         #items
     }
 }
 
-/// Everything but the root struct goes in an anonymous block, as serde does, with the
-/// runtime and the field type aliases in scope.
-fn wrap(items: TokenStream) -> TokenStream {
+/// Everything but the root struct goes in a hidden module of the user's module, named
+/// after the type, with the runtime and the field type aliases in scope.
+fn wrap(ident: &Ident, items: TokenStream) -> TokenStream {
+    let module = format_ident!("__crd_{}", crate::rust::names::snake_case(&ident.to_string()));
     quote! {
         #[doc(hidden)]
-        #[allow(non_camel_case_types, unused_imports, clippy::all)]
-        const _: () = {
+        #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
+        mod #module {
+            use super::*;
             use ::crd_runtime::{self as rt, ObjectMeta};
             use ::crd_runtime::schema::ObjectSchema as _;
 
             #items
-        };
+        }
     }
 }

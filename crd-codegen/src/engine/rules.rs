@@ -239,6 +239,18 @@ pub(crate) fn build(
     is_resource_root: bool,
     has_type: bool,
 ) -> Option<RuleNode> {
+    if node.rust_type.is_some() {
+        // Derive direction: a derived type's node, whose rules are the type's own walk.
+        return Some(RuleNode {
+            own: None,
+            schema_type: "",
+            map_keys: None,
+            items: None,
+            properties: BTreeMap::new(),
+            additional: None,
+            all_of: Vec::new(),
+        });
+    }
     let own = (!validation.validations.is_empty()).then(|| NodeRules {
         schema: node.clone(),
         is_resource_root,
@@ -267,7 +279,7 @@ pub(crate) fn build(
         // The property's type comes from the parent's fields when its name can be
         // written in CEL (missing when the parent or the property has no type), from
         // the property itself otherwise.
-        if !has_cel_type(n) || (escape(k).is_some() && !has_type) {
+        if n.rust_type.is_none() && (!has_cel_type(n) || (escape(k).is_some() && !has_type)) {
             continue;
         }
         if let Some(p) = build(v, n, n.embedded_resource, true) {

@@ -67,8 +67,9 @@ impl<'a> AdmitEmitter<'a> {
     }
 
     /// `impl ObjectSchema` (and `impl CustomResource` for roots) for one type;
-    /// `rules` is a root's `validate_rules` when it has rules.
-    pub fn type_impls(&self, t: &TypeDef, rules: Option<TokenStream>) -> TokenStream {
+    /// `rules` is a root's `validate_rules` when it has rules, `walk_rules` a derived
+    /// type's `ObjectSchema::walk_rules` (or nothing).
+    pub fn type_impls(&self, t: &TypeDef, rules: Option<TokenStream>, walk_rules: TokenStream) -> TokenStream {
         let is_root = matches!(t.body, TypeBody::Root(_));
         if !matches!(t.body, TypeBody::Struct(_) | TypeBody::Root(_)) {
             return TokenStream::new();
@@ -175,6 +176,8 @@ impl<'a> AdmitEmitter<'a> {
                 #embedded_fn
 
                 #lists_fn
+
+                #walk_rules
             }
 
             #root_impl

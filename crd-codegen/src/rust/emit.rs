@@ -92,7 +92,7 @@ pub fn version_module(m: &Module) -> TokenStream {
         .iter()
         .map(|t| {
             let def = type_def(m, t);
-            let impls = admit.type_impls(t, rules.root_validate_rules(t));
+            let impls = admit.type_impls(t, rules.root_validate_rules(t), TokenStream::new());
             quote!(#def #impls)
         })
         .collect();

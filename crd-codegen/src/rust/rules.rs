@@ -52,11 +52,24 @@ pub struct RulesEmitter<'a> {
     static_by_text: RefCell<HashMap<String, Ident>>,
     /// The functions and statics of the rules.
     items: RefCell<Vec<TokenStream>>,
+    /// Statics named from outside the `rules` module (a derived type's schema).
+    exported: RefCell<Vec<Ident>>,
     counter: Cell<usize>,
 }
 
 impl<'a> RulesEmitter<'a> {
     pub fn new(module: &'a Module<'a>) -> Self {
+        Self::with_roots(module, false)
+    }
+
+    /// For a derived type's module (`crate::derive`): its first type is the derived
+    /// type, whose rules are walked from its `ObjectSchema::walk_rules` (as a root's
+    /// are from `validate_rules`); the others stand for its field types.
+    pub fn for_derived(module: &'a Module<'a>) -> Self {
+        Self::with_roots(module, true)
+    }
+
+    fn with_roots(module: &'a Module<'a>, first_is_root: bool) -> Self {
         let named = module
             .types
             .iter()
@@ -74,6 +87,7 @@ impl<'a> RulesEmitter<'a> {
             static_items: RefCell::new(Vec::new()),
             static_by_text: RefCell::new(HashMap::new()),
             items: RefCell::new(Vec::new()),
+            exported: RefCell::new(Vec::new()),
             counter: Cell::new(0),
         };
         let mut taken = std::collections::HashSet::new();
@@ -87,8 +101,8 @@ impl<'a> RulesEmitter<'a> {
         }
         // Views: the object nodes at or below a node with rules.
         let mut wanted = BTreeSet::new();
-        for t in &module.types {
-            if matches!(t.body, TypeBody::Root(_)) {
+        for (id, t) in module.types.iter().enumerate() {
+            if matches!(t.body, TypeBody::Root(_)) || (first_is_root && id == 0) {
                 e.mark_seen(t.schema, false, &mut wanted);
             }
         }
@@ -225,6 +239,18 @@ impl<'a> RulesEmitter<'a> {
         if !resource_root && let Some(name) = self.statics.borrow().get(&(s as *const Schema)) {
             return name.clone();
         }
+        if let Some(id) = s.rust_type.and(self.named.get(&(s as *const Schema))) {
+            // A derived field type: its own static schema, with the field's `nullable`.
+            let alias = Ident::new(&self.module.types[*id].name, Span::call_site());
+            let nullable = s.nullable;
+            let body = quote! {
+                rt::compiled::StaticSchema {
+                    nullable: #nullable,
+                    ..<super::#alias as rt::CrdSchema>::STATIC_SCHEMA
+                }
+            };
+            return self.define_static(s, body, false);
+        }
         let props = (!s.properties.is_empty())
             .then(|| {
                 let mut entries: Vec<(&String, Ident)> = s
@@ -274,6 +300,11 @@ impl<'a> RulesEmitter<'a> {
                 list_map_keys: &[ #( #keys ),* ],
             }
         };
+        self.define_static(s, body, resource_root)
+    }
+
+    /// The `static` holding `body`, one per distinct body.
+    fn define_static(&self, s: &Schema, body: TokenStream, resource_root: bool) -> Ident {
         let text = body.to_string();
         let existing = self.static_by_text.borrow().get(&text).cloned();
         let name = match existing {
@@ -283,7 +314,7 @@ impl<'a> RulesEmitter<'a> {
                 let name = format_ident!("S{}", n);
                 self.static_items
                     .borrow_mut()
-                    .push((name.clone(), quote!(static #name: rt::compiled::StaticSchema = #body;)));
+                    .push((name.clone(), quote!(pub(super) static #name: rt::compiled::StaticSchema = #body;)));
                 self.static_by_text.borrow_mut().insert(text, name.clone());
                 name
             }
@@ -308,10 +339,36 @@ impl<'a> RulesEmitter<'a> {
         })
     }
 
+    /// For a derived type (the module's first type): `walk_rules` for its
+    /// `ObjectSchema` impl (empty without rules), and its `CrdSchema::STATIC_SCHEMA`.
+    pub fn derived_items(&self) -> (TokenStream, TokenStream) {
+        let t = &self.module.types[0];
+        let walk = self.walk_names.get(&0).map(|walk| {
+            quote! {
+                fn walk_rules(
+                    value: &rt::Value,
+                    old: Option<&rt::Value>,
+                    path: &rt::Path,
+                    ratchet: rt::rules::TypedRatchet<'_>,
+                    budget: &mut rt::rules::Budget,
+                    out: &mut rt::rules::Findings,
+                ) -> rt::rules::Flow {
+                    rules::#walk(value, old, path, ratchet, budget, out)
+                }
+            }
+        });
+        let own = self.schema_static(t.schema, false);
+        self.exported.borrow_mut().push(own.clone());
+        (
+            walk.unwrap_or_default(),
+            quote!(const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::#own;),
+        )
+    }
+
     /// The module's `rules` module: the walks, the rules, and the views and schema
     /// statics they use.
     pub fn rules_module(&self) -> TokenStream {
-        if self.trees.is_empty() {
+        if self.trees.is_empty() && self.exported.borrow().is_empty() {
             return TokenStream::new();
         }
         let mut ids: Vec<TypeId> = self.trees.keys().copied().collect();
@@ -340,6 +397,9 @@ impl<'a> RulesEmitter<'a> {
         let mut used = Names::default();
         for c in &code {
             used.scan(c);
+        }
+        for name in self.exported.borrow().iter() {
+            used.idents.insert(name.to_string());
         }
         let mut kept = vec![false; statics.len()];
         loop {
@@ -520,6 +580,16 @@ impl<'a> RulesEmitter<'a> {
             let unchanged = || #o.is_some_and(|o| #equal);
             let ratchet = ratchet.descend(#o.map(|_| rt::rules::Unchanged(&unchanged)));
         };
+        if s.rust_type.is_some()
+            && let Some(id) = self.named.get(&(s as *const Schema))
+        {
+            // A derived field type walks its own rules.
+            let alias = Ident::new(&self.module.types[*id].name, Span::call_site());
+            return quote! {
+                #descend
+                <super::#alias as rt::schema::ObjectSchema>::walk_rules(#v, #o, path, ratchet, budget, out)?;
+            };
+        }
         if let Some(id) = self.struct_of(s)
             && self.trees.contains_key(&id)
         {
