@@ -10,9 +10,8 @@
 include!(concat!(env!("OUT_DIR"), "/corpus.rs"));
 
 use crd_codegen::engine::Engine;
-use crd_runtime::admission::Admission;
 use crd_runtime::schema::CustomResource;
-use crd_tests::objects::Gen;
+use crd_tests::differential::{Comparison, describe};
 use serde_json::Value;
 
 fn objects_per_version() -> u64 {
@@ -20,20 +19,6 @@ fn objects_per_version() -> u64 {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(30)
-}
-
-fn describe(a: &Admission) -> String {
-    let mut s = format!("object: {}\npruned: {:?}\n", a.object, a.pruned);
-    if let Some(b) = &a.bad_request {
-        s.push_str(&format!("bad request: {b}\n"));
-    }
-    for e in &a.errors {
-        s.push_str(&format!("  {e}\n"));
-    }
-    for w in &a.warnings {
-        s.push_str(&format!("  warning: {w}\n"));
-    }
-    s
 }
 
 #[test]
@@ -44,7 +29,7 @@ fn generated_code_agrees_with_the_engine() {
         return;
     }
     let n = objects_per_version();
-    let (mut runs, mut disagreements, mut failures) = (0u64, 0u64, Vec::new());
+    let mut comparison = Comparison::default();
     for (project, resources) in PROJECTS {
         // Files directly in the directory (subdirectories are modules of their own),
         // in the generator's order.
@@ -72,64 +57,15 @@ fn generated_code_agrees_with_the_engine() {
                     .filter(|r| r.api_version == api_version && r.kind == *kind)
                     .nth(*nth);
                 *nth += 1;
-                let Some(compiled) = compiled else {
-                    failures.push(format!("{project}: no generated type for {api_version} {kind}"));
-                    continue;
-                };
-                let interpreted = engine.version(&v.name).expect("engine has every version");
-                for i in 0..n {
-                    let mut g = Gen::new(Gen::seed_for(&crd.ir.name, i));
-                    let valid = g.resource(&api_version, kind, &v.schema);
-                    let mut mutated = valid.clone();
-                    let mutation = g.mutate(&mut mutated, &v.schema);
-                    // An update names the resource version it replaces (the store
-                    // refuses one that does not, before validating it).
-                    let versioned = |mut o: Value| {
-                        if let Some(m) = o.get_mut("metadata").and_then(Value::as_object_mut) {
-                            m.insert("resourceVersion".into(), "1".into());
-                        }
-                        o
-                    };
-                    let cases: [(&str, Value, Option<Value>); 3] = [
-                        ("create", valid.clone(), None),
-                        ("create mutated", mutated.clone(), None),
-                        ("update", versioned(mutated), Some(versioned(valid))),
-                    ];
-                    for (what, object, old) in cases {
-                        let old_text = old.as_ref().map(|o| format!("old: {o}\n")).unwrap_or_default();
-                        let (a, b) = match old {
-                            None => (
-                                interpreted.create(object.clone(), "default"),
-                                (compiled.admit)(object.clone(), "default"),
-                            ),
-                            Some(old) => (
-                                interpreted.update(object.clone(), old.clone(), "default"),
-                                (compiled.admit_update)(object.clone(), old, "default"),
-                            ),
-                        };
-                        runs += 1;
-                        disagreements += u64::from(a != b);
-                        // The first 20 are shown.
-                        if a != b && failures.len() < 20 {
-                            failures.push(format!(
-                                "{project} {api_version} {kind} #{i} {what} ({mutation}):\ninput: {object}\n{old_text}-- engine:\n{}-- generated:\n{}",
-                                describe(&a),
-                                describe(&b)
-                            ));
-                        }
-                    }
-                }
+                let compiled =
+                    compiled.unwrap_or_else(|| panic!("{project}: no generated type for {api_version} {kind}"));
+                comparison.run(project, &crd.ir, &engine, v, compiled, n);
             }
         }
     }
-    eprintln!("{runs} admissions compared");
-    assert!(
-        failures.is_empty(),
-        "{disagreements} of {runs} admissions disagree; the first failures:\n{}",
-        failures.join("\n")
-    );
+    eprintln!("{} admissions compared", comparison.runs);
+    comparison.assert_agreed();
 }
-
 mod levels {
     crd_derive::crd_types!("fixtures/optional-old-self-crd.yaml");
 }

@@ -203,7 +203,7 @@ pub struct Schema {
     /// Derive direction only: the node is the schema of the `n`th foreign Rust type
     /// of the deriving item, defined by that type's own impls (`CrdSchema`,
     /// `ObjectSchema`). Only the field's own keywords (`description`, `default`,
-    /// `nullable`) are known here; back ends call the type's impls for the rest.
+    /// `nullable`, rules) are known here; back ends call the type's impls for the rest.
     pub rust_type: Option<usize>,
 }
 
@@ -257,7 +257,7 @@ impl Schema {
     /// unknown schema where a whole schema is needed (compiling CEL rules, the
     /// compile-time CRD checks): int-or-string, which CEL types as `dyn`, so a rule can
     /// reach into the type's fields; rustc and the test the derive emits check them.
-    /// The field's own `description` and `nullable` are kept.
+    /// The field's own `description`, `nullable` and rules are kept.
     pub fn dyn_stand_in(&self) -> Schema {
         let of_type = |t| Schema {
             type_: Some(t),
@@ -268,6 +268,7 @@ impl Schema {
             any_of: vec![of_type(Type::Integer), of_type(Type::String)],
             description: self.description.clone(),
             nullable: self.nullable,
+            validations: self.validations.clone(),
             ..Default::default()
         }
     }

@@ -18,6 +18,8 @@ pub trait CrdSchema {
     fn crd_schema() -> Value;
     /// The node as compiled CEL rules read values through it (types, formats, lists).
     const STATIC_SCHEMA: crate::compiled::StaticSchema;
+    /// Whether the node or any below it has `x-kubernetes-validations` rules.
+    const HAS_RULES: bool;
 }
 
 /// The key marking where a field type's schema goes (crd-codegen's `write::RUST_TYPE_KEY`).
@@ -41,7 +43,15 @@ fn splice_value(value: &mut Value, types: &[fn() -> Value]) {
                 map.remove(RUST_TYPE_KEY);
                 if let Value::Object(target) = &mut schema {
                     for (k, v) in std::mem::take(map) {
-                        target.insert(k, v);
+                        match (k.as_str(), target.get_mut(&k), v) {
+                            // The field's rules come after the type's.
+                            ("x-kubernetes-validations", Some(Value::Array(rules)), Value::Array(more)) => {
+                                rules.extend(more)
+                            }
+                            (_, _, v) => {
+                                target.insert(k, v);
+                            }
+                        }
                     }
                 }
                 *value = schema;

@@ -92,4 +92,5 @@ pub fn assert_seed_admissions(
     checked
 }
 
+pub mod differential;
 pub mod objects;

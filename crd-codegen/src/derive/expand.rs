@@ -121,6 +121,7 @@ pub fn type_impls(l: &Lowered) -> TokenStream {
     let ident = &l.ident;
     let json = serde_json::to_string(&crate::write::schema(&l.schema)).expect("JSON");
     let schema = splice_call(&json, &l.foreign, "splice");
+    let has_rules = has_rules_expr(crate::rust::admit::has_local_rules(&l.schema), l.foreign.len());
     let aliases = aliases(&l.foreign);
     wrap(
         ident,
@@ -134,6 +135,8 @@ pub fn type_impls(l: &Lowered) -> TokenStream {
                 }
 
                 #static_schema
+
+                const HAS_RULES: bool = #has_rules;
             }
 
             #[automatically_derived]
@@ -142,6 +145,15 @@ pub fn type_impls(l: &Lowered) -> TokenStream {
             #rules_module
         },
     )
+}
+
+/// `local || <field type>::HAS_RULES || ...`.
+fn has_rules_expr(local: bool, foreign: usize) -> TokenStream {
+    let types = (0..foreign).map(|n| {
+        let a = alias(n);
+        quote!(<#a as rt::CrdSchema>::HAS_RULES)
+    });
+    quote!(#local #( || #types )*)
 }
 
 /// What the root type holds besides `metadata`.
@@ -245,8 +257,15 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
     };
     let m = module(root, &version.schema);
     let rules = RulesEmitter::new(&m);
-    let admit =
-        AdmitEmitter::new(&m).type_impls(&m.types[0], rules.root_validate_rules(&m.types[0]), TokenStream::new());
+    let has_rules = has_rules_expr(false, foreign.len());
+    let validate_rules = rules.root_validate_rules(&m.types[0]).map(|validate_rules| {
+        quote! {
+            const HAS_RULES: bool = #has_rules;
+
+            #validate_rules
+        }
+    });
+    let admit = AdmitEmitter::new(&m).type_impls(&m.types[0], validate_rules, TokenStream::new());
     let rules_module = rules.rules_module();
 
     let crd_json = serde_json::to_string(&crate::write::crd(crd)).expect("JSON");

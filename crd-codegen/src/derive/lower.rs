@@ -539,6 +539,8 @@ fn apply_keywords(kw: &Keywords, node: &mut Schema, place: Place, errors: &mut d
                 if !object {
                     wrong(errors, name, flag.span(), "objects", node);
                 }
+                // An embedded resource is an object (`serde_json::Value` included).
+                node.type_ = Some(Type::Object);
                 node.embedded_resource = true;
             }
             "int_or_string" => {
@@ -569,10 +571,6 @@ fn apply_keywords(kw: &Keywords, node: &mut Schema, place: Place, errors: &mut d
         }
     }
     for r in &kw.rule {
-        if foreign {
-            wrong(errors, "rule", r.rule.span(), "", node);
-            continue;
-        }
         match rule(r) {
             Ok(rule) => node.validations.push(rule),
             Err(e) => errors.push(e),

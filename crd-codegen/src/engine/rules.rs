@@ -240,9 +240,15 @@ pub(crate) fn build(
     has_type: bool,
 ) -> Option<RuleNode> {
     if node.rust_type.is_some() {
-        // Derive direction: a derived type's node, whose rules are the type's own walk.
+        // Derive direction: a derived type's node. The field's own rules run here (on
+        // its `dyn` stand-in); the type's run in the type's own walk.
+        let own = (!validation.validations.is_empty()).then(|| NodeRules {
+            schema: node.clone(),
+            is_resource_root: false,
+            rules: compile_node(validation, node, false),
+        });
         return Some(RuleNode {
-            own: None,
+            own,
             schema_type: "",
             map_keys: None,
             items: None,

@@ -212,11 +212,17 @@ impl<'a> AdmitEmitter<'a> {
             }
         };
         let status = v.subresources.status;
+        // A derived root says itself whether its types have rules (`HAS_RULES` among
+        // the tokens); a generated one knows.
         let rules = rules.map(|validate_rules| {
-            quote! {
-                const HAS_RULES: bool = true;
+            if uses_ident(&validate_rules, "HAS_RULES") {
+                validate_rules
+            } else {
+                quote! {
+                    const HAS_RULES: bool = true;
 
-                #validate_rules
+                    #validate_rules
+                }
             }
         });
         quote! {
@@ -1588,6 +1594,11 @@ fn children(s: &Schema) -> impl Iterator<Item = &Schema> {
 
 // A derived type's node (`rust_type`) may have anything below it: the `has_*`
 // functions say yes for it.
+
+/// Whether `s` or a node below it (not counting derived types' nodes) has rules.
+pub fn has_local_rules(s: &Schema) -> bool {
+    !s.validations.is_empty() || children(s).any(has_local_rules) || s.all_of.iter().any(has_local_rules)
+}
 
 /// Whether any node of the structural spine at or below `s` has rules.
 pub fn has_rules(s: &Schema) -> bool {

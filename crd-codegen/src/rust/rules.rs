@@ -239,9 +239,8 @@ impl<'a> RulesEmitter<'a> {
         if !resource_root && let Some(name) = self.statics.borrow().get(&(s as *const Schema)) {
             return name.clone();
         }
-        if let Some(id) = s.rust_type.and(self.named.get(&(s as *const Schema))) {
+        if let Some(alias) = self.foreign_alias(s) {
             // A derived field type: its own static schema, with the field's `nullable`.
-            let alias = Ident::new(&self.module.types[*id].name, Span::call_site());
             let nullable = s.nullable;
             let body = quote! {
                 rt::compiled::StaticSchema {
@@ -312,9 +311,10 @@ impl<'a> RulesEmitter<'a> {
             None => {
                 let n = self.static_items.borrow().len() + 1;
                 let name = format_ident!("S{}", n);
-                self.static_items
-                    .borrow_mut()
-                    .push((name.clone(), quote!(pub(super) static #name: rt::compiled::StaticSchema = #body;)));
+                self.static_items.borrow_mut().push((
+                    name.clone(),
+                    quote!(pub(super) static #name: rt::compiled::StaticSchema = #body;),
+                ));
                 self.static_by_text.borrow_mut().insert(text, name.clone());
                 name
             }
@@ -580,13 +580,12 @@ impl<'a> RulesEmitter<'a> {
             let unchanged = || #o.is_some_and(|o| #equal);
             let ratchet = ratchet.descend(#o.map(|_| rt::rules::Unchanged(&unchanged)));
         };
-        if s.rust_type.is_some()
-            && let Some(id) = self.named.get(&(s as *const Schema))
-        {
-            // A derived field type walks its own rules.
-            let alias = Ident::new(&self.module.types[*id].name, Span::call_site());
+        if let Some(alias) = self.foreign_alias(s) {
+            // A derived field type: the field's own rules, then the type's walk.
+            let own = self.own_rules(n, s, &v, &o, None).map(|r| r.code);
             return quote! {
                 #descend
+                #own
                 <super::#alias as rt::schema::ObjectSchema>::walk_rules(#v, #o, path, ratchet, budget, out)?;
             };
         }
@@ -712,6 +711,13 @@ impl<'a> RulesEmitter<'a> {
         out
     }
 
+    /// The alias naming a derived field type, for its node.
+    fn foreign_alias(&self, s: &Schema) -> Option<Ident> {
+        s.rust_type?;
+        let id = self.named.get(&(s as *const Schema))?;
+        Some(Ident::new(&self.module.types[*id].name, Span::call_site()))
+    }
+
     /// The schema's `CachedDeepEqual` of JSON values `a` and `b` (a `bool`).
     fn equality(&self, schema: &Schema, a: TokenStream, b: TokenStream) -> TokenStream {
         if let Some(id) = self.named.get(&(schema as *const Schema))
@@ -735,7 +741,14 @@ impl<'a> RulesEmitter<'a> {
         id: Option<TypeId>,
     ) -> Option<OwnRules<'_>> {
         let own = n.own.as_ref()?;
-        let schema_type = n.schema_type;
+        let schema_type = match self.foreign_alias(s) {
+            // A derived field type's rules print its type, known where it is defined.
+            Some(alias) => quote!(<super::#alias as rt::CrdSchema>::STATIC_SCHEMA.type_),
+            None => {
+                let t = n.schema_type;
+                quote!(#t)
+            }
+        };
         let value = if v.to_string() == "value" {
             quote!(value)
         } else {
