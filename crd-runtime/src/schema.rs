@@ -16,6 +16,11 @@ use serde_json::Value;
 use std::marker::PhantomData;
 
 /// The admission steps of one generated object type, over JSON values.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no CRD schema",
+    label = "this field's type needs a schema",
+    note = "add `#[derive(CrdSchema)]` to `{Self}` (from `crd_derive`), or use a type with a known schema"
+)]
 pub trait ObjectSchema {
     /// `prune` at a node of this type, dropping non-nullable nulls without defaults
     /// (`PruneNonNullableNullsWithoutDefaults`) in the same pass: both decide per key

@@ -205,7 +205,9 @@ fn expr_json(expr: &Expr) -> Result<Value, String> {
             .collect::<Result<_, _>>()
             .map(Value::Array),
         Expr::Path(p) if p.path.is_ident("null") => Ok(Value::Null),
-        Expr::Macro(m) if m.mac.path.is_ident("json") => tokens_json(m.mac.tokens.clone()),
+        Expr::Macro(m) if m.mac.path.segments.last().is_some_and(|s| s.ident == "json") => {
+            tokens_json(m.mac.tokens.clone())
+        }
         _ => Err("expected a JSON value: a literal, an array, `null` or `json!(...)`".into()),
     }
 }

@@ -147,10 +147,37 @@ fn about_stand_in(field: &str, stand_ins: &[String]) -> bool {
     })
 }
 
-/// The span of the field a path in the spec's schema is about, if it names one.
+/// The span of the field or type rule a path in the spec's schema is about, if it
+/// names one.
 fn field_span(path: &str, l: &Lowered) -> Option<Span> {
     let rest = &path[path.find(SPEC)? + SPEC.len()..];
+    if let Some(index) = rest.strip_prefix(".x-kubernetes-validations[") {
+        let i: usize = index[..index.find(']')?].parse().ok()?;
+        return l.rule_spans.get(i).copied();
+    }
     let name = rest.strip_prefix(".properties[")?;
     let name = &name[..name.find(']')?];
     l.field_spans.iter().find(|(n, _)| n == name).map(|(_, s)| *s)
+}
+
+/// The API server's CRD checks on a CRD object, every error as it prints them.
+pub fn check_crd_value(crd: &serde_json::Value) -> Vec<String> {
+    let text = crd.to_string();
+    let docs = match crate::source::parse_text(std::path::Path::new("crd()"), text) {
+        Ok(d) => d,
+        Err(d) => return vec![d.message],
+    };
+    let mut out = Vec::new();
+    for doc in docs {
+        match crate::convert::read_crd(&doc) {
+            Ok(crate::convert::Read::Crd(model, _)) => out.extend(
+                crate::check::check_crd_with(&model, &crate::cel::check::compile::AdmissionStages)
+                    .iter()
+                    .map(|e| e.to_string()),
+            ),
+            Ok(crate::convert::Read::Other(..)) => out.push("not a CustomResourceDefinition".into()),
+            Err(diags) => out.extend(diags.into_iter().map(|d| d.message)),
+        }
+    }
+    out
 }

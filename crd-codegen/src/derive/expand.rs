@@ -316,6 +316,16 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
             #admit
 
             #rules_module
+
+            /// The whole CRD passes the API server's checks (what the derive could not
+            /// check alone: rules against the field types, their defaults).
+            #[cfg(test)]
+            #[test]
+            fn crd_passes_the_api_server_checks() {
+                ::crd_codegen::derive::assert_valid_crd(
+                    &::crd_runtime::serde_json::to_value(#name::crd()).expect("a CRD is JSON"),
+                );
+            }
         },
     );
     quote! {

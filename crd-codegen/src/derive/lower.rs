@@ -21,6 +21,8 @@ pub struct Lowered {
     pub foreign: Vec<syn::Type>,
     /// Property name → the span of the field that made it, for messages.
     pub field_spans: Vec<(String, Span)>,
+    /// The span of what made each of the type's own rules, in order.
+    pub rule_spans: Vec<Span>,
 }
 
 /// The pattern controller-gen gives `resource.Quantity`.
@@ -40,6 +42,7 @@ pub fn lower_type(input: &TypeInput) -> Result<Lowered> {
         schema: Schema::default(),
         foreign: Vec::new(),
         field_spans: Vec::new(),
+        rule_spans: Vec::new(),
     };
     match &input.data {
         darling::ast::Data::Enum(variants) => {
@@ -91,6 +94,8 @@ pub fn lower_type(input: &TypeInput) -> Result<Lowered> {
     out.schema.description = doc_text(&input.attrs);
     let is_object = out.schema.type_ == Some(Type::Object);
     apply_keywords(&input.resource.keywords, &mut out.schema, Place::Type, &mut errors);
+    out.rule_spans
+        .extend(input.resource.keywords.rule.iter().map(|r| r.rule.span()));
     // controller-gen's one-of markers: rules over the type's own properties.
     for (groups, kind) in [
         (&input.resource.keywords.exactly_one_of, OneOf::Exactly),
@@ -99,7 +104,10 @@ pub fn lower_type(input: &TypeInput) -> Result<Lowered> {
     ] {
         for group in groups {
             match one_of_rule(group, kind, &out.schema, is_object) {
-                Ok(rule) => out.schema.validations.push(rule),
+                Ok(rule) => {
+                    out.schema.validations.push(rule);
+                    out.rule_spans.push(group.span());
+                }
                 Err(e) => errors.push(e.with_span(&group.span())),
             }
         }
@@ -182,6 +190,7 @@ fn lower_field(
                 message: Some(format!("field {json} is immutable once set")),
                 ..Default::default()
             });
+            out.rule_spans.push(kw.immutable.span());
         }
     }
     if out.schema.properties.contains_key(&json) {

@@ -16,9 +16,24 @@ mod expand;
 mod lower;
 
 use attrs::{ResourceAttrs, TypeInput};
+pub use check::check_crd_value;
 use darling::{Error, FromDeriveInput};
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
+
+/// What the test `#[derive(CustomResource)]` emits calls: the API server's checks on
+/// the whole derived CRD (the field types' schemas in place, so rules are type-checked
+/// and costed against them and every default is checked), panicking with the API
+/// server's messages. Needs `crd-codegen` among the user's dev-dependencies.
+pub fn assert_valid_crd(crd: &serde_json::Value) {
+    let name = crd["metadata"]["name"].as_str().unwrap_or("").to_string();
+    let errors = check::check_crd_value(crd);
+    assert!(
+        errors.is_empty(),
+        "the CustomResourceDefinition {name} derived from Rust types fails the API server's checks:\n{}",
+        errors.join("\n")
+    );
+}
 
 /// `#[derive(CrdSchema)]`: the schema and admission impls of a nested type.
 pub fn crd_schema(input: TokenStream) -> TokenStream {

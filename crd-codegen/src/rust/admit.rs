@@ -29,6 +29,16 @@ pub struct AdmitEmitter<'a> {
     node_statics: std::cell::RefCell<HashMap<String, Ident>>,
 }
 
+/// How a named type's impl is called: a derived field type's through the trait, so
+/// one without the impl is one error (the trait's), not one per missing method.
+fn qualified(t: &Ident, s: &Schema) -> TokenStream {
+    if s.rust_type.is_some() {
+        quote!(<#t as rt::schema::ObjectSchema>)
+    } else {
+        quote!(#t)
+    }
+}
+
 /// Generated modules import `::crd_runtime as rt`.
 fn rt() -> TokenStream {
     quote!(rt)
@@ -260,6 +270,7 @@ impl<'a> AdmitEmitter<'a> {
             return quote!(#rt::schema::prune_all(#v, #p, pruned););
         };
         if let Some(t) = self.named_type(s, this) {
+            let t = qualified(&t, s);
             return quote!(#t::prune(#v, #p, pruned););
         }
         if s.preserve_unknown_fields {
@@ -529,7 +540,10 @@ impl<'a> AdmitEmitter<'a> {
         let rt = rt();
         let child_code = |child: &Schema, var: TokenStream| -> TokenStream {
             match self.named_type(child, this) {
-                Some(t) if has_defaults(child) => quote!(#t::default_value(#var);),
+                Some(t) if has_defaults(child) => {
+                    let t = qualified(&t, child);
+                    quote!(#t::default_value(#var);)
+                }
                 Some(_) => TokenStream::new(),
                 None if has_defaults(child) => self.default_node(child, var, this),
                 None => TokenStream::new(),
@@ -966,8 +980,10 @@ impl<'a> AdmitEmitter<'a> {
         if let Some(t) = self.named_type(s, this) {
             if s.rust_type.is_some() && s.nullable {
                 // A nullable field of a derived type: the type's own node is not nullable.
+                let t = qualified(&t, s);
                 return quote!((#v.is_null() || #t::is_valid(#v)));
             }
+            let t = qualified(&t, s);
             return quote!(#t::is_valid(#v));
         }
         let node = self.node_static(s);
@@ -1053,7 +1069,10 @@ impl<'a> AdmitEmitter<'a> {
         }
         if let Some(items) = &s.items {
             let ok = match self.named_type(items, this) {
-                Some(t) => quote!(#t::is_valid(item)),
+                Some(t) => {
+                    let t = qualified(&t, items);
+                    quote!(#t::is_valid(item))
+                }
                 None => self.ok_expr(items, &quote!(item), this),
             };
             if ok.to_string() != "true" {
@@ -1081,6 +1100,7 @@ impl<'a> AdmitEmitter<'a> {
     fn equal_node(&self, s: &Schema, v: TokenStream, o: TokenStream, this: Option<*const Schema>) -> TokenStream {
         let rt = rt();
         if let Some(t) = self.named_type(s, this) {
+            let t = qualified(&t, s);
             return quote!(#t::ratchet_equal(#v, #o));
         }
         if Self::is_equal_leaf(s) {
@@ -1161,7 +1181,10 @@ impl<'a> AdmitEmitter<'a> {
         let rt = rt();
         let child = |c: &Schema, var: TokenStream, path: TokenStream| -> TokenStream {
             match self.named_type(c, this) {
-                Some(t) => quote!(#t::coerce_embedded(#var, #path, drop_invalid)?;),
+                Some(t) => {
+                    let t = qualified(&t, c);
+                    quote!(#t::coerce_embedded(#var, #path, drop_invalid)?;)
+                }
                 None => {
                     let body = self.coerce_node(c, this, c.embedded_resource);
                     quote! {
@@ -1258,6 +1281,7 @@ impl<'a> AdmitEmitter<'a> {
         let child = |c: &Schema, var: TokenStream, path: TokenStream| -> TokenStream {
             match self.named_type(c, this) {
                 Some(t) if has_embedded_at_or_below(c) => {
+                    let t = qualified(&t, c);
                     quote!(#t::validate_embedded(#var, #path, errs);)
                 }
                 Some(_) => TokenStream::new(),
@@ -1350,6 +1374,7 @@ impl<'a> AdmitEmitter<'a> {
     fn lists_value(&self, s: &Schema, v: TokenStream, p: TokenStream, this: Option<*const Schema>) -> TokenStream {
         let rt = rt();
         if let Some(t) = self.named_type(s, this) {
+            let t = qualified(&t, s);
             return quote!(#t::validate_lists(#v, #p, errs););
         }
         let list_check = match (s.list_type, &s.list_map_keys) {

@@ -1,0 +1,21 @@
+use crd_derive::{CrdSchema, CustomResource};
+use serde::{Deserialize, Serialize};
+
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[crd(
+    version = "v1",
+    kind = "Widget",
+    storage = false,
+    printcolumn(name = "Age", type = "time", json_path = ".metadata.creationTimestamp")
+)]
+pub struct WidgetSpec {
+    pub name: String,
+}
+
+#[derive(CrdSchema, Serialize, Deserialize, Clone, Debug)]
+#[crd(group = "example.com", shortname = "p")]
+pub struct Part {
+    pub name: String,
+}
+
+fn main() {}
