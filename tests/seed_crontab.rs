@@ -90,3 +90,19 @@ fn new_sets_name_and_spec_and_serializes_type_meta() {
     assert_eq!(CronTab::URL_PATH_SEGMENT, "crontabs");
     assert_eq!(CronTab::API_VERSION, "stable.example.com/v1");
 }
+
+/// A type generated from YAML gives back the CRD it came from (as the API server
+/// stores it), so an operator can install the CRD it was built from.
+#[test]
+fn generated_roots_give_their_crd() {
+    for (file, crd) in [
+        ("crontab-crd.yaml", serde_json::to_value(CronTab::crd()).unwrap()),
+        ("cel-crd.yaml", serde_json::to_value(CelCronTab::crd()).unwrap()),
+    ] {
+        let from_seed = crd_codegen::load::load(&[seed_examples_dir().join(file)]).irs();
+        let from_type = crd_codegen::load::load_str(&crd.to_string(), "crd()").irs();
+        assert_eq!(from_type, from_seed, "{file}");
+        assert_eq!(crd["metadata"]["name"], "crontabs.stable.example.com");
+    }
+    assert_eq!(CronTab::CRD_NAME, "crontabs.stable.example.com");
+}

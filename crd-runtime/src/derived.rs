@@ -104,3 +104,75 @@ mod tests {
         );
     }
 }
+
+/// Why [`merge_crds`] could not merge.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MergeError {
+    /// No CRD was given.
+    Empty,
+    /// Two CRDs differ in what must be the same for one kind (`metadata.name`,
+    /// `spec.group`, `spec.names`, `spec.scope`).
+    Mismatch(&'static str),
+    /// A version is given twice.
+    DuplicateVersion(String),
+    /// Not exactly one version is the storage version; the storage versions found.
+    StorageVersions(Vec<String>),
+}
+
+impl std::fmt::Display for MergeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MergeError::Empty => write!(f, "no CustomResourceDefinition to merge"),
+            MergeError::Mismatch(what) => write!(f, "the CustomResourceDefinitions differ in {what}"),
+            MergeError::DuplicateVersion(v) => write!(f, "version {v} is given twice"),
+            MergeError::StorageVersions(found) => write!(
+                f,
+                "spec.versions: must have exactly one version marked as storage version (found: [{}])",
+                found.join(", ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MergeError {}
+
+/// One CRD with the versions of several CRDs of the same kind, as derived for each
+/// version (`Kind::crd()` of each version's type): exactly one must be the storage
+/// version (`#[crd(storage = false)]` on the others). Versions keep their order.
+pub fn merge_crds(
+    crds: Vec<k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition>,
+) -> Result<k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition, MergeError> {
+    let mut crds = crds.into_iter();
+    let mut merged = crds.next().ok_or(MergeError::Empty)?;
+    for crd in crds {
+        if crd.metadata.name != merged.metadata.name {
+            return Err(MergeError::Mismatch("metadata.name"));
+        }
+        if crd.spec.group != merged.spec.group {
+            return Err(MergeError::Mismatch("spec.group"));
+        }
+        if crd.spec.names != merged.spec.names {
+            return Err(MergeError::Mismatch("spec.names"));
+        }
+        if crd.spec.scope != merged.spec.scope {
+            return Err(MergeError::Mismatch("spec.scope"));
+        }
+        for v in crd.spec.versions {
+            if merged.spec.versions.iter().any(|m| m.name == v.name) {
+                return Err(MergeError::DuplicateVersion(v.name));
+            }
+            merged.spec.versions.push(v);
+        }
+    }
+    let storage: Vec<String> = merged
+        .spec
+        .versions
+        .iter()
+        .filter(|v| v.storage)
+        .map(|v| v.name.clone())
+        .collect();
+    if storage.len() != 1 {
+        return Err(MergeError::StorageVersions(storage));
+    }
+    Ok(merged)
+}

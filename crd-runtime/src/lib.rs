@@ -4,18 +4,65 @@
 //! `k8s_openapi`, and holds the field-error list, int-or-string, the format checkers
 //! and the CEL function library that generated validation calls.
 
-pub use derived::CrdSchema;
+pub use admission::Admission;
+pub use derived::{CrdSchema, MergeError, merge_crds};
 pub use errors::{ErrorList, ErrorType, FieldError, InvalidObject, Path};
 pub use k8s_openapi;
 pub use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 pub use openapi::Node;
+pub use schema::CustomResource;
 pub use serde_json::Value;
 pub use types::{EmptyObject, IntOrString, nullable};
 
+/// What users of generated and derived types import: `use crd_runtime::prelude::*;`
+/// brings the traits whose methods they call (`T::admit_value`, `obj.validate()`).
+pub mod prelude {
+    pub use crate::admission::Admission;
+    pub use crate::derived::{CrdSchema, merge_crds};
+    pub use crate::errors::InvalidObject;
+    pub use crate::schema::CustomResource;
+    pub use crate::types::IntOrString;
+}
+
 /// A JSON object, for objects that keep unknown fields.
 pub type JsonMap = serde_json::Map<String, serde_json::Value>;
+/// kube-rs, with the `kube` feature: generated and derived root types implement
+/// `kube::CustomResourceExt`, as kube-derive's do.
+#[cfg(feature = "kube")]
+pub use kube;
 pub use serde;
 pub use serde_json;
+
+/// `impl kube::CustomResourceExt` for a root type, when crd-runtime's `kube` feature
+/// is on (generated code calls this; the feature is decided here, not in the caller).
+#[doc(hidden)]
+#[macro_export]
+#[cfg(feature = "kube")]
+macro_rules! __custom_resource_ext {
+    ($ty:ident, $crd_name:expr, [$($short:expr),*]) => {
+        impl $crate::kube::CustomResourceExt for $ty {
+            fn crd() -> $crate::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition {
+                $ty::crd()
+            }
+            fn crd_name() -> &'static str {
+                $crd_name
+            }
+            fn api_resource() -> $crate::kube::core::ApiResource {
+                $crate::kube::core::ApiResource::erase::<$ty>(&())
+            }
+            fn shortnames() -> &'static [&'static str] {
+                &[$($short),*]
+            }
+        }
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+#[cfg(not(feature = "kube"))]
+macro_rules! __custom_resource_ext {
+    ($($tokens:tt)*) => {};
+}
 
 pub mod admission;
 pub mod cel;

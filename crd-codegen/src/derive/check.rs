@@ -11,6 +11,9 @@ use proc_macro2::Span;
 /// Checks a kind's CRD with the spec's own schema in place.
 pub fn check_resource(crd: &ir::Crd, spec: &Lowered) -> darling::Result<()> {
     let mut crd = crd.clone();
+    // A version with `storage = false` is one of several, merged with `merge_crds`,
+    // which checks that exactly one is the storage version.
+    crd.versions[0].storage = true;
     let root = &mut crd.versions[0].schema;
     root.properties.insert("spec".into(), open_foreign(&spec.schema));
     for node in root.properties.values_mut() {
@@ -163,11 +166,11 @@ fn field_span(path: &str, l: &Lowered) -> Option<Span> {
 /// The API server's CRD checks on a CRD object, every error as it prints them.
 pub fn check_crd_value(crd: &serde_json::Value) -> Vec<String> {
     let text = crd.to_string();
+    let mut out = Vec::new();
     let docs = match crate::source::parse_text(std::path::Path::new("crd()"), text) {
         Ok(d) => d,
         Err(d) => return vec![d.message],
     };
-    let mut out = Vec::new();
     for doc in docs {
         match crate::convert::read_crd(&doc) {
             Ok(crate::convert::Read::Crd(model, _)) => out.extend(
@@ -180,4 +183,19 @@ pub fn check_crd_value(crd: &serde_json::Value) -> Vec<String> {
         }
     }
     out
+}
+
+/// [`check_crd_value`] on one derived version: when it is not the storage version
+/// (one of several, merged with `merge_crds`, which checks the storage version), it
+/// is checked as if it were.
+pub fn check_derived_version(crd: &serde_json::Value) -> Vec<String> {
+    let mut crd = crd.clone();
+    if let Some(versions) = crd
+        .pointer_mut("/spec/versions")
+        .and_then(serde_json::Value::as_array_mut)
+        && versions.len() == 1
+    {
+        versions[0]["storage"] = serde_json::Value::Bool(true);
+    }
+    check_crd_value(&crd)
 }

@@ -73,6 +73,7 @@ fn splice_call(json: &str, foreign: &[syn::Type], func: &str) -> TokenStream {
         quote!(<#a as rt::CrdSchema>::crd_schema)
     });
     let func = format_ident!("{}", func);
+    let json = crate::rust::emit::raw_string(json);
     quote!(rt::derived::#func(#json, &[ #( #types ),* ]))
 }
 
@@ -277,7 +278,7 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
         quote!(spec,)
     };
     let status_init = status.as_ref().map(|_| quote!(status: None,));
-    let crd_name = &crd.name;
+    let crd_fns = crate::rust::emit::crd_impl(name, crd, crd_call);
     let items = wrap(
         name,
         quote! {
@@ -301,16 +302,9 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
                         #status_init
                     }
                 }
-
-                /// The name of the CustomResourceDefinition: `plural.group`.
-                pub const CRD_NAME: &'static str = #crd_name;
-
-                /// The CustomResourceDefinition this type was derived into, as the API
-                /// server stores it: pass it to `Api::<CustomResourceDefinition>::create`.
-                pub fn crd() -> rt::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition {
-                    #crd_call
-                }
             }
+
+            #crd_fns
 
             #[automatically_derived]
             #admit

@@ -342,11 +342,48 @@ fn root_type(m: &Module, t: &TypeDef, root: &RootDef) -> TokenStream {
     let serialize = root_serialize(&name, &api_version, &crd.names.kind, &root.fields);
     let resource = resource_impls(&name, crd, v);
     let constructor = root_constructor(m, &name, &root.fields);
+    let json = serde_json::to_string(&crate::write::crd(crd)).expect("JSON");
+    let json = raw_string(&json);
+    let crd_fns = crd_impl(&name, crd, quote!(::crd_runtime::derived::crd(#json, &[])));
     quote! {
         #def
         #serialize
         #resource
         #constructor
+        #crd_fns
+    }
+}
+
+/// A raw string literal (`r#"..."#`, with as many `#` as the text needs), so JSON
+/// reads as JSON in generated source.
+pub(crate) fn raw_string(text: &str) -> TokenStream {
+    let mut hashes = String::from("#");
+    while text.contains(&format!("\"{hashes}")) {
+        hashes.push('#');
+    }
+    format!("r{hashes}\"{text}\"{hashes}")
+        .parse()
+        .expect("a raw string literal")
+}
+
+/// `Kind::CRD_NAME` and `Kind::crd()`, whose body is `crd`, and with crd-runtime's
+/// `kube` feature `kube::CustomResourceExt`.
+pub(crate) fn crd_impl(name: &Ident, crd: &ir::Crd, body: TokenStream) -> TokenStream {
+    let crd_name = &crd.name;
+    let short_names = &crd.names.short_names;
+    quote! {
+        ::crd_runtime::__custom_resource_ext!(#name, #crd_name, [#( #short_names ),*]);
+
+        impl #name {
+            /// The name of the CustomResourceDefinition: `plural.group`.
+            pub const CRD_NAME: &'static str = #crd_name;
+
+            /// The CustomResourceDefinition of this kind, as the API server stores it:
+            /// pass it to `Api::<CustomResourceDefinition>::create` to install it.
+            pub fn crd() -> ::crd_runtime::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition {
+                #body
+            }
+        }
     }
 }
 

@@ -92,6 +92,23 @@ pub mod embedded_example_com {
             }
         }
 
+        ::crd_runtime::__custom_resource_ext!(
+            Wrapper, "wrappers.embedded.example.com", []
+        );
+
+        impl Wrapper {
+            /// The name of the CustomResourceDefinition: `plural.group`.
+            pub const CRD_NAME: &'static str = "wrappers.embedded.example.com";
+            /// The CustomResourceDefinition of this kind, as the API server stores it:
+            /// pass it to `Api::<CustomResourceDefinition>::create` to install it.
+            pub fn crd() -> ::crd_runtime::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition {
+                ::crd_runtime::derived::crd(
+                    r#"{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"wrappers.embedded.example.com"},"spec":{"conversion":{"strategy":"None"},"group":"embedded.example.com","names":{"kind":"Wrapper","listKind":"WrapperList","plural":"wrappers","singular":"wrapper"},"scope":"Namespaced","versions":[{"name":"v1","schema":{"openAPIV3Schema":{"properties":{"spec":{"properties":{"raw":{"description":"Any Kubernetes object.","type":"object","x-kubernetes-embedded-resource":true,"x-kubernetes-preserve-unknown-fields":true},"template":{"description":"A ConfigMap-like object to create.","properties":{"data":{"additionalProperties":{"type":"string"},"type":"object"}},"type":"object","x-kubernetes-embedded-resource":true}},"type":"object"}},"type":"object"}},"served":true,"storage":true}]}}"#,
+                    &[],
+                )
+            }
+        }
+
         impl rt::schema::ObjectSchema for Wrapper {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {

@@ -92,6 +92,21 @@ pub mod enums_example_com {
             }
         }
 
+        ::crd_runtime::__custom_resource_ext!(Matcher, "matchers.enums.example.com", []);
+
+        impl Matcher {
+            /// The name of the CustomResourceDefinition: `plural.group`.
+            pub const CRD_NAME: &'static str = "matchers.enums.example.com";
+            /// The CustomResourceDefinition of this kind, as the API server stores it:
+            /// pass it to `Api::<CustomResourceDefinition>::create` to install it.
+            pub fn crd() -> ::crd_runtime::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition {
+                ::crd_runtime::derived::crd(
+                    r#"{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"matchers.enums.example.com"},"spec":{"conversion":{"strategy":"None"},"group":"enums.example.com","names":{"kind":"Matcher","listKind":"MatcherList","plural":"matchers","singular":"matcher"},"scope":"Cluster","versions":[{"name":"v1","schema":{"openAPIV3Schema":{"properties":{"spec":{"properties":{"level":{"enum":[1,2,3],"type":"integer"},"mode":{"enum":["fast","slow",null],"nullable":true,"type":"string"},"operator":{"description":"How to compare.","enum":["=","!=","=~","!~"],"type":"string"},"policy":{"default":"IfNotPresent","enum":["Always","IfNotPresent","Never"],"type":"string"},"protocol":{"enum":["TCP","tcp","UDP"],"type":"string"},"rules":{"items":{"properties":{"policy":{"enum":["Always","IfNotPresent","Never"],"type":"string"}},"type":"object"},"type":"array"}},"required":["operator"],"type":"object"}},"type":"object"}},"served":true,"storage":true}]}}"#,
+                    &[],
+                )
+            }
+        }
+
         impl rt::schema::ObjectSchema for Matcher {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {

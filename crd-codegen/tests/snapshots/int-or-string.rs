@@ -92,6 +92,23 @@ pub mod intstr_example_com {
             }
         }
 
+        ::crd_runtime::__custom_resource_ext!(
+            Rollout, "rollouts.intstr.example.com", []
+        );
+
+        impl Rollout {
+            /// The name of the CustomResourceDefinition: `plural.group`.
+            pub const CRD_NAME: &'static str = "rollouts.intstr.example.com";
+            /// The CustomResourceDefinition of this kind, as the API server stores it:
+            /// pass it to `Api::<CustomResourceDefinition>::create` to install it.
+            pub fn crd() -> ::crd_runtime::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition {
+                ::crd_runtime::derived::crd(
+                    r#"{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"rollouts.intstr.example.com"},"spec":{"conversion":{"strategy":"None"},"group":"intstr.example.com","names":{"kind":"Rollout","listKind":"RolloutList","plural":"rollouts","singular":"rollout"},"scope":"Namespaced","versions":[{"name":"v1","schema":{"openAPIV3Schema":{"properties":{"spec":{"properties":{"maxSurge":{"description":"Absolute number or percentage.","x-kubernetes-int-or-string":true},"maxUnavailable":{"anyOf":[{"type":"integer"},{"type":"string"}],"x-kubernetes-int-or-string":true},"memory":{"anyOf":[{"type":"integer"},{"type":"string"}],"pattern":"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$","x-kubernetes-int-or-string":true},"ports":{"items":{"x-kubernetes-int-or-string":true},"type":"array"}},"required":["maxSurge"],"type":"object"}},"type":"object"}},"served":true,"storage":true}]}}"#,
+                    &[],
+                )
+            }
+        }
+
         impl rt::schema::ObjectSchema for Rollout {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {

@@ -92,6 +92,23 @@ pub mod maps_example_com {
             }
         }
 
+        ::crd_runtime::__custom_resource_ext!(
+            ConfigSet, "configsets.maps.example.com", []
+        );
+
+        impl ConfigSet {
+            /// The name of the CustomResourceDefinition: `plural.group`.
+            pub const CRD_NAME: &'static str = "configsets.maps.example.com";
+            /// The CustomResourceDefinition of this kind, as the API server stores it:
+            /// pass it to `Api::<CustomResourceDefinition>::create` to install it.
+            pub fn crd() -> ::crd_runtime::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition {
+                ::crd_runtime::derived::crd(
+                    r#"{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"configsets.maps.example.com"},"spec":{"conversion":{"strategy":"None"},"group":"maps.example.com","names":{"kind":"ConfigSet","listKind":"ConfigSetList","plural":"configsets","singular":"configset"},"scope":"Namespaced","versions":[{"name":"v1","schema":{"openAPIV3Schema":{"properties":{"spec":{"properties":{"anything":{"additionalProperties":true,"description":"Kept as written; additionalProperties true with no properties.","type":"object"},"empty":{"description":"No properties at all; everything inside is pruned.","type":"object"},"endpoints":{"additionalProperties":{"properties":{"url":{"type":"string"},"weight":{"type":"integer"}},"required":["url"],"type":"object"},"description":"Endpoints by name.","type":"object"},"labels":{"additionalProperties":{"type":"string"},"description":"Labels to copy onto every generated object.","type":"object","x-kubernetes-map-type":"granular"},"limits":{"additionalProperties":{"format":"int32","type":"integer"},"type":"object"},"routes":{"additionalProperties":{"items":{"type":"string"},"type":"array"},"type":"object"}},"type":"object"}},"type":"object"}},"served":true,"storage":true}]}}"#,
+                    &[],
+                )
+            }
+        }
+
         impl rt::schema::ObjectSchema for ConfigSet {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {

@@ -98,6 +98,23 @@ pub mod versions_example_com {
             }
         }
 
+        ::crd_runtime::__custom_resource_ext!(
+            Widget, "widgets.versions.example.com", ["wd"]
+        );
+
+        impl Widget {
+            /// The name of the CustomResourceDefinition: `plural.group`.
+            pub const CRD_NAME: &'static str = "widgets.versions.example.com";
+            /// The CustomResourceDefinition of this kind, as the API server stores it:
+            /// pass it to `Api::<CustomResourceDefinition>::create` to install it.
+            pub fn crd() -> ::crd_runtime::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition {
+                ::crd_runtime::derived::crd(
+                    r#"{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"widgets.versions.example.com"},"spec":{"conversion":{"strategy":"None"},"group":"versions.example.com","names":{"categories":["all"],"kind":"Widget","listKind":"WidgetList","plural":"widgets","shortNames":["wd"],"singular":"widget"},"scope":"Namespaced","versions":[{"deprecated":true,"deprecationWarning":"versions.example.com/v1alpha1 Widget is deprecated; use v1","name":"v1alpha1","schema":{"openAPIV3Schema":{"properties":{"spec":{"properties":{"size":{"type":"string"}},"type":"object"}},"type":"object"}},"served":true,"storage":false},{"name":"v1","schema":{"openAPIV3Schema":{"properties":{"spec":{"properties":{"size":{"properties":{"height":{"type":"integer"},"width":{"type":"integer"}},"type":"object"}},"required":["size"],"type":"object"},"status":{"properties":{"ready":{"type":"boolean"}},"type":"object"}},"type":"object"}},"served":true,"storage":true,"subresources":{"status":{}}}]}}"#,
+                    &[],
+                )
+            }
+        }
+
         impl rt::schema::ObjectSchema for Widget {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {
@@ -603,6 +620,23 @@ pub mod versions_example_com {
                     },
                     spec: Some(spec),
                 }
+            }
+        }
+
+        ::crd_runtime::__custom_resource_ext!(
+            Widget, "widgets.versions.example.com", ["wd"]
+        );
+
+        impl Widget {
+            /// The name of the CustomResourceDefinition: `plural.group`.
+            pub const CRD_NAME: &'static str = "widgets.versions.example.com";
+            /// The CustomResourceDefinition of this kind, as the API server stores it:
+            /// pass it to `Api::<CustomResourceDefinition>::create` to install it.
+            pub fn crd() -> ::crd_runtime::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition {
+                ::crd_runtime::derived::crd(
+                    r#"{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"widgets.versions.example.com"},"spec":{"conversion":{"strategy":"None"},"group":"versions.example.com","names":{"categories":["all"],"kind":"Widget","listKind":"WidgetList","plural":"widgets","shortNames":["wd"],"singular":"widget"},"scope":"Namespaced","versions":[{"deprecated":true,"deprecationWarning":"versions.example.com/v1alpha1 Widget is deprecated; use v1","name":"v1alpha1","schema":{"openAPIV3Schema":{"properties":{"spec":{"properties":{"size":{"type":"string"}},"type":"object"}},"type":"object"}},"served":true,"storage":false},{"name":"v1","schema":{"openAPIV3Schema":{"properties":{"spec":{"properties":{"size":{"properties":{"height":{"type":"integer"},"width":{"type":"integer"}},"type":"object"}},"required":["size"],"type":"object"},"status":{"properties":{"ready":{"type":"boolean"}},"type":"object"}},"type":"object"}},"served":true,"storage":true,"subresources":{"status":{}}}]}}"#,
+                    &[],
+                )
             }
         }
 

@@ -92,6 +92,23 @@ pub mod nullable_example_com {
             }
         }
 
+        ::crd_runtime::__custom_resource_ext!(
+            Setting, "settings.nullable.example.com", []
+        );
+
+        impl Setting {
+            /// The name of the CustomResourceDefinition: `plural.group`.
+            pub const CRD_NAME: &'static str = "settings.nullable.example.com";
+            /// The CustomResourceDefinition of this kind, as the API server stores it:
+            /// pass it to `Api::<CustomResourceDefinition>::create` to install it.
+            pub fn crd() -> ::crd_runtime::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition {
+                ::crd_runtime::derived::crd(
+                    r#"{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"settings.nullable.example.com"},"spec":{"conversion":{"strategy":"None"},"group":"nullable.example.com","names":{"kind":"Setting","listKind":"SettingList","plural":"settings","singular":"setting"},"scope":"Namespaced","versions":[{"name":"v1","schema":{"openAPIV3Schema":{"properties":{"spec":{"properties":{"count":{"default":3,"nullable":true,"type":"integer"},"note":{"description":"Optional and nullable; absent and null differ.","nullable":true,"type":"string"},"overrides":{"additionalProperties":{"nullable":true,"properties":{"value":{"type":"string"}},"type":"object"},"type":"object"},"owner":{"description":"Required, but may be null.","nullable":true,"type":"string"},"tags":{"items":{"nullable":true,"type":"string"},"type":"array"}},"required":["owner"],"type":"object"}},"type":"object"}},"served":true,"storage":true}]}}"#,
+                    &[],
+                )
+            }
+        }
+
         impl rt::schema::ObjectSchema for Setting {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {

@@ -92,6 +92,23 @@ pub mod preserve_example_com {
             }
         }
 
+        ::crd_runtime::__custom_resource_ext!(
+            Pipeline, "pipelines.preserve.example.com", []
+        );
+
+        impl Pipeline {
+            /// The name of the CustomResourceDefinition: `plural.group`.
+            pub const CRD_NAME: &'static str = "pipelines.preserve.example.com";
+            /// The CustomResourceDefinition of this kind, as the API server stores it:
+            /// pass it to `Api::<CustomResourceDefinition>::create` to install it.
+            pub fn crd() -> ::crd_runtime::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition {
+                ::crd_runtime::derived::crd(
+                    r#"{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"pipelines.preserve.example.com"},"spec":{"conversion":{"strategy":"None"},"group":"preserve.example.com","names":{"kind":"Pipeline","listKind":"PipelineList","plural":"pipelines","singular":"pipeline"},"scope":"Namespaced","versions":[{"name":"v1","schema":{"openAPIV3Schema":{"properties":{"spec":{"properties":{"config":{"description":"Any JSON object.","type":"object","x-kubernetes-preserve-unknown-fields":true},"params":{"description":"Any JSON value.","x-kubernetes-preserve-unknown-fields":true},"template":{"description":"Known fields plus whatever else the user writes.","properties":{"name":{"type":"string"},"steps":{"items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"type":"array"}},"type":"object","x-kubernetes-preserve-unknown-fields":true}},"type":"object"}},"type":"object"}},"served":true,"storage":true}]}}"#,
+                    &[],
+                )
+            }
+        }
+
         impl rt::schema::ObjectSchema for Pipeline {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {

@@ -98,6 +98,21 @@ pub mod legacy_example_com {
             }
         }
 
+        ::crd_runtime::__custom_resource_ext!(Backup, "backups.legacy.example.com", []);
+
+        impl Backup {
+            /// The name of the CustomResourceDefinition: `plural.group`.
+            pub const CRD_NAME: &'static str = "backups.legacy.example.com";
+            /// The CustomResourceDefinition of this kind, as the API server stores it:
+            /// pass it to `Api::<CustomResourceDefinition>::create` to install it.
+            pub fn crd() -> ::crd_runtime::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition {
+                ::crd_runtime::derived::crd(
+                    r#"{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"backups.legacy.example.com"},"spec":{"conversion":{"strategy":"None"},"group":"legacy.example.com","names":{"kind":"Backup","listKind":"BackupList","plural":"backups","singular":"backup"},"scope":"Namespaced","versions":[{"additionalPrinterColumns":[{"jsonPath":".spec.schedule","name":"Schedule","type":"string"}],"name":"v1alpha1","schema":{"openAPIV3Schema":{"properties":{"spec":{"properties":{"schedule":{"type":"string"},"ttl":{"format":"duration","type":"string"}},"type":"object"},"status":{"properties":{"phase":{"type":"string"}},"type":"object"}},"type":"object"}},"served":true,"storage":true,"subresources":{"status":{}}}]}}"#,
+                    &[],
+                )
+            }
+        }
+
         impl rt::schema::ObjectSchema for Backup {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {

@@ -1,0 +1,82 @@
+//! Several versions of one kind, derived one module per version and merged with
+//! `merge_crds`: exactly one storage version, the result a valid CRD.
+
+use crd_runtime::MergeError;
+use crd_runtime::prelude::*;
+
+mod v1 {
+    use crd_derive::CustomResource;
+    use serde::{Deserialize, Serialize};
+
+    #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+    #[crd(
+        group = "example.com",
+        version = "v1",
+        kind = "Widget",
+        namespaced,
+        storage = false,
+        deprecated
+    )]
+    pub struct WidgetSpec {
+        pub size: i64,
+    }
+}
+
+mod v2 {
+    use crd_derive::CustomResource;
+    use serde::{Deserialize, Serialize};
+
+    #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+    #[crd(group = "example.com", version = "v2", kind = "Widget", namespaced)]
+    pub struct WidgetSpec {
+        #[crd(minimum = 1)]
+        pub size: i64,
+        pub colour: Option<String>,
+    }
+}
+
+mod other {
+    use crd_derive::CustomResource;
+    use serde::{Deserialize, Serialize};
+
+    #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+    #[crd(group = "example.com", version = "v3", kind = "Widget")]
+    pub struct WidgetSpec {
+        pub size: i64,
+    }
+}
+
+#[test]
+fn versions_merge_into_one_valid_crd() {
+    let merged = merge_crds(vec![v1::Widget::crd(), v2::Widget::crd()]).unwrap();
+    let names: Vec<(&str, bool, Option<bool>)> = merged
+        .spec
+        .versions
+        .iter()
+        .map(|v| (v.name.as_str(), v.storage, v.deprecated))
+        .collect();
+    assert_eq!(names, [("v1", false, Some(true)), ("v2", true, None)]);
+    let value = serde_json::to_value(&merged).unwrap();
+    assert_eq!(crd_codegen::derive::check_crd_value(&value), Vec::<String>::new());
+}
+
+#[test]
+fn merging_checks_storage_versions_and_sameness() {
+    assert_eq!(
+        merge_crds(vec![v2::Widget::crd(), v2::Widget::crd()]),
+        Err(MergeError::DuplicateVersion("v2".into()))
+    );
+    let mut also_storage = v1::Widget::crd();
+    also_storage.spec.versions[0].storage = true;
+    let err = merge_crds(vec![also_storage, v2::Widget::crd()]).unwrap_err();
+    assert_eq!(err, MergeError::StorageVersions(vec!["v1".into(), "v2".into()]));
+    assert_eq!(
+        err.to_string(),
+        "spec.versions: must have exactly one version marked as storage version (found: [v1, v2])"
+    );
+    assert_eq!(
+        merge_crds(vec![v2::Widget::crd(), other::Widget::crd()]),
+        Err(MergeError::Mismatch("spec.scope"))
+    );
+    assert_eq!(merge_crds(vec![]), Err(MergeError::Empty));
+}
