@@ -197,3 +197,43 @@ fn derived_seed_kinds_agree_with_the_engine() {
     }
     comparison.assert_agreed();
 }
+
+/// The typed methods agree with the JSON pipeline: an object made with `new` (no
+/// namespace, as `kubectl` would send it) validates, and a bad value is reported with
+/// the API server's message.
+#[test]
+fn typed_methods_agree_with_the_json_pipeline() {
+    use crd_runtime::prelude::*;
+    let spec = plain::CronTabSpec {
+        cron_spec: Some("* * * * */5".into()),
+        image: Some("my-awesome-cron-image".into()),
+        replicas: Some(3),
+        json: None,
+        nulls: None,
+    };
+    let mut tab = plain::CronTab::new("my-new-cron-object", spec);
+    assert_eq!(tab.validate(), Ok(()));
+    let json = serde_json::to_value(&tab).unwrap();
+    assert!(plain::CronTab::admit_value(json, "default").errors.is_empty());
+
+    tab.spec.as_mut().unwrap().replicas = Some(15);
+    let err = tab.validate().unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "The CronTab \"my-new-cron-object\" is invalid:\n* spec.replicas: Invalid value: 15: spec.replicas in body should be less than or equal to 10"
+    );
+
+    let mut bare = plain::CronTab::new(
+        "defaults",
+        plain::CronTabSpec {
+            cron_spec: None,
+            image: None,
+            replicas: None,
+            json: None,
+            nulls: None,
+        },
+    );
+    bare.apply_defaults();
+    let spec = bare.spec.unwrap();
+    assert_eq!((spec.cron_spec.as_deref(), spec.replicas), (Some("5 0 * * *"), Some(1)));
+}

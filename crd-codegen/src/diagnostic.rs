@@ -72,6 +72,18 @@ impl Diagnostic {
     }
 }
 
+impl Diagnostic {
+    /// Where and what, without the severity label (for a compiler diagnostic, which
+    /// has its own).
+    pub fn located_message(&self) -> String {
+        match (&self.file, self.line) {
+            (Some(file), Some(line)) => format!("{}:{line}: {}", file.display(), self.message),
+            (Some(file), None) => format!("{}: {}", file.display(), self.message),
+            (None, _) => self.message.clone(),
+        }
+    }
+}
+
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let label = match self.severity {
@@ -79,11 +91,7 @@ impl fmt::Display for Diagnostic {
             Severity::Warning => "warning: ",
             Severity::Error | Severity::Fatal => "error: ",
         };
-        match (&self.file, self.line) {
-            (Some(file), Some(line)) => write!(f, "{label}{}:{line}: {}", file.display(), self.message),
-            (Some(file), None) => write!(f, "{label}{}: {}", file.display(), self.message),
-            (None, _) => write!(f, "{label}{}", self.message),
-        }
+        write!(f, "{label}{}", self.located_message())
     }
 }
 

@@ -31,7 +31,11 @@ pub fn derive_crd_schema(input: TokenStream) -> TokenStream {
 }
 
 /// The types generated from CRD YAML at a path (file or directory) relative to the
-/// crate's `Cargo.toml`.
+/// crate's `Cargo.toml`. Errors are compile errors, one per problem; warnings (such
+/// as an unknown schema field, a misspelt `maxLenght`) are compiler warnings at the
+/// path. Every file read is tracked, so editing one rebuilds; a file *added* to a
+/// directory is seen on the crate's next rebuild (stable Rust cannot track a
+/// directory; the build.rs route can).
 #[proc_macro]
 pub fn crd_types(input: TokenStream) -> TokenStream {
     let path = parse_macro_input!(input as LitStr);
@@ -43,17 +47,35 @@ fn expand_crd_types(path: &LitStr) -> syn::Result<proc_macro2::TokenStream> {
         .map(PathBuf::from)
         .ok_or_else(|| syn::Error::new(Span::call_site(), "CARGO_MANIFEST_DIR is not set"))?;
     let full = manifest_dir.join(path.value());
+    // `a/../b` read as `b` in messages.
+    let full = std::fs::canonicalize(&full).unwrap_or(full);
     let loaded = crd_codegen::load::load(&[&full]);
-    if loaded.has_errors() {
-        let message = loaded
-            .diagnostics
-            .iter()
-            .filter(|d| d.is_error())
-            .map(|d| d.to_string())
-            .collect::<Vec<_>>()
-            .join("\n");
-        return Err(syn::Error::new(path.span(), message));
+    let mut errors = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| syn::Error::new(path.span(), d.located_message()));
+    if let Some(mut first) = errors.next() {
+        errors.for_each(|e| first.combine(e));
+        return Err(first);
     }
+    // Stable proc-macros cannot warn; a deprecated item used at the path can.
+    let warnings = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == crd_codegen::diagnostic::Severity::Warning)
+        .map(|d| {
+            let note = d.located_message();
+            let used = syn::Ident::new("crd_types_warning", path.span());
+            quote! {
+                const _: () = {
+                    #[deprecated(note = #note)]
+                    #[allow(non_camel_case_types)]
+                    struct crd_types_warning;
+                    let _ = #used;
+                };
+            }
+        });
     let types = crd_codegen::rust::generate_tokens(&loaded.irs());
     // Make the compiler rebuild when an input file changes.
     let tracked = loaded.files.iter().map(|f| {
@@ -63,6 +85,7 @@ fn expand_crd_types(path: &LitStr) -> syn::Result<proc_macro2::TokenStream> {
         )
     });
     Ok(quote! {
+        #( #warnings )*
         #( #tracked )*
         #types
     })

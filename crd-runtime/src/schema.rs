@@ -90,8 +90,12 @@ pub trait CustomResource: ObjectSchema + k8s_openapi::Resource + Serialize + Des
     /// Validates this object as the API server would on create (type meta, metadata,
     /// schema, scale, embedded resources, list sets and maps, rules), without pruning
     /// or defaulting it first.
+    ///
+    /// A namespaced object without `metadata.namespace` is validated in the namespace
+    /// `default`, as `kubectl` and `crdgen validate` send it (the API server takes the
+    /// namespace from the request).
     fn validate(&self) -> Result<(), InvalidObject> {
-        let object = to_value(self);
+        let object = request_value::<Self>(self);
         let errors = admission::validate_create(&Compiled::<Self>::new(), &object);
         into_result(self, errors)
     }
@@ -99,8 +103,8 @@ pub trait CustomResource: ObjectSchema + k8s_openapi::Resource + Serialize + Des
     /// [`CustomResource::validate`] for an update from `old`: transition rules run
     /// and unchanged invalid values are ratcheted.
     fn validate_update(&self, old: &Self) -> Result<(), InvalidObject> {
-        let object = to_value(self);
-        let errors = admission::validate_update(&Compiled::<Self>::new(), &object, &to_value(old));
+        let object = request_value::<Self>(self);
+        let errors = admission::validate_update(&Compiled::<Self>::new(), &object, &request_value::<Self>(old));
         into_result(self, errors)
     }
 
@@ -148,6 +152,21 @@ impl std::fmt::Debug for Resource {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Resource({}, {})", self.api_version, self.kind)
     }
+}
+
+/// The object as a request sends it: in the namespace `default` when it is namespaced
+/// and names none.
+fn request_value<T: CustomResource>(t: &T) -> Value {
+    let mut object = to_value(t);
+    if T::NAMESPACED
+        && let Some(meta) = object.get_mut("metadata").and_then(Value::as_object_mut)
+        && meta
+            .get("namespace")
+            .is_none_or(|n| n.as_str().is_none_or(str::is_empty))
+    {
+        meta.insert("namespace".into(), Value::from("default"));
+    }
+    object
 }
 
 fn to_value<T: Serialize>(t: &T) -> Value {
