@@ -6,6 +6,12 @@
 
 pub use admission::Admission;
 pub use derived::{CrdSchema, MergeError, merge_crds};
+
+/// Any serializable value (a CRD from `Kind::crd()`, an object) as YAML, laid out as
+/// `kubectl get -o yaml` prints it.
+pub fn to_yaml<T: serde::Serialize>(value: &T) -> String {
+    yaml::to_string(&serde_json::to_value(value).unwrap_or(Value::Null))
+}
 pub use errors::{ErrorList, ErrorType, FieldError, InvalidObject, Path};
 pub use k8s_openapi;
 pub use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
@@ -87,3 +93,4 @@ pub mod strings;
 pub mod time;
 pub mod types;
 pub mod url;
+pub mod yaml;
