@@ -1,6 +1,7 @@
 //! Generated code in user crates of older editions (this file is the library of
-//! `crd-edition-2018` and `crd-edition-2021`): by both routes, build.rs + `include!`
-//! and `crd_types!` (whose tokens take the caller's edition). CI compiles them with
+//! `crd-edition-2018` and `crd-edition-2021`): by the three routes, build.rs +
+//! `include!`, `crd_types!` and `#[derive(CustomResource)]` (whose tokens take the
+//! caller's edition). CI compiles them with
 //! clippy and warnings denied; the tests check that they behave as in edition 2024.
 
 #![deny(warnings)]
@@ -23,6 +24,61 @@ pub mod features {
 /// From `crd_types!`: the seed page's CronTab with CEL rules.
 pub mod seed {
     crd_derive::crd_types!("../../../../shared/spec/examples/cel-crd.yaml");
+}
+
+/// From `#[derive(CustomResource)]`: nested types, an enum, rules on a type and on a
+/// field, defaults, nullable fields, maps and list maps.
+pub mod derived {
+    use crd_derive::{CrdSchema, CustomResource};
+    use serde::{Deserialize, Serialize};
+    use std::collections::BTreeMap;
+
+    /// A pipeline of steps.
+    #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+    #[crd(
+        group = "editions.example.com",
+        version = "v1",
+        kind = "Pipeline",
+        namespaced,
+        status = "PipelineStatus",
+        at_least_one_of = ["steps", "template"],
+        rule(rule = "!has(self.steps) || self.steps.all(s, s.retries <= self.maxRetries)", message = "too many retries")
+    )]
+    #[serde(rename_all = "camelCase")]
+    pub struct PipelineSpec {
+        #[crd(max_items = 8, list_type = "map", list_map_keys = ["name"])]
+        pub steps: Option<Vec<Step>>,
+        pub template: Option<String>,
+        #[crd(minimum = 0, default = 3)]
+        pub max_retries: Option<i64>,
+        #[crd(max_properties = 4)]
+        pub env: Option<BTreeMap<String, String>>,
+        pub note: Option<Option<String>>,
+        #[crd(immutable)]
+        pub mode: Option<Mode>,
+    }
+
+    /// One step.
+    #[derive(CrdSchema, Serialize, Deserialize, Clone, Debug)]
+    pub struct Step {
+        #[crd(max_length = 20)]
+        pub name: String,
+        #[crd(default = 0)]
+        pub retries: Option<i64>,
+    }
+
+    /// How steps run.
+    #[derive(CrdSchema, Serialize, Deserialize, Clone, Debug)]
+    pub enum Mode {
+        Serial,
+        Parallel,
+    }
+
+    /// What the controller saw.
+    #[derive(CrdSchema, Serialize, Deserialize, Clone, Debug, Default)]
+    pub struct PipelineStatus {
+        pub done: Option<bool>,
+    }
 }
 
 #[cfg(test)]
@@ -90,6 +146,25 @@ mod tests {
         assert_eq!(
             admission.object["spec"],
             json!({"operator": "=~", "policy": "IfNotPresent"})
+        );
+    }
+
+    #[test]
+    fn derived_types_admit_as_the_api_server_does() {
+        use crate::derived::Pipeline;
+        let object = json!({
+            "apiVersion": "editions.example.com/v1", "kind": "Pipeline",
+            "metadata": {"name": "p"},
+            "spec": {"steps": [{"name": "build", "retries": 5}], "mode": "Serial"},
+        });
+        assert_eq!(errors::<Pipeline>(object), ["spec: Invalid value: too many retries"]);
+        let object = json!({
+            "apiVersion": "editions.example.com/v1", "kind": "Pipeline",
+            "metadata": {"name": "p"}, "spec": {},
+        });
+        assert_eq!(
+            errors::<Pipeline>(object),
+            ["spec: Invalid value: at least one of the fields in [steps template] must be set"]
         );
     }
 }
