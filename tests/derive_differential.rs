@@ -2,13 +2,15 @@
 //! and one-fault objects, created and updated, must be admitted identically (object,
 //! pruned paths, errors, warnings). The kinds here use most of the derive's
 //! vocabulary: nested types, lists and maps of them, list types, enums, int-or-string,
-//! quantities, nullable fields, defaults, preserved unknown fields, and rules on
-//! types and fields (one-of, immutability, `oldSelf`).
+//! quantities, nullable fields, defaults, preserved unknown fields, k8s-openapi's
+//! `Condition` and `LabelSelector`, and rules on types and fields (one-of,
+//! immutability, `oldSelf`).
 
 use crd_codegen::engine::Engine;
 use crd_derive::{CrdSchema, CustomResource};
 use crd_runtime::IntOrString;
 use crd_runtime::k8s_openapi::apimachinery::pkg::api::resource::Quantity;
+use crd_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::{Condition, LabelSelector};
 use crd_runtime::schema::{CustomResource as _, Resource};
 use crd_tests::differential::Comparison;
 use serde::{Deserialize, Serialize};
@@ -68,6 +70,9 @@ pub struct WorkloadSpec {
     /// Anything; kept as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub extra: Option<Value>,
+    /// k8s-openapi's type, with the schema controller-gen gives it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selector: Option<LabelSelector>,
 }
 
 #[derive(CrdSchema, Serialize, Deserialize, Clone, Debug)]
@@ -117,6 +122,9 @@ pub struct WorkloadStatus {
     #[crd(embedded_resource, preserve_unknown_fields)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_applied: Option<Value>,
+    #[crd(list_type = "map", list_map_keys = ["type"], max_items = 8)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conditions: Option<Vec<Condition>>,
 }
 
 fn ir_of<T: crd_runtime::schema::CustomResource>(crd: &Value) -> crd_codegen::ir::Crd {
@@ -172,4 +180,45 @@ fn workload_rules_report_like_the_api_server() {
         errors.contains(&"spec.mode: Invalid value: \"Fast\": cannot go from Careful to Fast".to_string()),
         "{errors:#?}"
     );
+}
+
+/// A kind without the status subresource (whose status a create would drop), holding
+/// k8s-openapi's `Condition` list in its spec.
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[crd(group = "derive.example.com", version = "v1", kind = "Report", namespaced)]
+pub struct ReportSpec {
+    #[crd(list_type = "map", list_map_keys = ["type"], max_items = 8)]
+    pub conditions: Vec<Condition>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selector: Option<LabelSelector>,
+}
+
+#[test]
+fn report_agrees_with_the_engine() {
+    agrees_with_the_engine::<Report>(&serde_json::to_value(Report::crd()).unwrap(), 150);
+}
+
+#[test]
+fn conditions_are_checked_as_controller_gen_declares_them() {
+    let object = json!({
+        "apiVersion": "derive.example.com/v1",
+        "kind": "Report",
+        "metadata": {"name": "r", "namespace": "default"},
+        "spec": {
+            "selector": {"matchLabels": {"app": "web"}, "junk": 1},
+            "conditions": [{"type": "Ready", "status": "Maybe", "reason": "", "message": "",
+                            "lastTransitionTime": "2026-11-26T00:00:00Z"}],
+        },
+    });
+    let admitted = Report::admit_value(object, "default");
+    let errors: Vec<String> = admitted.errors.iter().map(|e| e.to_string()).collect();
+    // (A string's checks stop at its first failure, as kube-openapi's do.)
+    assert_eq!(
+        errors,
+        [
+            "spec.conditions[0].reason: Invalid value: \"\": spec.conditions[0].reason in body should be at least 1 chars long",
+            "spec.conditions[0].status: Unsupported value: \"Maybe\": supported values: \"True\", \"False\", \"Unknown\"",
+        ]
+    );
+    assert_eq!(admitted.pruned, ["spec.selector.junk"]);
 }

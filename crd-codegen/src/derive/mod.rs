@@ -13,7 +13,10 @@
 mod attrs;
 mod check;
 mod expand;
+mod k8s;
 mod lower;
+
+pub use k8s::k8s_types_source;
 
 use attrs::{ResourceAttrs, TypeInput};
 pub use check::check_crd_value;

@@ -146,7 +146,8 @@ impl<'a> RulesEmitter<'a> {
 
     /// The rule tree of a struct's own schema.
     fn rule_tree(&self, t: &TypeDef) -> Option<RuleNode> {
-        if !matches!(t.body, TypeBody::Root(_) | TypeBody::Struct(_)) {
+        // A derived field type's node walks through the type's own impl.
+        if !matches!(t.body, TypeBody::Root(_) | TypeBody::Struct(_)) || t.schema.rust_type.is_some() {
             return None;
         }
         let is_root = matches!(t.body, TypeBody::Root(_));
