@@ -24,6 +24,7 @@ pub struct Builder {
 }
 
 impl Builder {
+    /// A builder with no inputs and every kind selected.
     pub fn new() -> Self {
         Builder::default()
     }
@@ -112,6 +113,7 @@ impl Builder {
 
 /// Why generation failed: every error found, each naming its file and line.
 pub struct Error {
+    /// The errors, with the warnings and notes around them, in file order.
     pub diagnostics: Vec<Diagnostic>,
 }
 

@@ -21,13 +21,18 @@ pub enum Severity {
 /// One message about an input file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Diagnostic {
+    /// How bad it is.
     pub severity: Severity,
+    /// The file it is about, if any.
     pub file: Option<PathBuf>,
+    /// The 1-based line in the file, when known.
     pub line: Option<usize>,
+    /// What is wrong, with the schema or value path in it.
     pub message: String,
 }
 
 impl Diagnostic {
+    /// An input that cannot be read at all.
     pub fn fatal(file: Option<PathBuf>, line: Option<usize>, message: impl Into<String>) -> Self {
         Diagnostic {
             severity: Severity::Fatal,
@@ -37,6 +42,7 @@ impl Diagnostic {
         }
     }
 
+    /// Something skipped or assumed; not an error.
     pub fn note(file: Option<PathBuf>, message: impl Into<String>) -> Self {
         Diagnostic {
             severity: Severity::Note,
@@ -67,6 +73,7 @@ impl Diagnostic {
         }
     }
 
+    /// An error or worse: the input is invalid.
     pub fn is_error(&self) -> bool {
         self.severity >= Severity::Error
     }

@@ -1,21 +1,44 @@
-//! CRD compiler.
+//! The CRD compiler: CRD YAML → CRD model → the API server's CRD checks → IR → Rust,
+//! the reference engine (prune, default, validate, CEL over JSON), the derive
+//! direction (Rust types → IR) and the `crdgen` CLI.
+//!
+//! The API is what build scripts use ([`Builder`], [`Selection`], [`Error`] and the
+//! [`diagnostic`]s it reports) and what the test `#[derive(CustomResource)]` emits
+//! calls ([`derive::assert_valid_crd`]). The other modules are public for the CLI,
+//! `crd-derive` and the workspace's tests; they are not an API.
+#![warn(missing_docs)]
+
 pub mod builder;
-pub mod cel;
-pub mod check;
-pub mod convert;
 pub mod derive;
 pub mod diagnostic;
+pub mod select;
+
+#[doc(hidden)]
+pub mod cel;
+#[doc(hidden)]
+pub mod check;
+#[doc(hidden)]
+pub mod convert;
+#[doc(hidden)]
 pub mod engine;
+#[doc(hidden)]
 pub mod fieldpath;
+#[doc(hidden)]
 pub mod ir;
+#[doc(hidden)]
 pub mod load;
+#[doc(hidden)]
 pub mod lower;
+#[doc(hidden)]
 pub mod model;
 mod parallel;
+#[doc(hidden)]
 pub mod rust;
-pub mod select;
+#[doc(hidden)]
 pub mod source;
+#[doc(hidden)]
 pub mod write;
+#[doc(hidden)]
 pub mod yaml;
 
 pub use builder::{Builder, Error};

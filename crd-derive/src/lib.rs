@@ -12,6 +12,8 @@
 //! a directory. An invalid CRD is a compile error listing every problem with its file
 //! and line.
 
+#![warn(missing_docs)]
+
 use proc_macro::TokenStream;
 use proc_macro2::Span;
 use quote::quote;

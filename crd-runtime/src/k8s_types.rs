@@ -4,7 +4,7 @@
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
 mod __crd_condition {
     use super::*;
-    use ::crd_runtime::{self as rt, ObjectMeta};
+    use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
     #[automatically_derived]
     impl rt::CrdSchema for Condition {
@@ -252,7 +252,7 @@ mod __crd_condition {
     #[doc(hidden)]
     pub mod rules {
         #[allow(unused_imports)]
-        use ::crd_runtime as rt;
+        use ::crd_runtime::__private as rt;
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
@@ -326,7 +326,7 @@ mod __crd_condition {
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
 mod __crd_label_selector {
     use super::*;
-    use ::crd_runtime::{self as rt, ObjectMeta};
+    use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
     type __CrdField0 = LabelSelectorRequirement;
     #[automatically_derived]
@@ -662,7 +662,7 @@ mod __crd_label_selector {
     #[doc(hidden)]
     pub mod rules {
         #[allow(unused_imports)]
-        use ::crd_runtime as rt;
+        use ::crd_runtime::__private as rt;
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
@@ -731,7 +731,7 @@ mod __crd_label_selector {
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
 mod __crd_label_selector_requirement {
     use super::*;
-    use ::crd_runtime::{self as rt, ObjectMeta};
+    use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
     #[automatically_derived]
     impl rt::CrdSchema for LabelSelectorRequirement {
@@ -918,7 +918,7 @@ mod __crd_label_selector_requirement {
     #[doc(hidden)]
     pub mod rules {
         #[allow(unused_imports)]
-        use ::crd_runtime as rt;
+        use ::crd_runtime::__private as rt;
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {

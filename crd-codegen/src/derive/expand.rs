@@ -337,7 +337,7 @@ fn wrap(ident: &Ident, items: TokenStream) -> TokenStream {
         #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
         mod #module {
             use super::*;
-            use ::crd_runtime::{self as rt, ObjectMeta};
+            use ::crd_runtime::{ObjectMeta, __private as rt};
             use ::crd_runtime::schema::ObjectSchema as _;
 
             #items

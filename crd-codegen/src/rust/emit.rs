@@ -112,7 +112,7 @@ pub fn version_module(m: &Module) -> TokenStream {
                 clippy::collapsible_if
             )]
             #[allow(unused_imports)]
-            use ::crd_runtime::{self as rt, EmptyObject, IntOrString, JsonMap, ObjectMeta, Value};
+            use ::crd_runtime::{EmptyObject, IntOrString, JsonMap, ObjectMeta, Value, __private as rt};
             #[allow(unused_imports)]
             use ::crd_runtime::schema::ObjectSchema as _;
             #[allow(unused_imports)]

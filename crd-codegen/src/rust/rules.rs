@@ -428,7 +428,7 @@ impl<'a> RulesEmitter<'a> {
             #[doc(hidden)]
             pub mod rules {
                 #[allow(unused_imports)]
-                use ::crd_runtime as rt;
+                use ::crd_runtime::__private as rt;
                 #[allow(unused_imports)]
                 use ::crd_runtime::schema::ObjectSchema as _;
 

@@ -17,7 +17,7 @@ pub mod nullable_example_com {
         #[allow(unused_imports)]
         use ::crd_runtime::{
 
-            self as rt, EmptyObject, IntOrString, JsonMap, ObjectMeta, Value,
+            EmptyObject, IntOrString, JsonMap, ObjectMeta, Value, __private as rt,
         };
 
         #[allow(unused_imports)]
