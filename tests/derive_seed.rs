@@ -237,3 +237,167 @@ fn typed_methods_agree_with_the_json_pipeline() {
     let spec = bare.spec.unwrap();
     assert_eq!((spec.cron_spec.as_deref(), spec.replicas), (Some("5 0 * * *"), Some(1)));
 }
+
+/// The seed page's other CronTab CRDs (printer columns, status and scale
+/// subresources, categories), derived; the expected CRDs are transcribed from the page
+/// (`../shared/spec/000_*.txt`, whose YAML lost its indentation in extraction).
+mod page_variants {
+    use super::*;
+
+    fn spec_schema() -> Value {
+        serde_json::json!({"type": "object", "properties": {
+            "cronSpec": {"type": "string"}, "image": {"type": "string"}, "replicas": {"type": "integer"},
+        }})
+    }
+
+    fn page_crd(version_extra: Value, names_extra: Value, status: Option<Value>) -> Value {
+        let mut props = serde_json::json!({"spec": spec_schema()});
+        if let Some(status) = status {
+            props["status"] = status;
+        }
+        let mut version = serde_json::json!({
+            "name": "v1", "served": true, "storage": true,
+            "schema": {"openAPIV3Schema": {"type": "object", "properties": props}},
+        });
+        version
+            .as_object_mut()
+            .unwrap()
+            .extend(version_extra.as_object().unwrap().clone());
+        let mut names =
+            serde_json::json!({"plural": "crontabs", "singular": "crontab", "kind": "CronTab", "shortNames": ["ct"]});
+        names
+            .as_object_mut()
+            .unwrap()
+            .extend(names_extra.as_object().unwrap().clone());
+        serde_json::json!({
+            "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "crontabs.stable.example.com"},
+            "spec": {"group": "stable.example.com", "scope": "Namespaced", "names": names, "versions": [version]},
+        })
+    }
+
+    pub mod columns {
+        use super::super::*;
+        #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+        #[crd(
+            group = "stable.example.com",
+            version = "v1",
+            kind = "CronTab",
+            namespaced,
+            shortname = "ct",
+            optional_spec,
+            printcolumn(
+                name = "Spec",
+                type = "string",
+                description = "The cron spec defining the interval a CronJob is run",
+                json_path = ".spec.cronSpec"
+            ),
+            printcolumn(
+                name = "Replicas",
+                type = "integer",
+                description = "The number of jobs launched by the CronJob",
+                json_path = ".spec.replicas"
+            ),
+            printcolumn(name = "Age", type = "date", json_path = ".metadata.creationTimestamp")
+        )]
+        #[serde(rename_all = "camelCase")]
+        pub struct CronTabSpec {
+            pub cron_spec: Option<String>,
+            pub image: Option<String>,
+            pub replicas: Option<i64>,
+        }
+    }
+
+    pub mod subresources {
+        use super::super::*;
+        #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+        #[crd(
+            group = "stable.example.com",
+            version = "v1",
+            kind = "CronTab",
+            namespaced,
+            shortname = "ct",
+            optional_spec,
+            status = "CronTabStatus",
+            scale(
+                spec_replicas_path = ".spec.replicas",
+                status_replicas_path = ".status.replicas",
+                label_selector_path = ".status.labelSelector"
+            )
+        )]
+        #[serde(rename_all = "camelCase")]
+        pub struct CronTabSpec {
+            pub cron_spec: Option<String>,
+            pub image: Option<String>,
+            pub replicas: Option<i64>,
+        }
+
+        #[derive(CrdSchema, Serialize, Deserialize, Clone, Debug)]
+        #[serde(rename_all = "camelCase")]
+        pub struct CronTabStatus {
+            pub replicas: Option<i64>,
+            pub label_selector: Option<String>,
+        }
+    }
+
+    pub mod categories {
+        use super::super::*;
+        #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+        #[crd(
+            group = "stable.example.com",
+            version = "v1",
+            kind = "CronTab",
+            namespaced,
+            shortname = "ct",
+            category = "all",
+            optional_spec
+        )]
+        #[serde(rename_all = "camelCase")]
+        pub struct CronTabSpec {
+            pub cron_spec: Option<String>,
+            pub image: Option<String>,
+            pub replicas: Option<i64>,
+        }
+    }
+
+    #[test]
+    fn page_variants_derive_the_page_crds() {
+        let columns = page_crd(
+            serde_json::json!({"additionalPrinterColumns": [
+                {"name": "Spec", "type": "string", "description": "The cron spec defining the interval a CronJob is run", "jsonPath": ".spec.cronSpec"},
+                {"name": "Replicas", "type": "integer", "description": "The number of jobs launched by the CronJob", "jsonPath": ".spec.replicas"},
+                {"name": "Age", "type": "date", "jsonPath": ".metadata.creationTimestamp"},
+            ]}),
+            serde_json::json!({}),
+            None,
+        );
+        let subresources = page_crd(
+            serde_json::json!({"subresources": {"status": {}, "scale": {
+                "specReplicasPath": ".spec.replicas", "statusReplicasPath": ".status.replicas",
+                "labelSelectorPath": ".status.labelSelector"}}}),
+            serde_json::json!({}),
+            Some(serde_json::json!({"type": "object", "properties": {
+                "replicas": {"type": "integer"}, "labelSelector": {"type": "string"}}})),
+        );
+        let categories = page_crd(serde_json::json!({}), serde_json::json!({"categories": ["all"]}), None);
+        for (name, derived, page) in [
+            (
+                "columns",
+                serde_json::to_value(columns::CronTab::crd()).unwrap(),
+                columns,
+            ),
+            (
+                "subresources",
+                serde_json::to_value(subresources::CronTab::crd()).unwrap(),
+                subresources,
+            ),
+            (
+                "categories",
+                serde_json::to_value(categories::CronTab::crd()).unwrap(),
+                categories,
+            ),
+        ] {
+            assert_eq!(ir_of(&derived, name), ir_of(&page, "page"), "{name}");
+        }
+    }
+}
