@@ -400,4 +400,20 @@ mod page_variants {
             assert_eq!(ir_of(&derived, name), ir_of(&page, "page"), "{name}");
         }
     }
+
+    #[test]
+    fn page_variants_agree_with_the_engine() {
+        use crd_runtime::Resource;
+        let mut comparison = crd_tests::differential::Comparison::default();
+        for (crd, resource) in [
+            (columns::CronTab::crd(), Resource::of::<columns::CronTab>()),
+            (subresources::CronTab::crd(), Resource::of::<subresources::CronTab>()),
+            (categories::CronTab::crd(), Resource::of::<categories::CronTab>()),
+        ] {
+            let ir = ir_of(&serde_json::to_value(crd).unwrap(), "derived");
+            let engine = crd_codegen::engine::Engine::new(&ir);
+            comparison.run("page", &ir, &engine, &ir.versions[0], &resource, 60);
+        }
+        comparison.assert_agreed();
+    }
 }

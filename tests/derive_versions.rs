@@ -80,3 +80,23 @@ fn merging_checks_storage_versions_and_sameness() {
     );
     assert_eq!(merge_crds(vec![]), Err(MergeError::Empty));
 }
+
+/// Each version's derived type agrees with the reference engine run on its CRD.
+#[test]
+fn versions_agree_with_the_engine() {
+    use crd_runtime::Resource;
+    let mut comparison = crd_tests::differential::Comparison::default();
+    for (crd, resource) in [
+        (v1::Widget::crd(), Resource::of::<v1::Widget>()),
+        (v2::Widget::crd(), Resource::of::<v2::Widget>()),
+        (other::Widget::crd(), Resource::of::<other::Widget>()),
+    ] {
+        let mut crd = serde_json::to_value(crd).unwrap();
+        // One version alone is loaded as the storage version.
+        crd["spec"]["versions"][0]["storage"] = true.into();
+        let ir = crd_codegen::load::load_str(&crd.to_string(), "crd()").irs().remove(0);
+        let engine = crd_codegen::engine::Engine::new(&ir);
+        comparison.run("versions", &ir, &engine, &ir.versions[0], &resource, 60);
+    }
+    comparison.assert_agreed();
+}
