@@ -222,3 +222,109 @@ fn conditions_are_checked_as_controller_gen_declares_them() {
     );
     assert_eq!(admitted.pruned, ["spec.selector.junk"]);
 }
+
+/// Where a release comes from: serde's default (external) tagging.
+#[derive(CrdSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub enum Source {
+    /// A git repository.
+    Git {
+        url: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        branch: Option<String>,
+    },
+    Http(HttpSource),
+}
+
+#[derive(CrdSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct HttpSource {
+    #[crd(pattern = "^https?://")]
+    pub url: String,
+}
+
+/// How a release rolls out: internally tagged.
+#[derive(CrdSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(tag = "type")]
+pub enum Strategy {
+    Recreate,
+    #[serde(rename_all = "camelCase")]
+    RollingUpdate {
+        max_surge: i32,
+        #[crd(minimum = 0)]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        max_unavailable: Option<i32>,
+    },
+}
+
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[crd(group = "derive.example.com", version = "v1", kind = "Release", namespaced)]
+pub struct ReleaseSpec {
+    pub source: Source,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strategy: Option<Strategy>,
+}
+
+#[test]
+fn release_agrees_with_the_engine() {
+    agrees_with_the_engine::<Release>(&serde_json::to_value(Release::crd()).unwrap(), 150);
+}
+
+#[test]
+fn data_enums_are_one_of_their_variants() {
+    let release = |spec: Value| {
+        json!({"apiVersion": "derive.example.com/v1", "kind": "Release",
+               "metadata": {"name": "r", "namespace": "default"}, "spec": spec})
+    };
+    let good = release(json!({
+        "source": {"git": {"url": "https://example.com/x.git"}},
+        "strategy": {"type": "RollingUpdate", "maxSurge": 1},
+    }));
+    let admitted = Release::admit_value(good, "default");
+    assert!(admitted.errors.is_empty(), "{:?}", admitted.errors);
+    let typed: Release = serde_json::from_value(admitted.object).unwrap();
+    assert_eq!(
+        typed.spec.source,
+        Source::Git {
+            url: "https://example.com/x.git".into(),
+            branch: None
+        }
+    );
+    assert_eq!(
+        typed.spec.strategy,
+        Some(Strategy::RollingUpdate {
+            max_surge: 1,
+            max_unavailable: None
+        })
+    );
+
+    // (kube-openapi words a failed `oneOf` this way, path in the message.)
+    let errors = |spec: Value| -> Vec<String> {
+        Release::admit_value(release(spec), "default")
+            .errors
+            .iter()
+            .map(|e| e.to_string())
+            .collect()
+    };
+    assert_eq!(
+        errors(json!({"source": {"git": {"url": "a"}, "http": {"url": "https://b"}}})),
+        [
+            "<nil>: Invalid value: \"\": \"spec.source\" must validate one and only one schema (oneOf). Found 2 valid alternatives"
+        ]
+    );
+    assert_eq!(
+        errors(json!({"source": {"http": {"url": "https://b"}}, "strategy": {"type": "RollingUpdate"}})),
+        // (and reports the errors of the branch it found closest: here `Recreate`'s).
+        [
+            "<nil>: Invalid value: \"\": \"spec.strategy\" must validate one and only one schema (oneOf). Found none valid",
+            "spec.strategy.type: Unsupported value: \"RollingUpdate\": supported values: \"Recreate\"",
+        ]
+    );
+    assert_eq!(
+        errors(json!({"source": {"http": {"url": "https://b"}}, "strategy": {"type": "Canary"}})),
+        [
+            "<nil>: Invalid value: \"\": \"spec.strategy\" must validate one and only one schema (oneOf). Found none valid",
+            "spec.strategy.type: Unsupported value: \"Canary\": supported values: \"Recreate\"",
+            "spec.strategy.type: Unsupported value: \"Canary\": supported values: \"Recreate\", \"RollingUpdate\"",
+        ]
+    );
+}

@@ -11,7 +11,11 @@ use syn::{Attribute, Expr, Ident, Lit, LitStr, Token};
 
 /// An annotated struct or unit-only enum.
 #[derive(FromDeriveInput)]
-#[darling(attributes(crd), forward_attrs(doc, serde), supports(struct_named, enum_unit))]
+#[darling(
+    attributes(crd),
+    forward_attrs(doc, serde),
+    supports(struct_named, enum_unit, enum_named, enum_newtype)
+)]
 pub struct TypeInput {
     pub ident: Ident,
     pub generics: syn::Generics,
@@ -174,6 +178,7 @@ pub struct FieldInput {
 pub struct VariantInput {
     pub ident: Ident,
     pub attrs: Vec<Attribute>,
+    pub fields: darling::ast::Fields<FieldInput>,
 }
 
 /// A JSON value written as a Rust expression: literals (`1`, `-2.5`, `"x"`, `true`),
@@ -275,8 +280,12 @@ pub struct SerdeAttrs {
     pub skip: bool,
     pub flatten: bool,
     pub skip_serializing_if: bool,
-    /// An enum representation we do not map (`tag`, `untagged`, ...), with its span.
-    pub tagging: Option<Span>,
+    /// `rename_all_fields`: `rename_all` for the fields of every variant.
+    pub rename_all_fields: Option<(String, Span)>,
+    /// `tag = "..."`: internally tagged (adjacently with `content`).
+    pub tag: Option<(String, Span)>,
+    pub content: Option<Span>,
+    pub untagged: Option<Span>,
 }
 
 impl SerdeAttrs {
@@ -303,9 +312,18 @@ impl SerdeAttrs {
                         out.skip_serializing_if = true;
                         skip_value(&meta)?;
                     }
-                    "tag" | "content" | "untagged" => {
-                        out.tagging = Some(meta.path.span());
+                    "tag" if meta.input.peek(Token![=]) => {
+                        let lit = meta.value()?.parse::<LitStr>()?;
+                        out.tag = Some((lit.value(), lit.span()));
+                    }
+                    "content" => {
+                        out.content = Some(meta.path.span());
                         skip_value(&meta)?;
+                    }
+                    "untagged" => out.untagged = Some(meta.path.span()),
+                    "rename_all_fields" if meta.input.peek(Token![=]) => {
+                        let lit = meta.value()?.parse::<LitStr>()?;
+                        out.rename_all_fields = Some((lit.value(), lit.span()));
                     }
                     _ => skip_value(&meta)?,
                 }

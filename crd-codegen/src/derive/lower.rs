@@ -45,32 +45,7 @@ pub fn lower_type(input: &TypeInput) -> Result<Lowered> {
         rule_spans: Vec::new(),
     };
     match &input.data {
-        darling::ast::Data::Enum(variants) => {
-            if let Some(span) = serde.tagging {
-                errors.push(
-                    Error::custom("a unit-only enum is a string enum; serde tagging does not apply").with_span(&span),
-                );
-            }
-            let mut values = Vec::new();
-            for v in variants {
-                let vs = errors
-                    .handle(SerdeAttrs::parse(&v.attrs).map_err(Error::from))
-                    .unwrap_or_default();
-                if vs.skip {
-                    continue;
-                }
-                let name = match vs.rename {
-                    Some(n) => n,
-                    None => rename_variant(&v.ident.to_string(), serde.rename_all.as_ref().map(|r| r.0.as_str())),
-                };
-                values.push(Value::String(name));
-            }
-            out.schema = Schema {
-                type_: Some(Type::String),
-                enum_: values,
-                ..Default::default()
-            };
-        }
+        darling::ast::Data::Enum(variants) => lower_enum(variants, &serde, &mut out, &mut errors),
         darling::ast::Data::Struct(fields) => {
             out.schema.type_ = Some(Type::Object);
             for field in fields.iter() {
@@ -113,6 +88,197 @@ pub fn lower_type(input: &TypeInput) -> Result<Lowered> {
         }
     }
     errors.finish_with(out)
+}
+
+/// The fields of a struct (or struct variant) as an object node, their spans and
+/// foreign types recorded in `out`.
+fn lower_fields(
+    fields: &[FieldInput],
+    rename_all: Option<&str>,
+    keeps_unknown: bool,
+    out: &mut Lowered,
+    errors: &mut darling::error::Accumulator,
+) -> Schema {
+    let saved = std::mem::replace(
+        &mut out.schema,
+        Schema {
+            type_: Some(Type::Object),
+            ..Default::default()
+        },
+    );
+    for field in fields {
+        lower_field(field, rename_all, keeps_unknown, out, errors);
+    }
+    out.schema.required.sort();
+    std::mem::replace(&mut out.schema, saved)
+}
+
+/// An enum, by serde's representation of it:
+/// - unit variants only: a string enum;
+/// - externally tagged (serde's default), newtype and struct variants: an object with a
+///   property per variant and exactly one of them set (`oneOf` of `required`), as
+///   kube-derive makes it structural;
+/// - internally tagged (`tag = "kind"`), unit and struct variants: an object with the
+///   tag (a string enum) and the variants' fields, each variant's required fields
+///   required when the tag names it (`oneOf`).
+///
+/// Untagged and adjacently tagged enums have no structural schema that tells their
+/// variants apart; they are errors.
+fn lower_enum(
+    variants: &[super::attrs::VariantInput],
+    serde: &SerdeAttrs,
+    out: &mut Lowered,
+    errors: &mut darling::error::Accumulator,
+) {
+    use darling::ast::Style;
+    if let Some(span) = serde.untagged {
+        errors.push(
+            Error::custom("an untagged enum has no structural schema (the API server could not tell its variants apart); use serde's default tagging or `tag = \"...\"`")
+                .with_span(&span),
+        );
+        return;
+    }
+    if let Some(span) = serde.content {
+        errors.push(
+            Error::custom("adjacently tagged enums (`tag` with `content`) are not supported yet").with_span(&span),
+        );
+        return;
+    }
+    let rename_all = serde.rename_all.as_ref().map(|r| r.0.as_str());
+    let mut live = Vec::new();
+    for v in variants {
+        let vs = match SerdeAttrs::parse(&v.attrs) {
+            Ok(vs) => vs,
+            Err(e) => {
+                errors.push(e.into());
+                continue;
+            }
+        };
+        if vs.skip {
+            continue;
+        }
+        let name = vs
+            .rename
+            .clone()
+            .unwrap_or_else(|| rename_variant(&v.ident.to_string(), rename_all));
+        live.push((v, vs, name));
+    }
+    let all_unit = live.iter().all(|(v, _, _)| v.fields.style == Style::Unit);
+    if all_unit && serde.tag.is_none() {
+        out.schema = Schema {
+            type_: Some(Type::String),
+            enum_: live.iter().map(|(_, _, n)| Value::String(n.clone())).collect(),
+            ..Default::default()
+        };
+        return;
+    }
+    let fields_rule = serde.rename_all_fields.as_ref().map(|r| r.0.as_str());
+    let mut schema = Schema {
+        type_: Some(Type::Object),
+        ..Default::default()
+    };
+    match &serde.tag {
+        None => {
+            for (v, vs, name) in &live {
+                let node = match v.fields.style {
+                    Style::Unit => {
+                        errors.push(
+                            Error::custom("a unit variant is a string, the data variants objects: no structural schema holds both; give it a field or tag the enum")
+                                .with_span(&v.ident),
+                        );
+                        continue;
+                    }
+                    Style::Tuple if v.fields.len() == 1 => {
+                        match type_schema(&v.fields.fields[0].ty, &mut out.foreign) {
+                            Ok(n) => n,
+                            Err(e) => {
+                                errors.push(e);
+                                continue;
+                            }
+                        }
+                    }
+                    Style::Tuple => {
+                        errors.push(
+                            Error::custom("a tuple variant has no schema; use a struct variant").with_span(&v.ident),
+                        );
+                        continue;
+                    }
+                    Style::Struct => {
+                        let rule = vs.rename_all.as_ref().map(|r| r.0.as_str()).or(fields_rule);
+                        lower_fields(&v.fields.fields, rule, false, out, errors)
+                    }
+                };
+                let mut node = node;
+                node.description = doc_text(&v.attrs);
+                out.field_spans.push((name.clone(), v.ident.span()));
+                schema.properties.insert(name.clone(), node);
+                schema.one_of.push(Schema {
+                    required: vec![name.clone()],
+                    ..Default::default()
+                });
+            }
+        }
+        Some((tag, tag_span)) => {
+            let mut branches = Vec::new();
+            for (v, vs, name) in &live {
+                let variant = match v.fields.style {
+                    Style::Unit => Schema::default(),
+                    Style::Struct => {
+                        let rule = vs.rename_all.as_ref().map(|r| r.0.as_str()).or(fields_rule);
+                        lower_fields(&v.fields.fields, rule, false, out, errors)
+                    }
+                    Style::Tuple => {
+                        errors.push(
+                            Error::custom("an internally tagged enum's variants are unit or struct variants (the derive cannot see a newtype's fields)")
+                                .with_span(&v.ident),
+                        );
+                        continue;
+                    }
+                };
+                for (k, p) in variant.properties {
+                    if k == *tag {
+                        errors.push(Error::custom(format!("a field named like the tag {tag:?}")).with_span(&v.ident));
+                        continue;
+                    }
+                    match schema.properties.get(&k) {
+                        Some(existing) if *existing != p => errors.push(
+                            Error::custom(format!("the field {k:?} has another schema in another variant; one object schema holds every variant's fields"))
+                                .with_span(&v.ident),
+                        ),
+                        _ => {
+                            schema.properties.insert(k, p);
+                        }
+                    }
+                }
+                let mut required = vec![tag.clone()];
+                required.extend(variant.required);
+                let mut branch = Schema {
+                    required,
+                    ..Default::default()
+                };
+                branch.properties.insert(
+                    tag.clone(),
+                    Schema {
+                        enum_: vec![Value::String(name.clone())],
+                        ..Default::default()
+                    },
+                );
+                branches.push(branch);
+            }
+            schema.properties.insert(
+                tag.clone(),
+                Schema {
+                    type_: Some(Type::String),
+                    enum_: live.iter().map(|(_, _, n)| Value::String(n.clone())).collect(),
+                    ..Default::default()
+                },
+            );
+            out.field_spans.push((tag.clone(), *tag_span));
+            schema.required = vec![tag.clone()];
+            schema.one_of = branches;
+        }
+    }
+    out.schema = schema;
 }
 
 fn lower_field(

@@ -1,0 +1,24 @@
+use crd_derive::CrdSchema;
+use serde::{Deserialize, Serialize};
+
+#[derive(CrdSchema, Serialize, Deserialize, Clone, Debug)]
+#[serde(untagged)]
+pub enum Untagged {
+    Name(String),
+    Count(i64),
+}
+
+#[derive(CrdSchema, Serialize, Deserialize, Clone, Debug)]
+pub enum Mixed {
+    Nothing,
+    Something { value: String },
+}
+
+#[derive(CrdSchema, Serialize, Deserialize, Clone, Debug)]
+#[serde(tag = "kind")]
+pub enum Clashing {
+    A { size: i64 },
+    B { size: String },
+}
+
+fn main() {}
