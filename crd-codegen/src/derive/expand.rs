@@ -8,8 +8,9 @@ use crate::rust::admit::AdmitEmitter;
 use crate::rust::emit::{resource_impls, root_serialize};
 use crate::rust::plan::{FieldDef, Module, Presence, RootDef, StructDef, Ty, TypeBody, TypeDef};
 use crate::rust::rules::RulesEmitter;
-use proc_macro2::{Ident, TokenStream};
+use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
+use syn::spanned::Spanned;
 
 /// The alias a foreign field type gets inside the generated block, so the admission
 /// emitter can name it like a generated type.
@@ -66,10 +67,20 @@ fn module<'a>(first: TypeDef<'a>, schema: &'a Schema) -> Module<'a> {
     }
 }
 
+/// Each field type's alias name → the span of the type as written, where errors
+/// about it (no schema) point.
+fn alias_spans(foreign: &[syn::Type]) -> std::collections::HashMap<String, Span> {
+    foreign
+        .iter()
+        .enumerate()
+        .map(|(n, t)| (alias(n).to_string(), t.span()))
+        .collect()
+}
+
 /// `rt::derived::splice(JSON, &[...])`: the schema with the foreign types' schemas in place.
 fn splice_call(json: &str, foreign: &[syn::Type], func: &str) -> TokenStream {
-    let types = (0..foreign.len()).map(|n| {
-        let a = alias(n);
+    let types = foreign.iter().enumerate().map(|(n, t)| {
+        let a = Ident::new(&alias(n).to_string(), t.span());
         quote!(<#a as rt::CrdSchema>::crd_schema)
     });
     let func = format_ident!("{}", func);
@@ -115,14 +126,17 @@ pub fn type_impls(l: &Lowered) -> TokenStream {
         body: TypeBody::Struct(empty_struct()),
     };
     let m = module(first, &l.schema);
-    let rules = RulesEmitter::for_derived(&m);
+    let spans = alias_spans(&l.foreign);
+    let rules = RulesEmitter::for_derived(&m, spans.clone());
     let (walk_rules, static_schema) = rules.derived_items();
-    let admit = AdmitEmitter::new(&m).type_impls(&m.types[0], None, walk_rules);
+    let admit = AdmitEmitter::new(&m)
+        .with_spans(&spans)
+        .type_impls(&m.types[0], None, walk_rules);
     let rules_module = rules.rules_module();
     let ident = &l.ident;
     let json = serde_json::to_string(&crate::write::schema(&l.schema)).expect("JSON");
     let schema = splice_call(&json, &l.foreign, "splice");
-    let has_rules = has_rules_expr(crate::rust::admit::has_local_rules(&l.schema), l.foreign.len());
+    let has_rules = has_rules_expr(crate::rust::admit::has_local_rules(&l.schema), &l.foreign);
     let aliases = aliases(&l.foreign);
     wrap(
         ident,
@@ -149,9 +163,9 @@ pub fn type_impls(l: &Lowered) -> TokenStream {
 }
 
 /// `local || <field type>::HAS_RULES || ...`.
-fn has_rules_expr(local: bool, foreign: usize) -> TokenStream {
-    let types = (0..foreign).map(|n| {
-        let a = alias(n);
+fn has_rules_expr(local: bool, foreign: &[syn::Type]) -> TokenStream {
+    let types = foreign.iter().enumerate().map(|(n, t)| {
+        let a = Ident::new(&alias(n).to_string(), t.span());
         quote!(<#a as rt::CrdSchema>::HAS_RULES)
     });
     quote!(#local #( || #types )*)
@@ -258,7 +272,7 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
     };
     let m = module(root, &version.schema);
     let rules = RulesEmitter::new(&m);
-    let has_rules = has_rules_expr(false, foreign.len());
+    let has_rules = has_rules_expr(false, &foreign);
     let validate_rules = rules.root_validate_rules(&m.types[0]).map(|validate_rules| {
         quote! {
             const HAS_RULES: bool = #has_rules;
@@ -266,7 +280,11 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
             #validate_rules
         }
     });
-    let admit = AdmitEmitter::new(&m).type_impls(&m.types[0], validate_rules, TokenStream::new());
+    let admit = AdmitEmitter::new(&m).with_spans(&alias_spans(&foreign)).type_impls(
+        &m.types[0],
+        validate_rules,
+        TokenStream::new(),
+    );
     let rules_module = rules.rules_module();
 
     let crd_json = serde_json::to_string(&crate::write::crd(crd)).expect("JSON");

@@ -20,7 +20,7 @@ use std::collections::HashMap;
 /// Emits the admission impls of one module's types.
 pub struct AdmitEmitter<'a> {
     /// Schema node → name of the generated struct (or alias) for it.
-    named: HashMap<*const Schema, &'a str>,
+    named: HashMap<*const Schema, (&'a str, Span)>,
     /// Counter for unique local names (statics).
     counter: Cell<usize>,
     /// `static`s of the function being emitted, placed at its top.
@@ -51,7 +51,7 @@ impl<'a> AdmitEmitter<'a> {
             .iter()
             .filter(|t| matches!(t.body, TypeBody::Struct(_) | TypeBody::Alias(_)))
             .filter(|t| !matches!(t.body, TypeBody::Alias(target) if matches!(module.types[target].body, TypeBody::Enum(_))))
-            .map(|t| (t.schema as *const Schema, t.name.as_str()))
+            .map(|t| (t.schema as *const Schema, (t.name.as_str(), Span::call_site())))
             .collect();
         AdmitEmitter {
             named,
@@ -59,6 +59,17 @@ impl<'a> AdmitEmitter<'a> {
             statics: Default::default(),
             node_statics: Default::default(),
         }
+    }
+
+    /// Names the types in `spans` with those spans (a derived type's field types, so
+    /// that errors about them point at the field).
+    pub fn with_spans(mut self, spans: &HashMap<String, Span>) -> Self {
+        for (name, span) in self.named.values_mut() {
+            if let Some(s) = spans.get(*name) {
+                *span = *s;
+            }
+        }
+        self
     }
 
     fn fresh(&self, prefix: &str) -> Ident {
@@ -73,7 +84,7 @@ impl<'a> AdmitEmitter<'a> {
         if Some(ptr) == this {
             return None;
         }
-        self.named.get(&ptr).map(|n| Ident::new(n, Span::call_site()))
+        self.named.get(&ptr).map(|(n, span)| Ident::new(n, *span))
     }
 
     /// `impl ObjectSchema` (and `impl CustomResource` for roots) for one type;

@@ -54,6 +54,8 @@ pub struct RulesEmitter<'a> {
     items: RefCell<Vec<TokenStream>>,
     /// Statics named from outside the `rules` module (a derived type's schema).
     exported: RefCell<Vec<Ident>>,
+    /// Spans of a derived type's field types, by alias name.
+    spans: HashMap<String, Span>,
     counter: Cell<usize>,
 }
 
@@ -65,8 +67,10 @@ impl<'a> RulesEmitter<'a> {
     /// For a derived type's module (`crate::derive`): its first type is the derived
     /// type, whose rules are walked from its `ObjectSchema::walk_rules` (as a root's
     /// are from `validate_rules`); the others stand for its field types.
-    pub fn for_derived(module: &'a Module<'a>) -> Self {
-        Self::with_roots(module, true)
+    pub fn for_derived(module: &'a Module<'a>, spans: HashMap<String, Span>) -> Self {
+        let mut e = Self::with_roots(module, true);
+        e.spans = spans;
+        e
     }
 
     fn with_roots(module: &'a Module<'a>, first_is_root: bool) -> Self {
@@ -88,6 +92,7 @@ impl<'a> RulesEmitter<'a> {
             static_by_text: RefCell::new(HashMap::new()),
             items: RefCell::new(Vec::new()),
             exported: RefCell::new(Vec::new()),
+            spans: HashMap::new(),
             counter: Cell::new(0),
         };
         let mut taken = std::collections::HashSet::new();
@@ -716,7 +721,9 @@ impl<'a> RulesEmitter<'a> {
     fn foreign_alias(&self, s: &Schema) -> Option<Ident> {
         s.rust_type?;
         let id = self.named.get(&(s as *const Schema))?;
-        Some(Ident::new(&self.module.types[*id].name, Span::call_site()))
+        let name = &self.module.types[*id].name;
+        let span = self.spans.get(name).copied().unwrap_or_else(Span::call_site);
+        Some(Ident::new(name, span))
     }
 
     /// The schema's `CachedDeepEqual` of JSON values `a` and `b` (a `bool`).
