@@ -66,6 +66,20 @@ pub fn lower_type(input: &TypeInput) -> Result<Lowered> {
     {
         errors.push(Error::custom(format!("unknown serde rename rule {rule:?}")).with_span(span));
     }
+    for ty in &out.foreign {
+        if let syn::Type::Path(p) = ty
+            && p.qself.is_none()
+            && (p.path.is_ident(&input.ident) || p.path.is_ident("Self"))
+        {
+            errors.push(
+                Error::custom(
+                    "a type that contains itself has no CRD schema (a CRD's schema cannot refer back to itself); \
+                     hold the recursive part as `serde_json::Value` with `#[crd(preserve_unknown_fields)]`",
+                )
+                .with_span(ty),
+            );
+        }
+    }
     out.schema.description = doc_text(&input.attrs);
     let is_object = out.schema.type_ == Some(Type::Object);
     apply_keywords(&input.resource.keywords, &mut out.schema, Place::Type, &mut errors);
