@@ -1,4 +1,5 @@
-//! Every document of the corpus (`../shared/crds`) reads into the CRD model.
+//! Every document of the corpus (`../shared/crds`) reads into the CRD model, and its
+//! IR written back as a CRD reads back the same.
 
 use crd_codegen::convert::{Read, read_crd};
 use crd_codegen::lower::{lower_crd, lower_schema, raise_schema};
@@ -26,9 +27,26 @@ fn every_corpus_document_reads() {
                     for w in warnings {
                         eprintln!("{w}");
                     }
+                    // Writing the IR as a CRD (what `Kind::crd()` returns) and reading it
+                    // back gives the same IR.
+                    let ir = lower_crd(&c);
+                    let written = crd_codegen::write::crd(&ir).to_string();
+                    let again = crd_codegen::source::parse_text(std::path::Path::new("written"), written)
+                        .ok()
+                        .and_then(|docs| match read_crd(&docs[0]) {
+                            Ok(Read::Crd(w, _)) => Some(lower_crd(&w)),
+                            _ => None,
+                        });
+                    if again.as_ref() != Some(&ir) {
+                        failures.push(format!(
+                            "{}: {}: written CRD reads back different",
+                            f.display(),
+                            ir.name
+                        ));
+                    }
                     // Raising a lowered schema gives back the same IR (the CEL compiler
                     // reads schemas raised from the IR).
-                    for v in &lower_crd(&c).versions {
+                    for v in &ir.versions {
                         if lower_schema(&raise_schema(&v.schema)) != v.schema {
                             failures.push(format!("{}: {}: raise(lower) differs", f.display(), v.name));
                         }
