@@ -77,12 +77,12 @@ pub struct ScaleAttr {
 pub struct PrintColumnAttr {
     pub name: String,
     #[darling(rename = "type")]
-    pub type_: SpannedValue<String>,
+    pub type_: String,
     pub json_path: String,
     #[darling(default)]
     pub description: String,
     #[darling(default)]
-    pub format: SpannedValue<String>,
+    pub format: String,
     #[darling(default)]
     pub priority: i32,
 }
@@ -279,7 +279,6 @@ pub struct SerdeAttrs {
     pub default: bool,
     pub skip: bool,
     pub flatten: bool,
-    pub skip_serializing_if: bool,
     /// `rename_all_fields`: `rename_all` for the fields of every variant.
     pub rename_all_fields: Option<(String, Span)>,
     /// `tag = "..."`: internally tagged (adjacently with `content`).
@@ -308,10 +307,6 @@ impl SerdeAttrs {
                     }
                     "skip" | "skip_deserializing" => out.skip = true,
                     "flatten" => out.flatten = true,
-                    "skip_serializing_if" => {
-                        out.skip_serializing_if = true;
-                        skip_value(&meta)?;
-                    }
                     "tag" if meta.input.peek(Token![=]) => {
                         let lit = meta.value()?.parse::<LitStr>()?;
                         out.tag = Some((lit.value(), lit.span()));

@@ -1,15 +1,17 @@
 //! The API server's CRD checks on a derived item, at compile time: the item's schema
-//! with its field types' schemas left open (`x-kubernetes-preserve-unknown-fields`),
-//! so what fails here fails in every CRD the item is part of. Each error is reported
-//! at the field it is about.
+//! with its field types' schemas replaced by stand-ins ([`Schema::dyn_stand_in`]), so
+//! what fails here fails in every CRD the item is part of. Each error is reported at
+//! the field, rule or printer column it is about; errors about a stand-in are left to
+//! the whole-CRD test the derive emits.
 
 use super::lower::Lowered;
 use crate::ir::{self, Schema};
 use darling::Error;
 use proc_macro2::Span;
 
-/// Checks a kind's CRD with the spec's own schema in place.
-pub fn check_resource(crd: &ir::Crd, spec: &Lowered) -> darling::Result<()> {
+/// Checks a kind's CRD with the spec's own schema in place; `column_spans` are the
+/// printer columns' attributes.
+pub fn check_resource(crd: &ir::Crd, spec: &Lowered, column_spans: &[Span]) -> darling::Result<()> {
     let mut crd = crd.clone();
     // A version with `storage = false` is one of several, merged with `merge_crds`,
     // which checks that exactly one is the storage version.
@@ -19,7 +21,7 @@ pub fn check_resource(crd: &ir::Crd, spec: &Lowered) -> darling::Result<()> {
     for node in root.properties.values_mut() {
         *node = open_foreign(node);
     }
-    report(&crd, spec, &spec.ident.span())
+    report(&crd, spec, column_spans, &spec.ident.span())
 }
 
 /// Checks a nested type's schema, as the `spec` of a made-up CRD.
@@ -55,7 +57,7 @@ pub fn check_type(l: &Lowered) -> darling::Result<()> {
         annotations: Default::default(),
         labels: Default::default(),
     };
-    report(&crd, l, &l.ident.span())
+    report(&crd, l, &[], &l.ident.span())
 }
 
 /// `s` with every foreign node replaced by its stand-in ([`Schema::dyn_stand_in`]).
@@ -81,43 +83,46 @@ fn open_foreign(s: &Schema) -> Schema {
 /// The prefix of every path in the spec's schema.
 const SPEC: &str = "openAPIV3Schema.properties[spec]";
 
-fn report(crd: &ir::Crd, l: &Lowered, type_span: &Span) -> darling::Result<()> {
-    let text = serde_json::to_string(&crate::write::crd(crd)).expect("JSON");
-    let docs = match crate::source::parse_text(std::path::Path::new("derive"), text) {
-        Ok(d) => d,
-        Err(d) => return Err(Error::custom(d.message).with_span(type_span)),
+fn report(crd: &ir::Crd, l: &Lowered, column_spans: &[Span], type_span: &Span) -> darling::Result<()> {
+    let found = match api_server_errors(&crate::write::crd(crd)) {
+        Ok(found) => found,
+        Err(unreadable) => return Err(Error::custom(unreadable.join("\n")).with_span(type_span)),
     };
     let mut stand_ins = Vec::new();
     stand_in_paths(&l.schema, "properties[spec]".to_string(), &mut stand_ins);
     let mut errors = Error::accumulator();
-    for doc in docs {
-        match crate::convert::read_crd(&doc) {
-            Ok(crate::convert::Read::Crd(model, _)) => {
-                let found = crate::check::check_crd_with(&model, &crate::cel::check::compile::AdmissionStages);
-                for e in found {
-                    if about_stand_in(&e.field, &stand_ins) {
-                        continue;
-                    }
-                    // A rule's estimated cost depends on the bounds of the field types
-                    // it reaches into, which a stand-in does not have; the emitted test
-                    // checks the cost on the whole CRD.
-                    if !l.foreign.is_empty() && e.detail.contains("exceeds budget by factor") {
-                        continue;
-                    }
-                    let message = e.to_string();
-                    let span = field_span(&e.field, l).unwrap_or(*type_span);
-                    errors.push(Error::custom(message).with_span(&span));
-                }
-            }
-            Ok(crate::convert::Read::Other(..)) => {}
-            Err(diags) => {
-                for d in diags {
-                    errors.push(Error::custom(d.message).with_span(type_span));
-                }
-            }
+    for e in found {
+        if about_stand_in(&e.field, &stand_ins) {
+            continue;
         }
+        // A rule's estimated cost depends on the bounds of the field types it reaches
+        // into, which a stand-in does not have; the emitted test checks the cost on the
+        // whole CRD.
+        if !l.foreign.is_empty() && e.detail.contains("exceeds budget by factor") {
+            continue;
+        }
+        let span = item_span(&e.field, l, column_spans).unwrap_or(*type_span);
+        errors.push(Error::custom(e.to_string()).with_span(&span));
     }
     errors.finish()
+}
+
+/// The API server's CRD checks on a CRD object; `Err` when it does not read as one.
+fn api_server_errors(crd: &serde_json::Value) -> Result<Vec<crd_runtime::FieldError>, Vec<String>> {
+    let docs =
+        crate::source::parse_text(std::path::Path::new("crd()"), crd.to_string()).map_err(|d| vec![d.message])?;
+    let mut out = Vec::new();
+    for doc in docs {
+        match crate::convert::read_crd(&doc) {
+            Ok(crate::convert::Read::Crd(model, _)) => out.extend(crate::check::check_crd_with(
+                &model,
+                &crate::cel::check::compile::AdmissionStages,
+            )),
+            Ok(crate::convert::Read::Other(..)) => return Err(vec!["not a CustomResourceDefinition".into()]),
+            Err(diags) => return Err(diags.into_iter().map(|d| d.message).collect()),
+        }
+    }
+    Ok(out)
 }
 
 /// The paths (below `openAPIV3Schema.`) of the stand-ins for field types.
@@ -150,9 +155,14 @@ fn about_stand_in(field: &str, stand_ins: &[String]) -> bool {
     })
 }
 
-/// The span of the field or type rule a path in the spec's schema is about, if it
-/// names one.
-fn field_span(path: &str, l: &Lowered) -> Option<Span> {
+/// The span of the field, type rule or printer column an error's path is about, if
+/// it names one.
+fn item_span(path: &str, l: &Lowered, column_spans: &[Span]) -> Option<Span> {
+    if let Some(at) = path.find("additionalPrinterColumns[") {
+        let index = &path[at + "additionalPrinterColumns[".len()..];
+        let i: usize = index[..index.find(']')?].parse().ok()?;
+        return column_spans.get(i).copied();
+    }
     let rest = &path[path.find(SPEC)? + SPEC.len()..];
     if let Some(index) = rest.strip_prefix(".x-kubernetes-validations[") {
         let i: usize = index[..index.find(']')?].parse().ok()?;
@@ -165,24 +175,10 @@ fn field_span(path: &str, l: &Lowered) -> Option<Span> {
 
 /// The API server's CRD checks on a CRD object, every error as it prints them.
 pub fn check_crd_value(crd: &serde_json::Value) -> Vec<String> {
-    let text = crd.to_string();
-    let mut out = Vec::new();
-    let docs = match crate::source::parse_text(std::path::Path::new("crd()"), text) {
-        Ok(d) => d,
-        Err(d) => return vec![d.message],
-    };
-    for doc in docs {
-        match crate::convert::read_crd(&doc) {
-            Ok(crate::convert::Read::Crd(model, _)) => out.extend(
-                crate::check::check_crd_with(&model, &crate::cel::check::compile::AdmissionStages)
-                    .iter()
-                    .map(|e| e.to_string()),
-            ),
-            Ok(crate::convert::Read::Other(..)) => out.push("not a CustomResourceDefinition".into()),
-            Err(diags) => out.extend(diags.into_iter().map(|d| d.message)),
-        }
+    match api_server_errors(crd) {
+        Ok(found) => found.iter().map(|e| e.to_string()).collect(),
+        Err(unreadable) => unreadable,
     }
-    out
 }
 
 /// [`check_crd_value`] on one derived version: when it is not the storage version

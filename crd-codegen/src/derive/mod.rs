@@ -81,7 +81,8 @@ fn expand_custom_resource(input: TokenStream) -> darling::Result<TokenStream> {
     let resource = errors.handle(resource::resource(&parsed.resource, &di.ident));
     errors.finish()?;
     let (lowered, (crd, parts)) = (lowered.expect("no errors"), resource.expect("no errors"));
-    check::check_resource(&crd, &lowered)?;
+    let column_spans: Vec<Span> = parsed.resource.printcolumn.iter().map(|c| c.span()).collect();
+    check::check_resource(&crd, &lowered, &column_spans)?;
     let parts = expand::RootParts {
         vis: di.vis.clone(),
         ..parts
@@ -173,35 +174,20 @@ mod resource {
             },
             None => None,
         };
-        let mut printer_columns = Vec::new();
-        for c in &r.printcolumn {
-            if !matches!(c.type_.as_str(), "integer" | "number" | "string" | "boolean" | "date") {
-                errors.push(
-                    Error::custom("a printer column's `type` is one of integer, number, string, boolean, date")
-                        .with_span(&c.type_.span()),
-                );
-            }
-            if !matches!(
-                c.format.as_str(),
-                "" | "int32" | "int64" | "float" | "double" | "byte" | "date" | "date-time" | "password"
-            ) {
-                errors.push(
-                    Error::custom("a printer column's `format` is one of int32, int64, float, double, byte, date, date-time, password")
-                        .with_span(&c.format.span()),
-                );
-            }
-            if c.priority < 0 {
-                errors.push(Error::custom("a printer column's `priority` is 0 or more").with_span(&c.span()));
-            }
-            printer_columns.push(ir::PrinterColumn {
+        // The columns are checked with the CRD (`check::check_resource`), their
+        // errors reported at their attribute.
+        let printer_columns = r
+            .printcolumn
+            .iter()
+            .map(|c| ir::PrinterColumn {
                 name: c.name.clone(),
-                type_: c.type_.to_string(),
-                format: c.format.to_string(),
+                type_: c.type_.clone(),
+                format: c.format.clone(),
                 description: c.description.clone(),
                 priority: c.priority,
                 json_path: c.json_path.clone(),
-            });
-        }
+            })
+            .collect();
         // Root schema: `spec` and `status` are the foreign types 0 and 1.
         let mut root = Schema {
             type_: Some(Type::Object),

@@ -5,7 +5,6 @@ use serde::{Deserialize, Serialize};
 #[crd(
     version = "v1",
     kind = "Widget",
-    printcolumn(name = "Age", type = "time", json_path = ".metadata.creationTimestamp")
 )]
 pub struct WidgetSpec {
     pub name: String,
