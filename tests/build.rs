@@ -19,6 +19,11 @@ const DEFAULT_PROJECTS: &[&str] = &[
     "velero",
 ];
 
+/// Projects whose CRDs go through `crdgen generate --derive` and are compiled for the
+/// derive round trip by default (`CRD_DERIVE_PROJECTS` picks others, or `all`):
+/// CEL-, junctor- and version-heavy ones.
+const DERIVE_PROJECTS: &[&str] = &["cert-manager", "fluxcd", "gateway-api"];
+
 #[path = "build_cel.rs"]
 mod build_cel;
 
@@ -61,6 +66,87 @@ fn main() {
     index.push_str(&table);
     std::fs::write(out.join("corpus.rs"), index).unwrap();
     build_cel::generate(&manifest.join("../../shared/cel-spec"), &out);
+    derived_corpus(&corpus, &out);
+}
+
+/// `derived_corpus.rs`: for each CRD file of the derive projects, the source that
+/// `crdgen generate --derive` writes for it, compiled, with its kinds' `crd()` and
+/// admission; and the files whose CRDs the derive cannot express, with the reasons.
+fn derived_corpus(corpus: &Path, out: &Path) {
+    use crd_codegen::rust::names::module_name;
+    println!("cargo:rerun-if-env-changed=CRD_DERIVE_PROJECTS");
+    let projects: Vec<String> = match std::env::var("CRD_DERIVE_PROJECTS").ok().as_deref() {
+        Some("all") => list_projects(corpus),
+        Some(list) if !list.is_empty() => list.split(',').map(|s| s.trim().to_string()).collect(),
+        _ => DERIVE_PROJECTS.iter().map(|s| s.to_string()).collect(),
+    };
+    let mut index = String::new();
+    let mut derived = String::from("pub const DERIVED: &[Derived] = &[\n");
+    let mut unsupported = String::from("pub const UNSUPPORTED: &[(&str, &[&str])] = &[\n");
+    let dir = out.join("derived");
+    std::fs::create_dir_all(&dir).unwrap();
+    for p in projects.iter().filter(|_| corpus.is_dir()) {
+        for d in crd_dirs(&corpus.join(p)) {
+            let mut files: Vec<PathBuf> = std::fs::read_dir(&d)
+                .unwrap()
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "yaml" || e == "yml"))
+                .collect();
+            files.sort();
+            for file in files {
+                let rel = file.strip_prefix(corpus).unwrap().to_string_lossy().replace('\\', "/");
+                let loaded = crd_codegen::load::load(&[&file]);
+                let irs = loaded.irs();
+                if loaded.has_errors() || irs.is_empty() {
+                    continue;
+                }
+                let source = match crd_codegen::rust::derive_source::generate_source(&irs) {
+                    Ok(source) => source,
+                    Err(reasons) => {
+                        let reasons: Vec<String> = reasons.iter().map(|r| format!("{:?}", r.to_string())).collect();
+                        writeln!(unsupported, "    ({rel:?}, &[{}]),", reasons.join(", ")).unwrap();
+                        continue;
+                    }
+                };
+                let module = format!("d_{}", rel.replace(['-', '/', '.'], "_"));
+                std::fs::write(dir.join(format!("{module}.rs")), source).unwrap();
+                writeln!(
+                    index,
+                    "#[allow(dead_code)]\npub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/derived/{module}.rs\")); }}"
+                )
+                .unwrap();
+                let mut crds = Vec::new();
+                let mut resources = Vec::new();
+                for crd in &irs {
+                    let group = module_name(&crd.group);
+                    let kind = &crd.names.kind;
+                    for v in &crd.versions {
+                        let version = module_name(&v.name);
+                        resources.push(format!(
+                            "::crd_runtime::schema::Resource::of::<{module}::{group}::{version}::{kind}>()"
+                        ));
+                    }
+                    crds.push(if crd.versions.len() > 1 {
+                        let f = crd_codegen::rust::names::snake_case(kind);
+                        format!("{module}::{group}::{f}_crd().expect(\"the versions merge\")")
+                    } else {
+                        let version = module_name(&crd.versions[0].name);
+                        format!("{module}::{group}::{version}::{kind}::crd()")
+                    });
+                }
+                writeln!(
+                    derived,
+                    "    Derived {{ file: {rel:?}, crds: || vec![{}], resources: &[{}] }},",
+                    crds.join(", "),
+                    resources.join(", ")
+                )
+                .unwrap();
+            }
+        }
+    }
+    derived.push_str("];\n");
+    unsupported.push_str("];\n");
+    std::fs::write(out.join("derived_corpus.rs"), format!("{index}{derived}{unsupported}")).unwrap();
 }
 
 /// The directories under `dir` (itself included) that directly hold YAML files.

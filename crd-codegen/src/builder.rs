@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 pub struct Builder {
     inputs: Vec<PathBuf>,
     selection: Selection,
+    derive: bool,
 }
 
 impl Builder {
@@ -55,11 +56,31 @@ impl Builder {
         self
     }
 
+    /// Emit editable source that derives the CRDs back (`#[derive(CustomResource)]`
+    /// with `#[crd(...)]` attributes, as `crdgen generate --derive` writes it) instead
+    /// of generated code: for a one-shot conversion whose output is checked in.
+    pub fn derive(mut self, derive: bool) -> Self {
+        self.derive = derive;
+        self
+    }
+
     /// Generates the Rust source. Notes and warnings are returned with it.
     pub fn generate(&self) -> Result<(String, Vec<Diagnostic>), Error> {
         let loaded = self.load()?;
-        let source = crate::rust::generate_source(&loaded.irs());
+        let source = self.source(&loaded)?;
         Ok((source, loaded.diagnostics))
+    }
+
+    fn source(&self, loaded: &Loaded) -> Result<String, Error> {
+        if !self.derive {
+            return Ok(crate::rust::generate_source(&loaded.irs()));
+        }
+        crate::rust::derive_source::generate_source(&loaded.irs()).map_err(|unsupported| Error {
+            diagnostics: unsupported
+                .iter()
+                .map(|u| Diagnostic::fatal(None, None, u.to_string()))
+                .collect(),
+        })
     }
 
     /// Writes the source to `$OUT_DIR/<file_name>` and tells Cargo to rerun the build
@@ -89,7 +110,7 @@ impl Builder {
         for d in &loaded.diagnostics {
             println!("cargo:warning={d}");
         }
-        let source = crate::rust::generate_source(&loaded.irs());
+        let source = self.source(&loaded)?;
         std::fs::write(path, source).map_err(|e| Error {
             diagnostics: vec![Diagnostic::fatal(
                 Some(path.to_path_buf()),

@@ -272,7 +272,7 @@ fn rule(r: &Rule) -> Value {
 }
 
 /// Integral values as integers, as Go writes a float64 `1`.
-fn number(n: f64) -> Value {
+pub(crate) fn number(n: f64) -> Value {
     if n.fract() == 0.0 && n.abs() < 9.0e15 {
         json!(n as i64)
     } else {

@@ -8,6 +8,26 @@ use std::path::Path;
 fn check_snapshot(name: &str) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
     let input = dir.join("fixtures").join(format!("{name}.yaml"));
+    let loaded = load(&input);
+    compare(
+        name,
+        &crd_codegen::rust::generate_source(&loaded),
+        &dir.join("snapshots").join(format!("{name}.rs")),
+    );
+}
+
+/// `crdgen generate --derive` output, kept as reviewed snapshots in
+/// `tests/snapshots/derive/` (the workspace test crate compiles them and checks that
+/// each derives its input back).
+fn check_derive_snapshot(name: &str, input: &Path) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let source =
+        crd_codegen::rust::derive_source::generate_source(&load(input)).unwrap_or_else(|u| panic!("{name}: {u:?}"));
+    compare(name, &source, &dir.join("snapshots/derive").join(format!("{name}.rs")));
+}
+
+fn load(input: &Path) -> Vec<crd_codegen::ir::Crd> {
+    let name = input.display();
     let loaded = crd_codegen::load::load(&[&input]);
     assert!(
         !loaded.has_errors(),
@@ -19,13 +39,15 @@ fn check_snapshot(name: &str) {
             .collect::<Vec<_>>()
             .join("\n")
     );
-    let actual = crd_codegen::rust::generate_source(&loaded.irs());
-    let snapshot = dir.join("snapshots").join(format!("{name}.rs"));
+    loaded.irs()
+}
+
+fn compare(name: &str, actual: &str, snapshot: &Path) {
     if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
-        std::fs::write(&snapshot, &actual).unwrap();
+        std::fs::write(snapshot, actual).unwrap();
         return;
     }
-    let expected = std::fs::read_to_string(&snapshot)
+    let expected = std::fs::read_to_string(snapshot)
         .unwrap_or_else(|e| panic!("{}: {e}; run with UPDATE_SNAPSHOTS=1 to create it", snapshot.display()));
     if actual != expected {
         let first_diff = actual
@@ -59,4 +81,36 @@ snapshots! {
     embedded_resource => "embedded",
     v1beta1 => "v1beta1",
     multi_version => "multi-version",
+}
+
+fn seed(file: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/spec/examples")
+        .join(file)
+}
+
+#[test]
+fn derive_seed_crontab() {
+    check_derive_snapshot("crontab", &seed("crontab-crd.yaml"));
+}
+
+#[test]
+fn derive_seed_cel_rules() {
+    check_derive_snapshot("cel", &seed("cel-crd.yaml"));
+}
+
+#[test]
+fn derive_multi_version() {
+    check_derive_snapshot(
+        "multi-version",
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/multi-version.yaml"),
+    );
+}
+
+#[test]
+fn derive_junctors() {
+    check_derive_snapshot(
+        "junctors",
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/junctor-ratchet-crd.yaml"),
+    );
 }

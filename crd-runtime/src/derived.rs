@@ -58,9 +58,16 @@ fn splice_value(value: &mut Value, types: &[fn() -> Value]) {
                 return;
             }
             for (key, child) in map.iter_mut() {
-                // Defaults, enums and examples are data, not schemas.
-                if !matches!(key.as_str(), "default" | "enum" | "example") {
-                    splice_value(child, types);
+                match key.as_str() {
+                    // Defaults, enums and examples are data, not schemas.
+                    "default" | "enum" | "example" => {}
+                    // Property names may be anything, `default` included.
+                    "properties" => {
+                        if let Value::Object(props) = child {
+                            props.values_mut().for_each(|p| splice_value(p, types));
+                        }
+                    }
+                    _ => splice_value(child, types),
                 }
             }
         }
@@ -85,6 +92,21 @@ pub fn crd(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// A property may be called `default` (gateway-api's `tls.frontend.default`): it is
+    /// a schema, spliced, unlike the `default` keyword's data.
+    #[test]
+    fn splices_a_property_named_default() {
+        fn inner() -> Value {
+            json!({"type": "object"})
+        }
+        let json =
+            r#"{"type":"object","properties":{"default":{"x-crd-rust-type":0}},"default":{"x-crd-rust-type":0}}"#;
+        assert_eq!(
+            splice(json, &[inner]),
+            json!({"type": "object", "properties": {"default": {"type": "object"}}, "default": {"x-crd-rust-type": 0}})
+        );
+    }
 
     #[test]
     fn splices_types_under_field_keywords() {

@@ -19,7 +19,10 @@ pub struct Comparison {
 }
 
 pub fn describe(a: &Admission) -> String {
-    let mut s = format!("object: {}\npruned: {:?}\n", a.object, a.pruned);
+    let mut s = format!(
+        "object: {}\npruned: {:?}\nrules cost: {}\n",
+        a.object, a.pruned, a.rules_cost
+    );
     if let Some(b) = &a.bad_request {
         s.push_str(&format!("bad request: {b}\n"));
     }

@@ -27,9 +27,15 @@ enum Command {
     Generate {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
-        /// Write to FILE instead of standard output.
-        #[arg(short, long, value_name = "FILE")]
+        /// Write to FILE instead of standard output; with --derive, a directory gets a
+        /// file per API group and a `mod.rs`.
+        #[arg(short, long, value_name = "FILE|DIR")]
         output: Option<PathBuf>,
+        /// Emit editable source that derives the CRDs back (`#[derive(CustomResource)]`
+        /// with `#[crd(...)]` attributes), to check in and own, instead of generated
+        /// code.
+        #[arg(long)]
+        derive: bool,
         /// Generate only this kind (repeat, or separate with commas, for more).
         #[arg(long = "kind", value_name = "KIND", value_delimiter = ',')]
         kinds: Vec<String>,
@@ -86,9 +92,11 @@ fn main() -> ExitCode {
             kinds,
             groups,
             versions,
+            derive,
         } => generate(
             &paths,
             output,
+            derive,
             &Selection {
                 groups,
                 kinds,
@@ -117,20 +125,46 @@ fn report(loaded: &Loaded) -> ExitCode {
     }
 }
 
-fn generate(paths: &[PathBuf], output: Option<PathBuf>, selection: &Selection) -> ExitCode {
+fn generate(paths: &[PathBuf], output: Option<PathBuf>, derive: bool, selection: &Selection) -> ExitCode {
     let mut loaded = load(paths);
     selection.apply(&mut loaded);
     let code = report(&loaded);
     if loaded.has_errors() {
         return code;
     }
-    let source = crd_codegen::rust::generate_source(&loaded.irs());
-    match output {
-        None => print!("{source}"),
-        Some(path) => {
-            if let Err(e) = std::fs::write(&path, source) {
-                eprintln!("error: {}: cannot write: {e}", path.display());
-                return ExitCode::from(2);
+    let irs = loaded.irs();
+    let files = if !derive {
+        let source = crd_codegen::rust::generate_source(&irs);
+        vec![(output, source)]
+    } else {
+        use crd_codegen::rust::derive_source;
+        let generated = match &output {
+            Some(dir) if dir.is_dir() => derive_source::generate_files(&irs).map(|files| {
+                files
+                    .into_iter()
+                    .map(|(name, text)| (Some(dir.join(name)), text))
+                    .collect()
+            }),
+            _ => derive_source::generate_source(&irs).map(|text| vec![(output, text)]),
+        };
+        match generated {
+            Ok(files) => files,
+            Err(unsupported) => {
+                for u in unsupported {
+                    eprintln!("error: {u}");
+                }
+                return ExitCode::from(1);
+            }
+        }
+    };
+    for (path, text) in files {
+        match path {
+            None => print!("{text}"),
+            Some(path) => {
+                if let Err(e) = std::fs::write(&path, text) {
+                    eprintln!("error: {}: cannot write: {e}", path.display());
+                    return ExitCode::from(2);
+                }
             }
         }
     }

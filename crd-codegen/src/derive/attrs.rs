@@ -57,6 +57,28 @@ pub struct ResourceAttrs {
     /// The root's `spec` may be absent (`Option<Spec>`), as in the seed CronTab;
     /// without it `spec` is required, as kube-derive makes it.
     pub optional_spec: Flag,
+    /// The root schema's description (and the root type's doc comment).
+    pub doc: Option<SpannedValue<String>>,
+    /// `x-kubernetes-validations` of the root schema, where `self` is the whole object.
+    #[darling(multiple)]
+    pub root_rule: Vec<RuleAttr>,
+    /// The root lists `apiVersion` and `kind` with controller-gen's descriptions and
+    /// `metadata` as an object, as controller-gen writes them.
+    pub type_meta: Flag,
+    /// The root's `apiVersion`, `kind` and `metadata` schemas written out as JSON,
+    /// where they are not [`type_meta`](Self::type_meta)'s.
+    pub root_properties: Option<SpannedValue<Json>>,
+    /// `metadata` is among the root's `required`.
+    pub metadata_required: Flag,
+    /// `names.listKind`, when not `<Kind>List`.
+    pub list_kind: Option<SpannedValue<String>>,
+    /// The `status` property's default.
+    pub status_default: Option<SpannedValue<Json>>,
+    /// Whether the status subresource is on; by default exactly when `status` is given.
+    pub status_subresource: Option<SpannedValue<bool>>,
+    /// `spec.conversion.webhook` as JSON (`clientConfig`, `conversionReviewVersions`):
+    /// the `Webhook` conversion strategy.
+    pub conversion_webhook: Option<SpannedValue<Json>>,
     /// More derives for the root type (it always derives `Clone`, `Debug`, `Serialize`,
     /// `Deserialize`), e.g. `derive = "PartialEq"`.
     #[darling(multiple)]
@@ -152,6 +174,17 @@ pub struct Keywords {
     #[darling(multiple)]
     pub rule: Vec<RuleAttr>,
     pub items: Option<SpannedValue<Box<Keywords>>>,
+    /// Keywords of a map's values (`additionalProperties`).
+    pub values: Option<SpannedValue<Box<Keywords>>>,
+    /// The description, where no doc comment gives it (array items, map values).
+    pub description: Option<String>,
+    /// `externalDocs`, as JSON.
+    pub external_docs: Option<Json>,
+    /// Junctors, their branches as JSON schemas (`json!([{"required": ["a"]}, ...])`).
+    pub all_of: Option<SpannedValue<Json>>,
+    pub any_of: Option<SpannedValue<Json>>,
+    pub one_of: Option<SpannedValue<Json>>,
+    pub not: Option<SpannedValue<Json>>,
     #[darling(multiple)]
     pub exactly_one_of: Vec<SpannedValue<Json>>,
     #[darling(multiple)]
@@ -353,7 +386,10 @@ pub fn doc_text(attrs: &[Attribute]) -> Option<String> {
             _ => None,
         })
         .flat_map(|s| {
-            s.lines()
+            // `#[doc = ""]` (a bare `///`) is a blank line too.
+            let lines: Vec<&str> = if s.is_empty() { vec![""] } else { s.lines().collect() };
+            lines
+                .into_iter()
                 .map(|l| l.strip_prefix(' ').unwrap_or(l).trim_end().to_string())
                 .collect::<Vec<_>>()
         })

@@ -469,7 +469,7 @@ fn type_schema(ty: &syn::Type, foreign: &mut Vec<syn::Type>) -> Result<Schema> {
         ("Box" | "Arc" | "Rc", [inner]) => type_schema(inner, foreign)?,
         ("Vec" | "VecDeque", [item]) => Schema {
             type_: Some(Type::Array),
-            items: Some(Box::new(type_schema(item, foreign)?)),
+            items: Some(Box::new(element_schema(item, foreign)?)),
             ..Default::default()
         },
         ("BTreeMap" | "HashMap" | "IndexMap", [key, value]) => {
@@ -478,7 +478,7 @@ fn type_schema(ty: &syn::Type, foreign: &mut Vec<syn::Type>) -> Result<Schema> {
             }
             Schema {
                 type_: Some(Type::Object),
-                additional_properties: Some(AdditionalProperties::Schema(Box::new(type_schema(value, foreign)?))),
+                additional_properties: Some(AdditionalProperties::Schema(Box::new(element_schema(value, foreign)?))),
                 ..Default::default()
             }
         }
@@ -495,7 +495,7 @@ fn type_schema(ty: &syn::Type, foreign: &mut Vec<syn::Type>) -> Result<Schema> {
         ("Quantity", []) => int_or_string(Some(QUANTITY_PATTERN)),
         ("Time" | "MicroTime", []) => leaf(Type::String, Some("date-time")),
         ("Duration", []) => leaf(Type::String, None),
-        ("ObjectMeta", []) => leaf(Type::Object, None),
+        ("ObjectMeta" | "EmptyObject", []) => leaf(Type::Object, None),
         ("Option", [_]) => return Err(Error::custom("`Option` only at the top of a field's type").with_span(ty)),
         _ => {
             foreign.push(ty.clone());
@@ -505,6 +505,43 @@ fn type_schema(ty: &syn::Type, foreign: &mut Vec<syn::Type>) -> Result<Schema> {
             }
         }
     })
+}
+
+/// The schema of an array item or map value: `Option<T>` is a nullable `T`.
+fn element_schema(ty: &syn::Type, foreign: &mut Vec<syn::Type>) -> Result<Schema> {
+    match generic_arg(ty, "Option") {
+        Some(inner) => {
+            let mut s = type_schema(inner, foreign)?;
+            s.nullable = true;
+            Ok(s)
+        }
+        None => type_schema(ty, foreign),
+    }
+}
+
+/// A junctor's branches (or `not`'s one schema) from JSON in the CRD's own words.
+fn junctor_branches(name: &str, v: &SpannedValue<Json>, array: bool) -> Result<Vec<Schema>> {
+    let wrong = || {
+        let shape = if array {
+            "a list of schemas: `json!([{...}, ...])`"
+        } else {
+            "a schema: `json!({...})`"
+        };
+        Error::custom(format!("`{name}` is {shape}")).with_span(&v.span())
+    };
+    let values: Vec<&Value> = match (&v.0, array) {
+        (Value::Array(items), true) => items.iter().collect(),
+        (value @ Value::Object(_), false) => vec![value],
+        _ => return Err(wrong()),
+    };
+    values
+        .into_iter()
+        .map(|b| {
+            serde_json::from_value::<crate::model::JsonSchemaProps>(b.clone())
+                .map(|props| crate::lower::lower_schema(&props))
+                .map_err(|e| Error::custom(format!("`{name}`: not a schema: {e}")).with_span(&v.span()))
+        })
+        .collect()
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -541,6 +578,17 @@ fn apply_keywords(kw: &Keywords, node: &mut Schema, place: Place, errors: &mut d
         };
         errors.push(Error::custom(message).with_span(&span));
     };
+    if kw.schemaless.is_present() {
+        if foreign {
+            wrong(errors, "schemaless", kw.schemaless.span(), "", node);
+        } else {
+            // No introspection: an empty schema, then the keywords given with it.
+            *node = Schema {
+                description: node.description.take(),
+                ..Default::default()
+            };
+        }
+    }
     let numeric = matches!(node.type_, Some(Type::Integer | Type::Number)) && !foreign;
     let stringy = (node.type_ == Some(Type::String) || node.int_or_string) && !foreign;
     let array = node.type_ == Some(Type::Array) && !foreign;
@@ -713,7 +761,6 @@ fn apply_keywords(kw: &Keywords, node: &mut Schema, place: Place, errors: &mut d
         ("preserve_unknown_fields", &kw.preserve_unknown_fields),
         ("embedded_resource", &kw.embedded_resource),
         ("int_or_string", &kw.int_or_string),
-        ("schemaless", &kw.schemaless),
     ] {
         if !flag.is_present() {
             continue;
@@ -749,14 +796,7 @@ fn apply_keywords(kw: &Keywords, node: &mut Schema, place: Place, errors: &mut d
                     ..Default::default()
                 }
             }
-            _ => {
-                // No introspection: an empty schema (with the field's own keywords).
-                *node = Schema {
-                    description: node.description.take(),
-                    preserve_unknown_fields: node.preserve_unknown_fields,
-                    ..Default::default()
-                }
-            }
+            _ => {}
         }
     }
     for r in &kw.rule {
@@ -769,6 +809,41 @@ fn apply_keywords(kw: &Keywords, node: &mut Schema, place: Place, errors: &mut d
         match &mut node.items {
             Some(item) if !foreign => apply_keywords(items, item, Place::Items, errors),
             _ => wrong(errors, "items", items.span(), "arrays (`Vec<T>`)", node),
+        }
+    }
+    if let Some(values) = &kw.values {
+        match &mut node.additional_properties {
+            Some(AdditionalProperties::Schema(value)) if !foreign => {
+                apply_keywords(values, value, Place::Items, errors)
+            }
+            _ => wrong(errors, "values", values.span(), "maps (`BTreeMap<String, T>`)", node),
+        }
+    }
+    if let Some(d) = &kw.description {
+        node.description = Some(d.clone());
+    }
+    if let Some(d) = &kw.external_docs {
+        node.external_docs = Some(d.0.clone());
+    }
+    for (name, v, array) in [
+        ("all_of", &kw.all_of, true),
+        ("any_of", &kw.any_of, true),
+        ("one_of", &kw.one_of, true),
+        ("not", &kw.not, false),
+    ] {
+        let Some(v) = v else { continue };
+        if foreign {
+            wrong(errors, name, v.span(), "", node);
+            continue;
+        }
+        match junctor_branches(name, v, array) {
+            Ok(branches) => match name {
+                "all_of" => node.all_of = branches,
+                "any_of" => node.any_of = branches,
+                "one_of" => node.one_of = branches,
+                _ => node.not = branches.into_iter().next().map(Box::new),
+            },
+            Err(e) => errors.push(e),
         }
     }
     if place != Place::Type {
@@ -795,7 +870,7 @@ fn apply_keywords(kw: &Keywords, node: &mut Schema, place: Place, errors: &mut d
     }
 }
 
-fn rule(r: &RuleAttr) -> Result<ir::Rule> {
+pub(super) fn rule(r: &RuleAttr) -> Result<ir::Rule> {
     if let Some(reason) = &r.reason
         && !matches!(
             reason.as_str(),

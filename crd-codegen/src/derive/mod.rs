@@ -21,8 +21,10 @@ pub use k8s::k8s_types_source;
 use attrs::{ResourceAttrs, TypeInput};
 pub use check::check_crd_value;
 use darling::{Error, FromDeriveInput};
+pub(crate) use lower::rename_field;
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
+pub(crate) use resource::{pluralize, type_meta};
 
 /// What the test `#[derive(CustomResource)]` emits calls: the API server's checks on
 /// the whole derived CRD (the field types' schemas in place, so rules are type-checked
@@ -120,6 +122,18 @@ fn resource_attr_spans(r: &ResourceAttrs) -> Vec<(&'static str, Span)> {
         r.optional_spec.is_present().then(|| r.optional_spec.span()),
     );
     opt("deprecated", r.deprecated.is_present().then(|| r.deprecated.span()));
+    opt("doc", r.doc.as_ref().map(|v| v.span()));
+    opt("root_rule", r.root_rule.first().map(|v| v.rule.span()));
+    opt("type_meta", r.type_meta.is_present().then(|| r.type_meta.span()));
+    opt("root_properties", r.root_properties.as_ref().map(|v| v.span()));
+    opt(
+        "metadata_required",
+        r.metadata_required.is_present().then(|| r.metadata_required.span()),
+    );
+    opt("list_kind", r.list_kind.as_ref().map(|v| v.span()));
+    opt("status_default", r.status_default.as_ref().map(|v| v.span()));
+    opt("status_subresource", r.status_subresource.as_ref().map(|v| v.span()));
+    opt("conversion_webhook", r.conversion_webhook.as_ref().map(|v| v.span()));
     out
 }
 
@@ -191,8 +205,27 @@ mod resource {
         // Root schema: `spec` and `status` are the foreign types 0 and 1.
         let mut root = Schema {
             type_: Some(Type::Object),
+            description: r.doc.as_ref().map(|d| d.to_string()),
             ..Default::default()
         };
+        for rule in &r.root_rule {
+            match super::lower::rule(rule) {
+                Ok(rule) => root.validations.push(rule),
+                Err(e) => errors.push(e),
+            }
+        }
+        if r.type_meta.is_present() {
+            root.properties = type_meta();
+        }
+        if let Some(props) = &r.root_properties {
+            match root_properties(&props.0) {
+                Ok(p) => root.properties.extend(p),
+                Err(m) => errors.push(Error::custom(m).with_span(&props.span())),
+            }
+        }
+        if r.metadata_required.is_present() {
+            root.required.push("metadata".into());
+        }
         root.properties.insert(
             "spec".into(),
             Schema {
@@ -205,6 +238,7 @@ mod resource {
                 "status".into(),
                 Schema {
                     rust_type: Some(1),
+                    default: r.status_default.as_ref().map(|d| d.0.clone()),
                     ..Default::default()
                 },
             );
@@ -223,7 +257,7 @@ mod resource {
             deprecation_warning: r.deprecation_warning.clone(),
             schema: root,
             subresources: ir::Subresources {
-                status: status.is_some(),
+                status: r.status_subresource.as_ref().map_or(status.is_some(), |s| **s),
                 scale: r.scale.as_ref().map(|s| ir::Scale {
                     spec_replicas_path: s.spec_replicas_path.clone(),
                     status_replicas_path: s.status_replicas_path.clone(),
@@ -239,7 +273,11 @@ mod resource {
             names: ir::Names {
                 plural,
                 singular,
-                list_kind: format!("{kind}List"),
+                list_kind: r
+                    .list_kind
+                    .as_ref()
+                    .map(|l| l.to_string())
+                    .unwrap_or_else(|| format!("{kind}List")),
                 kind: kind.clone(),
                 short_names: r.shortname.iter().map(|s| s.to_string()).collect(),
                 categories: r.category.iter().map(|s| s.to_string()).collect(),
@@ -250,14 +288,25 @@ mod resource {
                 ir::Scope::Cluster
             },
             versions: vec![v],
-            conversion: ir::Conversion::None,
+            conversion: match &r.conversion_webhook {
+                None => ir::Conversion::None,
+                Some(w) => match conversion_webhook(&w.0) {
+                    Ok(c) => c,
+                    Err(m) => {
+                        errors.push(Error::custom(m).with_span(&w.span()));
+                        ir::Conversion::None
+                    }
+                },
+            },
             annotations: r.annotation.iter().map(|a| (a.key.clone(), a.value.clone())).collect(),
             labels: r.label.iter().map(|a| (a.key.clone(), a.value.clone())).collect(),
         };
-        let doc = format!(
-            "`{kind}` ({}/{version}): the resource whose `spec` is [`{spec}`].",
-            crd.group
-        );
+        let doc = r.doc.as_ref().map(|d| d.to_string()).unwrap_or_else(|| {
+            format!(
+                "`{kind}` ({}/{version}): the resource whose `spec` is [`{spec}`].",
+                crd.group
+            )
+        });
         let name = if kind.is_empty() || syn::parse_str::<syn::Ident>(&kind).is_err() {
             format_ident!("Unnamed")
         } else {
@@ -287,6 +336,78 @@ mod resource {
                 doc,
             },
         ))
+    }
+
+    /// What controller-gen writes for `apiVersion`, `kind` and `metadata` in a root schema.
+    pub fn type_meta() -> indexmap::IndexMap<String, Schema> {
+        let string = |d: &str| Schema {
+            type_: Some(Type::String),
+            description: Some(d.into()),
+            ..Default::default()
+        };
+        let mut props = indexmap::IndexMap::new();
+        props.insert("apiVersion".into(), string(API_VERSION_DOC));
+        props.insert("kind".into(), string(KIND_DOC));
+        props.insert(
+            "metadata".into(),
+            Schema {
+                type_: Some(Type::Object),
+                ..Default::default()
+            },
+        );
+        props
+    }
+
+    pub const API_VERSION_DOC: &str = "APIVersion defines the versioned schema of this representation of an object.\n\
+        Servers should convert recognized schemas to the latest internal value, and\n\
+        may reject unrecognized values.\n\
+        More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources";
+
+    pub const KIND_DOC: &str = "Kind is a string value representing the REST resource this object represents.\n\
+        Servers may infer this from the endpoint the client submits requests to.\n\
+        Cannot be updated.\n\
+        In CamelCase.\n\
+        More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds";
+
+    /// `root_properties`: schemas for `apiVersion`, `kind` and `metadata` only (the
+    /// root's other properties are `spec` and `status`, from their types).
+    fn root_properties(v: &serde_json::Value) -> std::result::Result<indexmap::IndexMap<String, Schema>, String> {
+        let map = v
+            .as_object()
+            .ok_or("`root_properties` is an object of schemas: `json!({\"apiVersion\": {...}})`")?;
+        let mut out = indexmap::IndexMap::new();
+        for (name, schema) in map {
+            if !matches!(name.as_str(), "apiVersion" | "kind" | "metadata") {
+                return Err(format!(
+                    "`root_properties` holds only `apiVersion`, `kind` and `metadata`, not {name:?}"
+                ));
+            }
+            let props: crate::model::JsonSchemaProps = serde_json::from_value(schema.clone())
+                .map_err(|e| format!("`root_properties`: {name:?} is not a schema: {e}"))?;
+            out.insert(name.clone(), crate::lower::lower_schema(&props));
+        }
+        Ok(out)
+    }
+
+    /// `conversion_webhook`: `spec.conversion.webhook` as the CRD writes it.
+    fn conversion_webhook(v: &serde_json::Value) -> std::result::Result<ir::Conversion, String> {
+        let shape =
+            "`conversion_webhook` is `json!({\"clientConfig\": {...}, \"conversionReviewVersions\": [\"v1\"]})`";
+        let map = v.as_object().ok_or(shape)?;
+        if map
+            .keys()
+            .any(|k| !matches!(k.as_str(), "clientConfig" | "conversionReviewVersions"))
+        {
+            return Err(shape.into());
+        }
+        let review_versions = match map.get("conversionReviewVersions") {
+            None => Vec::new(),
+            Some(v) => serde_json::from_value(v.clone()).map_err(|_| shape.to_string())?,
+        };
+        Ok(ir::Conversion::Webhook {
+            review_versions,
+            client_config: map.get("clientConfig").cloned().unwrap_or(serde_json::Value::Null),
+        })
     }
 
     /// kube-derive's and controller-gen's plural for the common English endings.

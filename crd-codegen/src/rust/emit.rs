@@ -82,7 +82,24 @@ pub fn group_doc(group: &str) -> String {
 }
 
 /// `pub mod version { ... }`: a version's types, their impls and its rules.
+/// The lints that descriptions written for Go and OpenAPI trip as doc comments, and
+/// that type names derived from schema paths trip, allowed in a version module.
+pub fn doc_allows() -> TokenStream {
+    quote! {
+        #![allow(
+            clippy::doc_lazy_continuation,
+            clippy::doc_overindented_list_items,
+            clippy::tabs_in_doc_comments,
+            clippy::too_long_first_doc_paragraph,
+            clippy::empty_docs,
+            clippy::enum_variant_names,
+            clippy::large_enum_variant
+        )]
+    }
+}
+
 pub fn version_module(m: &Module) -> TokenStream {
+    let doc_allows = doc_allows();
     let version_mod = ident(&m.version_mod);
     let doc = format!(" `{}/{}`.", m.group, m.version);
     let admit = super::admit::AdmitEmitter::new(m);
@@ -100,14 +117,8 @@ pub fn version_module(m: &Module) -> TokenStream {
     quote! {
         #[doc = #doc]
         pub mod #version_mod {
+            #doc_allows
             #![allow(
-                clippy::doc_lazy_continuation,
-                clippy::doc_overindented_list_items,
-                clippy::tabs_in_doc_comments,
-                clippy::too_long_first_doc_paragraph,
-                clippy::empty_docs,
-                clippy::enum_variant_names,
-                clippy::large_enum_variant,
                 // Nested `if let`s stay nested: let chains need edition 2024.
                 clippy::collapsible_if
             )]

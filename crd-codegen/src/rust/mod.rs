@@ -2,6 +2,7 @@
 
 pub mod admit;
 pub mod cel;
+pub mod derive_source;
 pub mod docs;
 pub mod emit;
 pub mod names;

@@ -11,9 +11,9 @@ pub mod embedded_example_com {
             clippy::too_long_first_doc_paragraph,
             clippy::empty_docs,
             clippy::enum_variant_names,
-            clippy::large_enum_variant,
-            clippy::collapsible_if
+            clippy::large_enum_variant
         )]
+        #![allow(clippy::collapsible_if)]
         #[allow(unused_imports)]
         use ::crd_runtime::{
 
