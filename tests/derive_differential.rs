@@ -328,3 +328,51 @@ fn data_enums_are_one_of_their_variants() {
         ]
     );
 }
+
+/// Rules on a list of derived types, and rules of a derived type held in a list inside
+/// another derived type (gateway-api's `targetRefs` and `subjectAltNames`): the derived
+/// code runs them, as the engine does. (They were skipped: a list of derived types had
+/// no CEL type, so its rules and items were left out of the walk.)
+#[derive(Clone, Debug, Serialize, Deserialize, CustomResource)]
+#[crd(group = "derive.example.com", version = "v1", kind = "Policy", namespaced)]
+pub struct PolicySpec {
+    #[crd(rule(rule = "self.all(p, p.name != 'bad')", message = "no bad"))]
+    pub refs: Vec<PolicyRef>,
+    pub validation: PolicyValidation,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, CrdSchema)]
+pub struct PolicyRef {
+    pub name: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, CrdSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PolicyValidation {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alt_names: Option<Vec<PolicyAltName>>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, CrdSchema)]
+#[crd(rule(rule = "self.kind != 'x'", message = "no x"))]
+pub struct PolicyAltName {
+    pub kind: String,
+}
+
+#[test]
+fn rules_on_and_in_lists_of_derived_types_run() {
+    let object = json!({
+        "apiVersion": "derive.example.com/v1", "kind": "Policy", "metadata": {"name": "p", "namespace": "default"},
+        "spec": {"refs": [{"name": "bad"}, {"name": "ok"}], "validation": {"altNames": [{"kind": "x"}]}},
+    });
+    let admission = Policy::admit_value(object, "default");
+    let errors: Vec<String> = admission.errors.iter().map(|e| e.to_string()).collect();
+    assert_eq!(
+        errors,
+        [
+            "spec.refs: Invalid value: no bad",
+            "spec.validation.altNames[0]: Invalid value: no x"
+        ]
+    );
+    agrees_with_the_engine::<Policy>(&serde_json::to_value(Policy::crd()).unwrap(), 100);
+}

@@ -129,81 +129,6 @@ fn first_difference(want: &ir::Crd, got: &ir::Crd) -> String {
     walk(&a, &b, "").unwrap_or_else(|| "differs (same JSON)".into())
 }
 
-/// Kinds whose derived admission still disagrees with the engine, each a known bug
-/// being fixed: the test fails when one of them starts agreeing (take it off) or
-/// another kind disagrees.
-const KNOWN_DISAGREEMENTS: &[(&str, &str)] = &[
-    // Rules on a list of derived types (`targetRefs`, `parentRefs`) and rules of the
-    // items of a list inside a derived type (`validation.subjectAltNames[*]`) are not
-    // all evaluated by the derived code: on one BackendTLSPolicy the rules cost 14
-    // against the engine's 163, and an item rule's error is missing. A bug of the
-    // derive's rule walk (issue 11), found by this test; the CRDs themselves round-trip.
-    (
-        "gateway-api/experimental/gateway.networking.k8s.io_backendtlspolicies.yaml",
-        "BackendTLSPolicy",
-    ),
-    (
-        "gateway-api/experimental/gateway.networking.k8s.io_gateways.yaml",
-        "Gateway",
-    ),
-    (
-        "gateway-api/experimental/gateway.networking.k8s.io_grpcroutes.yaml",
-        "GRPCRoute",
-    ),
-    (
-        "gateway-api/experimental/gateway.networking.k8s.io_httproutes.yaml",
-        "HTTPRoute",
-    ),
-    (
-        "gateway-api/experimental/gateway.networking.k8s.io_listenersets.yaml",
-        "ListenerSet",
-    ),
-    (
-        "gateway-api/experimental/gateway.networking.k8s.io_tcproutes.yaml",
-        "TCPRoute",
-    ),
-    (
-        "gateway-api/experimental/gateway.networking.k8s.io_tlsroutes.yaml",
-        "TLSRoute",
-    ),
-    (
-        "gateway-api/experimental/gateway.networking.k8s.io_udproutes.yaml",
-        "UDPRoute",
-    ),
-    (
-        "gateway-api/standard/gateway.networking.k8s.io_backendtlspolicies.yaml",
-        "BackendTLSPolicy",
-    ),
-    (
-        "gateway-api/standard/gateway.networking.k8s.io_gateways.yaml",
-        "Gateway",
-    ),
-    (
-        "gateway-api/standard/gateway.networking.k8s.io_grpcroutes.yaml",
-        "GRPCRoute",
-    ),
-    (
-        "gateway-api/standard/gateway.networking.k8s.io_httproutes.yaml",
-        "HTTPRoute",
-    ),
-    (
-        "gateway-api/standard/gateway.networking.k8s.io_listenersets.yaml",
-        "ListenerSet",
-    ),
-    (
-        "gateway-api/standard/gateway.networking.k8s.io_tcproutes.yaml",
-        "TCPRoute",
-    ),
-    (
-        "gateway-api/standard/gateway.networking.k8s.io_tlsroutes.yaml",
-        "TLSRoute",
-    ),
-    (
-        "gateway-api/standard/gateway.networking.k8s.io_udproutes.yaml",
-        "UDPRoute",
-    ),
-];
-
 #[test]
 fn derived_admission_agrees_with_the_engine() {
     if !crd_tests::shared_dir().join("crds").is_dir() {
@@ -213,13 +138,10 @@ fn derived_admission_agrees_with_the_engine() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(30);
-    let mut runs = 0;
-    let mut failures = Vec::new();
-    let mut known_seen = Vec::new();
+    let mut comparison = Comparison::default();
     for d in DERIVED {
         for crd in input(d.file) {
             let engine = Engine::new(&crd);
-            let mut comparison = Comparison::default();
             for v in &crd.versions {
                 let api_version = format!("{}/{}", crd.group, v.name);
                 let compiled = d
@@ -229,23 +151,10 @@ fn derived_admission_agrees_with_the_engine() {
                     .unwrap_or_else(|| panic!("{}: no derived type for {api_version}", d.file));
                 comparison.run(d.file, &crd, &engine, v, compiled, n);
             }
-            runs += comparison.runs;
-            let known = KNOWN_DISAGREEMENTS.contains(&(d.file, crd.names.kind.as_str()));
-            match (comparison.disagreements > 0, known) {
-                (true, true) => known_seen.push((d.file, crd.names.kind.clone())),
-                (true, false) => failures.push(std::panic::catch_unwind(|| comparison.assert_agreed()).unwrap_err()),
-                (false, true) => panic!(
-                    "{} {} agrees now: take it off KNOWN_DISAGREEMENTS",
-                    d.file, crd.names.kind
-                ),
-                (false, false) => {}
-            }
         }
     }
-    eprintln!("{runs} admissions compared; known disagreements: {known_seen:?}");
-    if let Some(first) = failures.into_iter().next() {
-        std::panic::resume_unwind(first);
-    }
+    eprintln!("{} admissions compared", comparison.runs);
+    comparison.assert_agreed();
 }
 
 #[test]

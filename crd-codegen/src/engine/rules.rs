@@ -142,7 +142,8 @@ impl NodeRule {
 /// int-or-string do; arrays when their items do; objects unless their
 /// `additionalProperties` schema has none; untyped nodes do not.
 pub(crate) fn has_cel_type(s: &ir::Schema) -> bool {
-    if s.int_or_string {
+    // A derived type's node is typed by its stand-in (`dyn`, as int-or-string is).
+    if s.int_or_string || s.rust_type.is_some() {
         return true;
     }
     match s.type_ {
