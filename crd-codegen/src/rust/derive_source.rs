@@ -173,8 +173,11 @@ struct ModuleEmitter<'m, 'a> {
     m: &'m Module<'a>,
     unsupported: &'m mut Vec<Unsupported>,
     roles: HashMap<TypeId, Role>,
-    /// The status type of each root.
-    statuses: HashMap<TypeId, TypeId>,
+    /// The status type of each root: its name and schema.
+    statuses: HashMap<TypeId, (String, &'a Schema)>,
+    /// Spec and status types that the plan has no struct for (an object without
+    /// properties): the root, the role, the name and the schema.
+    synthetic: Vec<(TypeId, Role, String, &'a Schema)>,
     /// Whether every use of a type gives its own description.
     all_uses_described: HashMap<TypeId, bool>,
     uses: BTreeSet<&'static str>,
@@ -187,6 +190,7 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
             unsupported,
             roles: HashMap::new(),
             statuses: HashMap::new(),
+            synthetic: Vec::new(),
             all_uses_described: HashMap::new(),
             uses: BTreeSet::new(),
         };
@@ -210,19 +214,30 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
             let TypeBody::Root(root) = &t.body else { continue };
             let mut spec = None;
             for f in &root.fields.fields {
+                let role = if f.json == "spec" { Role::Spec(id) } else { Role::Status };
                 match (f.json.as_str(), &f.ty) {
                     ("metadata", _) => {}
                     ("spec" | "status", Ty::Named(target)) if self.struct_of(*target).is_some() => {
-                        let role = if f.json == "spec" { Role::Spec(id) } else { Role::Status };
-                        if f.json == "spec" {
-                            spec = Some(*target);
+                        if role == Role::Status {
+                            self.statuses.insert(id, (self.m.types[*target].name.clone(), f.schema));
                         } else {
-                            self.statuses.insert(id, *target);
+                            spec = Some(*target);
                         }
                         self.roles.insert(*target, role);
                     }
+                    ("spec" | "status", Ty::JsonMap | Ty::EmptyObject) if !f.schema.embedded_resource => {
+                        // An object without properties: a struct without fields (that
+                        // keeps unknown fields, if the schema does).
+                        let name = self.free_name(&format!("{}{}", t.name, super::names::type_segment(&f.json)));
+                        if role == Role::Status {
+                            self.statuses.insert(id, (name.clone(), f.schema));
+                        } else {
+                            spec = Some(id);
+                        }
+                        self.synthetic.push((id, role, name, f.schema));
+                    }
                     ("spec" | "status", _) => {
-                        let what = format!("a `{}` that is not an object with properties", f.json);
+                        let what = format!("a `{}` that is not an object", f.json);
                         self.unsupported(root.crd, &t.path, what);
                     }
                     (other, _) => {
@@ -235,6 +250,18 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
                 self.unsupported(root.crd, &t.path, "a kind without `spec`");
             }
         }
+    }
+
+    /// `wanted`, or `wanted` + `Type`, + 2, ... if a type of the module has that name.
+    fn free_name(&self, wanted: &str) -> String {
+        let taken = |n: &str| self.m.types.iter().any(|t| t.name == n) || self.synthetic.iter().any(|s| s.2 == n);
+        let mut name = wanted.to_string();
+        let mut n = 1;
+        while taken(&name) {
+            n += 1;
+            name = format!("{wanted}{n}");
+        }
+        name
     }
 
     /// The struct a type id stands for (through an alias).
@@ -364,7 +391,19 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
         let t = &self.m.types[id];
         let name = ident(&t.name);
         match &t.body {
-            TypeBody::Root(_) => TokenStream::new(),
+            TypeBody::Root(_) => {
+                let parts: Vec<(Role, String, &'a Schema)> = self
+                    .synthetic
+                    .iter()
+                    .filter(|p| p.0 == id)
+                    .map(|p| (p.1, p.2.clone(), p.3))
+                    .collect();
+                let path = t.path.clone();
+                let items = parts
+                    .into_iter()
+                    .map(|(role, name, schema)| self.synthetic_def(role, &name, schema, &path));
+                items.collect()
+            }
             TypeBody::Alias(_) if !self.materialized(id) => {
                 let target = ident(&self.m.types[self.target(id)].name);
                 quote!(pub type #name = #target;)
@@ -388,11 +427,37 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
     fn struct_def(&mut self, id: TypeId, s: &StructDef<'a>) -> TokenStream {
         let t = &self.m.types[id];
         let role = self.roles.get(&id).copied().unwrap_or(Role::Nested);
-        let name = ident(&t.name);
-        let ((docs, description), derive) = match role {
-            Role::Nested => (self.nested_doc(id), "CrdSchema"),
-            Role::Status => (described(t.schema.description.as_deref()), "CrdSchema"),
-            Role::Spec(_) => (described(t.schema.description.as_deref()), "CustomResource"),
+        let docs = match role {
+            Role::Nested => self.nested_doc(id),
+            _ => described(t.schema.description.as_deref()),
+        };
+        self.struct_tokens(&t.name, t.schema, &t.path, role, docs, s)
+    }
+
+    /// A spec or status struct without fields, for an object without properties.
+    fn synthetic_def(&mut self, role: Role, name: &str, schema: &'a Schema, path: &str) -> TokenStream {
+        let s = StructDef {
+            fields: Vec::new(),
+            additional_fields: schema.preserve_unknown_fields,
+            derives_default: true,
+        };
+        let docs = described(schema.description.as_deref());
+        self.struct_tokens(name, schema, path, role, docs, &s)
+    }
+
+    fn struct_tokens(
+        &mut self,
+        name: &str,
+        schema: &'a Schema,
+        path: &str,
+        role: Role,
+        (docs, description): (TokenStream, Option<TokenStream>),
+        s: &StructDef<'a>,
+    ) -> TokenStream {
+        let name = ident(name);
+        let derive = match role {
+            Role::Spec(_) => "CustomResource",
+            _ => "CrdSchema",
         };
         self.uses.extend([derive, "Serialize", "Deserialize"]);
         let derive = ident(derive);
@@ -400,31 +465,31 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
 
         let mut crd_args = Vec::new();
         if let Role::Spec(root) = role {
-            crd_args.extend(self.resource_args(root, id));
+            crd_args.extend(self.resource_args(root));
         }
         let inferred = Schema {
             type_: Some(Type::Object),
             ..Default::default()
         };
-        let mut own = own_keywords(t.schema);
+        let mut own = own_keywords(schema);
         own.required.clear();
         own.default = None;
         if role == Role::Nested {
             own.nullable = false;
         }
-        if matches!(role, Role::Spec(_)) && t.schema.default.is_some() {
-            self.unsupported_at(&t.path, "a default on `spec`");
+        if matches!(role, Role::Spec(_)) && schema.default.is_some() {
+            self.unsupported_at(path, "a default on `spec`");
         }
-        for r in &t.schema.required {
-            if !t.schema.properties.contains_key(r) {
-                self.unsupported_at(&t.path, format!("`required` names {r:?}, which is not a property"));
+        for r in &schema.required {
+            if !schema.properties.contains_key(r) {
+                self.unsupported_at(path, format!("`required` names {r:?}, which is not a property"));
             }
         }
         crd_args.extend(description);
-        crd_args.extend(self.keywords(&own, &inferred, &t.path));
+        crd_args.extend(self.keywords(&own, &inferred, path));
         let crd_attr = (!crd_args.is_empty()).then(|| quote!(#[crd( #( #crd_args ),* )]));
 
-        let fields: Vec<TokenStream> = s.fields.iter().map(|f| self.field(f, &t.path)).collect();
+        let fields: Vec<TokenStream> = s.fields.iter().map(|f| self.field(f, path)).collect();
         let rename_all = s
             .fields
             .iter()
@@ -502,7 +567,7 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
     }
 
     /// The CRD-level arguments of a kind's spec struct.
-    fn resource_args(&mut self, root: TypeId, spec: TypeId) -> Vec<TokenStream> {
+    fn resource_args(&mut self, root: TypeId) -> Vec<TokenStream> {
         let t = &self.m.types[root];
         let TypeBody::Root(r) = &t.body else {
             unreachable!("a root")
@@ -538,11 +603,11 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
             let c = s(c);
             args.push(quote!(category = #c));
         }
-        let status = self.statuses.get(&root).copied();
-        if let Some(status) = status {
-            let name = s(&self.m.types[status].name);
+        let status = self.statuses.get(&root).cloned();
+        if let Some((status, schema)) = &status {
+            let name = s(status);
             args.push(quote!(status = #name));
-            if let Some(d) = &self.m.types[status].schema.default {
+            if let Some(d) = &schema.default {
                 let d = json_arg(d);
                 args.push(quote!(status_default = #d));
             }
@@ -615,13 +680,13 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
             let (k, val) = (s(k), s(val));
             args.push(quote!(label(#k, #val)));
         }
-        args.extend(self.root_args(t.path.clone(), crd, &v.schema, spec));
+        args.extend(self.root_args(t.path.clone(), crd, &v.schema));
         args
     }
 
     /// The root schema's own keywords, its `apiVersion`, `kind` and `metadata`, and
     /// what it requires.
-    fn root_args(&mut self, path: String, crd: &ir::Crd, root: &Schema, spec: TypeId) -> Vec<TokenStream> {
+    fn root_args(&mut self, path: String, crd: &ir::Crd, root: &Schema) -> Vec<TokenStream> {
         let mut args = Vec::new();
         if let Some(d) = &root.description {
             let d = str_lit(d);
@@ -673,7 +738,6 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
         if spec_node.nullable {
             self.unsupported(crd, &path, "a nullable `spec`");
         }
-        let _ = spec;
         if root.properties.get("status").is_some_and(|s| s.nullable) {
             self.unsupported(crd, &path, "a nullable `status`");
         }
