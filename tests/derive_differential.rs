@@ -376,3 +376,43 @@ fn rules_on_and_in_lists_of_derived_types_run() {
     );
     agrees_with_the_engine::<Policy>(&serde_json::to_value(Policy::crd()).unwrap(), 100);
 }
+
+/// `root_rule` rules run even when no field type has rules of its own (the root's
+/// `HAS_RULES` counts its own rules).
+#[derive(Clone, Debug, Serialize, Deserialize, CustomResource)]
+#[crd(
+    group = "derive.example.com",
+    version = "v1",
+    kind = "Named",
+    namespaced,
+    root_rule(
+        rule = "self.metadata.name.startsWith(self.spec.prefix)",
+        message = "name must start with the prefix"
+    )
+)]
+pub struct NamedSpec {
+    pub prefix: String,
+}
+
+#[test]
+fn root_rules_run() {
+    let object = |name: &str| {
+        json!({
+            "apiVersion": "derive.example.com/v1", "kind": "Named",
+            "metadata": {"name": name, "namespace": "default"}, "spec": {"prefix": "web-"},
+        })
+    };
+    let errors = |name: &str| -> Vec<String> {
+        Named::admit_value(object(name), "default")
+            .errors
+            .iter()
+            .map(|e| e.to_string())
+            .collect()
+    };
+    assert!(errors("web-1").is_empty());
+    assert_eq!(
+        errors("db-1"),
+        ["<nil>: Invalid value: name must start with the prefix"]
+    );
+    agrees_with_the_engine::<Named>(&serde_json::to_value(Named::crd()).unwrap(), 50);
+}

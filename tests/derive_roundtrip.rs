@@ -185,6 +185,7 @@ derive_snapshot!(snap_crontab, "crontab.rs");
 derive_snapshot!(snap_cel, "cel.rs");
 derive_snapshot!(snap_versions, "multi-version.rs");
 derive_snapshot!(snap_junctors, "junctors.rs");
+derive_snapshot!(snap_root_fields, "root-fields.rs");
 
 /// The reviewed `--derive` snapshots compile and derive back the CRDs they came from.
 #[test]
@@ -193,7 +194,7 @@ fn derive_snapshots_are_their_input() {
         crd_runtime::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
     let seed = crd_tests::seed_examples_dir();
     let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let cases: [(std::path::PathBuf, Crd); 4] = [
+    let cases: [(std::path::PathBuf, Crd); 5] = [
         (
             seed.join("crontab-crd.yaml"),
             snap_crontab::stable_example_com::v1::CronTab::crd(),
@@ -210,6 +211,10 @@ fn derive_snapshots_are_their_input() {
             here.join("fixtures/junctor-ratchet-crd.yaml"),
             snap_junctors::test_example_com::v1::Route::crd(),
         ),
+        (
+            here.join("fixtures/root-fields-crd.yaml"),
+            snap_root_fields::test_example_com::v1::Task::crd(),
+        ),
     ];
     for (input, crd) in cases {
         let loaded = crd_codegen::load::load(&[&input]);
@@ -219,4 +224,59 @@ fn derive_snapshots_are_their_input() {
         let got = normalized(got.irs().remove(0));
         assert!(want == got, "{}: {}", input.display(), first_difference(&want, &got));
     }
+}
+
+/// A kind with root fields besides `spec` and `status` (`fields_at_root`): the root
+/// type holds them flattened, serializes them after `metadata`, and admits as the
+/// engine does.
+#[test]
+fn fields_at_root_admit_and_serialize() {
+    use crd_runtime::schema::CustomResource as _;
+    use snap_root_fields::test_example_com::v1::{Task, TaskFields, TaskOperation};
+    let task = Task::new(
+        "t",
+        TaskFields {
+            operation: TaskOperation { name: "run".into() },
+            spec: None,
+            status: None,
+        },
+    );
+    assert_eq!(
+        serde_json::to_value(&task).unwrap(),
+        serde_json::json!({
+            "apiVersion": "test.example.com/v1", "kind": "Task", "metadata": {"name": "t"},
+            "operation": {"name": "run"},
+        })
+    );
+    let admit = |name: &str| {
+        let object = serde_json::json!({
+            "apiVersion": "test.example.com/v1", "kind": "Task", "metadata": {"name": "t", "namespace": "default"},
+            "operation": {"name": name}, "spec": {"retries": 9}, "extra": 1,
+        });
+        let admission = Task::admit_value(object, "default");
+        assert_eq!(admission.pruned, ["extra"]);
+        admission.errors.iter().map(|e| e.to_string()).collect::<Vec<_>>()
+    };
+    assert_eq!(admit("run"), ["<nil>: Invalid value: at most 5 retries"]);
+    // On an object that fails the schema, the API server skips the rules and says so.
+    assert_eq!(
+        admit("a-very-long-name"),
+        [
+            "operation.name: Too long: may not be more than 10 bytes",
+            "<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; \
+             correct the existing errors to complete validation"
+        ]
+    );
+    let crd = serde_json::to_string(&Task::crd()).unwrap();
+    let ir = crd_codegen::load::load_str(&crd, "Task").irs().remove(0);
+    let mut comparison = Comparison::default();
+    comparison.run(
+        "Task",
+        &ir,
+        &Engine::new(&ir),
+        &ir.versions[0],
+        &crd_runtime::schema::Resource::of::<Task>(),
+        200,
+    );
+    comparison.assert_agreed();
 }

@@ -114,3 +114,11 @@ fn derive_junctors() {
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/junctor-ratchet-crd.yaml"),
     );
 }
+
+#[test]
+fn derive_root_fields() {
+    check_derive_snapshot(
+        "root-fields",
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/root-fields-crd.yaml"),
+    );
+}

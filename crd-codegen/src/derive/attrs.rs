@@ -57,6 +57,10 @@ pub struct ResourceAttrs {
     /// The root's `spec` may be absent (`Option<Spec>`), as in the seed CronTab;
     /// without it `spec` is required, as kube-derive makes it.
     pub optional_spec: Flag,
+    /// The struct's fields are the root's own (beside `metadata`), not a `spec`: for
+    /// kinds without `spec`, or with more root fields than `spec` and `status`. The
+    /// root type holds them as `fields`, flattened.
+    pub fields_at_root: Flag,
     /// The root schema's description (and the root type's doc comment).
     pub doc: Option<SpannedValue<String>>,
     /// `x-kubernetes-validations` of the root schema, where `self` is the whole object.

@@ -11,17 +11,20 @@ use proc_macro2::Span;
 
 /// Checks a kind's CRD with the spec's own schema in place; `column_spans` are the
 /// printer columns' attributes.
-pub fn check_resource(crd: &ir::Crd, spec: &Lowered, column_spans: &[Span]) -> darling::Result<()> {
+pub fn check_resource(crd: &ir::Crd, spec: &Lowered, column_spans: &[Span], flat: bool) -> darling::Result<()> {
     let mut crd = crd.clone();
     // A version with `storage = false` is one of several, merged with `merge_crds`,
     // which checks that exactly one is the storage version.
     crd.versions[0].storage = true;
     let root = &mut crd.versions[0].schema;
-    root.properties.insert("spec".into(), open_foreign(&spec.schema));
+    // With `fields_at_root` the struct's fields are already the root's properties.
+    if !flat {
+        root.properties.insert("spec".into(), open_foreign(&spec.schema));
+    }
     for node in root.properties.values_mut() {
         *node = open_foreign(node);
     }
-    report(&crd, spec, column_spans, &spec.ident.span())
+    report(&crd, spec, column_spans, &spec.ident.span(), flat)
 }
 
 /// Checks a nested type's schema, as the `spec` of a made-up CRD.
@@ -57,7 +60,7 @@ pub fn check_type(l: &Lowered) -> darling::Result<()> {
         annotations: Default::default(),
         labels: Default::default(),
     };
-    report(&crd, l, &[], &l.ident.span())
+    report(&crd, l, &[], &l.ident.span(), false)
 }
 
 /// `s` with every foreign node replaced by its stand-in ([`Schema::dyn_stand_in`]).
@@ -83,13 +86,19 @@ fn open_foreign(s: &Schema) -> Schema {
 /// The prefix of every path in the spec's schema.
 const SPEC: &str = "openAPIV3Schema.properties[spec]";
 
-fn report(crd: &ir::Crd, l: &Lowered, column_spans: &[Span], type_span: &Span) -> darling::Result<()> {
+fn report(crd: &ir::Crd, l: &Lowered, column_spans: &[Span], type_span: &Span, flat: bool) -> darling::Result<()> {
     let found = match api_server_errors(&crate::write::crd(crd)) {
         Ok(found) => found,
         Err(unreadable) => return Err(Error::custom(unreadable.join("\n")).with_span(type_span)),
     };
     let mut stand_ins = Vec::new();
-    stand_in_paths(&l.schema, "properties[spec]".to_string(), &mut stand_ins);
+    if flat {
+        for (k, p) in &l.schema.properties {
+            stand_in_paths(p, format!("properties[{k}]"), &mut stand_ins);
+        }
+    } else {
+        stand_in_paths(&l.schema, "properties[spec]".to_string(), &mut stand_ins);
+    }
     let mut errors = Error::accumulator();
     for e in found {
         if about_stand_in(&e.field, &stand_ins) {

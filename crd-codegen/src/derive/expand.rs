@@ -177,6 +177,9 @@ pub struct RootParts {
     pub vis: syn::Visibility,
     pub spec: Ident,
     pub optional_spec: bool,
+    /// `fields_at_root`: the struct's field types (the root schema's foreign types),
+    /// the struct flattened into the root as `fields`.
+    pub fields_at_root: Option<Vec<syn::Type>>,
     pub status: Option<syn::Type>,
     pub derives: Vec<syn::Path>,
     pub doc: String,
@@ -190,13 +193,20 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
         vis,
         spec,
         optional_spec,
+        fields_at_root,
         status,
         derives,
         doc,
     } = parts;
     let version = &crd.versions[0];
-    let mut foreign: Vec<syn::Type> = vec![syn::parse_quote!(#spec)];
-    foreign.extend(status.clone());
+    let foreign: Vec<syn::Type> = match fields_at_root {
+        Some(types) => types.clone(),
+        None => {
+            let mut foreign: Vec<syn::Type> = vec![syn::parse_quote!(#spec)];
+            foreign.extend(status.clone());
+            foreign
+        }
+    };
 
     let spec_field = if *optional_spec {
         quote! {
@@ -212,6 +222,14 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
             pub status: Option<#s>,
         }
     });
+    let fields = match fields_at_root {
+        Some(_) => quote! {
+            /// The fields beside `metadata`.
+            #[serde(flatten)]
+            pub fields: #spec,
+        },
+        None => quote!(#spec_field #status_field),
+    };
     let struct_def = quote! {
         #[doc = #doc]
         #[derive(Clone, Debug, ::crd_runtime::serde::Deserialize #( , #derives )*)]
@@ -220,8 +238,7 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
             /// Standard object metadata.
             #[serde(default)]
             pub metadata: ::crd_runtime::ObjectMeta,
-            #spec_field
-            #status_field
+            #fields
         }
     };
 
@@ -256,7 +273,10 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
         derives_default: false,
     };
     let api_version = format!("{}/{}", crd.group, version.name);
-    let serialize = root_serialize(name, &api_version, &crd.names.kind, &serialize_fields);
+    let serialize = match fields_at_root {
+        Some(_) => flat_serialize(name, &api_version, &crd.names.kind),
+        None => root_serialize(name, &api_version, &crd.names.kind, &serialize_fields),
+    };
     let resource = resource_impls(name, crd, version);
 
     let name_str = name.to_string();
@@ -272,7 +292,7 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
     };
     let m = module(root, &version.schema);
     let rules = RulesEmitter::new(&m);
-    let has_rules = has_rules_expr(false, &foreign);
+    let has_rules = has_rules_expr(crate::rust::admit::has_local_rules(&version.schema), &foreign);
     let validate_rules = rules.root_validate_rules(&m.types[0]).map(|validate_rules| {
         quote! {
             const HAS_RULES: bool = #has_rules;
@@ -290,12 +310,19 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
     let crd_json = serde_json::to_string(&crate::write::crd(crd)).expect("JSON");
     let crd_call = splice_call(&crd_json, &foreign, "crd");
     let aliases = aliases(&foreign);
-    let new = if *optional_spec {
+    let new = if fields_at_root.is_some() {
+        quote!(fields: spec,)
+    } else if *optional_spec {
         quote!(spec: Some(spec),)
     } else {
         quote!(spec,)
     };
     let status_init = status.as_ref().map(|_| quote!(status: None,));
+    let new_doc = if fields_at_root.is_some() {
+        "A new object with this name and these fields; every other field unset."
+    } else {
+        "A new object with this name and spec; every other field unset."
+    };
     let crd_fns = crate::rust::emit::crd_impl(name, crd, crd_call);
     let items = wrap(
         name,
@@ -309,7 +336,7 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
             #resource
 
             impl #name {
-                /// A new object with this name and spec; every other field unset.
+                #[doc = #new_doc]
                 pub fn new(name: &str, spec: #spec) -> Self {
                     Self {
                         metadata: ::crd_runtime::ObjectMeta {
@@ -343,6 +370,29 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
     quote! {
         #struct_def
         #items
+    }
+}
+
+/// `Serialize` for a root holding its fields flattened: `apiVersion`, `kind`,
+/// `metadata`, then the fields as the struct serializes them.
+fn flat_serialize(name: &Ident, api_version: &str, kind: &str) -> TokenStream {
+    quote! {
+        impl Serialize for #name {
+            fn serialize<S: ::crd_runtime::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                use ::crd_runtime::serde::ser::{Error as _, SerializeMap};
+                let fields = ::crd_runtime::serde_json::to_value(&self.fields).map_err(S::Error::custom)?;
+                let mut state = serializer.serialize_map(None)?;
+                state.serialize_entry("apiVersion", #api_version)?;
+                state.serialize_entry("kind", #kind)?;
+                state.serialize_entry("metadata", &self.metadata)?;
+                if let ::crd_runtime::Value::Object(fields) = &fields {
+                    for (key, value) in fields {
+                        state.serialize_entry(key, value)?;
+                    }
+                }
+                state.end()
+            }
+        }
     }
 }
 

@@ -80,11 +80,19 @@ fn expand_custom_resource(input: TokenStream) -> darling::Result<TokenStream> {
     }
     let mut errors = Error::accumulator();
     let lowered = errors.handle(lower::lower_type(&parsed));
-    let resource = errors.handle(resource::resource(&parsed.resource, &di.ident));
+    let resource = match &lowered {
+        Some(l) => errors.handle(resource::resource(&parsed.resource, &di.ident, l)),
+        None => None,
+    };
     errors.finish()?;
     let (lowered, (crd, parts)) = (lowered.expect("no errors"), resource.expect("no errors"));
     let column_spans: Vec<Span> = parsed.resource.printcolumn.iter().map(|c| c.span()).collect();
-    check::check_resource(&crd, &lowered, &column_spans)?;
+    check::check_resource(
+        &crd,
+        &lowered,
+        &column_spans,
+        parsed.resource.fields_at_root.is_present(),
+    )?;
     let parts = expand::RootParts {
         vis: di.vis.clone(),
         ..parts
@@ -123,6 +131,10 @@ fn resource_attr_spans(r: &ResourceAttrs) -> Vec<(&'static str, Span)> {
     );
     opt("deprecated", r.deprecated.is_present().then(|| r.deprecated.span()));
     opt("doc", r.doc.as_ref().map(|v| v.span()));
+    opt(
+        "fields_at_root",
+        r.fields_at_root.is_present().then(|| r.fields_at_root.span()),
+    );
     opt("root_rule", r.root_rule.first().map(|v| v.rule.span()));
     opt("type_meta", r.type_meta.is_present().then(|| r.type_meta.span()));
     opt("root_properties", r.root_properties.as_ref().map(|v| v.span()));
@@ -142,13 +154,35 @@ mod resource {
 
     use super::attrs::ResourceAttrs;
     use super::expand::RootParts;
+    use super::lower::Lowered;
     use crate::ir::{self, Schema, Type};
     use darling::{Error, Result};
     use proc_macro2::Span;
     use quote::format_ident;
 
-    pub fn resource(r: &ResourceAttrs, spec: &syn::Ident) -> Result<(ir::Crd, RootParts)> {
+    pub fn resource(r: &ResourceAttrs, spec: &syn::Ident, lowered: &Lowered) -> Result<(ir::Crd, RootParts)> {
         let mut errors = Error::accumulator();
+        let flat = r.fields_at_root.is_present();
+        if flat {
+            let misplaced = [
+                ("status", r.status.as_ref().map(|s| s.span())),
+                ("status_default", r.status_default.as_ref().map(|s| s.span())),
+                (
+                    "optional_spec",
+                    r.optional_spec.is_present().then(|| r.optional_spec.span()),
+                ),
+            ];
+            for (name, span) in misplaced {
+                if let Some(span) = span {
+                    errors.push(
+                        Error::custom(format!(
+                            "`{name}` is about `spec` and `status`; with `fields_at_root` they are fields of the struct"
+                        ))
+                        .with_span(&span),
+                    );
+                }
+            }
+        }
         let required =
             |v: &Option<darling::util::SpannedValue<String>>, name: &str, errors: &mut darling::error::Accumulator| {
                 match v {
@@ -214,6 +248,14 @@ mod resource {
                 Err(e) => errors.push(e),
             }
         }
+        if flat {
+            // The struct's own schema is the root's: its doc, rules and fields.
+            root.description = root.description.or_else(|| lowered.schema.description.clone());
+            let mut rules = lowered.schema.validations.clone();
+            rules.append(&mut root.validations);
+            root.validations = rules;
+            root.required = lowered.schema.required.clone();
+        }
         if r.type_meta.is_present() {
             root.properties = type_meta();
         }
@@ -226,14 +268,19 @@ mod resource {
         if r.metadata_required.is_present() {
             root.required.push("metadata".into());
         }
-        root.properties.insert(
-            "spec".into(),
-            Schema {
-                rust_type: Some(0),
-                ..Default::default()
-            },
-        );
-        if status.is_some() {
+        if flat {
+            root.properties
+                .extend(lowered.schema.properties.iter().map(|(k, v)| (k.clone(), v.clone())));
+        } else {
+            root.properties.insert(
+                "spec".into(),
+                Schema {
+                    rust_type: Some(0),
+                    ..Default::default()
+                },
+            );
+        }
+        if status.is_some() && !flat {
             root.properties.insert(
                 "status".into(),
                 Schema {
@@ -243,9 +290,10 @@ mod resource {
                 },
             );
         }
-        if !r.optional_spec.is_present() {
+        if !r.optional_spec.is_present() && !flat {
             root.required.push("spec".into());
         }
+        root.required.sort();
         let v = ir::Version {
             name: version.clone(),
             served: r.served.unwrap_or(true),
@@ -302,10 +350,17 @@ mod resource {
             labels: r.label.iter().map(|a| (a.key.clone(), a.value.clone())).collect(),
         };
         let doc = r.doc.as_ref().map(|d| d.to_string()).unwrap_or_else(|| {
-            format!(
-                "`{kind}` ({}/{version}): the resource whose `spec` is [`{spec}`].",
-                crd.group
-            )
+            if flat {
+                format!(
+                    "`{kind}` ({}/{version}): the resource whose fields are [`{spec}`].",
+                    crd.group
+                )
+            } else {
+                format!(
+                    "`{kind}` ({}/{version}): the resource whose `spec` is [`{spec}`].",
+                    crd.group
+                )
+            }
         });
         let name = if kind.is_empty() || syn::parse_str::<syn::Ident>(&kind).is_err() {
             format_ident!("Unnamed")
@@ -331,6 +386,7 @@ mod resource {
                 vis: syn::Visibility::Inherited,
                 spec: spec.clone(),
                 optional_spec: r.optional_spec.is_present(),
+                fields_at_root: flat.then(|| lowered.foreign.clone()),
                 status,
                 derives,
                 doc,

@@ -164,6 +164,9 @@ fn merged_crd_fns(crds: &[ir::Crd], group: &str, modules: &[Module]) -> TokenStr
 enum Role {
     /// The spec of the root with this id: derives `CustomResource`.
     Spec(TypeId),
+    /// The root's fields beside `metadata` (`fields_at_root`), for a root that is
+    /// not `spec` and `status`: derives `CustomResource`.
+    Fields(TypeId),
     /// A status: used once, at its root.
     Status,
     Nested,
@@ -212,6 +215,18 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
     fn assign_roles(&mut self) {
         for (id, t) in self.m.types.iter().enumerate() {
             let TypeBody::Root(root) = &t.body else { continue };
+            let spec_and_status = root.fields.fields.iter().any(|f| f.json == "spec")
+                && root.fields.fields.iter().all(|f| match (f.json.as_str(), &f.ty) {
+                    ("metadata", _) => true,
+                    ("spec" | "status", Ty::Named(target)) => self.struct_of(*target).is_some(),
+                    ("spec" | "status", Ty::JsonMap | Ty::EmptyObject) => !f.schema.embedded_resource,
+                    _ => false,
+                });
+            if !spec_and_status {
+                let name = self.free_name(&format!("{}Fields", t.name));
+                self.synthetic.push((id, Role::Fields(id), name, &root.version.schema));
+                continue;
+            }
             let mut spec = None;
             for f in &root.fields.fields {
                 let role = if f.json == "spec" { Role::Spec(id) } else { Role::Status };
@@ -434,15 +449,30 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
         self.struct_tokens(&t.name, t.schema, &t.path, role, docs, s)
     }
 
-    /// A spec or status struct without fields, for an object without properties.
+    /// A struct the plan has no type for: a spec or status without fields (an object
+    /// without properties), or a root's fields beside `metadata`.
     fn synthetic_def(&mut self, role: Role, name: &str, schema: &'a Schema, path: &str) -> TokenStream {
-        let s = StructDef {
-            fields: Vec::new(),
-            additional_fields: schema.preserve_unknown_fields,
-            derives_default: true,
+        let s = match (role, &self.m.types[self.root_of(role)].body) {
+            (Role::Fields(_), TypeBody::Root(root)) => {
+                let mut s = root.fields.clone();
+                s.fields.retain(|f| f.json != "metadata");
+                s
+            }
+            _ => StructDef {
+                fields: Vec::new(),
+                additional_fields: schema.preserve_unknown_fields,
+                derives_default: true,
+            },
         };
         let docs = described(schema.description.as_deref());
         self.struct_tokens(name, schema, path, role, docs, &s)
+    }
+
+    fn root_of(&self, role: Role) -> TypeId {
+        match role {
+            Role::Spec(root) | Role::Fields(root) => root,
+            _ => 0,
+        }
     }
 
     fn struct_tokens(
@@ -456,7 +486,7 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
     ) -> TokenStream {
         let name = ident(name);
         let derive = match role {
-            Role::Spec(_) => "CustomResource",
+            Role::Spec(_) | Role::Fields(_) => "CustomResource",
             _ => "CrdSchema",
         };
         self.uses.extend([derive, "Serialize", "Deserialize"]);
@@ -464,8 +494,10 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
         let default = s.derives_default.then(|| quote!(Default,));
 
         let mut crd_args = Vec::new();
-        if let Role::Spec(root) = role {
-            crd_args.extend(self.resource_args(root));
+        match role {
+            Role::Spec(root) => crd_args.extend(self.resource_args(root, false)),
+            Role::Fields(root) => crd_args.extend(self.resource_args(root, true)),
+            _ => {}
         }
         let inferred = Schema {
             type_: Some(Type::Object),
@@ -567,7 +599,7 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
     }
 
     /// The CRD-level arguments of a kind's spec struct.
-    fn resource_args(&mut self, root: TypeId) -> Vec<TokenStream> {
+    fn resource_args(&mut self, root: TypeId, fields_at_root: bool) -> Vec<TokenStream> {
         let t = &self.m.types[root];
         let TypeBody::Root(r) = &t.body else {
             unreachable!("a root")
@@ -611,6 +643,9 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
                 let d = json_arg(d);
                 args.push(quote!(status_default = #d));
             }
+        }
+        if fields_at_root {
+            args.push(quote!(fields_at_root));
         }
         if v.subresources.status != status.is_some() {
             let on = v.subresources.status;
@@ -680,19 +715,20 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
             let (k, val) = (s(k), s(val));
             args.push(quote!(label(#k, #val)));
         }
-        args.extend(self.root_args(t.path.clone(), crd, &v.schema));
+        args.extend(self.root_args(t.path.clone(), crd, &v.schema, fields_at_root));
         args
     }
 
     /// The root schema's own keywords, its `apiVersion`, `kind` and `metadata`, and
     /// what it requires.
-    fn root_args(&mut self, path: String, crd: &ir::Crd, root: &Schema) -> Vec<TokenStream> {
+    fn root_args(&mut self, path: String, crd: &ir::Crd, root: &Schema, fields_at_root: bool) -> Vec<TokenStream> {
         let mut args = Vec::new();
-        if let Some(d) = &root.description {
+        // With `fields_at_root` the struct's doc comment and rules are the root's.
+        if let Some(d) = root.description.as_ref().filter(|_| !fields_at_root) {
             let d = str_lit(d);
             args.push(quote!(doc = #d));
         }
-        for r in &root.validations {
+        for r in root.validations.iter().filter(|_| !fields_at_root) {
             let r = rule_args(r);
             args.push(quote!(root_rule(#r)));
         }
@@ -727,19 +763,22 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
         for r in &root.required {
             match r.as_str() {
                 "metadata" => args.push(quote!(metadata_required)),
+                // Otherwise a field of the struct says it.
+                _ if fields_at_root => {}
                 "spec" => {}
                 other => self.unsupported(crd, &path, format!("the root requires {other:?}")),
             }
         }
+        if fields_at_root {
+            return args;
+        }
         if !root.required.iter().any(|r| r == "spec") {
             args.push(quote!(optional_spec));
         }
-        let spec_node = &root.properties["spec"];
-        if spec_node.nullable {
-            self.unsupported(crd, &path, "a nullable `spec`");
-        }
-        if root.properties.get("status").is_some_and(|s| s.nullable) {
-            self.unsupported(crd, &path, "a nullable `status`");
+        for part in ["spec", "status"] {
+            if root.properties.get(part).is_some_and(|s| s.nullable) {
+                self.unsupported(crd, &path, format!("a nullable `{part}`"));
+            }
         }
         args
     }

@@ -55,6 +55,7 @@ pub struct RootDef<'a> {
     pub fields: StructDef<'a>,
 }
 
+#[derive(Clone)]
 pub struct StructDef<'a> {
     pub fields: Vec<FieldDef<'a>>,
     /// `x-kubernetes-preserve-unknown-fields` with properties: unknown fields are kept
@@ -63,6 +64,7 @@ pub struct StructDef<'a> {
     pub derives_default: bool,
 }
 
+#[derive(Clone)]
 pub struct FieldDef<'a> {
     /// The Rust identifier, `r#type` for keywords.
     pub name: String,
