@@ -3,6 +3,9 @@
 #
 # For every project directory of the CRD corpus (../shared/crds), in one run:
 #   - ours: `crdgen generate <project>` into one crate that depends on crd-runtime;
+#   - derive: `crdgen generate --derive FILE` for every CRD file of the project, each
+#     in its own module of one crate that depends on crd-runtime, crd-derive and serde
+#     (the source a user checks in, expanded by the derive at compile time);
 #   - kopium's: `kopium -f FILE --api-version V` for every CRD version (what a kopium
 #     user runs to get every version), each in its own module of one crate that
 #     depends on kube (derive), k8s-openapi, serde and serde_json.
@@ -18,6 +21,8 @@
 #   KOPIUM   the kopium binary (default: `kopium` on PATH; `cargo install kopium`),
 #            or `none` to measure only ours
 #   CHECK    `check` (default) or `clippy` (clippy -D warnings instead of check/build)
+#   SIDES    which crates to measure (default "ours derive kopium")
+#   BUILD    0 to skip the debug builds (only `cargo check`)
 #   CORPUS   default ../shared/crds;  WORK  default target/corpus-crates
 # Needs python3 with PyYAML (`pip install pyyaml`) to list kopium's CRD versions.
 set -euo pipefail
@@ -43,8 +48,11 @@ fi
 
 crate_name() { echo "$1-$(echo "$2" | tr '[:upper:]_' '[:lower:]-')"; }
 
-sides=(ours)
-[ "$kopium" != none ] && sides+=(kopium)
+read -r -a sides <<< "${SIDES:-ours derive kopium}"
+if [ "$kopium" = none ]; then
+  filtered=(); for side in "${sides[@]}"; do [ "$side" = kopium ] || filtered+=("$side"); done
+  sides=("${filtered[@]}")
+fi
 
 # One workspace, one target directory: dependencies are built once, before measuring.
 members=""
@@ -58,8 +66,20 @@ members = [${members%, }]
 TOML
 
 for p in "${projects[@]}"; do
-  mkdir -p "$work/ours/$p/src" "$work/kopium/$p/src"
-  touch "$work/ours/$p/src/lib.rs" "$work/kopium/$p/src/lib.rs"
+  mkdir -p "$work/ours/$p/src" "$work/kopium/$p/src" "$work/derive/$p/src"
+  touch "$work/ours/$p/src/lib.rs" "$work/kopium/$p/src/lib.rs" "$work/derive/$p/src/lib.rs"
+  cat > "$work/derive/$p/Cargo.toml" <<TOML
+[package]
+name = "$(crate_name derive "$p")"
+version = "0.0.0"
+edition = "$edition"
+publish = false
+
+[dependencies]
+crd-runtime = { path = "$root/crd-runtime" }
+crd-derive = { path = "$root/crd-derive" }
+serde = { version = "1", features = ["derive"] }
+TOML
   cat > "$work/ours/$p/Cargo.toml" <<TOML
 [package]
 name = "$(crate_name ours "$p")"
@@ -150,6 +170,15 @@ for p in "${projects[@]}"; do
     if [ "$side" = ours ]; then
       "$crdgen" generate "$corpus/$p" -o "$dir/src/lib.rs" 2> "$dir/generate.log" || {
         echo "$p: generate failed:" >&2; cat "$dir/generate.log" >&2; failed=1; continue; }
+    elif [ "$side" = derive ]; then
+      # One module per file: feature-set variants of one kind live in separate files.
+      : > "$dir/src/lib.rs"
+      i=0
+      while IFS= read -r file; do
+        i=$((i + 1))
+        { echo "pub mod f$i {"; "$crdgen" generate --derive "$file"; echo "}"; } >> "$dir/src/lib.rs" 2>> "$dir/generate.log" || {
+          echo "$p: generate --derive failed on $file" >&2; cat "$dir/generate.log" >&2; failed=1; }
+      done < <(find "$corpus/$p" -name '*.yaml' -o -name '*.yml' -o -name '*.json' | sort)
     else
       rm -rf "$dir/crds" && mkdir -p "$dir/crds"
       mapfile -t inputs < <(kopium_inputs "$corpus/$p" "$dir/crds")
@@ -170,7 +199,11 @@ for p in "${projects[@]}"; do
       build_s=-; build_mb=-
     else
       read -r check_s check_mb < <(measure "$dir" "$crate" "$dir/check.log" check)
-      read -r build_s build_mb < <(measure "$dir" "$crate" "$dir/build.log" build)
+      if [ "${BUILD:-1}" = 0 ]; then
+        build_s=-; build_mb=-
+      else
+        read -r build_s build_mb < <(measure "$dir" "$crate" "$dir/build.log" build)
+      fi
     fi
     [ "$check_s" = failed ] || [ "$build_s" = failed ] && failed=1
     printf '%-36s %-6s %8d %8.2f %8s %8s %8s %8s\n' "$p" "$side" "$(wc -l < "$dir/src/lib.rs")" "$gen_s" \
