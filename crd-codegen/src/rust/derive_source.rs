@@ -982,17 +982,12 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
         if own.unique_items {
             self.unsupported_at(path, "uniqueItems");
         }
-        for (name, branches) in [
-            ("all_of", &own_junctor(own, 0)),
-            ("any_of", &own_junctor(own, 1)),
-            ("one_of", &own_junctor(own, 2)),
+        for (name, branches, implied) in [
+            ("all_of", &own.all_of, &inferred.all_of),
+            ("any_of", &own.any_of, &inferred.any_of),
+            ("one_of", &own.one_of, &inferred.one_of),
         ] {
-            let inferred_branches = match name {
-                "all_of" => &inferred.all_of,
-                "any_of" => &inferred.any_of,
-                _ => &inferred.one_of,
-            };
-            if *branches != *inferred_branches && !branches.is_empty() {
+            if branches != implied && !branches.is_empty() {
                 let json = Value::Array(branches.iter().map(crate::write::schema).collect());
                 let j = json_arg(&json);
                 let name = ident(name);
@@ -1088,14 +1083,6 @@ fn own_keywords(s: &Schema) -> Schema {
         one_of: s.one_of.clone(),
         not: s.not.clone(),
         ..s.own_keywords()
-    }
-}
-
-fn own_junctor(s: &Schema, which: usize) -> Vec<Schema> {
-    match which {
-        0 => s.all_of.clone(),
-        1 => s.any_of.clone(),
-        _ => s.one_of.clone(),
     }
 }
 
