@@ -108,7 +108,7 @@ fn derived_corpus(corpus: &Path, out: &Path) {
                         continue;
                     }
                 };
-                let module = format!("d_{}", rel.replace(['-', '/', '.'], "_"));
+                let module = format!("d_{}", rel.replace(['-', '/', '.'], "_").to_lowercase());
                 std::fs::write(dir.join(format!("{module}.rs")), source).unwrap();
                 writeln!(
                     index,

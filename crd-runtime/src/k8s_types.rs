@@ -655,6 +655,16 @@ mod __crd_label_selector {
                 }
             }
         }
+        fn walk_rules(
+            value: &rt::Value,
+            old: Option<&rt::Value>,
+            path: &rt::Path,
+            ratchet: rt::rules::TypedRatchet<'_>,
+            budget: &mut rt::rules::Budget,
+            out: &mut rt::rules::Findings,
+        ) -> rt::rules::Flow {
+            rules::walk_label_selector(value, old, path, ratchet, budget, out)
+        }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
     /// Public for benchmarks and tests that run one rule on a value read ahead
@@ -665,6 +675,54 @@ mod __crd_label_selector {
         use ::crd_runtime::__private as rt;
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
+        /// The rules at and below a `LabelSelector`.
+        pub fn walk_label_selector(
+            value: &rt::Value,
+            old: Option<&rt::Value>,
+            path: &rt::Path,
+            ratchet: rt::rules::TypedRatchet<'_>,
+            budget: &mut rt::rules::Budget,
+            out: &mut rt::rules::Findings,
+        ) -> rt::rules::Flow {
+            if let rt::Value::Object(m) = value {
+                let old_map = old.and_then(rt::Value::as_object);
+                if let Some(x) = rt::compiled::prop(m, "matchExpressions") {
+                    let ox = old_map
+                        .and_then(|o| rt::compiled::prop(o, "matchExpressions"));
+                    let path = &path.field("matchExpressions");
+                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
+                    let ratchet = ratchet
+                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    if let rt::Value::Array(items) = x {
+                        for (i, x) in items.iter().enumerate() {
+                            if x.is_null() {
+                                continue;
+                            }
+                            let ox: Option<&rt::Value> = None;
+                            let path = &path.index(i);
+                            let unchanged = || {
+                                ox
+                                    .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
+                                        x,
+                                        o,
+                                    ))
+                            };
+                            let ratchet = ratchet
+                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                                x,
+                                ox,
+                                path,
+                                ratchet,
+                                budget,
+                                out,
+                            )?;
+                        }
+                    }
+                }
+            }
+            Ok(())
+        }
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
             nullable: false,
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
