@@ -416,3 +416,27 @@ fn root_rules_run() {
     );
     agrees_with_the_engine::<Named>(&serde_json::to_value(Named::crd()).unwrap(), 50);
 }
+
+/// `int_or_string` on a field keeps the field's other keywords (it used to reset the
+/// node, dropping a `pattern` given with it).
+#[derive(Clone, Debug, Serialize, Deserialize, CustomResource)]
+#[crd(group = "derive.example.com", version = "v1", kind = "Target", namespaced)]
+pub struct TargetSpec {
+    #[crd(int_or_string, pattern = "^[a-z]+$", max_length = 8)]
+    pub target: String,
+}
+
+#[test]
+fn int_or_string_keeps_the_other_keywords() {
+    let crd = serde_json::to_value(Target::crd()).unwrap();
+    assert_eq!(
+        crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]["target"],
+        json!({
+            "x-kubernetes-int-or-string": true,
+            "anyOf": [{"type": "integer"}, {"type": "string"}],
+            "pattern": "^[a-z]+$",
+            "maxLength": 8,
+        })
+    );
+    agrees_with_the_engine::<Target>(&crd, 50);
+}

@@ -780,21 +780,17 @@ fn apply_keywords(kw: &Keywords, node: &mut Schema, place: Place, errors: &mut d
                 node.embedded_resource = true;
             }
             "int_or_string" => {
-                *node = Schema {
-                    int_or_string: true,
-                    any_of: vec![
-                        Schema {
-                            type_: Some(Type::Integer),
-                            ..Default::default()
-                        },
-                        Schema {
-                            type_: Some(Type::String),
-                            ..Default::default()
-                        },
-                    ],
-                    description: node.description.take(),
-                    ..Default::default()
-                }
+                // The field's type gives way (`serde_json::Value`'s unknown fields
+                // too, unless asked for); its other keywords stay.
+                node.int_or_string = true;
+                node.type_ = None;
+                node.preserve_unknown_fields = kw.preserve_unknown_fields.is_present();
+                node.any_of = [Type::Integer, Type::String]
+                    .map(|t| Schema {
+                        type_: Some(t),
+                        ..Default::default()
+                    })
+                    .into();
             }
             _ => {}
         }

@@ -1006,6 +1006,10 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
         }
         if own.int_or_string && !inferred.int_or_string {
             args.push(quote!(int_or_string));
+            if own.any_of.is_empty() {
+                // `int_or_string` brings controller-gen's `anyOf`; this node has none.
+                args.push(quote!(any_of = []));
+            }
         }
         if let Some(lt) = own.list_type {
             let lt = match lt {
