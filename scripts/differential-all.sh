@@ -8,7 +8,15 @@
 #
 # Environment: CRD_DIFF_OBJECTS (objects per CRD version, default 1000). One project
 # per build keeps memory low: the test crate compiles that project's generated code.
+# CORPUS_TEST=derive_roundtrip runs the derive round trip instead (what
+# scripts/derive-roundtrip-all.sh does).
 set -euo pipefail
+test=${CORPUS_TEST:-differential}
+case $test in
+  differential) projects_var=CRD_DIFF_PROJECTS ;;
+  derive_roundtrip) projects_var=CRD_DERIVE_PROJECTS ;;
+  *) echo "CORPUS_TEST is differential or derive_roundtrip" >&2; exit 2 ;;
+esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 corpus=${CORPUS:-$root/../shared/crds}
 [ -d "$corpus" ] || { echo "corpus not found at $corpus" >&2; exit 2; }
@@ -21,13 +29,13 @@ fi
 failed=()
 for p in "${projects[@]}"; do
   echo "== $p ($CRD_DIFF_OBJECTS objects per CRD version)"
-  if ! CRD_DIFF_PROJECTS=$p cargo test -q --manifest-path "$root/Cargo.toml" \
-      -p crd-tests --test differential -- --nocapture 2>&1 | grep -v '^$'; then
+  if ! env "$projects_var=$p" cargo test -q --manifest-path "$root/Cargo.toml" \
+      -p crd-tests --test "$test" -- --nocapture 2>&1 | grep -Ev '^$|^test .* ok$'; then
     failed+=("$p")
   fi
 done
 if [ ${#failed[@]} -gt 0 ]; then
-  echo "disagreements in: ${failed[*]}" >&2
+  echo "failed: ${failed[*]}" >&2
   exit 1
 fi
 echo "all projects agree"

@@ -135,6 +135,44 @@ pub enum MapType {
     Granular,
 }
 
+impl ListType {
+    /// `x-kubernetes-list-type`'s value.
+    pub fn parse(s: &str) -> Option<ListType> {
+        Some(match s {
+            "atomic" => ListType::Atomic,
+            "set" => ListType::Set,
+            "map" => ListType::Map,
+            _ => return None,
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ListType::Atomic => "atomic",
+            ListType::Set => "set",
+            ListType::Map => "map",
+        }
+    }
+}
+
+impl MapType {
+    /// `x-kubernetes-map-type`'s value.
+    pub fn parse(s: &str) -> Option<MapType> {
+        Some(match s {
+            "atomic" => MapType::Atomic,
+            "granular" => MapType::Granular,
+            _ => return None,
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MapType::Atomic => "atomic",
+            MapType::Granular => "granular",
+        }
+    }
+}
+
 /// `additionalProperties`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum AdditionalProperties {

@@ -138,18 +138,9 @@ pub fn lower_schema(s: &JsonSchemaProps) -> ir::Schema {
         preserve_unknown_fields: s.x_preserve_unknown_fields == Some(true),
         embedded_resource: s.x_embedded_resource,
         int_or_string: s.x_int_or_string,
-        list_type: s.x_list_type.as_deref().and_then(|t| match t {
-            "atomic" => Some(ir::ListType::Atomic),
-            "set" => Some(ir::ListType::Set),
-            "map" => Some(ir::ListType::Map),
-            _ => None,
-        }),
+        list_type: s.x_list_type.as_deref().and_then(ir::ListType::parse),
         list_map_keys: s.x_list_map_keys.clone(),
-        map_type: s.x_map_type.as_deref().and_then(|t| match t {
-            "atomic" => Some(ir::MapType::Atomic),
-            "granular" => Some(ir::MapType::Granular),
-            _ => None,
-        }),
+        map_type: s.x_map_type.as_deref().and_then(ir::MapType::parse),
         validations: s
             .x_validations
             .iter()
@@ -222,22 +213,9 @@ pub fn raise_schema(s: &ir::Schema) -> JsonSchemaProps {
         x_preserve_unknown_fields: s.preserve_unknown_fields.then_some(true),
         x_embedded_resource: s.embedded_resource,
         x_int_or_string: s.int_or_string,
-        x_list_type: s.list_type.map(|t| {
-            match t {
-                ir::ListType::Atomic => "atomic",
-                ir::ListType::Set => "set",
-                ir::ListType::Map => "map",
-            }
-            .to_string()
-        }),
+        x_list_type: s.list_type.map(|t| t.as_str().to_string()),
         x_list_map_keys: s.list_map_keys.clone(),
-        x_map_type: s.map_type.map(|t| {
-            match t {
-                ir::MapType::Atomic => "atomic",
-                ir::MapType::Granular => "granular",
-            }
-            .to_string()
-        }),
+        x_map_type: s.map_type.map(|t| t.as_str().to_string()),
         x_validations: s
             .validations
             .iter()

@@ -4,7 +4,7 @@
 //! The derive direction writes its CRDs with this, so what `crd()` returns is exactly
 //! the IR the admission code was generated from.
 
-use crate::ir::{AdditionalProperties, Conversion, Crd, ListType, MapType, Rule, Schema, Scope, Version};
+use crate::ir::{AdditionalProperties, Conversion, Crd, Rule, Schema, Scope, Version};
 use serde_json::{Map, Value, json};
 
 /// The key that marks a foreign type's place in a derived schema ([`Schema::rust_type`]);
@@ -226,22 +226,13 @@ pub fn schema(s: &Schema) -> Value {
         put("x-kubernetes-int-or-string", json!(true));
     }
     if let Some(t) = s.list_type {
-        let t = match t {
-            ListType::Atomic => "atomic",
-            ListType::Set => "set",
-            ListType::Map => "map",
-        };
-        put("x-kubernetes-list-type", json!(t));
+        put("x-kubernetes-list-type", json!(t.as_str()));
     }
     if !s.list_map_keys.is_empty() {
         put("x-kubernetes-list-map-keys", json!(s.list_map_keys));
     }
     if let Some(t) = s.map_type {
-        let t = match t {
-            MapType::Atomic => "atomic",
-            MapType::Granular => "granular",
-        };
-        put("x-kubernetes-map-type", json!(t));
+        put("x-kubernetes-map-type", json!(t.as_str()));
     }
     if !s.validations.is_empty() {
         put(

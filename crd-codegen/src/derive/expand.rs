@@ -274,7 +274,7 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
     };
     let api_version = format!("{}/{}", crd.group, version.name);
     let serialize = match fields_at_root {
-        Some(_) => flat_serialize(name, &api_version, &crd.names.kind),
+        Some(_) => flat_serialize(name, spec, &api_version, &crd.names.kind),
         None => root_serialize(name, &api_version, &crd.names.kind, &serialize_fields),
     };
     let resource = resource_impls(name, crd, version);
@@ -374,23 +374,29 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
 }
 
 /// `Serialize` for a root holding its fields flattened: `apiVersion`, `kind`,
-/// `metadata`, then the fields as the struct serializes them.
-fn flat_serialize(name: &Ident, api_version: &str, kind: &str) -> TokenStream {
+/// `metadata`, then the fields as their struct serializes them (serde's own flatten,
+/// no intermediate value).
+fn flat_serialize(name: &Ident, fields: &Ident, api_version: &str, kind: &str) -> TokenStream {
     quote! {
         impl Serialize for #name {
             fn serialize<S: ::crd_runtime::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::{Error as _, SerializeMap};
-                let fields = ::crd_runtime::serde_json::to_value(&self.fields).map_err(S::Error::custom)?;
-                let mut state = serializer.serialize_map(None)?;
-                state.serialize_entry("apiVersion", #api_version)?;
-                state.serialize_entry("kind", #kind)?;
-                state.serialize_entry("metadata", &self.metadata)?;
-                if let ::crd_runtime::Value::Object(fields) = &fields {
-                    for (key, value) in fields {
-                        state.serialize_entry(key, value)?;
-                    }
+                #[derive(::crd_runtime::serde::Serialize)]
+                #[serde(crate = "::crd_runtime::serde")]
+                struct Wire<'a> {
+                    #[serde(rename = "apiVersion")]
+                    api_version: &'static str,
+                    kind: &'static str,
+                    metadata: &'a ::crd_runtime::ObjectMeta,
+                    #[serde(flatten)]
+                    fields: &'a #fields,
                 }
-                state.end()
+                Wire {
+                    api_version: #api_version,
+                    kind: #kind,
+                    metadata: &self.metadata,
+                    fields: &self.fields,
+                }
+                .serialize(serializer)
             }
         }
     }

@@ -695,12 +695,7 @@ fn apply_keywords(kw: &Keywords, node: &mut Schema, place: Place, errors: &mut d
         }
     }
     if let Some(t) = &kw.list_type {
-        let parsed = match t.as_str() {
-            "atomic" => Some(ListType::Atomic),
-            "set" => Some(ListType::Set),
-            "map" => Some(ListType::Map),
-            _ => None,
-        };
+        let parsed = ListType::parse(t);
         match parsed {
             None => {
                 errors.push(Error::custom("`list_type` is one of \"atomic\", \"set\", \"map\"").with_span(&t.span()))
@@ -723,11 +718,7 @@ fn apply_keywords(kw: &Keywords, node: &mut Schema, place: Place, errors: &mut d
         }
     }
     if let Some(t) = &kw.map_type {
-        let parsed = match t.as_str() {
-            "atomic" => Some(MapType::Atomic),
-            "granular" => Some(MapType::Granular),
-            _ => None,
-        };
+        let parsed = MapType::parse(t);
         match parsed {
             None => errors.push(Error::custom("`map_type` is \"atomic\" or \"granular\"").with_span(&t.span())),
             Some(_) if !object => wrong(errors, "map_type", t.span(), "objects and maps", node),

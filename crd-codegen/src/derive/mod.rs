@@ -236,7 +236,8 @@ mod resource {
                 json_path: c.json_path.clone(),
             })
             .collect();
-        // Root schema: `spec` and `status` are the foreign types 0 and 1.
+        // Root schema: `spec` and `status` are the foreign types 0 and 1; with
+        // `fields_at_root`, the struct's own properties (and foreign types).
         let mut root = Schema {
             type_: Some(Type::Object),
             description: r.doc.as_ref().map(|d| d.to_string()),

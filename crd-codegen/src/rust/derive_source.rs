@@ -525,7 +525,7 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
         let rename_all = s
             .fields
             .iter()
-            .any(|f| crate::derive::rename_field(f.name.trim_start_matches("r#"), None).as_deref() != Some(&*f.json))
+            .any(|f| f.name.trim_start_matches("r#") != f.json)
             .then(|| quote!(#[serde(rename_all = "camelCase")]));
         let additional = s.additional_fields.then(|| {
             self.uses.extend(["BTreeMap", "Value"]);
@@ -795,31 +795,11 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
             serde_args.push(quote!(rename = #json));
         }
         let mut crd_args: Vec<TokenStream> = description.into_iter().collect();
-        let full_ty = match f.presence {
-            Presence::Required => {
-                if f.ty == Ty::ObjectMeta {
-                    serde_args.push(quote!(default));
-                }
-                ty
-            }
-            Presence::RequiredNullable => {
-                crd_args.push(quote!(required));
-                crd_args.push(quote!(nullable));
-                quote!(Option<#ty>)
-            }
-            Presence::Optional => {
-                serde_args.push(quote!(skip_serializing_if = "Option::is_none"));
-                quote!(Option<#ty>)
-            }
-            Presence::OptionalNullable => {
-                serde_args.push(quote!(
-                    default,
-                    skip_serializing_if = "Option::is_none",
-                    with = "crd_runtime::nullable"
-                ));
-                quote!(Option<Option<#ty>>)
-            }
-        };
+        if f.presence == Presence::RequiredNullable {
+            crd_args.push(quote!(required));
+            crd_args.push(quote!(nullable));
+        }
+        let full_ty = super::emit::presence_type(f, ty, "crd_runtime::nullable", &mut serde_args);
         let field_path = format!("{path}.{}", f.json);
         crd_args.extend(self.node_keywords(&f.ty, f.schema, &field_path, false));
         let serde_attr = (!serde_args.is_empty()).then(|| quote!(#[serde( #( #serde_args ),* )]));
@@ -1012,11 +992,7 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
             }
         }
         if let Some(lt) = own.list_type {
-            let lt = match lt {
-                ir::ListType::Atomic => "atomic",
-                ir::ListType::Set => "set",
-                ir::ListType::Map => "map",
-            };
+            let lt = lt.as_str();
             args.push(quote!(list_type = #lt));
         }
         if !own.list_map_keys.is_empty() {
@@ -1024,10 +1000,7 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
             args.push(quote!(list_map_keys = [ #( #keys ),* ]));
         }
         if let Some(mt) = own.map_type {
-            let mt = match mt {
-                ir::MapType::Atomic => "atomic",
-                ir::MapType::Granular => "granular",
-            };
+            let mt = mt.as_str();
             args.push(quote!(map_type = #mt));
         }
         if own.nullable && !inferred.nullable {
@@ -1141,9 +1114,9 @@ fn described(text: Option<&str>) -> (TokenStream, Option<TokenStream>) {
         .map(|l| l.strip_prefix(' ').unwrap_or(l).trim_end())
         .collect::<Vec<_>>()
         .join("\n");
-    let exact = (read_back.trim_matches('\n') == text && !text.is_empty()).then_some(());
+    let exact = !text.is_empty() && read_back.trim_matches('\n') == text;
     let docs = doc_attrs(Some(text));
-    let arg = exact.is_none().then(|| {
+    let arg = (!exact).then(|| {
         let d = str_lit(text);
         quote!(description = #d)
     });

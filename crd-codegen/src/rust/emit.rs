@@ -224,7 +224,29 @@ fn field_tokens(m: &Module, f: &FieldDef) -> TokenStream {
         let json = &f.json;
         serde_args.push(quote!(rename = #json));
     }
-    let full_ty = match f.presence {
+    let full_ty = presence_type(f, ty, "::crd_runtime::nullable", &mut serde_args);
+    let serde_attr = if serde_args.is_empty() {
+        TokenStream::new()
+    } else {
+        quote!(#[serde( #(#serde_args),* )])
+    };
+    quote! {
+        #docs
+        #serde_attr
+        pub #name: #full_ty,
+    }
+}
+
+/// A field's type for its presence (`T`, `Option<T>`, `Option<Option<T>>`), pushing
+/// the serde arguments that go with it; `nullable_with` is crd-runtime's `nullable`
+/// module as the code names it.
+pub(crate) fn presence_type(
+    f: &FieldDef,
+    ty: TokenStream,
+    nullable_with: &str,
+    serde_args: &mut Vec<TokenStream>,
+) -> TokenStream {
+    match f.presence {
         Presence::Required => {
             if f.ty == Ty::ObjectMeta {
                 serde_args.push(quote!(default));
@@ -240,20 +262,10 @@ fn field_tokens(m: &Module, f: &FieldDef) -> TokenStream {
             serde_args.push(quote!(
                 default,
                 skip_serializing_if = "Option::is_none",
-                with = "::crd_runtime::nullable"
+                with = #nullable_with
             ));
             quote!(Option<Option<#ty>>)
         }
-    };
-    let serde_attr = if serde_args.is_empty() {
-        TokenStream::new()
-    } else {
-        quote!(#[serde( #(#serde_args),* )])
-    };
-    quote! {
-        #docs
-        #serde_attr
-        pub #name: #full_ty,
     }
 }
 
