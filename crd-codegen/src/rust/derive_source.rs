@@ -787,10 +787,8 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
         let name = ident(&f.name);
         let ty = self.rust_type(&f.ty);
         let (docs, description) = described(f.doc.as_deref());
-        let rust_name = f.name.trim_start_matches("r#");
-        let camel = crate::derive::rename_field(rust_name, Some("camelCase"));
         let mut serde_args = Vec::new();
-        if camel.as_deref() != Some(&*f.json) {
+        if super::emit::serde_camel_case(&f.name) != f.json {
             let json = &f.json;
             serde_args.push(quote!(rename = #json));
         }
@@ -1014,41 +1012,10 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
     }
 
     fn rust_type(&mut self, ty: &Ty) -> TokenStream {
-        let mut used = |n: &'static str| {
-            self.uses.insert(n);
-            let i = ident(n);
-            quote!(#i)
-        };
-        match ty {
-            Ty::String => quote!(String),
-            Ty::I32 => quote!(i32),
-            Ty::I64 => quote!(i64),
-            Ty::F32 => quote!(f32),
-            Ty::F64 => quote!(f64),
-            Ty::Bool => quote!(bool),
-            Ty::IntOrString => used("IntOrString"),
-            Ty::Value => used("Value"),
-            Ty::JsonMap => used("JsonMap"),
-            Ty::EmptyObject => used("EmptyObject"),
-            Ty::ObjectMeta => used("ObjectMeta"),
-            Ty::Vec(inner) => {
-                let inner = self.rust_type(inner);
-                quote!(Vec<#inner>)
-            }
-            Ty::Map(inner) => {
-                self.uses.insert("BTreeMap");
-                let inner = self.rust_type(inner);
-                quote!(BTreeMap<String, #inner>)
-            }
-            Ty::Option(inner) => {
-                let inner = self.rust_type(inner);
-                quote!(Option<#inner>)
-            }
-            Ty::Named(id) => {
-                let name = ident(&self.m.types[*id].name);
-                quote!(#name)
-            }
-        }
+        let uses = &mut self.uses;
+        super::emit::rust_type_noting(self.m, ty, &mut |name| {
+            uses.insert(name);
+        })
     }
 }
 

@@ -166,6 +166,17 @@ fn type_def(m: &Module, t: &TypeDef) -> TokenStream {
 }
 
 fn rust_type(m: &Module, ty: &Ty) -> TokenStream {
+    rust_type_noting(m, ty, &mut |_| {})
+}
+
+/// A field's Rust type, telling `import` each name it uses from the module's imports
+/// (`IntOrString`, `BTreeMap`, ...).
+pub(crate) fn rust_type_noting(m: &Module, ty: &Ty, import: &mut dyn FnMut(&'static str)) -> TokenStream {
+    let mut imported = |name: &'static str| {
+        import(name);
+        let i = ident(name);
+        quote!(#i)
+    };
     match ty {
         Ty::String => quote!(String),
         Ty::I32 => quote!(i32),
@@ -173,21 +184,22 @@ fn rust_type(m: &Module, ty: &Ty) -> TokenStream {
         Ty::F32 => quote!(f32),
         Ty::F64 => quote!(f64),
         Ty::Bool => quote!(bool),
-        Ty::IntOrString => quote!(IntOrString),
-        Ty::Value => quote!(Value),
-        Ty::JsonMap => quote!(JsonMap),
-        Ty::EmptyObject => quote!(EmptyObject),
-        Ty::ObjectMeta => quote!(ObjectMeta),
+        Ty::IntOrString => imported("IntOrString"),
+        Ty::Value => imported("Value"),
+        Ty::JsonMap => imported("JsonMap"),
+        Ty::EmptyObject => imported("EmptyObject"),
+        Ty::ObjectMeta => imported("ObjectMeta"),
         Ty::Vec(inner) => {
-            let inner = rust_type(m, inner);
+            let inner = rust_type_noting(m, inner, import);
             quote!(Vec<#inner>)
         }
         Ty::Map(inner) => {
-            let inner = rust_type(m, inner);
+            import("BTreeMap");
+            let inner = rust_type_noting(m, inner, import);
             quote!(BTreeMap<String, #inner>)
         }
         Ty::Option(inner) => {
-            let inner = rust_type(m, inner);
+            let inner = rust_type_noting(m, inner, import);
             quote!(Option<#inner>)
         }
         Ty::Named(id) => {
@@ -197,22 +209,10 @@ fn rust_type(m: &Module, ty: &Ty) -> TokenStream {
     }
 }
 
-/// serde's `rename_all = "camelCase"` applied to a snake_case field name.
-fn serde_camel_case(field: &str) -> String {
-    let field = field.trim_start_matches("r#");
-    let mut out = String::new();
-    let mut upper = false;
-    for c in field.chars() {
-        if c == '_' {
-            upper = true;
-        } else if upper {
-            out.push(c.to_ascii_uppercase());
-            upper = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
+/// serde's `rename_all = "camelCase"` applied to a snake_case field name (the rule the
+/// derive reads back).
+pub(crate) fn serde_camel_case(field: &str) -> String {
+    crate::derive::rename_field(field.trim_start_matches("r#"), Some("camelCase")).unwrap_or_default()
 }
 
 fn field_tokens(m: &Module, f: &FieldDef) -> TokenStream {
