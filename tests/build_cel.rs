@@ -22,6 +22,7 @@ pub fn generate(spec: &Path, out: &Path) {
     let types = Types {
         views: &views,
         structs: HashMap::new(),
+        sees_derived: false,
     };
     let mut n = 0;
     for file in KUBERNETES_CONFORMANCE_FILES {

@@ -440,3 +440,48 @@ fn int_or_string_keeps_the_other_keywords() {
     );
     agrees_with_the_engine::<Target>(&crd, 50);
 }
+
+/// A rule sees a derived type as `dyn`, so the checker leaves `in`, `+` and `<` on
+/// its fields to dynamic dispatch, which cel-go prices at 1; the API server sees the
+/// whole schema and prices the overload (`in` a list by the list's size, `+` and `<`
+/// of strings by their length). The derived code prices them as the API server does.
+#[derive(Clone, Debug, Serialize, Deserialize, CustomResource)]
+#[crd(
+    group = "derive.example.com",
+    version = "v1",
+    kind = "Gate",
+    namespaced,
+    root_rule(rule = "!('blocked' in self.spec.names)", message = "blocked"),
+    root_rule(rule = "self.spec.first + self.spec.last != 'xy'", message = "xy"),
+    root_rule(rule = "self.spec.first < self.spec.last || true", message = "order")
+)]
+pub struct GateSpec {
+    pub names: Vec<String>,
+    pub first: String,
+    pub last: String,
+}
+
+#[test]
+fn calls_on_derived_fields_cost_what_the_api_server_charges() {
+    let crd = serde_json::to_value(Gate::crd()).unwrap();
+    let ir = ir_of::<Gate>(&crd);
+    let engine = Engine::new(&ir);
+    let version = engine.version("v1").unwrap();
+    let object = |names: Vec<String>, first: &str| {
+        json!({
+            "apiVersion": "derive.example.com/v1", "kind": "Gate",
+            "metadata": {"name": "g", "namespace": "default"},
+            "spec": {"names": names, "first": first, "last": "z".repeat(40)},
+        })
+    };
+    let mut costs = Vec::new();
+    for (n, first) in [(0, ""), (2, "a"), (40, &*"a".repeat(100))] {
+        let o = object((0..n).map(|i| format!("n{i}")).collect(), first);
+        let derived = Gate::admit_value(o.clone(), "default");
+        assert_eq!(derived, version.create(o, "default"));
+        costs.push(derived.rules_cost);
+    }
+    // The list's size and the strings' lengths show in the cost.
+    assert!(costs[0] < costs[1] && costs[1] < costs[2], "{costs:?}");
+    agrees_with_the_engine::<Gate>(&crd, 50);
+}

@@ -456,6 +456,15 @@ pub fn call_cost<'a>(function: &str, overload: &str, args: &[Result<Val<'a>>], r
     })
 }
 
+/// [`call_cost`] of a call the checker left to dynamic dispatch because an argument
+/// comes from a derived type, which rules see as `dyn` (the derive does not see that
+/// type's schema): priced by the overload the arguments' run-time types select, as
+/// the API server, which sees the whole schema, resolves it statically.
+pub fn call_cost_resolved<'a>(function: &str, args: &[Result<Val<'a>>], result: &Result<Val<'_>>) -> u64 {
+    let overload = crate::cel::functions::resolve_overload(function, args).unwrap_or("");
+    call_cost(function, overload, args, result)
+}
+
 /// `f` of the arguments' values (an error as `null`); calls have few arguments, so
 /// no allocation for them.
 fn with_values<'a, R>(args: &[Result<Val<'a>>], f: impl FnOnce(&[Val<'a>]) -> R) -> R {

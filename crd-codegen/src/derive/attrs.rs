@@ -198,6 +198,9 @@ pub struct Keywords {
     pub immutable: Flag,
     pub required: Flag,
     pub optional: Flag,
+    /// A type's `required` in this order rather than the fields' order (the API
+    /// server reports missing fields in `required` order).
+    pub required_order: Option<SpannedValue<Names>>,
 }
 
 #[derive(FromField)]
@@ -222,6 +225,23 @@ pub struct VariantInput {
 /// arrays (`["a", "b"]`), `null`, or `json!(...)` for anything (objects).
 #[derive(Clone, Debug)]
 pub struct Json(pub Value);
+
+/// A list of string literals: `required_order("b", "a")`.
+#[derive(Debug, Clone)]
+pub struct Names(pub Vec<String>);
+
+impl FromMeta for Names {
+    fn from_list(items: &[darling::ast::NestedMeta]) -> darling::Result<Self> {
+        items
+            .iter()
+            .map(|item| match item {
+                darling::ast::NestedMeta::Lit(syn::Lit::Str(s)) => Ok(s.value()),
+                other => Err(darling::Error::custom("expected a string literal").with_span(other)),
+            })
+            .collect::<darling::Result<_>>()
+            .map(Names)
+    }
+}
 
 impl FromMeta for Json {
     fn from_expr(expr: &Expr) -> darling::Result<Self> {

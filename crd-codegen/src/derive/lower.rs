@@ -58,7 +58,6 @@ pub fn lower_type(input: &TypeInput) -> Result<Lowered> {
                     &mut errors,
                 );
             }
-            out.schema.required.sort();
         }
     }
     if let Some((rule, span)) = &serde.rename_all
@@ -123,7 +122,6 @@ fn lower_fields(
     for field in fields {
         lower_field(field, rename_all, keeps_unknown, out, errors);
     }
-    out.schema.required.sort();
     std::mem::replace(&mut out.schema, saved)
 }
 
@@ -705,14 +703,10 @@ fn apply_keywords(kw: &Keywords, node: &mut Schema, place: Place, errors: &mut d
         }
     }
     if let Some(keys) = &kw.list_map_keys {
-        match keys.0.as_array().map(|a| {
-            a.iter()
-                .map(|k| k.as_str().map(str::to_string))
-                .collect::<Option<Vec<_>>>()
-        }) {
-            Some(Some(k)) if array => node.list_map_keys = k,
-            Some(Some(_)) => wrong(errors, "list_map_keys", keys.span(), "arrays", node),
-            _ => {
+        match string_list(keys) {
+            Some(k) if array => node.list_map_keys = k,
+            Some(_) => wrong(errors, "list_map_keys", keys.span(), "arrays", node),
+            None => {
                 errors.push(Error::custom("`list_map_keys` is a list of strings: `[\"name\"]`").with_span(&keys.span()))
             }
         }
@@ -833,6 +827,19 @@ fn apply_keywords(kw: &Keywords, node: &mut Schema, place: Place, errors: &mut d
             Err(e) => errors.push(e),
         }
     }
+    if let Some(order) = &kw.required_order {
+        if place != Place::Type {
+            errors.push(Error::custom("`required_order` goes on a type, over its fields").with_span(&order.span()));
+        } else if is_permutation(&order.0, &node.required) {
+            node.required = order.0.clone();
+        } else {
+            let message = format!(
+                "`required_order` lists the required fields {:?} in another order",
+                node.required
+            );
+            errors.push(Error::custom(message).with_span(&order.span()));
+        }
+    }
     if place != Place::Type {
         for (name, groups) in [
             ("exactly_one_of", &kw.exactly_one_of),
@@ -855,6 +862,18 @@ fn apply_keywords(kw: &Keywords, node: &mut Schema, place: Place, errors: &mut d
             }
         }
     }
+}
+
+/// A JSON list of strings (`["a", "b"]`).
+fn string_list(v: &Json) -> Option<Vec<String>> {
+    v.0.as_array()?.iter().map(|k| k.as_str().map(str::to_string)).collect()
+}
+
+fn is_permutation(a: &[String], b: &[String]) -> bool {
+    let (mut a, mut b) = (a.to_vec(), b.to_vec());
+    a.sort();
+    b.sort();
+    a == b
 }
 
 pub(super) fn rule(r: &RuleAttr) -> Result<ir::Rule> {

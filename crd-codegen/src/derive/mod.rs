@@ -267,7 +267,8 @@ mod resource {
             }
         }
         if r.metadata_required.is_present() {
-            root.required.push("metadata".into());
+            // First, where `metadata` is among the root's properties.
+            root.required.insert(0, "metadata".into());
         }
         if flat {
             root.properties
@@ -294,7 +295,6 @@ mod resource {
         if !r.optional_spec.is_present() && !flat {
             root.required.push("spec".into());
         }
-        root.required.sort();
         let v = ir::Version {
             name: version.clone(),
             served: r.served.unwrap_or(true),

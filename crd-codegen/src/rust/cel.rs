@@ -109,6 +109,9 @@ pub struct Types<'m> {
     pub views: &'m HashMap<TypeId, View>,
     /// CEL object type name (`selfType0.spec`) → the viewed type.
     pub structs: HashMap<String, TypeId>,
+    /// The rule sees a derived type, as `dyn`: a call left to dynamic dispatch is
+    /// priced by the overload its run-time arguments select (`call_cost_resolved`).
+    pub sees_derived: bool,
 }
 
 impl Types<'_> {
@@ -769,6 +772,11 @@ impl<'c> Compiler<'c> {
         }
         let args: Vec<TokenStream> = c.args.iter().map(|a| self.node_as(a, Repr::Val)).collect();
         let names: Vec<Ident> = (0..args.len()).map(|i| format_ident!("a{}", i)).collect();
+        let call_cost = if c.overload.is_none() && self.types.sees_derived {
+            quote!(rt::compiled::call_cost_resolved(#function, &args, &r))
+        } else {
+            quote!(rt::compiled::call_cost(#function, #overload, &args, &r))
+        };
         match c.mode {
             CallMode::NonStrict => {
                 let a = &args[0];
@@ -788,7 +796,7 @@ impl<'c> Compiler<'c> {
                     #( let #names = #args; )*
                     let args = [ #( #names ),* ];
                     let r = rt::compiled::call(#function, #overload_arg, &args);
-                    cost += rt::compiled::call_cost(#function, #overload, &args, &r);
+                    cost += #call_cost;
                     r
                 }),
                 repr: Repr::Val,
@@ -799,7 +807,7 @@ impl<'c> Compiler<'c> {
                 let mut body = quote! {
                     let args = [ #( #names ),* ];
                     let r = rt::compiled::call(#function, #overload_arg, &args);
-                    cost += rt::compiled::call_cost(#function, #overload, &args, &r);
+                    cost += #call_cost;
                     r
                 };
                 for (name, arg) in names.iter().zip(&args).rev() {

@@ -519,6 +519,15 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
         }
         crd_args.extend(description);
         crd_args.extend(self.keywords(&own, &inferred, path));
+        // The derive lists `required` in field order; say it where the CRD's differs.
+        // (A root's `metadata` is not a field: `metadata_required` says it.)
+        let is_field = |r: &&String| s.fields.iter().any(|f| &f.json == *r);
+        let required: Vec<&String> = schema.required.iter().filter(is_field).collect();
+        let field_order = s.fields.iter().map(|f| &f.json).filter(|j| required.contains(j));
+        if !field_order.eq(required.iter().copied()) {
+            let order = required.iter().map(|r| str_lit(r));
+            crd_args.push(quote!(required_order( #( #order ),* )));
+        }
         let crd_attr = (!crd_args.is_empty()).then(|| quote!(#[crd( #( #crd_args ),* )]));
 
         let fields: Vec<TokenStream> = s.fields.iter().map(|f| self.field(f, path)).collect();

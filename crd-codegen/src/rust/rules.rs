@@ -910,6 +910,7 @@ impl<'a> RulesEmitter<'a> {
         let types = Types {
             views: &self.views,
             structs: self.cel_struct_names(schema, node),
+            sees_derived: sees_derived(schema),
         };
         let mut compiler = Compiler::new(&types, program.plan());
         let repr = node.repr();
@@ -1180,4 +1181,12 @@ fn qualify_super(tokens: TokenStream, m: &Module) -> TokenStream {
         }
     }
     out
+}
+
+/// Whether a rule on this node sees a derived type (typed `dyn`, its schema unseen).
+fn sees_derived(s: &Schema) -> bool {
+    s.rust_type.is_some()
+        || s.properties.values().any(sees_derived)
+        || s.items.as_deref().is_some_and(sees_derived)
+        || s.additional_properties_schema().is_some_and(sees_derived)
 }

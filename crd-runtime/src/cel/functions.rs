@@ -91,6 +91,21 @@ pub fn dispatch<'a>(function: &str, overload_id: Option<&str>, args: &[Val<'a>])
     Err(no_such_overload(function, args))
 }
 
+/// The overload of `function` that the arguments' run-time types select (an error
+/// argument fits any parameter): what the checker resolves from their static types
+/// when it knows them.
+pub fn resolve_overload(function: &str, args: &[Result<Val<'_>>]) -> Option<&'static str> {
+    overloads_of(function)
+        .find(|o| {
+            o.args.len() == args.len()
+                && o.args.iter().zip(args).all(|(p, a)| match a {
+                    Ok(v) => matches_pattern(p, v),
+                    Err(_) => true,
+                })
+        })
+        .map(|o| o.id)
+}
+
 /// `no such overload: f(<argument types>)`.
 pub fn no_such_overload(function: &str, args: &[Val<'_>]) -> Error {
     let types: Vec<&str> = args.iter().map(Val::type_name).collect();

@@ -38,7 +38,8 @@ pub mod stable_example_com {
                 rule = "self.minReplicas <= self.replicas",
                 message = "replicas should be greater than or equal to minReplicas."
             ),
-            rule(rule = "self.replicas <= self.maxReplicas")
+            rule(rule = "self.replicas <= self.maxReplicas"),
+            required_order("minReplicas", "replicas", "maxReplicas")
         )]
         pub struct CronTabSpec {
             #[serde(skip_serializing_if = "Option::is_none")]
