@@ -98,20 +98,33 @@ fn load(text: &str, with_lines: bool) -> Result<Vec<(Value, LineTree)>, YamlErro
         with_lines,
         ..Builder::default()
     };
+    // Events are pulled one by one (the parser's own `load` recurses per nesting
+    // level), and reading stops at the first error.
     let mut parser = Parser::new_from_str(text);
-    if let Err(e) = parser.load(&mut builder, true) {
-        let m = e.marker();
-        return Err(YamlError {
-            line: m.line(),
-            col: m.col() + 1,
-            message: e.info().to_string(),
-        });
-    }
-    if let Some(err) = builder.error {
-        return Err(err);
+    loop {
+        let (event, mark) = parser.next_token().map_err(|e| {
+            let m = e.marker();
+            YamlError {
+                line: m.line(),
+                col: m.col() + 1,
+                message: e.info().to_string(),
+            }
+        })?;
+        if event == Event::StreamEnd {
+            break;
+        }
+        builder.on_event(event, mark);
+        if let Some(err) = builder.error.take() {
+            return Err(err);
+        }
     }
     Ok(builder.docs)
 }
+
+/// How deep collections may nest. go-yaml stops at 10,000; values are walked
+/// recursively here (and dropped so by `serde_json`), so the limit is lower, still
+/// far beyond any real manifest (serde_json's own reader stops JSON at 128).
+pub const MAX_DEPTH: usize = 1_000;
 
 /// Collects parser events into values.
 #[derive(Default)]
@@ -119,20 +132,63 @@ struct Builder {
     with_lines: bool,
     docs: Vec<(Value, LineTree)>,
     stack: Vec<Frame>,
-    anchors: HashMap<usize, (Value, LineTree)>,
+    /// Anchored values, with the number of nodes decoding them visits.
+    anchors: HashMap<usize, (Value, LineTree, u64)>,
     error: Option<YamlError>,
     doc_line: usize,
+    aliasing: AliasBudget,
+}
+
+/// go-yaml's guard against alias bombs ("billion laughs"): the nodes a document's
+/// decoding visits, and how many of them it visits again through aliases; a document
+/// whose share of aliased nodes exceeds `allowedAliasRatio` is refused (kubectl:
+/// "document contains excessive aliasing"). Decoding here copies an anchored value
+/// per alias, as go-yaml does, so the same budget bounds time and memory.
+#[derive(Default)]
+struct AliasBudget {
+    decoded: u64,
+    aliased: u64,
+}
+
+impl AliasBudget {
+    /// Counts `n` decoded nodes (aliased ones when `via_alias`); false when the
+    /// document has become an alias bomb.
+    fn count(&mut self, n: u64, via_alias: bool) -> bool {
+        self.decoded += n;
+        if via_alias {
+            self.aliased += n;
+        }
+        // go-yaml checks at every node; the aliased share only grows during an
+        // expansion and the allowed share only shrinks, so checking after the whole
+        // expansion gives the same verdict.
+        !(self.aliased > 100 && self.decoded > 1000 && self.aliased as f64 / self.decoded as f64 > self.allowed_ratio())
+    }
+
+    /// go-yaml's `allowedAliasRatio`: 99% for up to 400,000 decoded nodes, falling
+    /// linearly to 10% at 4,000,000.
+    fn allowed_ratio(&self) -> f64 {
+        const LOW: u64 = 400_000;
+        const HIGH: u64 = 4_000_000;
+        match self.decoded {
+            n if n <= LOW => 0.99,
+            n if n >= HIGH => 0.10,
+            n => 0.99 - 0.89 * ((n - LOW) as f64 / (HIGH - LOW) as f64),
+        }
+    }
 }
 
 enum Frame {
     Seq {
         anchor: usize,
+        /// `aliasing.decoded` when the collection started.
+        decoded_before: u64,
         line: usize,
         items: Vec<Value>,
         lines: Vec<LineTree>,
     },
     Map {
         anchor: usize,
+        decoded_before: u64,
         line: usize,
         map: Map<String, Value>,
         lines: Vec<(String, LineTree)>,
@@ -149,13 +205,32 @@ impl MarkedEventReceiver for Builder {
             return;
         }
         let line = mark.line();
+        // Every node but the stream's and the document's end is one go-yaml decodes.
+        let decoded_before = self.aliasing.decoded;
+        if matches!(
+            ev,
+            Event::Scalar(..)
+                | Event::SequenceStart(..)
+                | Event::MappingStart(..)
+                | Event::Alias(_)
+                | Event::DocumentStart
+        ) && !self.aliasing.count(1, false)
+        {
+            return self.fail(mark, EXCESSIVE_ALIASING.into());
+        }
         match ev {
-            Event::DocumentStart => self.doc_line = line,
+            Event::DocumentStart => {
+                self.doc_line = line;
+                self.aliasing = AliasBudget { decoded: 1, aliased: 0 };
+            }
             Event::DocumentEnd => {}
             Event::StreamStart | Event::StreamEnd | Event::Nothing => {}
             Event::Alias(id) => match self.anchors.get(&id) {
-                Some((v, t)) => {
-                    let (v, t) = (v.clone(), t.clone());
+                Some((v, t, n)) => {
+                    let (v, t, n) = (v.clone(), t.clone(), *n);
+                    if !self.aliasing.count(n, true) {
+                        return self.fail(mark, EXCESSIVE_ALIASING.into());
+                    }
                     self.push_value(v, t, mark);
                 }
                 None => self.fail(mark, "unknown anchor".into()),
@@ -181,7 +256,7 @@ impl MarkedEventReceiver for Builder {
                     children: LineChildren::Scalar,
                 };
                 if anchor > 0 {
-                    self.anchors.insert(anchor, (value.clone(), tree.clone()));
+                    self.anchors.insert(anchor, (value.clone(), tree.clone(), 1));
                 }
                 self.push_value(value, tree, mark);
             }
@@ -189,8 +264,12 @@ impl MarkedEventReceiver for Builder {
                 if matches!(self.stack.last(), Some(Frame::Map { key: None, .. })) {
                     return self.fail(mark, "a sequence cannot be a mapping key".into());
                 }
+                if self.stack.len() >= MAX_DEPTH {
+                    return self.fail(mark, format!("exceeded max depth of {MAX_DEPTH}"));
+                }
                 self.stack.push(Frame::Seq {
                     anchor,
+                    decoded_before,
                     line,
                     items: Vec::new(),
                     lines: Vec::new(),
@@ -200,8 +279,12 @@ impl MarkedEventReceiver for Builder {
                 if matches!(self.stack.last(), Some(Frame::Map { key: None, .. })) {
                     return self.fail(mark, "a mapping cannot be a mapping key".into());
                 }
+                if self.stack.len() >= MAX_DEPTH {
+                    return self.fail(mark, format!("exceeded max depth of {MAX_DEPTH}"));
+                }
                 self.stack.push(Frame::Map {
                     anchor,
+                    decoded_before,
                     line,
                     map: Map::new(),
                     lines: Vec::new(),
@@ -213,14 +296,16 @@ impl MarkedEventReceiver for Builder {
                 let Some(frame) = self.stack.pop() else {
                     return self.fail(mark, "unbalanced collection end".into());
                 };
-                let (anchor, value, tree) = match frame {
+                let (anchor, decoded_before, value, tree) = match frame {
                     Frame::Seq {
                         anchor,
+                        decoded_before,
                         line,
                         items,
                         lines,
                     } => (
                         anchor,
+                        decoded_before,
                         Value::Array(items),
                         LineTree {
                             line,
@@ -229,12 +314,14 @@ impl MarkedEventReceiver for Builder {
                     ),
                     Frame::Map {
                         anchor,
+                        decoded_before,
                         line,
                         map,
                         lines,
                         ..
                     } => (
                         anchor,
+                        decoded_before,
                         Value::Object(map),
                         LineTree {
                             line,
@@ -243,13 +330,16 @@ impl MarkedEventReceiver for Builder {
                     ),
                 };
                 if anchor > 0 {
-                    self.anchors.insert(anchor, (value.clone(), tree.clone()));
+                    let nodes = self.aliasing.decoded - decoded_before;
+                    self.anchors.insert(anchor, (value.clone(), tree.clone(), nodes));
                 }
                 self.push_value(value, tree, mark);
             }
         }
     }
 }
+
+const EXCESSIVE_ALIASING: &str = "document contains excessive aliasing";
 
 impl Builder {
     fn fail(&mut self, mark: Marker, message: String) {
@@ -441,6 +531,53 @@ mod tests {
     fn anchors_and_merge_keys() {
         let docs = parse_documents("base: &b {p: 1, q: 2}\nd:\n  <<: *b\n  q: 3\n").unwrap();
         assert_eq!(docs[0]["d"], json!({"p": 1, "q": 3}));
+    }
+
+    /// The classic billion laughs: nine levels of ten aliases each.
+    pub(crate) fn billion_laughs() -> String {
+        let mut text =
+            String::from("a0: &a0 [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
+        for i in 1..=9 {
+            let p = i - 1;
+            text.push_str(&format!(
+                "a{i}: &a{i} [*a{p},*a{p},*a{p},*a{p},*a{p},*a{p},*a{p},*a{p},*a{p},*a{p}]\n"
+            ));
+        }
+        text
+    }
+
+    #[test]
+    fn alias_bombs_are_refused_as_go_yaml_refuses_them() {
+        let text = billion_laughs();
+        assert!(text.len() < 600, "{}", text.len());
+        let e = parse_documents(&text).unwrap_err();
+        assert_eq!(e.message, "document contains excessive aliasing");
+        // Three levels (1,110 strings) are still a small document: go-yaml allows
+        // 99% aliasing up to 400,000 nodes.
+        let three: String = text.lines().take(3).map(|l| format!("{l}\n")).collect();
+        let doc = &parse_documents(&three).unwrap()[0];
+        assert_eq!(doc["a2"].as_array().unwrap().len(), 10);
+        // Each document has its own budget, and moderate reuse is fine.
+        let reuse = "base: &b {p: 1}\n".to_string() + &(0..200).map(|i| format!("k{i}: *b\n")).collect::<String>();
+        let docs = parse_documents(&format!("{reuse}---\n{reuse}")).unwrap();
+        assert_eq!(docs[1]["k199"], json!({"p": 1}));
+    }
+
+    #[test]
+    fn nesting_is_limited_to_go_yaml_depth() {
+        // Block nesting (`- - - x`).
+        let block = |n: usize| "- ".repeat(n) + "x";
+        parse_documents(&block(MAX_DEPTH)).unwrap();
+        let e = parse_documents(&block(MAX_DEPTH + 1)).unwrap_err();
+        assert_eq!(e.message, "exceeded max depth of 1000");
+        assert_eq!((e.line, e.col), (1, 2 * MAX_DEPTH + 1));
+        // Flow nesting (`[[[x]]]`): yaml-rust2's scanner stops at 255 levels.
+        let flow = |n: usize| "[".repeat(n) + &"]".repeat(n);
+        parse_documents(&flow(255)).unwrap();
+        assert_eq!(
+            parse_documents(&flow(256)).unwrap_err().message,
+            "recursion limit exceeded"
+        );
     }
 
     #[test]

@@ -1,0 +1,132 @@
+//! Hostile input is refused within bounds: the limits of README's "Hostile input"
+//! section, each with its message. Memory is measured by this binary's allocator
+//! (peak bytes allocated while reading).
+
+use crd_codegen::source::parse_text;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::path::Path;
+use std::process::Command;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// The system allocator, counting live and peak bytes.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+/// Tests that measure run one at a time.
+static MEASURING: Mutex<()> = Mutex::new(());
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+        PEAK.fetch_max(live, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// `f`'s result, how long it took and the most memory it held beyond what was live
+/// before.
+fn measured<T>(f: impl FnOnce() -> T) -> (T, Duration, usize) {
+    let _one = MEASURING.lock().unwrap_or_else(|e| e.into_inner());
+    let before = LIVE.load(Ordering::Relaxed);
+    PEAK.store(before, Ordering::Relaxed);
+    let start = Instant::now();
+    let out = f();
+    let elapsed = start.elapsed();
+    (out, elapsed, PEAK.load(Ordering::Relaxed).saturating_sub(before))
+}
+
+/// The classic billion laughs (about 500 bytes): nine levels of ten aliases each,
+/// 10^9 strings when expanded.
+fn billion_laughs() -> String {
+    let mut text =
+        String::from("a0: &a0 [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
+    for i in 1..=9 {
+        let p = i - 1;
+        text.push_str(&format!(
+            "a{i}: &a{i} [*a{p},*a{p},*a{p},*a{p},*a{p},*a{p},*a{p},*a{p},*a{p},*a{p}]\n"
+        ));
+    }
+    text
+}
+
+const MB: usize = 1 << 20;
+
+#[test]
+fn billion_laughs_is_refused_in_under_a_second_and_100_mb() {
+    let text = billion_laughs();
+    assert!(text.len() < 600);
+    let (result, elapsed, peak) = measured(|| parse_text(Path::new("laughs.yaml"), text));
+    let e = result.expect_err("refused");
+    assert_eq!(
+        e.to_string(),
+        "error: laughs.yaml:4: invalid YAML: document contains excessive aliasing (column 18)"
+    );
+    assert!(elapsed < Duration::from_secs(1), "{elapsed:?}");
+    assert!(peak < 100 * MB, "{} MB", peak / MB);
+}
+
+/// About the most aliasing go-yaml allows (98% of a document of 400,000 nodes: a
+/// list of 100 strings under 3,900 keys) is read, within the same bounds.
+#[test]
+fn the_aliasing_go_yaml_allows_stays_bounded() {
+    let list: Vec<String> = (0..100).map(|i| format!("s{i}")).collect();
+    let mut text = format!("k0: &l [{}]\n", list.join(","));
+    for i in 1..3900 {
+        text.push_str(&format!("k{i}: *l\n"));
+    }
+    let (result, elapsed, peak) = measured(|| parse_text(Path::new("many.yaml"), text));
+    let docs = result.expect("read");
+    assert_eq!(docs[0].value["k3899"][99], "s99");
+    assert!(elapsed < Duration::from_secs(1), "{elapsed:?}");
+    assert!(peak < 100 * MB, "{} MB", peak / MB);
+}
+
+#[test]
+fn deep_nesting_is_refused() {
+    let text = "- ".repeat(100_000) + "x";
+    let (result, elapsed, peak) = measured(|| parse_text(Path::new("deep.yaml"), text));
+    assert_eq!(
+        result.expect_err("refused").to_string(),
+        "error: deep.yaml:1: invalid YAML: exceeded max depth of 1000 (column 2001)"
+    );
+    assert!(elapsed < Duration::from_secs(1), "{elapsed:?}");
+    assert!(peak < 100 * MB, "{} MB", peak / MB);
+}
+
+/// `crdgen validate` names the file and exits 2 (bad input).
+#[test]
+fn crdgen_validate_refuses_the_bomb() {
+    let dir = std::env::temp_dir().join(format!("crdgen-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bomb = dir.join("laughs.yaml");
+    std::fs::write(&bomb, billion_laughs()).unwrap();
+    let crd = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../shared/spec/examples/crontab-crd.yaml"
+    );
+    let start = Instant::now();
+    let o = Command::new(env!("CARGO_BIN_EXE_crdgen"))
+        .args(["validate", "--crd", crd])
+        .arg(&bomb)
+        .output()
+        .unwrap();
+    assert!(start.elapsed() < Duration::from_secs(5));
+    assert_eq!(o.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("laughs.yaml:4: invalid YAML: document contains excessive aliasing"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
