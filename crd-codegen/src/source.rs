@@ -2,6 +2,7 @@
 
 use crate::diagnostic::Diagnostic;
 use serde_json::Value;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -67,15 +68,45 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Diagnostic> {
 
 /// Reads and parses one file.
 pub fn read_file(path: &Path) -> Result<Vec<Document>, Diagnostic> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Diagnostic::fatal(Some(path.to_path_buf()), None, format!("cannot read: {e}")))?;
+    let fail = |message: String| Diagnostic::fatal(Some(path.to_path_buf()), None, message);
+    let too_large = || fail(format!("file too large: more than {MAX_FILE_SIZE} bytes"));
+    let file = std::fs::File::open(path).map_err(|e| fail(format!("cannot read: {e}")))?;
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    if size > MAX_FILE_SIZE {
+        return Err(too_large());
+    }
+    // What the size did not tell (a pipe, a growing file) is read to one byte past
+    // the limit at most.
+    let mut bytes = Vec::with_capacity(size as usize + 1);
+    file.take(MAX_FILE_SIZE + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| fail(format!("cannot read: {e}")))?;
+    if bytes.len() as u64 > MAX_FILE_SIZE {
+        return Err(too_large());
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        fail(format!("not UTF-8: invalid byte at offset {at}"))
+    })?;
     parse_text(path, text)
 }
+
+/// The largest file read: documents are at most 3 MiB each (the API server's
+/// request limit), and a file of many is bounded too, so memory stays bounded.
+pub const MAX_FILE_SIZE: u64 = 64 * 1024 * 1024;
 
 /// Parses the text of a file (YAML, or JSON when the name ends in `.json`).
 pub fn parse_text(path: &Path, text: String) -> Result<Vec<Document>, Diagnostic> {
     let is_json = path.extension().and_then(|e| e.to_str()) == Some("json");
     let parsed: Vec<(Value, usize)> = if is_json {
+        if text.len() > crate::yaml::MAX_DOCUMENT_SIZE {
+            let message = format!(
+                "document too large: {} bytes, the API server accepts at most {} bytes",
+                text.len(),
+                crate::yaml::MAX_DOCUMENT_SIZE
+            );
+            return Err(Diagnostic::fatal(Some(path.to_path_buf()), Some(1), message));
+        }
         let v: Value = serde_json::from_str(&text)
             .map_err(|e| Diagnostic::fatal(Some(path.to_path_buf()), Some(e.line()), format!("invalid JSON: {e}")))?;
         vec![(v, 1)]

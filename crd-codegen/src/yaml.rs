@@ -121,6 +121,10 @@ fn load(text: &str, with_lines: bool) -> Result<Vec<(Value, LineTree)>, YamlErro
     Ok(builder.docs)
 }
 
+/// The largest document: the API server's limit on a request body (3 MiB,
+/// "Request entity too large").
+pub const MAX_DOCUMENT_SIZE: usize = 3 * 1024 * 1024;
+
 /// How deep collections may nest. go-yaml stops at 10,000; values are walked
 /// recursively here (and dropped so by `serde_json`), so the limit is lower, still
 /// far beyond any real manifest (serde_json's own reader stops JSON at 128).
@@ -136,6 +140,8 @@ struct Builder {
     anchors: HashMap<usize, (Value, LineTree, u64)>,
     error: Option<YamlError>,
     doc_line: usize,
+    /// Where the document starts (characters into the text).
+    doc_start: usize,
     aliasing: AliasBudget,
 }
 
@@ -221,9 +227,22 @@ impl MarkedEventReceiver for Builder {
         match ev {
             Event::DocumentStart => {
                 self.doc_line = line;
+                self.doc_start = mark.index();
                 self.aliasing = AliasBudget { decoded: 1, aliased: 0 };
             }
-            Event::DocumentEnd => {}
+            Event::DocumentEnd => {
+                let size = mark.index() - self.doc_start;
+                if size > MAX_DOCUMENT_SIZE {
+                    let message = format!(
+                        "document too large: {size} characters, the API server accepts at most {MAX_DOCUMENT_SIZE} bytes"
+                    );
+                    self.error = Some(YamlError {
+                        line: self.doc_line.max(1),
+                        col: 1,
+                        message,
+                    });
+                }
+            }
             Event::StreamStart | Event::StreamEnd | Event::Nothing => {}
             Event::Alias(id) => match self.anchors.get(&id) {
                 Some((v, t, n)) => {

@@ -130,3 +130,77 @@ fn crdgen_validate_refuses_the_bomb() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A document over the API server's 3 MiB request limit is refused (YAML and JSON),
+/// one just under it is read; argo-workflows' largest corpus CRD is 2.9 MB. A YAML
+/// document's size includes its `---` line.
+#[test]
+fn documents_over_3_mib_are_refused() {
+    let limit = crd_codegen::yaml::MAX_DOCUMENT_SIZE;
+    let doc = |size: usize| {
+        let mut text = String::from("a: \"");
+        text.push_str(&"x".repeat(size - 6));
+        text.push_str("\"\n");
+        assert_eq!(text.len(), size);
+        text
+    };
+    let small = format!("{}---\n{}", doc(1000), doc(limit - 4));
+    assert_eq!(parse_text(Path::new("ok.yaml"), small).unwrap().len(), 2);
+    let big = format!("{}---\n{}", doc(1000), doc(limit - 3));
+    assert_eq!(
+        parse_text(Path::new("big.yaml"), big).expect_err("refused").to_string(),
+        "error: big.yaml:2: invalid YAML: document too large: 3145729 characters, the API server accepts at most 3145728 bytes (column 1)"
+    );
+    let json = format!("{{\"a\": \"{}\"}}", "x".repeat(limit));
+    assert_eq!(
+        parse_text(Path::new("big.json"), json)
+            .expect_err("refused")
+            .to_string(),
+        "error: big.json:1: document too large: 3145737 bytes, the API server accepts at most 3145728 bytes"
+    );
+}
+
+/// Files are read as UTF-8 (as the API server reads JSON and YAML), and no file larger
+/// than 64 MiB is read whole.
+#[test]
+fn files_must_be_utf8_and_bounded() {
+    let dir = std::env::temp_dir().join(format!("crdgen-hostile-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let latin1 = dir.join("latin1.yaml");
+    std::fs::write(&latin1, b"name: caf\xe9\n").unwrap();
+    let e = crd_codegen::source::read_file(&latin1).expect_err("refused");
+    assert!(
+        e.to_string()
+            .ends_with("latin1.yaml: not UTF-8: invalid byte at offset 9"),
+        "{e}"
+    );
+
+    let huge = dir.join("huge.yaml");
+    let file = std::fs::File::create(&huge).unwrap();
+    file.set_len(crd_codegen::source::MAX_FILE_SIZE + 1).unwrap();
+    let (result, _, peak) = measured(|| crd_codegen::source::read_file(&huge));
+    assert!(
+        result
+            .expect_err("refused")
+            .to_string()
+            .ends_with("huge.yaml: file too large: more than 67108864 bytes")
+    );
+    // Refused by its size, before reading.
+    assert!(peak < MB, "{} MB", peak / MB);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Integers beyond 64 bits are floats, and floats beyond `f64` are strings, as
+/// go-yaml reads them; nothing overflows or panics.
+#[test]
+fn number_extremes_read_as_go_yaml_reads_them() {
+    let text = "a: 99999999999999999999999\nb: -9223372036854775809\nc: 18446744073709551615\nd: 1e400\ne: 1e-400\nf: 0x7FFFFFFFFFFFFFFFFF\n";
+    let docs = parse_text(Path::new("n.yaml"), text.into()).unwrap();
+    let v = &docs[0].value;
+    assert_eq!(v["a"], serde_json::json!(1e23));
+    assert_eq!(v["b"], serde_json::json!(-9223372036854775809.0));
+    assert_eq!(v["c"], serde_json::json!(18446744073709551615u64));
+    assert_eq!(v["d"], "1e400");
+    assert_eq!(v["e"], serde_json::json!(0.0));
+    assert_eq!(v["f"], "0x7FFFFFFFFFFFFFFFFF");
+}
