@@ -246,6 +246,8 @@ struct ExternalCrd {
 struct ExternalMeta {
     #[serde(default)]
     name: String,
+    #[serde(default)]
+    annotations: std::collections::BTreeMap<String, String>,
 }
 
 #[derive(Deserialize, Default)]
@@ -473,6 +475,7 @@ fn to_internal(
     Ok(CustomResourceDefinition {
         api_version: api_version.to_string(),
         name: ext.metadata.name,
+        annotations: ext.metadata.annotations,
         spec,
     })
 }

@@ -18,6 +18,8 @@ pub struct CustomResourceDefinition {
     /// `apiextensions.k8s.io/v1` or `apiextensions.k8s.io/v1beta1`, as written.
     pub api_version: String,
     pub name: String,
+    /// `metadata.annotations` (the API approval of protected groups reads one).
+    pub annotations: std::collections::BTreeMap<String, String>,
     pub spec: CustomResourceDefinitionSpec,
 }
 

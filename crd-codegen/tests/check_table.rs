@@ -1736,3 +1736,73 @@ fn internal_forms() {
         vec![r#"spec.version: Invalid value: "v2": must match the first version in spec.versions"#.to_string()]
     );
 }
+
+/// API approval (`validateAPIApproval`, `GetAPIApprovalState`): a CRD of a protected
+/// community group needs the `api-approved.kubernetes.io` annotation, a URL with
+/// scheme and host or a reason starting with "unapproved".
+#[test]
+fn api_approval_of_protected_groups() {
+    let in_group = |group: &str, annotation: Option<&str>| {
+        let group = group.to_string();
+        let annotation = annotation.map(str::to_string);
+        crd(move |v| {
+            v["metadata"]["name"] = format!("foos.{group}").into();
+            v["spec"]["group"] = group.into();
+            if let Some(a) = annotation {
+                v["metadata"]["annotations"] = json!({"api-approved.kubernetes.io": a});
+            }
+        })
+    };
+    const MISSING: &str = "metadata.annotations[api-approved.kubernetes.io]: Required value: protected groups must have approval annotation \"api-approved.kubernetes.io\", see https://github.com/kubernetes/enhancements/pull/1111";
+    let invalid = |v: &str| {
+        format!(
+            "metadata.annotations[api-approved.kubernetes.io]: Invalid value: {v:?}: protected groups must have approval annotation \"api-approved.kubernetes.io\" with either a URL or a reason starting with \"unapproved\", see https://github.com/kubernetes/enhancements/pull/1111"
+        )
+    };
+    run(vec![
+        case("k8s.io, missing", in_group("k8s.io", None), vec![MISSING.into()]),
+        case(
+            "subdomain of k8s.io, missing",
+            in_group("gateway.networking.k8s.io", None),
+            vec![MISSING.into()],
+        ),
+        case(
+            "kubernetes.io, empty",
+            in_group("kubernetes.io", Some("")),
+            vec![MISSING.into()],
+        ),
+        case(
+            "subdomain of kubernetes.io, missing",
+            in_group("a.kubernetes.io", None),
+            vec![MISSING.into()],
+        ),
+        case("not protected: x-k8s.io", in_group("cluster.x-k8s.io", None), vec![]),
+        case(
+            "not protected: k8s.io.example.com",
+            in_group("k8s.io.example.com", None),
+            vec![],
+        ),
+        case("not protected: ak8s.io", in_group("ak8s.io", None), vec![]),
+        case(
+            "approved with a URL",
+            in_group("k8s.io", Some("https://github.com/kubernetes/kubernetes/pull/78458")),
+            vec![],
+        ),
+        case("bypassed", in_group("k8s.io", Some("unapproved, experimental")), vec![]),
+        case(
+            "a path is not a URL",
+            in_group("k8s.io", Some("/pull/1")),
+            vec![invalid("/pull/1")],
+        ),
+        case(
+            "a reason",
+            in_group("k8s.io", Some("approved")),
+            vec![invalid("approved")],
+        ),
+        case(
+            "no host",
+            in_group("k8s.io", Some("https:///x")),
+            vec![invalid("https:///x")],
+        ),
+    ]);
+}

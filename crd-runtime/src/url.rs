@@ -437,7 +437,7 @@ fn parse_inner(raw: &[u8], via_request: bool) -> Result<Url, String> {
 }
 
 /// Go `url.ParseRequestURI`, with `url.Error`'s text `parse "<s>": <reason>`.
-pub(crate) fn parse_request_uri(s: &str) -> Result<Url, String> {
+pub fn parse_request_uri(s: &str) -> Result<Url, String> {
     parse_inner(s.as_bytes(), true).map_err(|e| format!("parse {}: {e}", go_quote(s)))
 }
 

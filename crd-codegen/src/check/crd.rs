@@ -46,7 +46,7 @@ pub(crate) fn validate_custom_resource_definition(
         &stored_versions_on_create(&crd.spec),
         &crd.spec.versions,
     ));
-    // `validateAPIApproval` needs the annotations, which the model does not keep.
+    errs.extend(validate_api_approval(crd));
     errs.extend(validate_preserve_unknown_fields(&crd.spec));
     errs
 }
@@ -64,6 +64,44 @@ fn validate_object_meta(crd: &CustomResourceDefinition) -> Vec<FieldError> {
     msgs.into_iter()
         .map(|m| FieldError::invalid(path.clone(), Value::from(crd.name.as_str()), m))
         .collect()
+}
+
+/// The annotation approving an API in a protected group.
+const API_APPROVED: &str = "api-approved.kubernetes.io";
+
+/// `validateAPIApproval` on a create: a CRD of a protected community group
+/// (`k8s.io`, `kubernetes.io` and their subdomains, `IsProtectedCommunityGroup`)
+/// needs the approval annotation: a URL (with scheme and host), or a reason
+/// starting with `unapproved` (`GetAPIApprovalState`).
+fn validate_api_approval(crd: &CustomResourceDefinition) -> Vec<FieldError> {
+    let group = crd.spec.group.as_str();
+    let protected = ["k8s.io", "kubernetes.io"]
+        .iter()
+        .any(|g| group == *g || group.strip_suffix(g).is_some_and(|p| p.ends_with('.')));
+    if !protected {
+        return Vec::new();
+    }
+    let path = FieldPath::new("metadata")
+        .child("annotations")
+        .key(API_APPROVED)
+        .to_string();
+    let value = crd.annotations.get(API_APPROVED).map_or("", String::as_str);
+    let approved_url = || {
+        crd_runtime::url::parse_request_uri(value).is_ok_and(|u| !u.get_scheme().is_empty() && !u.get_host().is_empty())
+    };
+    if value.is_empty() {
+        let reason = format!(
+            "protected groups must have approval annotation {API_APPROVED:?}, see https://github.com/kubernetes/enhancements/pull/1111"
+        );
+        vec![FieldError::required(path, reason)]
+    } else if value.starts_with("unapproved") || approved_url() {
+        Vec::new()
+    } else {
+        let reason = format!(
+            "protected groups must have approval annotation {API_APPROVED:?} with either a URL or a reason starting with \"unapproved\", see https://github.com/kubernetes/enhancements/pull/1111"
+        );
+        vec![FieldError::invalid(path, Value::from(value), reason)]
+    }
 }
 
 /// `PrepareForCreate`: the stored versions start as the first storage version.
