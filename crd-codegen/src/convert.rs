@@ -256,7 +256,7 @@ struct ExternalSpec {
     group: String,
     names: CustomResourceDefinitionNames,
     scope: String,
-    versions: Vec<ExternalVersion>,
+    versions: Option<Vec<ExternalVersion>>,
     conversion: Option<ExternalConversion>,
     preserve_unknown_fields: Option<bool>,
     // v1beta1 only
@@ -346,8 +346,10 @@ fn to_internal(
         scope = "Namespaced".into();
     }
 
+    let versions_absent = s.versions.is_none();
     let mut versions: Vec<CustomResourceDefinitionVersion> = s
         .versions
+        .unwrap_or_default()
         .into_iter()
         .map(|v| CustomResourceDefinitionVersion {
             name: v.name,
@@ -465,6 +467,7 @@ fn to_internal(
         scope,
         validation: None,
         subresources: None,
+        versions_absent: versions_absent && versions.is_empty(),
         versions,
         additional_printer_columns: Vec::new(),
         selectable_fields: Vec::new(),

@@ -34,6 +34,8 @@ pub struct CustomResourceDefinitionSpec {
     pub validation: Option<CustomResourceValidation>,
     pub subresources: Option<CustomResourceSubresources>,
     pub versions: Vec<CustomResourceDefinitionVersion>,
+    /// `versions` was absent (Go's nil slice, printed `null`; an empty list prints `[]`).
+    pub versions_absent: bool,
     pub additional_printer_columns: Vec<CustomResourceColumnDefinition>,
     pub selectable_fields: Vec<SelectableField>,
     pub conversion: Option<CustomResourceConversion>,

@@ -1806,3 +1806,28 @@ fn api_approval_of_protected_groups() {
         ),
     ]);
 }
+
+/// A CRD without versions: Go's `field.Error` prints the internal slice as JSON, `[]`
+/// for an empty list and `null` when `versions` is absent; `status.storedVersions`
+/// starts empty (nil) on create.
+#[test]
+fn no_versions() {
+    const STORED: &str = "status.storedVersions: Invalid value: null: must have at least one stored version";
+    let storage = |value: &str| {
+        format!("spec.versions: Invalid value: {value}: must have exactly one version marked as storage version")
+    };
+    run(vec![
+        case(
+            "empty list",
+            crd(|v| v["spec"]["versions"] = json!([])),
+            vec![storage("[]"), STORED.into()],
+        ),
+        case(
+            "absent",
+            crd(|v| {
+                v["spec"].as_object_mut().unwrap().remove("versions");
+            }),
+            vec![storage("null"), STORED.into()],
+        ),
+    ]);
+}

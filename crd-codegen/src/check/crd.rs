@@ -291,8 +291,12 @@ fn validate_spec(spec: &CustomResourceDefinitionSpec, stages: &dyn RuleCompiler)
         ));
     }
 
+    let versions_json = match spec.versions.is_empty() && !spec.versions_absent {
+        true => "[]".to_string(),
+        false => gojson::versions(&spec.versions),
+    };
     let versions_invalid =
-        |detail: &str| gojson::invalid_rendered(&path.child("versions"), gojson::versions(&spec.versions), detail);
+        |detail: &str| gojson::invalid_rendered(&path.child("versions"), versions_json.clone(), detail);
     let identical =
         |set: &dyn Fn(&CustomResourceDefinitionVersion) -> bool,
          eq: &dyn Fn(&CustomResourceDefinitionVersion, &CustomResourceDefinitionVersion) -> bool| {

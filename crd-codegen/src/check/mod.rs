@@ -29,10 +29,10 @@
 //!   (and which conversion error `NewStructural` reports first) varies between
 //!   requests; here it is document order. The structural-schema errors are sorted
 //!   by their text, as in Go, so their order is deterministic.
-//! - The model has no object metadata besides the name, so `metadata` checks other
-//!   than the name (namespace, labels, annotations) and the API-approval annotation
-//!   required for `*.k8s.io` / `*.kubernetes.io` groups (`validateAPIApproval`) are
-//!   not checked.
+//! - The model keeps the name and annotations of the object metadata: `metadata`
+//!   checks other than the name (namespace, labels, annotation syntax) are not made;
+//!   the API-approval annotation required for `*.k8s.io` / `*.kubernetes.io` groups
+//!   (`validateAPIApproval`) is.
 //! - The conversion webhook's `caBundle` is not parsed (neither does the API server
 //!   on create: `allowInvalidCABundle` is true until the CRD is established). The
 //!   webhook URL is read with a reduced `net/url.Parse` (see `webhook.rs`).
