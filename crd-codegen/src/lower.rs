@@ -80,7 +80,7 @@ pub fn lower_crd(crd: &model::CustomResourceDefinition) -> ir::Crd {
         },
         versions,
         conversion,
-        annotations: Default::default(),
+        annotations: crd.annotations.clone(),
         labels: Default::default(),
     }
 }

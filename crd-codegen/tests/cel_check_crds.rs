@@ -6,6 +6,7 @@
 //! corpus CRD still passes all checks.
 
 use crd_codegen::cel::check::compile::{AdmissionStages, RuleEnvironment};
+use crd_codegen::cel::check::decls::Expressions;
 use crd_codegen::check::check_crd_with;
 use crd_codegen::check::structural::new_structural;
 use crd_codegen::check::{RuleCompileError, STATIC_ESTIMATED_COST_LIMIT};
@@ -152,7 +153,7 @@ fn every_corpus_rule_compiles_within_the_cost_limits() {
                 rule_nodes(root, true, &mut nodes);
                 for (node, is_root) in nodes {
                     let structural = new_structural(node).unwrap();
-                    let env = RuleEnvironment::new(&structural, is_root).unwrap();
+                    let env = RuleEnvironment::new(&structural, is_root, Expressions::New).unwrap();
                     for rule in &node.x_validations {
                         rules += 1;
                         let c = env.compile(rule).result;

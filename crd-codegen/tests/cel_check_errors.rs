@@ -6,6 +6,7 @@
 
 use crd_codegen::cel::ast::ExprKind;
 use crd_codegen::cel::check::compile::RuleEnvironment;
+use crd_codegen::cel::check::decls::Expressions;
 use crd_codegen::cel::check::{Env, Libraries, Reference, check, compile};
 use crd_codegen::cel::parse;
 use crd_codegen::cel::types::Type;
@@ -128,7 +129,7 @@ fn cel_go_checker_errors() {
 /// The environment of the rules of a schema node (not a resource root).
 fn rule_env(schema: serde_json::Value) -> RuleEnvironment {
     let props: JsonSchemaProps = serde_json::from_value(schema).unwrap();
-    RuleEnvironment::new(&new_structural(&props).unwrap(), false).unwrap()
+    RuleEnvironment::new(&new_structural(&props).unwrap(), false, Expressions::Stored).unwrap()
 }
 
 fn rule(r: &str) -> ValidationRule {
@@ -260,7 +261,7 @@ fn kubernetes_rules() {
 fn resource_roots_expose_type_and_object_meta() {
     let props: JsonSchemaProps = serde_json::from_value(json!({"type": "object"})).unwrap();
     let s = new_structural(&props).unwrap();
-    let root = RuleEnvironment::new(&s, true).unwrap();
+    let root = RuleEnvironment::new(&s, true, Expressions::Stored).unwrap();
     for ok in [
         "self.apiVersion != '' && self.kind != ''",
         "self.metadata.name.size() < 254 && self.metadata.generateName != ''",
@@ -274,7 +275,7 @@ fn resource_roots_expose_type_and_object_meta() {
         },
         "compilation failed: ERROR: <input>:1:14: undefined field 'labels'\n | self.metadata.labels.size() > 0\n | .............^"
     );
-    let not_root = RuleEnvironment::new(&s, false).unwrap();
+    let not_root = RuleEnvironment::new(&s, false, Expressions::Stored).unwrap();
     assert!(not_root.compile(&rule("self.kind == 'x'")).result.error.is_some());
 }
 

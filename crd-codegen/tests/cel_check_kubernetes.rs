@@ -18,6 +18,7 @@
 //! values as in Go. As in Go, the node is not a resource root.
 
 use crd_codegen::cel::check::compile::{CompiledRule, RuleEnvironment};
+use crd_codegen::cel::check::decls::Expressions;
 use crd_codegen::check::RuleCompileError;
 use crd_codegen::check::structural::{Structural, new_structural};
 use crd_codegen::model::JsonSchemaProps;
@@ -30,7 +31,7 @@ fn structural(schema: &Value) -> Structural {
 
 fn compile_all(schema: &Value, is_root: bool) -> Vec<CompiledRule> {
     let s = structural(schema);
-    let env = RuleEnvironment::new(&s, is_root).unwrap();
+    let env = RuleEnvironment::new(&s, is_root, Expressions::New).unwrap();
     s.validation_extensions
         .x_validations
         .iter()

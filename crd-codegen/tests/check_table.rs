@@ -1831,3 +1831,31 @@ fn no_versions() {
         ),
     ]);
 }
+
+/// Rules of a new CRD compile in the API server's `NewExpressions` environment, the
+/// libraries of its compatibility version (1.36 for 1.37): Kubernetes Lists v1's
+/// `includes`, introduced in 1.37, is not there yet; the rest of the Lists library is.
+#[test]
+fn new_rules_use_the_compatibility_versions_libraries() {
+    let errors = |rule: &str| -> Vec<String> {
+        let crd = read(&with_schema(json!({
+            "type": "object",
+            "properties": {"l": {"type": "array", "maxItems": 10, "items": {"type": "integer"}}},
+            "x-kubernetes-validations": [{"rule": rule}],
+        })));
+        crd_codegen::check::check_crd_with(&crd, &crd_codegen::cel::check::compile::AdmissionStages)
+            .iter()
+            .map(|e| e.to_string())
+            .collect()
+    };
+    assert_eq!(errors("self.l.sum() < 100"), Vec::<String>::new());
+    assert_eq!(errors("self.l.sort() == self.l"), Vec::<String>::new());
+    assert_eq!(
+        errors("self.l.includes(1)"),
+        [format!(
+            r#"{P}.x-kubernetes-validations[0].rule: Invalid value: {{"Rule":"self.l.includes(1)","Message":"","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null}}: compilation failed: ERROR: <input>:1:16: undeclared reference to 'includes' (in container '')
+ | self.l.includes(1)
+ | ...............^"#
+        )]
+    );
+}

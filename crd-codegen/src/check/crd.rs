@@ -67,7 +67,7 @@ fn validate_object_meta(crd: &CustomResourceDefinition) -> Vec<FieldError> {
 }
 
 /// The annotation approving an API in a protected group.
-const API_APPROVED: &str = "api-approved.kubernetes.io";
+pub const API_APPROVED: &str = "api-approved.kubernetes.io";
 
 /// `validateAPIApproval` on a create: a CRD of a protected community group
 /// (`k8s.io`, `kubernetes.io` and their subdomains, `IsProtectedCommunityGroup`)

@@ -64,6 +64,7 @@ mod webhook;
 
 use crate::fieldpath::FieldPath;
 use crate::model::{CustomResourceDefinition, JsonSchemaProps};
+pub use crd::API_APPROVED;
 use crd_runtime::FieldError;
 pub use structural::Structural;
 

@@ -716,13 +716,12 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
             let w = json_arg(&Value::Object(webhook));
             args.push(quote!(conversion_webhook = #w));
         }
-        for (k, val) in &crd.annotations {
-            let (k, val) = (s(k), s(val));
-            args.push(quote!(annotation(#k, #val)));
-        }
-        for (k, val) in &crd.labels {
-            let (k, val) = (s(k), s(val));
-            args.push(quote!(label(#k, #val)));
+        // Of the CRD object's own metadata, only the annotation the API server reads
+        // (the approval of a protected group's API); the rest, such as controller-gen's
+        // version stamp, is not part of the definition.
+        if let Some(approval) = crd.annotations.get(crate::check::API_APPROVED) {
+            let (k, v) = (s(crate::check::API_APPROVED), s(approval));
+            args.push(quote!(annotation(#k, #v)));
         }
         args.extend(self.root_args(t.path.clone(), crd, &v.schema, fields_at_root));
         args

@@ -17,11 +17,11 @@
 //! ([`crate::check::check_crd_with`]); [`AdmissionStages`] adds the validation of
 //! default values ([`crate::engine::DefaultsValidator`]).
 //!
-//! Rules are compiled in the most permissive environment, Kubernetes'
-//! `StoredExpressions` environment (see [`super::decls::Libraries::kubernetes`]); the
-//! API server compiles rules that are new in a create or update with the
-//! `NewExpressions` environment of its compatibility version, which can lack the
-//! newest library functions (today: the Kubernetes Lists library's `includes`).
+//! The CRD checks compile rules as the API server compiles the rules of a CRD
+//! create, in its `NewExpressions` environment (the libraries of its compatibility
+//! version, [`super::decls::COMPATIBILITY_VERSION`]); the engine and the generated
+//! code compile them in the `StoredExpressions` environment, a superset, as the API
+//! server does for the rules of a stored CRD ([`super::decls::Expressions`]).
 //!
 //! The type of a node is derived from the node itself (as Go does when no ancestor
 //! has rules). When an ancestor has rules, Go takes the node's type from the
@@ -33,6 +33,7 @@
 use std::sync::Arc;
 
 use super::cost::{CostOptions, Estimator, estimate};
+use super::decls::Expressions;
 use super::decltype::{DeclType, MAX_REQUEST_SIZE_BYTES, schema_decl_type};
 use super::env::Env;
 use super::{CheckedExpr, check, validators};
@@ -87,17 +88,21 @@ pub fn max_cardinality(min_serialized_size: i64) -> u64 {
 impl RuleEnvironment {
     /// The environments for a node (Go's `Compile` before the rules; the error is
     /// the API server's internal error text when the node has no CEL type).
-    pub fn new(structural: &Structural, is_resource_root: bool) -> Result<RuleEnvironment, String> {
+    pub fn new(
+        structural: &Structural,
+        is_resource_root: bool,
+        expressions: Expressions,
+    ) -> Result<RuleEnvironment, String> {
         let decl_type = schema_decl_type(structural, is_resource_root).ok_or_else(|| {
             "internal error: failed to construct type information for x-kubernetes-validations rules: unable to convert structural schema to CEL declarations".to_string()
         })?;
-        Ok(RuleEnvironment::from_decl_type(decl_type))
+        Ok(RuleEnvironment::from_decl_type(decl_type, expressions))
     }
 
     /// The environments for a node of the given type.
-    pub fn from_decl_type(decl_type: Arc<DeclType>) -> RuleEnvironment {
+    pub fn from_decl_type(decl_type: Arc<DeclType>, expressions: Expressions) -> RuleEnvironment {
         let scoped = decl_type.assign_type_name(SELF_TYPE_NAME);
-        let mut base = Env::kubernetes();
+        let mut base = Env::kubernetes_for(expressions);
         for (name, st) in scoped.struct_types() {
             base.add_struct_type(&name, st);
         }
@@ -189,7 +194,7 @@ pub fn compile_rules(structural: &Structural, is_resource_root: bool) -> Result<
     if rules.is_empty() {
         return Ok(Vec::new());
     }
-    let env = RuleEnvironment::new(structural, is_resource_root)?;
+    let env = RuleEnvironment::new(structural, is_resource_root, Expressions::Stored)?;
     Ok(rules.iter().map(|r| env.compile(r)).collect())
 }
 
@@ -203,7 +208,7 @@ impl RuleCompiler for CelRuleCompiler {
         if rules.is_empty() {
             return Ok(Vec::new());
         }
-        let env = RuleEnvironment::new(site.structural, site.is_resource_root)?;
+        let env = RuleEnvironment::new(site.structural, site.is_resource_root, Expressions::New)?;
         Ok(rules.iter().map(|r| env.compile(r).result).collect())
     }
 }

@@ -133,6 +133,24 @@ pub const KUBERNETES_CONFORMANCE_FILES: &[&str] = &[
     "network_ext",
 ];
 
+/// The Kubernetes release whose API server the checks follow.
+pub const KUBERNETES_VERSION: (u32, u32) = (1, 37);
+
+/// Its compatibility version (`DefaultCompatibilityVersion`, one minor release
+/// back): the libraries rules new in a CRD may use.
+pub const COMPATIBILITY_VERSION: (u32, u32) = (1, 36);
+
+/// The API server's two CEL environments (`environment.EnvSet`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expressions {
+    /// `StoredExpressions`: every library not removed, for rules a CRD already
+    /// holds (and for running them on objects).
+    Stored,
+    /// `NewExpressions`: the libraries of [`COMPATIBILITY_VERSION`], for rules a CRD
+    /// create or update adds or changes.
+    New,
+}
+
 /// Which libraries an environment has, and their versions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Libraries {
@@ -168,6 +186,18 @@ impl Libraries {
             two_var_comprehensions: true,
             k8s_lists: Some(1),
             k8s: true,
+        }
+    }
+
+    /// The libraries of an environment of the API server.
+    pub fn of(expressions: Expressions) -> Libraries {
+        match expressions {
+            Expressions::Stored => Libraries::kubernetes(),
+            // Kubernetes Lists v1 (`includes`) came in 1.37.
+            Expressions::New => Libraries {
+                k8s_lists: Some(if COMPATIBILITY_VERSION >= (1, 37) { 1 } else { 0 }),
+                ..Libraries::kubernetes()
+            },
         }
     }
 

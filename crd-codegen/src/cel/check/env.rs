@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, OnceLock};
 
-use super::decls::{FunctionDecl, FunctionSet, Libraries, OverloadDecl};
+use super::decls::{Expressions, FunctionDecl, FunctionSet, Libraries, OverloadDecl};
 use crate::cel::ast::Literal;
 use crate::cel::types::Type;
 
@@ -80,9 +80,15 @@ pub struct Variable {
     pub value: Option<Literal>,
 }
 
-fn kubernetes_functions() -> Arc<FunctionSet> {
-    static F: OnceLock<Arc<FunctionSet>> = OnceLock::new();
-    F.get_or_init(|| Arc::new(Libraries::kubernetes().functions())).clone()
+fn kubernetes_functions(expressions: Expressions) -> Arc<FunctionSet> {
+    static STORED: OnceLock<Arc<FunctionSet>> = OnceLock::new();
+    static NEW: OnceLock<Arc<FunctionSet>> = OnceLock::new();
+    let cell = match expressions {
+        Expressions::Stored => &STORED,
+        Expressions::New => &NEW,
+    };
+    cell.get_or_init(|| Arc::new(Libraries::of(expressions).functions()))
+        .clone()
 }
 
 impl Env {
@@ -91,8 +97,13 @@ impl Env {
     /// the homogeneous aggregate literal, duration, timestamp and regex literal
     /// validators and the string-format validator.
     pub fn kubernetes() -> Env {
-        let libraries = Libraries::kubernetes();
-        let mut env = Env::with_libraries(libraries, kubernetes_functions());
+        Env::kubernetes_for(Expressions::Stored)
+    }
+
+    /// [`Env::kubernetes`] with the libraries of `expressions`.
+    pub fn kubernetes_for(expressions: Expressions) -> Env {
+        let libraries = Libraries::of(expressions);
+        let mut env = Env::with_libraries(libraries, kubernetes_functions(expressions));
         env.validators = Validators {
             homogeneous_aggregate_literals: true,
             duration_literals: true,
