@@ -370,6 +370,7 @@ fn to_internal(
         .collect();
 
     let mut errors = Vec::new();
+    let mut beta_top = None;
     if beta {
         if versions.is_empty()
             && let Some(name) = &s.version
@@ -412,24 +413,14 @@ fn to_internal(
             "additionalPrinterColumns",
             "additionalPrinterColumns",
         );
-        for v in versions.iter_mut() {
-            if let Some(top) = &s.validation {
-                v.schema.get_or_insert_with(|| top.clone());
-            }
-            if let Some(top) = &s.subresources {
-                v.subresources.get_or_insert_with(|| top.clone());
-            }
-            if let Some(top) = &top_columns
-                && v.additional_printer_columns.is_empty()
-            {
-                v.additional_printer_columns = top.clone();
-            }
-            if let Some(top) = &s.selectable_fields
-                && v.selectable_fields.is_empty()
-            {
-                v.selectable_fields = top.clone();
-            }
-        }
+        // The v1beta1 → internal conversion keeps top-level and per-version fields
+        // as written (per-version ones all identical are an error of their own).
+        beta_top = Some((
+            s.validation.clone(),
+            s.subresources.clone(),
+            top_columns,
+            s.selectable_fields.clone(),
+        ));
     }
     if !errors.is_empty() {
         return Err(errors);
@@ -472,9 +463,23 @@ fn to_internal(
         additional_printer_columns: Vec::new(),
         selectable_fields: Vec::new(),
         conversion,
-        preserve_unknown_fields: s.preserve_unknown_fields.filter(|&p| p),
+        // v1beta1 defaults it to true, which the API server then refuses.
+        preserve_unknown_fields: s.preserve_unknown_fields.or(beta.then_some(true)).filter(|&p| p),
     };
-    hoist_identical_version_fields(&mut spec);
+    match beta_top {
+        Some((validation, subresources, columns, selectable)) => {
+            spec.validation = validation;
+            spec.subresources = subresources;
+            spec.additional_printer_columns = columns.unwrap_or_default();
+            spec.selectable_fields = selectable.unwrap_or_default();
+            if spec.version.is_empty()
+                && let Some(first) = spec.versions.first()
+            {
+                spec.version = first.name.clone();
+            }
+        }
+        None => hoist_identical_version_fields(&mut spec),
+    }
     Ok(CustomResourceDefinition {
         api_version: api_version.to_string(),
         name: ext.metadata.name,

@@ -1859,3 +1859,69 @@ fn new_rules_use_the_compatibility_versions_libraries() {
         )]
     );
 }
+
+/// v1beta1 documents get the API server's verdict after conversion to v1: an unset
+/// `preserveUnknownFields` is `true` there and refused; per-version schemas that are
+/// all identical, or set beside the top-level one, have their own errors.
+#[test]
+fn v1beta1_documents() {
+    let beta = |spec: Value| {
+        let mut v = json!({
+            "apiVersion": "apiextensions.k8s.io/v1beta1",
+            "kind": "CustomResourceDefinition",
+            "metadata": {"name": "foos.example.com"},
+            "spec": {"group": "example.com", "scope": "Namespaced", "names": {"plural": "foos", "kind": "Foo"}},
+        });
+        for (k, x) in spec.as_object().unwrap() {
+            v["spec"][k] = x.clone();
+        }
+        let crd = read(&v);
+        check_crd(&crd).iter().map(|e| e.to_string()).collect::<Vec<_>>()
+    };
+    let schema = json!({"openAPIV3Schema": {"type": "object"}});
+    assert_eq!(
+        beta(json!({"version": "v1", "validation": schema})),
+        [
+            "spec.preserveUnknownFields: Invalid value: true: cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead"
+        ]
+    );
+    assert_eq!(
+        beta(json!({"version": "v1", "validation": schema, "preserveUnknownFields": false})),
+        Vec::<String>::new()
+    );
+    let two = |s1: &Value, s2: &Value| {
+        json!([
+            {"name": "v1", "served": true, "storage": true, "schema": s1},
+            {"name": "v2", "served": true, "storage": false, "schema": s2},
+        ])
+    };
+    let identical = beta(json!({"versions": two(&schema, &schema), "preserveUnknownFields": false}));
+    assert_eq!(identical.len(), 1, "{identical:?}");
+    assert!(
+        identical[0].starts_with("spec.versions: Invalid value: [{\"Name\":\"v1\""),
+        "{identical:?}"
+    );
+    assert!(
+        identical[0].ends_with(
+            ": per-version schemas may not all be set to identical values (top-level validation should be used instead)"
+        ),
+        "{identical:?}"
+    );
+    // Both forms at once is refused when the document is read.
+    let mut both = json!({
+        "apiVersion": "apiextensions.k8s.io/v1beta1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "foos.example.com"},
+        "spec": {"group": "example.com", "scope": "Namespaced", "names": {"plural": "foos", "kind": "Foo"},
+                 "preserveUnknownFields": false, "validation": schema},
+    });
+    both["spec"]["versions"] = two(&schema, &schema);
+    let docs = parse_text(Path::new("both.json"), both.to_string()).unwrap();
+    let Err(errors) = read_crd(&docs[0]) else {
+        panic!("refused")
+    };
+    assert_eq!(
+        errors.iter().map(|e| e.to_string()).collect::<Vec<_>>(),
+        ["error: both.json:1: spec.validation: Forbidden: top-level and per-version schemas are mutually exclusive"]
+    );
+}
