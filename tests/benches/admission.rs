@@ -1,15 +1,22 @@
-//! Admission speed, in one run: the generated code (OpenAPI validation alone, and the
-//! whole create pipeline) against the reference engine and the `jsonschema` crate
-//! validating the same object against the same schema, with `serde_json` parsing the
-//! object's bytes as the yardstick. On the seed CronTab and a cert-manager
-//! Certificate.
+//! Admission speed, like against like, in one run (`cargo bench -p crd-tests --bench
+//! admission`). For each object (the seed CronTab, a cert-manager Certificate, a
+//! rule-heavy HTTPRoute, a Prometheus; `crd_tests::bench_objects`):
 //!
-//! `cargo bench -p crd-tests --bench admission`
+//! - `valid/…`: a valid object. Our OpenAPI validation (its fast path included) against
+//!   `jsonschema`'s `is_valid` and `iter_errors` on the same schema.
+//! - `invalid-1/…`, `invalid-N/…`: one fault, many faults (schema faults only, the
+//!   same number found by both sides, checked before measuring). Both sides collect
+//!   every error: our validation against `iter_errors`.
+//! - `create/…`: the whole create request from bytes (parse, prune, default,
+//!   validate, rules, metadata) against `serde_json` parsing the same bytes.
+//!
+//! The reference engine's create is there for scale, not as a competitor.
 
 use crd_codegen::engine::Engine;
 use crd_runtime::openapi::Res;
 use crd_runtime::schema::CustomResource;
-use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use crd_tests::bench_objects as objects;
+use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::{Value, json};
 use std::hint::black_box;
 
@@ -19,43 +26,11 @@ mod crontab {
 mod certificates {
     crd_derive::crd_types!("../../shared/crds/cert-manager/cert-manager.io_certificates.yaml");
 }
-
-/// The seed page's CronTab.
-fn crontab_object() -> Value {
-    json!({
-        "apiVersion": "stable.example.com/v1",
-        "kind": "CronTab",
-        "metadata": {"name": "my-new-cron-object"},
-        "spec": {"cronSpec": "* * * * */5", "image": "my-awesome-cron-image", "replicas": 3},
-    })
+mod httproutes {
+    crd_derive::crd_types!("../../shared/crds/gateway-api/standard/gateway.networking.k8s.io_httproutes.yaml");
 }
-
-/// A Certificate as an operator would write one.
-fn certificate_object() -> Value {
-    json!({
-        "apiVersion": "cert-manager.io/v1",
-        "kind": "Certificate",
-        "metadata": {"name": "example-com", "namespace": "sandbox", "labels": {"app": "web"}},
-        "spec": {
-            "secretName": "example-com-tls",
-            "secretTemplate": {
-                "annotations": {"my-secret-annotation-1": "foo", "my-secret-annotation-2": "bar"},
-                "labels": {"my-secret-label": "foo"},
-            },
-            "duration": "2160h0m0s",
-            "renewBefore": "360h0m0s",
-            "subject": {"organizations": ["example"], "countries": ["NL"], "localities": ["Amsterdam"]},
-            "commonName": "example.com",
-            "isCA": false,
-            "privateKey": {"algorithm": "RSA", "encoding": "PKCS1", "size": 2048, "rotationPolicy": "Always"},
-            "usages": ["server auth", "client auth", "digital signature", "key encipherment"],
-            "dnsNames": ["example.com", "www.example.com", "api.example.com"],
-            "uris": ["spiffe://cluster.local/ns/sandbox/sa/example"],
-            "ipAddresses": ["192.168.0.5"],
-            "issuerRef": {"name": "ca-issuer", "kind": "Issuer", "group": "cert-manager.io"},
-            "keystores": {"pkcs12": {"create": true, "passwordSecretRef": {"name": "p12", "key": "password"}}},
-        },
-    })
+mod prometheuses {
+    crd_derive::crd_types!("../../shared/crds/prometheus-operator/monitoring.coreos.com_prometheuses.yaml");
 }
 
 /// The CRD's schema as a draft-4 JSON Schema: `nullable` and
@@ -96,83 +71,108 @@ fn json_schema(s: &Value) -> Value {
     }
 }
 
-fn load(path: &str) -> (crd_codegen::ir::Crd, Value) {
+fn load(path: &str, version: &str) -> (crd_codegen::ir::Crd, Value) {
     let path = crd_tests::shared_dir().join(path);
     let loaded = crd_codegen::load::load(&[&path]);
     assert!(!loaded.has_errors());
     let crd = loaded.crds.into_iter().next().unwrap();
-    let raw_schema = crd.doc.value["spec"]["versions"][0]["schema"]["openAPIV3Schema"].clone();
+    let versions = crd.doc.value["spec"]["versions"].as_array().unwrap();
+    let v = versions.iter().find(|v| v["name"] == version).unwrap();
+    let raw_schema = v["schema"]["openAPIV3Schema"].clone();
     (crd.ir, raw_schema)
 }
 
-fn bench_kind<T: CustomResource>(c: &mut Criterion, name: &str, crd_path: &str, object: Value) {
-    let (ir, raw_schema) = load(crd_path);
+/// Our OpenAPI validation of `object` (every error collected).
+fn validate<T: CustomResource>(compiled: &crd_runtime::schema::Compiled<T>, object: &Value) -> Res {
+    let mut res = Res::default();
+    crd_runtime::admission::ResourceSchema::validate(compiled, object, None, &mut res);
+    res
+}
+
+struct Case {
+    name: &'static str,
+    crd: &'static str,
+    version: &'static str,
+    valid: Value,
+    invalid: (Value, Value),
+}
+
+fn bench_kind<T: CustomResource>(c: &mut Criterion, case: Case) {
+    let Case {
+        name,
+        crd,
+        version,
+        valid,
+        invalid,
+    } = case;
+    let (ir, raw_schema) = load(crd, version);
     let engine = Engine::new(&ir);
-    let version = engine.versions().first().unwrap();
+    let engine_version = engine.version(version).unwrap();
     let validator = jsonschema::draft4::options()
         .build(&json_schema(&raw_schema))
         .expect("schema compiles");
-    let bytes = serde_json::to_vec(&object).unwrap();
-    let ns = object
+    let compiled = crd_runtime::schema::Compiled::<T>::new();
+    let bytes = serde_json::to_vec(&valid).unwrap();
+    let ns = valid
         .pointer("/metadata/namespace")
         .and_then(Value::as_str)
         .unwrap_or("default")
         .to_string();
     let ns = ns.as_str();
-    let admitted = T::admit_value(object.clone(), ns);
+
+    // Like against like: the valid object is valid to both, and both find the same
+    // number of faults in the invalid ones.
+    let admitted = T::admit_value(valid.clone(), ns);
     assert!(
         admitted.is_admitted(),
-        "{name}: object is valid: {:?} {:?}",
+        "{name}: {:?} {:?}",
         admitted.errors,
         admitted.bad_request
     );
-    assert!(validator.is_valid(&object));
+    assert!(validator.is_valid(&valid), "{name}: jsonschema finds the object valid");
+    let (one, many) = invalid;
+    for (what, object, faults) in [("one fault", &one, Some(1)), ("many faults", &many, None)] {
+        let ours = validate(&compiled, object).errors.len();
+        let theirs = validator.iter_errors(object).count();
+        assert_eq!(ours, theirs, "{name}, {what}: same faults found by both sides");
+        if let Some(n) = faults {
+            assert_eq!(ours, n, "{name}, {what}");
+        } else {
+            assert!(ours > 2, "{name}, {what}: {ours} faults");
+        }
+    }
+    let n = validate(&compiled, &many).errors.len();
 
     let mut group = c.benchmark_group(name);
-    group.bench_function("serde_json parse", |b| {
+    group.bench_function("valid/generated validate", |b| {
+        b.iter(|| validate(&compiled, black_box(&valid)))
+    });
+    group.bench_function("valid/jsonschema is_valid", |b| {
+        b.iter(|| validator.is_valid(black_box(&valid)))
+    });
+    group.bench_function("valid/jsonschema iter_errors", |b| {
+        b.iter(|| validator.iter_errors(black_box(&valid)).count())
+    });
+    group.bench_function("invalid-1/generated validate", |b| {
+        b.iter(|| validate(&compiled, black_box(&one)))
+    });
+    group.bench_function("invalid-1/jsonschema iter_errors", |b| {
+        b.iter(|| validator.iter_errors(black_box(&one)).count())
+    });
+    group.bench_function(format!("invalid-{n}/generated validate"), |b| {
+        b.iter(|| validate(&compiled, black_box(&many)))
+    });
+    group.bench_function(format!("invalid-{n}/jsonschema iter_errors"), |b| {
+        b.iter(|| validator.iter_errors(black_box(&many)).count())
+    });
+    group.bench_function("create/serde_json parse", |b| {
         b.iter(|| serde_json::from_slice::<Value>(black_box(&bytes)).unwrap())
     });
-    group.bench_function("generated validate", |b| {
-        let compiled = crd_runtime::schema::Compiled::<T>::new();
-        b.iter(|| {
-            let mut res = Res::default();
-            crd_runtime::admission::ResourceSchema::validate(&compiled, black_box(&object), None, &mut res);
-            res
-        })
+    group.bench_function("create/parse + generated admission", |b| {
+        b.iter(|| T::admit_value(serde_json::from_slice(black_box(&bytes)).unwrap(), ns))
     });
-    let compiled = crd_runtime::schema::Compiled::<T>::new();
-    group.bench_function("generated prune+default+validate", |b| {
-        b.iter_batched(
-            || object.clone(),
-            |mut v| {
-                let mut pruned = Vec::new();
-                crd_runtime::admission::ResourceSchema::prune(&compiled, &mut v, &mut pruned);
-                crd_runtime::admission::ResourceSchema::default(&compiled, &mut v);
-                let mut res = Res::default();
-                crd_runtime::admission::ResourceSchema::validate(&compiled, &v, None, &mut res);
-                (v, pruned, res)
-            },
-            BatchSize::SmallInput,
-        )
-    });
-    group.bench_function("generated admission (full create)", |b| {
-        b.iter_batched(|| object.clone(), |v| T::admit_value(v, ns), BatchSize::SmallInput)
-    });
-    group.bench_function("engine validate", |b| {
-        b.iter(|| {
-            let mut res = Res::default();
-            crd_runtime::admission::ResourceSchema::validate(version, black_box(&object), None, &mut res);
-            res
-        })
-    });
-    group.bench_function("engine admission (full create)", |b| {
-        b.iter_batched(|| object.clone(), |v| version.create(v, ns), BatchSize::SmallInput)
-    });
-    group.bench_function("jsonschema is_valid", |b| {
-        b.iter(|| validator.is_valid(black_box(&object)))
-    });
-    group.bench_function("jsonschema iter_errors", |b| {
-        b.iter(|| validator.iter_errors(black_box(&object)).count())
+    group.bench_function("create/parse + engine admission", |b| {
+        b.iter(|| engine_version.create(serde_json::from_slice(black_box(&bytes)).unwrap(), ns))
     });
     group.finish();
 }
@@ -180,15 +180,43 @@ fn bench_kind<T: CustomResource>(c: &mut Criterion, name: &str, crd_path: &str, 
 fn admission(c: &mut Criterion) {
     bench_kind::<crontab::stable_example_com::v1::CronTab>(
         c,
-        "crontab",
-        "spec/examples/crontab-crd.yaml",
-        crontab_object(),
+        Case {
+            name: "crontab",
+            crd: "spec/examples/crontab-crd.yaml",
+            version: "v1",
+            valid: objects::crontab(),
+            invalid: objects::crontab_invalid(),
+        },
     );
     bench_kind::<certificates::cert_manager_io::v1::Certificate>(
         c,
-        "certificate",
-        "crds/cert-manager/cert-manager.io_certificates.yaml",
-        certificate_object(),
+        Case {
+            name: "certificate",
+            crd: "crds/cert-manager/cert-manager.io_certificates.yaml",
+            version: "v1",
+            valid: objects::certificate(),
+            invalid: objects::certificate_invalid(),
+        },
+    );
+    bench_kind::<httproutes::gateway_networking_k8s_io::v1::HTTPRoute>(
+        c,
+        Case {
+            name: "httproute",
+            crd: "crds/gateway-api/standard/gateway.networking.k8s.io_httproutes.yaml",
+            version: "v1",
+            valid: objects::httproute(),
+            invalid: objects::httproute_invalid(),
+        },
+    );
+    bench_kind::<prometheuses::monitoring_coreos_com::v1::Prometheus>(
+        c,
+        Case {
+            name: "prometheus",
+            crd: "crds/prometheus-operator/monitoring.coreos.com_prometheuses.yaml",
+            version: "v1",
+            valid: objects::prometheus(),
+            invalid: objects::prometheus_invalid(),
+        },
     );
 }
 

@@ -5,7 +5,8 @@
 //!
 //! - the seed page's two replicas rules (`self.minReplicas <= self.replicas`, ...),
 //! - a list macro rule, `self.all(x, x.matches(...))` over 10 hosts,
-//! - a Gateway API HTTPRoute (corpus CRD, standard channel) with its rules.
+//! - a rule-heavy Gateway API HTTPRoute (corpus CRD, standard channel; four rules,
+//!   matches, filters, mirrors, weighted backends) with its rules.
 //!
 //! `cargo bench -p crd-tests --bench cel --features cel-bench`
 //!
@@ -50,37 +51,9 @@ fn hosts_object() -> Value {
     })
 }
 
-/// A small HTTPRoute: two rules, header matching, a header filter, weighted backends.
+/// The rule-heavy HTTPRoute of the admission benchmark.
 fn httproute_object() -> Value {
-    json!({
-        "apiVersion": "gateway.networking.k8s.io/v1",
-        "kind": "HTTPRoute",
-        "metadata": {"name": "web", "namespace": "default"},
-        "spec": {
-            "parentRefs": [{"name": "gateway"}],
-            "hostnames": ["example.com", "www.example.com"],
-            "rules": [
-                {
-                    "matches": [{"path": {"type": "PathPrefix", "value": "/api"}}],
-                    "backendRefs": [{"name": "api", "port": 8080}],
-                },
-                {
-                    "matches": [{
-                        "path": {"type": "Exact", "value": "/"},
-                        "headers": [{"name": "x-env", "value": "canary"}],
-                    }],
-                    "filters": [{
-                        "type": "RequestHeaderModifier",
-                        "requestHeaderModifier": {"add": [{"name": "x-route", "value": "web"}]},
-                    }],
-                    "backendRefs": [
-                        {"name": "web", "port": 80, "weight": 90},
-                        {"name": "web-canary", "port": 80, "weight": 10},
-                    ],
-                },
-            ],
-        },
-    })
+    crd_tests::bench_objects::httproute()
 }
 
 /// The `openAPIV3Schema` of a CRD's served version `version`.
@@ -159,8 +132,13 @@ fn bench_rules<T: CustomResource>(
     let schema = raw_schema(crd_path, api_version.rsplit('/').next().unwrap());
     // All three see the admitted object (defaults applied), as rules do in the API
     // server.
-    let admitted = T::admit_value(object, "default");
-    assert!(admitted.is_admitted(), "{name}: {:?}", admitted.errors);
+    let ns = object
+        .pointer("/metadata/namespace")
+        .and_then(Value::as_str)
+        .unwrap_or("default")
+        .to_string();
+    let admitted = T::admit_value(object, &ns);
+    assert!(admitted.is_admitted(), "{name}: {:?} {:?}", admitted.errors, admitted.bad_request);
     let object = admitted.object;
     assert!(admitted.rules_cost > 0, "{name}: rules ran");
 

@@ -92,5 +92,6 @@ pub fn assert_seed_admissions(
     checked
 }
 
+pub mod bench_objects;
 pub mod differential;
 pub mod objects;
