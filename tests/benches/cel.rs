@@ -138,7 +138,12 @@ fn bench_rules<T: CustomResource>(
         .unwrap_or("default")
         .to_string();
     let admitted = T::admit_value(object, &ns);
-    assert!(admitted.is_admitted(), "{name}: {:?} {:?}", admitted.errors, admitted.bad_request);
+    assert!(
+        admitted.is_admitted(),
+        "{name}: {:?} {:?}",
+        admitted.errors,
+        admitted.bad_request
+    );
     let object = admitted.object;
     assert!(admitted.rules_cost > 0, "{name}: rules ran");
 
