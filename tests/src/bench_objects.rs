@@ -127,7 +127,8 @@ pub fn httproute() -> Value {
     })
 }
 
-/// The HTTPRoute with one fault, and with four.
+/// The HTTPRoute with one fault, and with several (a redirect status of 307 is valid
+/// in the standard channel, so three count).
 pub fn httproute_invalid() -> (Value, Value) {
     let mut one = httproute();
     one["spec"]["rules"][0]["matches"][0]["method"] = json!("FETCH");
