@@ -224,6 +224,9 @@ impl MarkedEventReceiver for Builder {
         {
             return self.fail(mark, EXCESSIVE_ALIASING.into());
         }
+        if matches!(ev, Event::SequenceStart(..) | Event::MappingStart(..)) && self.stack.len() >= MAX_DEPTH {
+            return self.fail(mark, format!("exceeded max depth of {MAX_DEPTH}"));
+        }
         match ev {
             Event::DocumentStart => {
                 self.doc_line = line;
@@ -244,16 +247,17 @@ impl MarkedEventReceiver for Builder {
                 }
             }
             Event::StreamStart | Event::StreamEnd | Event::Nothing => {}
-            Event::Alias(id) => match self.anchors.get(&id) {
-                Some((v, t, n)) => {
-                    let (v, t, n) = (v.clone(), t.clone(), *n);
-                    if !self.aliasing.count(n, true) {
-                        return self.fail(mark, EXCESSIVE_ALIASING.into());
-                    }
-                    self.push_value(v, t, mark);
+            Event::Alias(id) => {
+                let Some(&(_, _, n)) = self.anchors.get(&id) else {
+                    return self.fail(mark, "unknown anchor".into());
+                };
+                // Counted before the value is copied.
+                if !self.aliasing.count(n, true) {
+                    return self.fail(mark, EXCESSIVE_ALIASING.into());
                 }
-                None => self.fail(mark, "unknown anchor".into()),
-            },
+                let (v, t, _) = self.anchors[&id].clone();
+                self.push_value(v, t, mark);
+            }
             Event::Scalar(text, style, anchor, tag) => {
                 let in_key_position = matches!(self.stack.last(), Some(Frame::Map { key: None, .. }));
                 if in_key_position {
@@ -283,9 +287,6 @@ impl MarkedEventReceiver for Builder {
                 if matches!(self.stack.last(), Some(Frame::Map { key: None, .. })) {
                     return self.fail(mark, "a sequence cannot be a mapping key".into());
                 }
-                if self.stack.len() >= MAX_DEPTH {
-                    return self.fail(mark, format!("exceeded max depth of {MAX_DEPTH}"));
-                }
                 self.stack.push(Frame::Seq {
                     anchor,
                     decoded_before,
@@ -297,9 +298,6 @@ impl MarkedEventReceiver for Builder {
             Event::MappingStart(anchor, _) => {
                 if matches!(self.stack.last(), Some(Frame::Map { key: None, .. })) {
                     return self.fail(mark, "a mapping cannot be a mapping key".into());
-                }
-                if self.stack.len() >= MAX_DEPTH {
-                    return self.fail(mark, format!("exceeded max depth of {MAX_DEPTH}"));
                 }
                 self.stack.push(Frame::Map {
                     anchor,

@@ -291,9 +291,11 @@ fn validate_spec(spec: &CustomResourceDefinitionSpec, stages: &dyn RuleCompiler)
         ));
     }
 
-    let versions_json = match spec.versions.is_empty() && !spec.versions_absent {
-        true => "[]".to_string(),
-        false => gojson::versions(&spec.versions),
+    // Go prints an empty list as `[]`, an absent (nil) one as `null`.
+    let versions_json = if spec.versions.is_empty() && !spec.versions_absent {
+        "[]".to_string()
+    } else {
+        gojson::versions(&spec.versions)
     };
     let versions_invalid =
         |detail: &str| gojson::invalid_rendered(&path.child("versions"), versions_json.clone(), detail);

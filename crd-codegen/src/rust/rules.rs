@@ -56,6 +56,8 @@ pub struct RulesEmitter<'a> {
     exported: RefCell<Vec<Ident>>,
     /// Spans of a derived type's field types, by alias name.
     spans: HashMap<String, Span>,
+    /// Some node stands for a derived type (the derive direction): rules may see one.
+    has_stand_ins: bool,
     counter: Cell<usize>,
 }
 
@@ -93,6 +95,7 @@ impl<'a> RulesEmitter<'a> {
             items: RefCell::new(Vec::new()),
             exported: RefCell::new(Vec::new()),
             spans: HashMap::new(),
+            has_stand_ins: module.types.iter().any(|t| sees_derived(t.schema)),
             counter: Cell::new(0),
         };
         let mut taken = std::collections::HashSet::new();
@@ -910,7 +913,8 @@ impl<'a> RulesEmitter<'a> {
         let types = Types {
             views: &self.views,
             structs: self.cel_struct_names(schema, node),
-            sees_derived: sees_derived(schema),
+            // Only the derive's modules have stand-ins; the YAML path skips the walk.
+            sees_derived: self.has_stand_ins && sees_derived(schema),
         };
         let mut compiler = Compiler::new(&types, program.plan());
         let repr = node.repr();

@@ -138,7 +138,7 @@ pub const KUBERNETES_VERSION: (u32, u32) = (1, 37);
 
 /// Its compatibility version (`DefaultCompatibilityVersion`, one minor release
 /// back): the libraries rules new in a CRD may use.
-pub const COMPATIBILITY_VERSION: (u32, u32) = (1, 36);
+pub const COMPATIBILITY_VERSION: (u32, u32) = (KUBERNETES_VERSION.0, KUBERNETES_VERSION.1 - 1);
 
 /// The API server's two CEL environments (`environment.EnvSet`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
