@@ -10,7 +10,8 @@
 include!(concat!(env!("OUT_DIR"), "/corpus.rs"));
 
 use crd_codegen::engine::Engine;
-use crd_runtime::schema::CustomResource;
+use crd_runtime::conversion::convert_value;
+use crd_runtime::schema::{CustomResource, Resource};
 use crd_tests::differential::{Comparison, describe};
 use serde_json::Value;
 
@@ -23,13 +24,83 @@ fn objects_per_version() -> u64 {
 
 #[test]
 fn generated_code_agrees_with_the_engine() {
+    let n = objects_per_version();
+    let mut comparison = Comparison::default();
+    for_each_crd(|project, crd, engine, versions| {
+        for (v, compiled) in versions {
+            comparison.run(project, crd, engine, v, compiled, n);
+        }
+    });
+    eprintln!("{} admissions compared", comparison.runs);
+    comparison.assert_agreed();
+}
+
+/// `None`-strategy conversions, generated (`Resource::convert`) against the engine's
+/// schemas, for every CRD with several versions: random objects, admitted at one
+/// version, converted to every other and back. Both sides must give the same object
+/// and dropped paths; what converts without dropping anything must come back
+/// unchanged, and between identical schemas nothing may be dropped.
+#[test]
+fn conversions_agree_with_the_engine() {
+    let n = objects_per_version();
+    let (mut conversions, mut lossy, mut failures) = (0u64, 0u64, Vec::new());
+    for_each_crd(|project, crd, engine, versions| {
+        if crd.conversion != crd_codegen::ir::Conversion::None {
+            return;
+        }
+        for (from, _) in versions {
+            let from_schema = engine.version(&from.name).unwrap();
+            for i in 0..n {
+                let api_version = format!("{}/{}", crd.group, from.name);
+                let mut g = crd_tests::objects::Gen::new(crd_tests::objects::Gen::seed_for(&crd.name, i));
+                let admitted = from_schema.create(g.resource(&api_version, &crd.names.kind, &from.schema), "default");
+                if !admitted.is_admitted() {
+                    continue;
+                }
+                let object = admitted.object;
+                for (to, compiled) in versions.iter().filter(|(to, _)| to.name != from.name) {
+                    let to_schema = engine.version(&to.name).unwrap();
+                    let label = format!("{project} {} {} -> {} #{i}", crd.names.kind, from.name, to.name);
+                    let interpreted = convert_value(to_schema, object.clone());
+                    let generated = (compiled.convert)(object.clone());
+                    conversions += 1;
+                    if interpreted != generated {
+                        failures.push(format!("{label}: engine {interpreted:?}\ngenerated {generated:?}"));
+                        continue;
+                    }
+                    let Ok(there) = generated else { continue };
+                    let back = convert_value(from_schema, there.object.clone()).expect("converts back");
+                    if from.schema == to.schema && !(there.dropped.is_empty() && back.dropped.is_empty()) {
+                        failures.push(format!("{label}: identical schemas dropped {:?}", there.dropped));
+                    }
+                    if there.dropped.is_empty() && back.dropped.is_empty() {
+                        if back.object != object {
+                            failures.push(format!("{label}: round trip changed {object}\ninto {}", back.object));
+                        }
+                    } else {
+                        lossy += 1;
+                    }
+                }
+            }
+        }
+    });
+    eprintln!("{conversions} conversions compared, {lossy} reported dropped fields");
+    assert!(
+        failures.is_empty(),
+        "{} failures, the first:\n{}",
+        failures.len(),
+        failures.iter().take(10).cloned().collect::<Vec<_>>().join("\n")
+    );
+}
+
+/// Calls `f` with every CRD of the compiled corpus projects, its engine and each of
+/// its versions with the generated kind for it.
+fn for_each_crd(mut f: impl FnMut(&str, &crd_codegen::ir::Crd, &Engine, &[(&crd_codegen::ir::Version, &Resource)])) {
     let corpus = crd_tests::shared_dir().join("crds");
     if !corpus.is_dir() {
         eprintln!("{} not found; skipping", corpus.display());
         return;
     }
-    let n = objects_per_version();
-    let mut comparison = Comparison::default();
     for (project, resources) in PROJECTS {
         // Files directly in the directory (subdirectories are modules of their own),
         // in the generator's order.
@@ -48,24 +119,30 @@ fn generated_code_agrees_with_the_engine() {
         let mut seen: std::collections::HashMap<(String, String), usize> = Default::default();
         for crd in &loaded.crds {
             let engine = Engine::new(&crd.ir);
-            for v in &crd.ir.versions {
-                let api_version = format!("{}/{}", crd.ir.group, v.name);
-                let kind = &crd.ir.names.kind;
-                let nth = seen.entry((api_version.clone(), kind.clone())).or_default();
-                let compiled = resources
-                    .iter()
-                    .filter(|r| r.api_version == api_version && r.kind == *kind)
-                    .nth(*nth);
-                *nth += 1;
-                let compiled =
-                    compiled.unwrap_or_else(|| panic!("{project}: no generated type for {api_version} {kind}"));
-                comparison.run(project, &crd.ir, &engine, v, compiled, n);
-            }
+            let versions: Vec<_> = crd
+                .ir
+                .versions
+                .iter()
+                .map(|v| {
+                    let api_version = format!("{}/{}", crd.ir.group, v.name);
+                    let kind = &crd.ir.names.kind;
+                    let nth = seen.entry((api_version.clone(), kind.clone())).or_default();
+                    let compiled = resources
+                        .iter()
+                        .filter(|r| r.api_version == api_version && r.kind == *kind)
+                        .nth(*nth);
+                    *nth += 1;
+                    (
+                        v,
+                        compiled.unwrap_or_else(|| panic!("{project}: no generated type for {api_version} {kind}")),
+                    )
+                })
+                .collect();
+            f(project, &crd.ir, &engine, &versions);
         }
     }
-    eprintln!("{} admissions compared", comparison.runs);
-    comparison.assert_agreed();
 }
+
 mod levels {
     crd_derive::crd_types!("fixtures/optional-old-self-crd.yaml");
 }

@@ -238,8 +238,13 @@ struct ExternalCrd {
     #[serde(default)]
     spec: ExternalSpec,
     #[serde(default)]
-    #[allow(dead_code)]
-    status: Option<serde::de::IgnoredAny>,
+    status: Option<ExternalStatus>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct ExternalStatus {
+    stored_versions: Option<Vec<String>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -485,6 +490,7 @@ fn to_internal(
         name: ext.metadata.name,
         annotations: ext.metadata.annotations,
         spec,
+        stored_versions: ext.status.and_then(|s| s.stored_versions),
     })
 }
 

@@ -17,6 +17,10 @@ pub struct Crd {
     pub names: Names,
     pub scope: Scope,
     pub versions: Vec<Version>,
+    /// Every version the CRD lists, in its order, also those a [`crate::select::Selection`]
+    /// leaves out of `versions`: what version priority, the storage version and the
+    /// default deprecation warnings are computed from.
+    pub all_versions: Vec<VersionSummary>,
     pub conversion: Conversion,
     /// `metadata.annotations` and `metadata.labels` of the CRD object itself.
     pub annotations: std::collections::BTreeMap<String, String>,
@@ -51,6 +55,29 @@ pub struct Version {
     pub printer_columns: Vec<PrinterColumn>,
     /// JSON paths of `selectableFields`.
     pub selectable_fields: Vec<String>,
+}
+
+/// A version's name and flags.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VersionSummary {
+    pub name: String,
+    pub served: bool,
+    pub storage: bool,
+    pub deprecated: bool,
+}
+
+impl VersionSummary {
+    pub fn of(versions: &[Version]) -> Vec<VersionSummary> {
+        versions
+            .iter()
+            .map(|v| VersionSummary {
+                name: v.name.clone(),
+                served: v.served,
+                storage: v.storage,
+                deprecated: v.deprecated,
+            })
+            .collect()
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -327,5 +354,31 @@ impl Crd {
 
     pub fn storage_version(&self) -> Option<&Version> {
         self.versions.iter().find(|v| v.storage)
+    }
+
+    /// The warning the API server returns with requests for `version` when it is
+    /// deprecated: its `deprecationWarning`, else the server's default text.
+    pub fn deprecation_warning(&self, version: &Version) -> Option<String> {
+        if !version.deprecated {
+            return None;
+        }
+        if let Some(w) = &version.deprecation_warning {
+            return Some(w.clone());
+        }
+        let flags: Vec<crd_runtime::versions::VersionFlags> = self
+            .all_versions
+            .iter()
+            .map(|v| crd_runtime::versions::VersionFlags {
+                name: &v.name,
+                served: v.served,
+                deprecated: v.deprecated,
+            })
+            .collect();
+        Some(crd_runtime::versions::default_deprecation_warning(
+            &self.group,
+            &self.names.kind,
+            &version.name,
+            &flags,
+        ))
     }
 }

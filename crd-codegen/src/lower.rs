@@ -6,7 +6,7 @@ use serde_json::Value;
 
 pub fn lower_crd(crd: &model::CustomResourceDefinition) -> ir::Crd {
     let s = &crd.spec;
-    let versions = s
+    let versions: Vec<ir::Version> = s
         .versions
         .iter()
         .enumerate()
@@ -78,6 +78,7 @@ pub fn lower_crd(crd: &model::CustomResourceDefinition) -> ir::Crd {
         } else {
             ir::Scope::Namespaced
         },
+        all_versions: ir::VersionSummary::of(&versions),
         versions,
         conversion,
         annotations: crd.annotations.clone(),

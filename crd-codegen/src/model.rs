@@ -21,6 +21,9 @@ pub struct CustomResourceDefinition {
     /// `metadata.annotations` (the API approval of protected groups reads one).
     pub annotations: std::collections::BTreeMap<String, String>,
     pub spec: CustomResourceDefinitionSpec,
+    /// `status.storedVersions`, when the document has them (a CRD read back from a
+    /// cluster): the CRD is then checked as an update of the stored one.
+    pub stored_versions: Option<Vec<String>>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]

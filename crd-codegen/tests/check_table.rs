@@ -1925,3 +1925,41 @@ fn v1beta1_documents() {
         ["error: both.json:1: spec.validation: Forbidden: top-level and per-version schemas are mutually exclusive"]
     );
 }
+
+/// §3.3: a CRD read back with `status.storedVersions` is checked as an update of the
+/// stored CRD (`PrepareForUpdate` appends the storage version, then
+/// `ValidateCustomResourceDefinitionStoredVersions`), with the API server's messages;
+/// the seed's upgrade procedure step by step.
+#[test]
+fn stored_versions_of_a_crd_with_a_status() {
+    let two_versions = |storage: &str, stored: Value| {
+        crd(|v| {
+            let version = |name: &str| json!({"name": name, "served": true, "storage": name == storage, "schema": {"openAPIV3Schema": {"type": "object"}}});
+            v["spec"]["versions"] = json!([version("v1beta1"), version("v1")]);
+            v["status"] = json!({"storedVersions": stored, "acceptedNames": {"kind": "Foo", "plural": "foos"}});
+        })
+    };
+    let only_v1 = |stored: Value| crd(|v| v["status"] = json!({"storedVersions": stored}));
+    const REMOVED: &str = "missing from spec.versions; v1beta1 was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in v1beta1 and removes v1beta1 from status.storedVersions";
+    run(vec![
+        // Step 1: v1 made the storage version; the stored v1beta1 stays listed.
+        case("storage moved to v1", two_versions("v1", json!(["v1beta1"])), vec![]),
+        // Step 3 before the migration: v1beta1 still a stored version.
+        case(
+            "v1beta1 dropped from spec.versions too early",
+            only_v1(json!(["v1beta1", "v1"])),
+            vec![format!(r#"status.storedVersions[0]: Invalid value: "v1beta1": {REMOVED}"#)],
+        ),
+        // Step 3 after the migration.
+        case("v1beta1 removed after the migration", only_v1(json!(["v1"])), vec![]),
+        // The storage version is added when the status lacks it.
+        case("storage version appended", only_v1(json!([])), vec![]),
+        case(
+            "a version never defined",
+            only_v1(json!(["v0"])),
+            vec![
+                r#"status.storedVersions[0]: Invalid value: "v0": missing from spec.versions; v0 was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in v0 and removes v0 from status.storedVersions"#.into(),
+            ],
+        ),
+    ]);
+}

@@ -236,3 +236,111 @@ fn bad_input_exits_2_naming_the_file() {
     assert_eq!(o.status.code(), Some(2));
     assert!(!err(&o).contains("panicked"));
 }
+
+fn fixture(f: &str) -> String {
+    format!("{}/../tests/fixtures/{f}", env!("CARGO_MANIFEST_DIR"))
+}
+
+const TWO_CRONTABS: &str = "apiVersion: example.com/v2
+kind: CronTab
+metadata: {name: tz, namespace: default}
+spec: {cronSpec: '0 3 * * *', timeZone: Europe/Paris, replicas: 2}
+---
+apiVersion: example.com/v1beta1
+kind: CronTab
+metadata: {name: old}
+spec: {cronSpec: '* * * * */5', image: my-awesome-cron-image}
+";
+
+/// `crdgen convert` runs the None strategy: every object at the target version, the
+/// fields the target drops named on stderr.
+#[test]
+fn convert_with_the_none_strategy() {
+    let crd = fixture("versioned-crontab-crd.yaml");
+    let objects = temp("two-crontabs.yaml", TWO_CRONTABS);
+    let o = crdgen(&["convert", "--crd", &crd, "--to", "v1", &objects]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(
+        out(&o),
+        "apiVersion: example.com/v1\nkind: CronTab\nmetadata:\n  name: tz\n  namespace: default\nspec:\n  cronSpec: \"0 3 * * *\"\n  replicas: 2\n---\napiVersion: example.com/v1\nkind: CronTab\nmetadata:\n  name: old\nspec:\n  cronSpec: \"* * * * */5\"\n  image: my-awesome-cron-image\n"
+    );
+    assert_eq!(
+        err(&o),
+        format!(
+            "Warning: {objects}: document 1: converting CronTab \"tz\" from example.com/v2 to example.com/v1 dropped spec.timeZone\n"
+        )
+    );
+    // `group/version` works too, and JSON output.
+    let o = crdgen(&[
+        "convert",
+        "--crd",
+        &crd,
+        "--to",
+        "example.com/v2",
+        "-o",
+        "json",
+        &objects,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let docs: Vec<Value> = serde_json::Deserializer::from_str(&out(&o))
+        .into_iter()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(docs.len(), 2);
+    assert!(docs.iter().all(|d| d["apiVersion"] == "example.com/v2"));
+    assert_eq!(docs[0]["spec"]["timeZone"], "Europe/Paris");
+    assert_eq!(err(&o), "");
+}
+
+#[test]
+fn convert_refuses_webhook_crds_and_unknown_versions() {
+    let objects = temp(
+        "webhook-crontab.yaml",
+        "apiVersion: example.com/v1beta1\nkind: CronTab\nmetadata: {name: a}\nhostPort: 'localhost:1234'\n",
+    );
+    let o = crdgen(&[
+        "convert",
+        "--crd",
+        &fixture("webhook-crontab-crd.yaml"),
+        "--to",
+        "v1",
+        &objects,
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        err(&o),
+        format!(
+            "error: {objects}: document 1: crontabs.example.com converts between versions with a webhook (conversion strategy Webhook); only the None strategy can be run offline\n"
+        )
+    );
+    assert_eq!(out(&o), "");
+
+    let o = crdgen(&[
+        "convert",
+        "--crd",
+        &fixture("versioned-crontab-crd.yaml"),
+        "--to",
+        "v3",
+        &objects,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        err(&o),
+        format!(
+            "error: {objects}: document 1: crontabs.example.com has no version \"v3\" (versions: v1beta1, v1, v2)\n"
+        )
+    );
+}
+
+/// A request for a deprecated version gets the API server's warning, as kubectl
+/// prints it.
+#[test]
+fn validate_warns_about_deprecated_versions() {
+    let objects = temp("two-crontabs-validate.yaml", TWO_CRONTABS);
+    let o = crdgen(&["validate", "--crd", &fixture("versioned-crontab-crd.yaml"), &objects]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(
+        err(&o),
+        "Warning: example.com/v1beta1 CronTab is deprecated; use example.com/v2 CronTab\n"
+    );
+}

@@ -239,6 +239,14 @@ pub fn update(schema: &dyn ResourceSchema, object: Value, old: Value, namespace:
     }
 }
 
+/// What the API server's converter does to an object it has converted
+/// (`schemaCoercingConverter`: `unstructuredSchemaCoercer.apply` without dropping
+/// invalid metadata): prune with the version's schema, drop non-nullable nulls, coerce
+/// embedded resources. Returns the pruned paths, sorted.
+pub fn read_converted(schema: &dyn ResourceSchema, object: &mut Value) -> Result<Vec<String>, String> {
+    decode_request(schema, object, false)
+}
+
 /// The request decoder (`unstructuredSchemaCoercer.apply`): numbers as Go decodes
 /// them, then prune, drop non-nullable nulls and coerce embedded resources, and
 /// restore `kind`, `apiVersion` and the coerced `metadata`. Returns the pruned paths,

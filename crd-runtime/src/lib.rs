@@ -5,11 +5,14 @@
 //! ([`CustomResource`], [`CrdSchema`]; `use crd_runtime::prelude::*` brings them), the
 //! results of admission ([`Admission`], [`InvalidObject`], [`FieldError`]), the value
 //! types fields use ([`IntOrString`], [`EmptyObject`], [`JsonMap`], [`ObjectMeta`]),
-//! [`merge_crds`] and [`to_yaml`]. Everything generated code calls is in the hidden
+//! [`merge_crds`] and [`to_yaml`]; for several versions of a kind, [`versions`] (their
+//! priority), [`Convert`] and [`conversion`] (converting objects, stored versions) and
+//! [`review`] (a conversion webhook's `ConversionReview`). Everything generated code calls is in the hidden
 //! `__private` module and its modules, not an API.
 #![warn(missing_docs)]
 
 pub use admission::Admission;
+pub use conversion::{ConversionError, Convert, Converted};
 pub use derived::{CrdSchema, MergeError, merge_crds};
 pub use errors::{ErrorList, ErrorType, FieldError, InvalidObject, Path};
 pub use k8s_openapi;
@@ -29,6 +32,7 @@ pub use kube;
 /// brings the traits whose methods they call (`T::admit_value`, `obj.validate()`).
 pub mod prelude {
     pub use crate::admission::Admission;
+    pub use crate::conversion::{Convert, Converted};
     pub use crate::derived::{CrdSchema, merge_crds};
     pub use crate::errors::InvalidObject;
     pub use crate::schema::CustomResource;
@@ -53,8 +57,8 @@ pub mod __private {
     pub use crate::openapi::Node;
     pub use crate::{JsonMap, Value};
     pub use crate::{
-        admission, cel, compiled, derived, formats, listtype, objectmeta, openapi, quantity, ratchet, regex, rules,
-        schema, strings, time,
+        admission, cel, compiled, conversion, derived, formats, listtype, objectmeta, openapi, quantity, ratchet,
+        regex, rules, schema, strings, time,
     };
     pub use k8s_openapi;
     pub use serde;
@@ -112,6 +116,7 @@ pub mod admission;
 pub mod cel;
 #[doc(hidden)]
 pub mod compiled;
+pub mod conversion;
 #[doc(hidden)]
 pub mod derived;
 #[doc(hidden)]
@@ -138,6 +143,7 @@ pub mod quantity;
 pub mod ratchet;
 #[doc(hidden)]
 pub mod regex;
+pub mod review;
 #[doc(hidden)]
 pub mod rules;
 #[doc(hidden)]
@@ -152,5 +158,6 @@ pub mod time;
 pub mod types;
 #[doc(hidden)]
 pub mod url;
+pub mod versions;
 #[doc(hidden)]
 pub mod yaml;

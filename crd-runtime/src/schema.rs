@@ -128,6 +128,9 @@ pub struct Resource {
     pub admit: fn(Value, &str) -> Admission,
     /// [`CustomResource::admit_update_value`].
     pub admit_update: fn(Value, Value, &str) -> Admission,
+    /// An object of any version of this kind converted to this version with the
+    /// `None` strategy ([`crate::conversion::convert_value`]).
+    pub convert: fn(Value) -> crate::conversion::Result<Value>,
 }
 
 impl Resource {
@@ -137,6 +140,7 @@ impl Resource {
             kind: T::KIND,
             admit: T::admit_value,
             admit_update: T::admit_update_value,
+            convert: |object| crate::conversion::convert_value(&Compiled::<T>::new(), object),
         }
     }
 

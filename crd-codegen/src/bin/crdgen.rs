@@ -75,6 +75,27 @@ enum Command {
         #[arg(required = true, value_name = "OBJECT")]
         objects: Vec<PathBuf>,
     },
+    /// Convert objects to another version of their CRD, as the API server does with
+    /// the `None` conversion strategy: `apiVersion` rewritten, then pruned with the
+    /// target version's schema.
+    ///
+    /// Fields the target version does not have are dropped, each named in a warning on
+    /// stderr. Exit code: 0 converted, 1 a CRD needs a conversion webhook (strategy
+    /// `Webhook`), 2 bad input (unreadable file, invalid CRD, unknown kind or version).
+    Convert {
+        /// A CRD file or directory; repeat the flag (or separate with commas) for more.
+        #[arg(long = "crd", value_name = "PATH", required = true, value_delimiter = ',')]
+        crds: Vec<PathBuf>,
+        /// The version to convert to: `v1`, or `group/v1`.
+        #[arg(long, value_name = "VERSION")]
+        to: String,
+        /// The format of the converted objects.
+        #[arg(short, long, value_name = "FORMAT", default_value = "yaml")]
+        output: OutputFormat,
+        /// Object files (YAML or JSON, one or many documents).
+        #[arg(required = true, value_name = "OBJECT")]
+        objects: Vec<PathBuf>,
+    },
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -110,6 +131,12 @@ fn main() -> ExitCode {
             output,
             objects,
         } => validate(&crds, old.as_deref(), output, &objects),
+        Command::Convert {
+            crds,
+            to,
+            output,
+            objects,
+        } => convert(&crds, &to, output, &objects),
     }
 }
 
@@ -253,13 +280,9 @@ fn validate(
     use crd_codegen::engine::Engine;
     use crd_runtime::InvalidObject;
 
-    let loaded = load(crd_paths);
-    for d in loaded.diagnostics.iter().filter(|d| d.severity >= Severity::Warning) {
-        eprintln!("{d}");
-    }
-    if loaded.worst() >= Some(Severity::Error) {
+    let Some(loaded) = load_crds(crd_paths) else {
         return ExitCode::from(2);
-    }
+    };
     let engines: Vec<Engine> = loaded.crds.iter().map(|c| Engine::new(&c.ir)).collect();
     let mut bad_input = false;
     let mut invalid = false;
@@ -294,15 +317,20 @@ fn validate(
             }
             let (api_version, kind, namespace, name) = object_key(&obj.value);
             let (group, _) = crd_runtime::objectmeta::parse_group_version(&api_version).unwrap_or(("", ""));
-            let schema = engines
+            let found = engines
                 .iter()
-                .filter(|e| e.group == group && e.names.kind == kind)
-                .find_map(|e| e.for_api_version(&api_version));
-            let Some(schema) = schema else {
+                .zip(&loaded.crds)
+                .filter(|(e, _)| e.group == group && e.names.kind == kind)
+                .find_map(|(e, crd)| Some((e.for_api_version(&api_version)?, &crd.ir)));
+            let Some((schema, crd)) = found else {
                 eprintln!("error: {where_}: no CustomResourceDefinition for kind {kind:?} in version {api_version:?}");
                 bad_input = true;
                 continue;
             };
+            // The API server warns on every request for a deprecated version.
+            if let Some(warning) = crd.version(schema.name()).and_then(|v| crd.deprecation_warning(v)) {
+                eprintln!("Warning: {warning}");
+            }
             let admission = if old_path.is_some() {
                 let key = (api_version.clone(), kind.clone(), namespace.clone(), name.clone());
                 let Some(old) = old_objects.iter().find(|o| object_key(&o.value) == key) else {
@@ -345,25 +373,120 @@ fn validate(
             }
         }
     }
-    match output {
-        Some(OutputFormat::Yaml) => {
-            for (i, o) in admitted.iter().enumerate() {
+    if let Some(format) = output {
+        print_objects(&admitted, format);
+    }
+    if bad_input {
+        ExitCode::from(2)
+    } else if invalid {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Loads the CRDs of `--crd`, printing their diagnostics; `None` when one is invalid.
+fn load_crds(paths: &[PathBuf]) -> Option<Loaded> {
+    let loaded = load(paths);
+    for d in loaded.diagnostics.iter().filter(|d| d.severity >= Severity::Warning) {
+        eprintln!("{d}");
+    }
+    (loaded.worst() < Some(Severity::Error)).then_some(loaded)
+}
+
+fn print_objects(objects: &[serde_json::Value], format: OutputFormat) {
+    match format {
+        OutputFormat::Yaml => {
+            for (i, o) in objects.iter().enumerate() {
                 if i > 0 {
                     println!("---");
                 }
                 print!("{}", crd_codegen::yaml::to_string(o));
             }
         }
-        Some(OutputFormat::Json) => {
-            for o in &admitted {
+        OutputFormat::Json => {
+            for o in objects {
                 println!("{}", serde_json::to_string_pretty(o).unwrap_or_default());
             }
         }
-        None => {}
     }
+}
+
+fn convert(crd_paths: &[PathBuf], to: &str, output: OutputFormat, object_paths: &[PathBuf]) -> ExitCode {
+    use crd_codegen::engine::Engine;
+
+    let Some(loaded) = load_crds(crd_paths) else {
+        return ExitCode::from(2);
+    };
+    let mut engines: Vec<Option<Engine>> = loaded.crds.iter().map(|_| None).collect();
+    let (mut bad_input, mut needs_webhook) = (false, false);
+    let mut converted = Vec::new();
+    for path in object_paths {
+        let objects = match read_objects(path) {
+            Ok(o) => o,
+            Err(e) => {
+                eprintln!("{e}");
+                bad_input = true;
+                continue;
+            }
+        };
+        for obj in objects {
+            let where_ = format!("{}: document {}", obj.file.display(), obj.doc);
+            let (api_version, kind, _, name) = object_key(&obj.value);
+            let (group, _) = crd_runtime::objectmeta::parse_group_version(&api_version).unwrap_or(("", ""));
+            let Some(index) = loaded
+                .crds
+                .iter()
+                .position(|c| c.ir.group == group && c.ir.names.kind == kind)
+            else {
+                eprintln!("error: {where_}: no CustomResourceDefinition for kind {kind:?} in group {group:?}");
+                bad_input = true;
+                continue;
+            };
+            let crd = &loaded.crds[index].ir;
+            let version = to.strip_prefix(&format!("{group}/")).unwrap_or(to);
+            if crd.version(version).is_none() {
+                let known: Vec<&str> = crd.versions.iter().map(|v| v.name.as_str()).collect();
+                eprintln!(
+                    "error: {where_}: {} has no version {to:?} (versions: {})",
+                    crd.name,
+                    known.join(", ")
+                );
+                bad_input = true;
+                continue;
+            }
+            if crd.conversion != crd_codegen::ir::Conversion::None {
+                eprintln!(
+                    "error: {where_}: {} converts between versions with a webhook (conversion strategy Webhook); only the None strategy can be run offline",
+                    crd.name
+                );
+                needs_webhook = true;
+                continue;
+            }
+            // Compiled once per CRD, when an object needs it.
+            let engine = engines[index].get_or_insert_with(|| Engine::new(crd));
+            let target = engine.version(version).expect("checked above");
+            match crd_runtime::conversion::convert_value(target, obj.value) {
+                Ok(c) => {
+                    if !c.dropped.is_empty() {
+                        eprintln!(
+                            "Warning: {where_}: converting {kind} {name:?} from {api_version} to {group}/{version} dropped {}",
+                            c.dropped.join(", ")
+                        );
+                    }
+                    converted.push(c.object);
+                }
+                Err(e) => {
+                    eprintln!("error: {where_}: {e}");
+                    bad_input = true;
+                }
+            }
+        }
+    }
+    print_objects(&converted, output);
     if bad_input {
         ExitCode::from(2)
-    } else if invalid {
+    } else if needs_webhook {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

@@ -42,10 +42,11 @@ pub(crate) fn validate_custom_resource_definition(
     let mut errs = validate_object_meta(crd);
     errs.extend(validate_spec(&crd.spec, stages));
     // `status.acceptedNames` is empty on create: nothing to check.
-    errs.extend(validate_stored_versions(
-        &stored_versions_on_create(&crd.spec),
-        &crd.spec.versions,
-    ));
+    let stored = match &crd.stored_versions {
+        None => stored_versions_on_create(&crd.spec),
+        Some(stored) => stored_versions_on_update(stored, &crd.spec),
+    };
+    errs.extend(validate_stored_versions(&stored, &crd.spec.versions));
     errs.extend(validate_api_approval(crd));
     errs.extend(validate_preserve_unknown_fields(&crd.spec));
     errs
@@ -111,6 +112,15 @@ fn stored_versions_on_create(spec: &CustomResourceDefinitionSpec) -> Vec<String>
         .find(|v| v.storage)
         .map(|v| vec![v.name.clone()])
         .unwrap_or_default()
+}
+
+/// `PrepareForUpdate` of a CRD whose stored object has `stored`: the (first) storage
+/// version is appended when it is not there yet.
+fn stored_versions_on_update(stored: &[String], spec: &CustomResourceDefinitionSpec) -> Vec<String> {
+    match spec.versions.iter().find(|v| v.storage) {
+        Some(storage) => crd_runtime::conversion::stored_versions_after_write(stored, &storage.name),
+        None => stored.to_vec(),
+    }
 }
 
 /// Go's `ValidateCustomResourceDefinitionStoredVersions`.

@@ -45,6 +45,7 @@ pub fn check_type(l: &Lowered) -> darling::Result<()> {
             ..Default::default()
         },
         scope: ir::Scope::Namespaced,
+        all_versions: Vec::new(),
         versions: vec![ir::Version {
             name: "v1".into(),
             served: true,

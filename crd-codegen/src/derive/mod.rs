@@ -336,6 +336,7 @@ mod resource {
             } else {
                 ir::Scope::Cluster
             },
+            all_versions: ir::VersionSummary::of(std::slice::from_ref(&v)),
             versions: vec![v],
             conversion: match &r.conversion_webhook {
                 None => ir::Conversion::None,

@@ -53,11 +53,13 @@ fn groups(plan: &Plan) -> TokenStream {
     for (group, modules) in group_runs(&plan.modules) {
         let group_mod = ident(&modules[0].group_mod);
         let versions = modules.iter().map(version_module);
+        let conversions = super::conversion::group_conversions(modules);
         let doc = group_doc(group);
         out.extend(quote! {
             #[doc = #doc]
             pub mod #group_mod {
                 #( #versions )*
+                #conversions
             }
         });
     }
@@ -368,12 +370,14 @@ fn root_type(m: &Module, t: &TypeDef, root: &RootDef) -> TokenStream {
     let json = serde_json::to_string(&crate::write::crd(crd)).expect("JSON");
     let json = raw_string(&json);
     let crd_fns = crd_impl(&name, crd, quote!(::crd_runtime::derived::crd(#json, &[])));
+    let versions = super::conversion::version_consts(&name, crd, v);
     quote! {
         #def
         #serialize
         #resource
         #constructor
         #crd_fns
+        #versions
     }
 }
 

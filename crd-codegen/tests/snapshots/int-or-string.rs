@@ -109,6 +109,17 @@ pub mod intstr_example_com {
             }
         }
 
+        impl Rollout {
+            /// The versions of this kind the API server serves, highest priority first:
+            /// the first is the one `kubectl` uses when none is named.
+            pub const SERVED_VERSIONS: &'static [&'static str] = &["v1"];
+            /// The version objects of this kind are stored at.
+            pub const STORAGE_VERSION: &'static str = "v1";
+            /// The warning the API server returns with every request for this version,
+            /// when it is deprecated.
+            pub const DEPRECATION_WARNING: Option<&'static str> = None;
+        }
+
         impl rt::schema::ObjectSchema for Rollout {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {

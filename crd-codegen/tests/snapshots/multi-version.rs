@@ -115,6 +115,17 @@ pub mod versions_example_com {
             }
         }
 
+        impl Widget {
+            /// The versions of this kind the API server serves, highest priority first:
+            /// the first is the one `kubectl` uses when none is named.
+            pub const SERVED_VERSIONS: &'static [&'static str] = &["v1", "v1alpha1"];
+            /// The version objects of this kind are stored at.
+            pub const STORAGE_VERSION: &'static str = "v1";
+            /// The warning the API server returns with every request for this version,
+            /// when it is deprecated.
+            pub const DEPRECATION_WARNING: Option<&'static str> = None;
+        }
+
         impl rt::schema::ObjectSchema for Widget {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {
@@ -640,6 +651,19 @@ pub mod versions_example_com {
             }
         }
 
+        impl Widget {
+            /// The versions of this kind the API server serves, highest priority first:
+            /// the first is the one `kubectl` uses when none is named.
+            pub const SERVED_VERSIONS: &'static [&'static str] = &["v1", "v1alpha1"];
+            /// The version objects of this kind are stored at.
+            pub const STORAGE_VERSION: &'static str = "v1";
+            /// The warning the API server returns with every request for this version,
+            /// when it is deprecated.
+            pub const DEPRECATION_WARNING: Option<&'static str> = Some(
+                "versions.example.com/v1alpha1 Widget is deprecated; use v1",
+            );
+        }
+
         impl rt::schema::ObjectSchema for Widget {
             fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
                 match value {
@@ -834,6 +858,18 @@ pub mod versions_example_com {
                     _ => rt::schema::leaf_equal(value, old),
                 }
             }
+        }
+    }
+
+    impl ::crd_runtime::Convert<v1alpha1::Widget> for v1::Widget {
+        fn convert(&self) -> ::crd_runtime::conversion::Result<v1alpha1::Widget> {
+            ::crd_runtime::conversion::none(self)
+        }
+    }
+
+    impl ::crd_runtime::Convert<v1::Widget> for v1alpha1::Widget {
+        fn convert(&self) -> ::crd_runtime::conversion::Result<v1::Widget> {
+            ::crd_runtime::conversion::none(self)
         }
     }
 }

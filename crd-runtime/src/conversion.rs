@@ -1,0 +1,153 @@
+//! Converting a custom resource between the versions of its kind, and the bookkeeping
+//! of stored versions.
+//!
+//! With the `None` strategy the API server converts by rewriting `apiVersion` and
+//! then reading the object with the target version's schema, which prunes what that
+//! schema does not know (`nop_converter.go`, then `schemaCoercingConverter` in
+//! `customresource_handler.go`). [`convert_value`] does exactly that for any
+//! [`ResourceSchema`] (a generated type's or the reference engine's) and, unlike the
+//! API server, says what it dropped. Generated code implements [`Convert`] between
+//! every two versions of a kind with that strategy.
+
+use crate::admission::{self, ResourceSchema};
+use crate::schema::{Compiled, CustomResource};
+use serde_json::Value;
+use std::fmt;
+
+/// A converted object and the paths of the fields the target version's schema does
+/// not have (pruned, as the API server prunes them; sorted).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Converted<T> {
+    /// The object at the target version.
+    pub object: T,
+    /// Paths such as `spec.size` of the data the conversion dropped; empty when the
+    /// conversion lost nothing.
+    pub dropped: Vec<String>,
+}
+
+impl<T> Converted<T> {
+    /// The object when nothing was dropped, else an error naming what was.
+    pub fn lossless(self) -> std::result::Result<T, ConversionError> {
+        if self.dropped.is_empty() {
+            Ok(self.object)
+        } else {
+            Err(ConversionError::new(format!(
+                "the conversion drops {}",
+                self.dropped.join(", ")
+            )))
+        }
+    }
+}
+
+/// What a conversion returns.
+pub type Result<T> = std::result::Result<Converted<T>, ConversionError>;
+
+/// Why an object could not be converted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConversionError {
+    /// What went wrong, naming the object and the versions where known.
+    pub message: String,
+}
+
+impl ConversionError {
+    /// An error with this message.
+    pub fn new(message: impl Into<String>) -> Self {
+        ConversionError {
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ConversionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ConversionError {}
+
+/// Conversion of an object of one version of a kind to another version `To` of the
+/// same kind, as the API server converts it for this CRD.
+///
+/// ```ignore
+/// let converted: Converted<v1::CronTab> = old.convert()?;
+/// assert!(converted.dropped.is_empty());
+/// ```
+pub trait Convert<To> {
+    /// This object at `To`'s version, with what the conversion dropped.
+    fn convert(&self) -> Result<To>;
+}
+
+/// The `None` strategy on a JSON object: `apiVersion` set to `target`'s, then the
+/// object read with `target`'s schema (pruned, non-nullable nulls dropped, embedded
+/// resources coerced, metadata restored). The object must be of `target`'s group and
+/// kind.
+pub fn convert_value(target: &dyn ResourceSchema, object: Value) -> Result<Value> {
+    let mut object = object;
+    let Value::Object(map) = &mut object else {
+        return Err(ConversionError::new("the object to convert is not a JSON object"));
+    };
+    let api_version = map.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+    let kind = map.get("kind").and_then(Value::as_str).unwrap_or("");
+    let group = |api_version| crate::objectmeta::parse_group_version(api_version).map(|(g, _)| g);
+    if kind != target.kind() || group(api_version) != group(target.api_version()) {
+        return Err(ConversionError::new(format!(
+            "cannot convert {api_version:?} {kind:?} to {} {}: not the same group and kind",
+            target.api_version(),
+            target.kind()
+        )));
+    }
+    map.insert("apiVersion".into(), Value::from(target.api_version()));
+    let dropped = admission::read_converted(target, &mut object).map_err(ConversionError::new)?;
+    Ok(Converted { object, dropped })
+}
+
+/// [`convert_value`] into the generated type `To`: an object of any version of `To`'s
+/// kind, converted with the `None` strategy. Fails when the object does not fit `To`
+/// (a field whose type changed between the versions).
+pub fn convert_value_to<To: CustomResource>(object: Value) -> Result<To> {
+    let from = object
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    let name = object
+        .pointer("/metadata/name")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    let Converted { object, dropped } = convert_value(&Compiled::<To>::new(), object)?;
+    let object = serde_json::from_value(object).map_err(|e| {
+        ConversionError::new(format!(
+            "{} {name:?} converted from {from} to {} does not fit its type: {e}",
+            To::KIND,
+            To::API_VERSION
+        ))
+    })?;
+    Ok(Converted { object, dropped })
+}
+
+/// The `None` strategy between two generated versions of one kind (what generated
+/// [`Convert`] impls call).
+pub fn none<From: CustomResource, To: CustomResource>(from: &From) -> Result<To> {
+    let object = serde_json::to_value(from).map_err(|e| ConversionError::new(e.to_string()))?;
+    convert_value_to(object)
+}
+
+/// `status.storedVersions` after the API server writes a CRD whose storage version is
+/// `storage` (`PrepareForUpdate`): the storage version is appended when it is not
+/// there yet. Step 1 of the seed's "Upgrade existing objects to a new stored version".
+pub fn stored_versions_after_write(stored: &[String], storage: &str) -> Vec<String> {
+    let mut out = stored.to_vec();
+    if !out.iter().any(|v| v == storage) {
+        out.push(storage.to_string());
+    }
+    out
+}
+
+/// `status.storedVersions` once every object has been rewritten at the storage version
+/// (step 3 of the procedure): only the storage version remains. The API server refuses
+/// a list without it (`must have the storage version`).
+pub fn stored_versions_after_migration(storage: &str) -> Vec<String> {
+    vec![storage.to_string()]
+}
