@@ -217,16 +217,25 @@ fn review_body(review_version: &str, desired: &str, objects: Vec<Value>) -> Vec<
 }
 
 /// Converts with the generated kinds: the desired version's `Resource::convert`.
-fn generated(object: Value, desired: &str) -> Result<Value, ConversionError> {
+fn generated(object: Value, desired: &str) -> conversion::Result<Value> {
     let resource = Resource::find(crontab::RESOURCES, desired, "CronTab")
         .ok_or_else(|| ConversionError::new(format!("{desired} is not a version of CronTab")))?;
-    (resource.convert)(object).map(|c| c.object)
+    (resource.convert)(object)
+}
+
+/// `generated`, then `edit` on the converted object.
+fn generated_then(edit: impl Fn(&mut Value)) -> impl FnMut(Value, &str) -> conversion::Result<Value> {
+    move |object, desired| {
+        let mut converted = generated(object, desired)?;
+        edit(&mut converted.object);
+        Ok(converted)
+    }
 }
 
 /// Handles `body` and checks the response as the API server would.
 fn exchange(
     body: &[u8],
-    convert: impl FnMut(Value, &str) -> Result<Value, ConversionError>,
+    convert: impl FnMut(Value, &str) -> conversion::Result<Value>,
 ) -> (Value, Result<Vec<Value>, String>) {
     let request = review::read_request(body).unwrap();
     let response = review::handle(body, convert).unwrap();
@@ -325,19 +334,14 @@ fn only_labels_and_annotations_of_a_conversion_reach_the_response() {
     );
 
     // Labels the API server would refuse fail the review instead.
-    let (response, accepted) = exchange(&body, |object, desired| {
-        let mut out = generated(object, desired)?;
-        out["metadata"]["labels"] = json!({"app": 3});
-        Ok(out)
-    });
+    let (response, accepted) = exchange(&body, generated_then(|o| o["metadata"]["labels"] = json!({"app": 3})));
     let message = "converting objects[0] (default/a, apiVersion example.com/v1beta1): metadata.labels[app] must be a string, but is int64 in converted object";
     assert_eq!(response["response"]["result"]["message"], message);
     assert!(accepted.is_err());
-    let (_, accepted) = exchange(&body, |object, desired| {
-        let mut out = generated(object, desired)?;
-        out["metadata"]["labels"] = json!({"-bad-": "x"});
-        Ok(out)
-    });
+    let (_, accepted) = exchange(
+        &body,
+        generated_then(|o| o["metadata"]["labels"] = json!({"-bad-": "x"})),
+    );
     assert!(
         accepted
             .unwrap_err()
@@ -446,4 +450,141 @@ fn the_api_server_refuses_broken_responses() {
     // Other metadata changed by the webhook is ignored: the original is restored.
     let accepted = review::accept_response(&request, &changed("/metadata/resourceVersion", json!("8"))).unwrap();
     assert_eq!(accepted[0]["metadata"]["resourceVersion"], "7");
+}
+
+// ---- Hub and spoke (the Webhook strategy) ---------------------------------------
+
+mod webhook_crontab {
+    crd_derive::crd_types!("fixtures/webhook-crontab-crd.yaml");
+}
+mod backend {
+    crd_derive::crd_types!("../crd-codegen/tests/fixtures/webhook-conversion.yaml");
+}
+
+/// The seed's webhook example: `hostPort` in v1beta1 (the hub), `host` and `port` in
+/// v1. These three methods are exactly what the generated trait asks for; leaving one
+/// out does not compile (`ui/derive/conversion_hook_missing.rs`).
+struct HostPort;
+
+impl webhook_crontab::example_com::cron_tab_conversion::Hooks for HostPort {
+    fn v1beta1_host_port_from_v1(from: &webhook_crontab::example_com::v1::CronTab) -> Option<String> {
+        match (&from.host, &from.port) {
+            (Some(host), Some(port)) => Some(format!("{host}:{port}")),
+            (Some(host), None) => Some(host.clone()),
+            _ => None,
+        }
+    }
+    fn v1_host_from_v1beta1(from: &webhook_crontab::example_com::v1beta1::CronTab) -> Option<String> {
+        let host_port = from.host_port.as_deref()?;
+        Some(
+            host_port
+                .split_once(':')
+                .map_or(host_port, |(host, _)| host)
+                .to_string(),
+        )
+    }
+    fn v1_port_from_v1beta1(from: &webhook_crontab::example_com::v1beta1::CronTab) -> Option<String> {
+        let (_, port) = from.host_port.as_deref()?.split_once(':')?;
+        Some(port.to_string())
+    }
+}
+
+#[test]
+fn the_seed_webhook_example_round_trips_through_its_hooks() {
+    use webhook_crontab::example_com::{cron_tab_conversion, v1 as s1, v1beta1 as hub};
+    assert_eq!(
+        cron_tab_conversion::UNMAPPED,
+        [
+            ("v1", "v1beta1", "hostPort"),
+            ("v1beta1", "v1", "host"),
+            ("v1beta1", "v1", "port")
+        ]
+    );
+    let spoke = s1::CronTab {
+        host: Some("localhost".into()),
+        port: Some("1234".into()),
+        ..s1::CronTab::default()
+    };
+    let at_hub: Converted<hub::CronTab> = cron_tab_conversion::convert::<HostPort, _>(&spoke).unwrap();
+    assert_eq!(at_hub.object.host_port.as_deref(), Some("localhost:1234"));
+    // v1's fields have no place in v1beta1: the hooks read them, the hub drops them.
+    assert_eq!(at_hub.dropped, ["host", "port"]);
+    let back: Converted<s1::CronTab> = cron_tab_conversion::convert::<HostPort, _>(&at_hub.object).unwrap();
+    assert_eq!(back.object, spoke);
+    assert_eq!(back.dropped, ["hostPort"]);
+
+    // The same through a ConversionReview, checked as the API server checks it.
+    let mut object = serde_json::to_value(&spoke).unwrap();
+    object["metadata"] = json!({"name": "c", "namespace": "default", "uid": "u"});
+    let body = review_body("apiextensions.k8s.io/v1", "example.com/v1beta1", vec![object]);
+    let (_, accepted) = exchange(&body, cron_tab_conversion::convert_value::<HostPort>);
+    let converted = accepted.unwrap();
+    assert_eq!(converted[0]["hostPort"], "localhost:1234");
+    assert_eq!(converted[0].get("host"), None);
+}
+
+/// Nested fields, list items and a map: what copies is copied, the containers' `port`
+/// (a string in v1, an integer in v2) goes through its hook per item.
+#[test]
+fn hooks_convert_nested_fields_and_list_items() {
+    use backend::hub_example_com::{backend_conversion as conversion, v1, v2};
+    struct Ports;
+    impl conversion::Hooks for Ports {
+        fn v2_spec_containers_port_from_v1(from: &v1::BackendSpecContainers) -> Option<i64> {
+            from.port.as_deref()?.parse().ok()
+        }
+        fn v2_spec_host_from_v1(from: &v1::BackendSpec) -> Option<String> {
+            Some(from.host_port.as_deref()?.split(':').next()?.to_string())
+        }
+        fn v2_spec_port_from_v1(from: &v1::BackendSpec) -> Option<i32> {
+            from.host_port.as_deref()?.split(':').nth(1)?.parse().ok()
+        }
+        fn v1_spec_containers_port_from_v2(from: &v2::BackendSpecContainers) -> Option<String> {
+            from.port.map(|p| p.to_string())
+        }
+        fn v1_spec_host_port_from_v2(from: &v2::BackendSpec) -> Option<String> {
+            Some(format!("{}:{}", from.host.as_deref()?, from.port?))
+        }
+    }
+    let spoke = v1::Backend::new(
+        "b",
+        v1::BackendSpec {
+            host_port: Some("db:5432".into()),
+            replicas: Some(3),
+            labels: Some([("tier".to_string(), "data".to_string())].into()),
+            containers: Some(vec![
+                v1::BackendSpecContainers {
+                    name: "a".into(),
+                    port: Some("80".into()),
+                },
+                v1::BackendSpecContainers {
+                    name: "b".into(),
+                    port: None,
+                },
+            ]),
+        },
+    );
+    let hub: v2::Backend = conversion::convert::<Ports, _>(&spoke).unwrap().object;
+    let spec = hub.spec.as_ref().unwrap();
+    assert_eq!(
+        (spec.host.as_deref(), spec.port, spec.replicas),
+        (Some("db"), Some(5432), Some(3))
+    );
+    assert_eq!(spec.labels, spoke.spec.as_ref().unwrap().labels);
+    let ports: Vec<_> = spec
+        .containers
+        .iter()
+        .flatten()
+        .map(|c| (c.name.as_str(), c.port))
+        .collect();
+    assert_eq!(ports, [("a", Some(80)), ("b", None)]);
+    let back = conversion::convert::<Ports, v1::Backend>(&hub).unwrap();
+    assert_eq!(back.object, spoke);
+    // An unknown version is an error naming the known ones.
+    let err =
+        conversion::convert_value::<Ports>(serde_json::to_value(&spoke).unwrap(), "hub.example.com/v3").unwrap_err();
+    assert_eq!(
+        err.message,
+        "hub.example.com/v3 is not a version of Backend (versions: hub.example.com/v1, hub.example.com/v2)"
+    );
 }

@@ -81,6 +81,7 @@ snapshots! {
     embedded_resource => "embedded",
     v1beta1 => "v1beta1",
     multi_version => "multi-version",
+    webhook_conversion => "webhook-conversion",
 }
 
 fn seed(file: &str) -> std::path::PathBuf {

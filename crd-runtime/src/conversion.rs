@@ -151,3 +151,172 @@ pub fn stored_versions_after_write(stored: &[String], storage: &str) -> Vec<Stri
 pub fn stored_versions_after_migration(storage: &str) -> Vec<String> {
     vec![storage.to_string()]
 }
+
+/// Hub-and-spoke conversions (the `Webhook` strategy), as generated code builds them:
+/// the storage version is the hub; a spoke converts to and from it by copying every
+/// field whose schema is the same in both versions, and filling the others with the
+/// user's hooks (a trait generated per kind, whose methods are exactly those fields).
+///
+/// What generated code calls; not an API.
+#[doc(hidden)]
+pub mod hub {
+    use super::{ConversionError, Converted, Result, convert_value};
+    use crate::admission::ResourceSchema;
+    use serde::Serialize;
+    use serde::de::DeserializeOwned;
+    use serde_json::Value;
+
+    /// Where a conversion departs from copying the source object: the listed
+    /// properties of an object are mapped (the others are copied as they are, and
+    /// pruned by the target's schema when it has no place for them).
+    pub enum FieldMap {
+        Object(&'static [(&'static str, FieldMap)]),
+        /// Every item of an array.
+        Items(&'static FieldMap),
+        /// Every value of a map.
+        Values(&'static FieldMap),
+        /// The property is the `n`th hook's result, computed from the object that holds
+        /// it in the source.
+        Hook(usize),
+    }
+
+    /// A user hook, wrapped: the source parent object in, the property's JSON (or
+    /// nothing, when the property is to stay unset) out.
+    pub type Hook = fn(&Value) -> std::result::Result<Option<Value>, ConversionError>;
+
+    /// One spoke: its schema, and its maps and hooks to and from the hub.
+    pub struct Spoke<'a> {
+        pub schema: &'a dyn ResourceSchema,
+        pub to_hub: (&'a FieldMap, &'a [Hook]),
+        pub from_hub: (&'a FieldMap, &'a [Hook]),
+    }
+
+    /// The source parent object as the hook's argument type.
+    pub fn read<T: DeserializeOwned>(parent: &Value) -> std::result::Result<T, ConversionError> {
+        T::deserialize(parent)
+            .map_err(|e| ConversionError::new(format!("cannot read the object for a conversion hook: {e}")))
+    }
+
+    /// A hook's result for a property that is always written.
+    pub fn required<T: Serialize>(value: T) -> std::result::Result<Option<Value>, ConversionError> {
+        serde_json::to_value(value)
+            .map(Some)
+            .map_err(|e| ConversionError::new(e.to_string()))
+    }
+
+    /// A hook's result for an optional property: `None` leaves it unset.
+    pub fn optional<T: Serialize>(value: Option<T>) -> std::result::Result<Option<Value>, ConversionError> {
+        value.map(required).transpose().map(Option::flatten)
+    }
+
+    /// `source` with `map` applied.
+    pub fn map_fields(source: &Value, map: &FieldMap, hooks: &[Hook]) -> std::result::Result<Value, ConversionError> {
+        Ok(match (map, source) {
+            (FieldMap::Object(properties), Value::Object(object)) => {
+                let mut out = object.clone();
+                for (name, map) in *properties {
+                    match map {
+                        FieldMap::Hook(n) => {
+                            out.remove(*name);
+                            let hook = hooks.get(*n).ok_or_else(|| ConversionError::new("no such hook"))?;
+                            if let Some(value) = hook(source)? {
+                                out.insert((*name).to_string(), value);
+                            }
+                        }
+                        map => {
+                            if let Some(child) = object.get(*name) {
+                                out.insert((*name).to_string(), map_fields(child, map, hooks)?);
+                            }
+                        }
+                    }
+                }
+                Value::Object(out)
+            }
+            (FieldMap::Items(map), Value::Array(items)) => Value::Array(
+                items
+                    .iter()
+                    .map(|item| map_fields(item, map, hooks))
+                    .collect::<std::result::Result<_, _>>()?,
+            ),
+            (FieldMap::Values(map), Value::Object(values)) => Value::Object(
+                values
+                    .iter()
+                    .map(|(k, v)| Ok((k.clone(), map_fields(v, map, hooks)?)))
+                    .collect::<std::result::Result<_, ConversionError>>()?,
+            ),
+            // `null` (a nullable node) or a value of another type: as it is.
+            _ => source.clone(),
+        })
+    }
+
+    /// A typed conversion through a kind's generated `convert_value`.
+    pub fn typed<To: crate::schema::CustomResource>(
+        from: &impl Serialize,
+        convert: impl FnOnce(Value, &str) -> Result<Value>,
+    ) -> Result<To> {
+        let object = serde_json::to_value(from).map_err(|e| ConversionError::new(e.to_string()))?;
+        let Converted { object, dropped } = convert(object, To::API_VERSION)?;
+        let object = serde_json::from_value(object).map_err(|e| {
+            ConversionError::new(format!(
+                "the {} converted to {} does not fit its type: {e}",
+                To::KIND,
+                To::API_VERSION
+            ))
+        })?;
+        Ok(Converted { object, dropped })
+    }
+
+    /// Converts `object`, at any version of the kind, to `desired` through `hub`:
+    /// spoke → hub → spoke, each step mapped and then read with the target's schema
+    /// ([`convert_value`], whose pruned paths are what the conversion dropped).
+    pub fn via_hub(object: Value, desired: &str, hub: &dyn ResourceSchema, spokes: &[Spoke<'_>]) -> Result<Value> {
+        let from = object
+            .get("apiVersion")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        if from == desired {
+            return Ok(Converted {
+                object,
+                dropped: Vec::new(),
+            });
+        }
+        let spoke = |api_version: &str| {
+            spokes
+                .iter()
+                .find(|s| s.schema.api_version() == api_version)
+                .ok_or_else(|| {
+                    let mut known: Vec<&str> = spokes.iter().map(|s| s.schema.api_version()).collect();
+                    known.push(hub.api_version());
+                    ConversionError::new(format!(
+                        "{api_version} is not a version of {} (versions: {})",
+                        hub.kind(),
+                        known.join(", ")
+                    ))
+                })
+        };
+        let mut dropped = Vec::new();
+        let at_hub = if from == hub.api_version() {
+            object
+        } else {
+            let (map, hooks) = spoke(&from)?.to_hub;
+            let converted = convert_value(hub, map_fields(&object, map, hooks)?)?;
+            dropped = converted.dropped;
+            converted.object
+        };
+        if desired == hub.api_version() {
+            return Ok(Converted {
+                object: at_hub,
+                dropped,
+            });
+        }
+        let target = spoke(desired)?;
+        let (map, hooks) = target.from_hub;
+        let converted = convert_value(target.schema, map_fields(&at_hub, map, hooks)?)?;
+        dropped.extend(converted.dropped);
+        Ok(Converted {
+            object: converted.object,
+            dropped,
+        })
+    }
+}

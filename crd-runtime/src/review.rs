@@ -7,7 +7,7 @@
 //! webhook's response, with its messages, so that a webhook can be tested against
 //! them (ours is, in `tests/`).
 
-use crate::conversion::ConversionError;
+use crate::conversion;
 use crate::objectmeta;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
@@ -84,7 +84,9 @@ pub fn read_request(body: &[u8]) -> Result<ConversionRequest, BadReview> {
 }
 
 /// Answers a `ConversionReview` request body: each object converted with `convert`
-/// (given the object and the desired `group/version`), independently and in order.
+/// (given the object and the desired `group/version`; a generated kind's
+/// `<kind>_conversion::convert_value::<Hooks>` or, for the `None` strategy,
+/// `Resource::convert`), independently and in order.
 ///
 /// The response has the request's `uid` and review version. Its objects have
 /// `apiVersion` set to the desired one and the original `metadata`, except `labels`
@@ -94,7 +96,7 @@ pub fn read_request(body: &[u8]) -> Result<ConversionRequest, BadReview> {
 /// objects are returned. An object already at the desired version is returned as it is.
 pub fn handle(
     body: &[u8],
-    mut convert: impl FnMut(Value, &str) -> Result<Value, ConversionError>,
+    mut convert: impl FnMut(Value, &str) -> conversion::Result<Value>,
 ) -> Result<Value, BadReview> {
     let request = read_request(body)?;
     let mut converted = Vec::with_capacity(request.objects.len());
@@ -130,7 +132,7 @@ pub fn handle(
 fn convert_one(
     object: &Value,
     desired: &str,
-    convert: &mut impl FnMut(Value, &str) -> Result<Value, ConversionError>,
+    convert: &mut impl FnMut(Value, &str) -> conversion::Result<Value>,
 ) -> Result<Value, String> {
     if !object.is_object() {
         return Err("not a JSON object".into());
@@ -138,7 +140,7 @@ fn convert_one(
     if object.get("apiVersion").and_then(Value::as_str) == Some(desired) {
         return Ok(object.clone());
     }
-    let mut out = convert(object.clone(), desired).map_err(|e| e.message)?;
+    let mut out = convert(object.clone(), desired).map_err(|e| e.message)?.object;
     let Value::Object(map) = &mut out else {
         return Err("the conversion did not return a JSON object".into());
     };
