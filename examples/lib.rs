@@ -5,3 +5,5 @@
 pub mod generated {
     include!(concat!(env!("OUT_DIR"), "/crontab.rs"));
 }
+
+pub mod webhook_server;

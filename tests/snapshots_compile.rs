@@ -22,6 +22,7 @@ snapshot!(nullable, "nullable.rs");
 snapshot!(embedded, "embedded.rs");
 snapshot!(v1beta1, "v1beta1.rs");
 snapshot!(multi_version, "multi-version.rs");
+snapshot!(webhook_conversion, "webhook-conversion.rs");
 
 use serde_json::{Value, json};
 

@@ -453,74 +453,12 @@ fn the_api_server_refuses_broken_responses() {
 }
 
 // ---- Hub and spoke (the Webhook strategy) ---------------------------------------
+//
+// The seed's webhook example is `examples/webhook_server.rs`, tested on loopback in
+// `examples/tests/conversion_webhook.rs`; a missing hook is `ui/derive/conversion_hook_missing.rs`.
 
-mod webhook_crontab {
-    crd_derive::crd_types!("fixtures/webhook-crontab-crd.yaml");
-}
 mod backend {
     crd_derive::crd_types!("../crd-codegen/tests/fixtures/webhook-conversion.yaml");
-}
-
-/// The seed's webhook example: `hostPort` in v1beta1 (the hub), `host` and `port` in
-/// v1. These three methods are exactly what the generated trait asks for; leaving one
-/// out does not compile (`ui/derive/conversion_hook_missing.rs`).
-struct HostPort;
-
-impl webhook_crontab::example_com::cron_tab_conversion::Hooks for HostPort {
-    fn v1beta1_host_port_from_v1(from: &webhook_crontab::example_com::v1::CronTab) -> Option<String> {
-        match (&from.host, &from.port) {
-            (Some(host), Some(port)) => Some(format!("{host}:{port}")),
-            (Some(host), None) => Some(host.clone()),
-            _ => None,
-        }
-    }
-    fn v1_host_from_v1beta1(from: &webhook_crontab::example_com::v1beta1::CronTab) -> Option<String> {
-        let host_port = from.host_port.as_deref()?;
-        Some(
-            host_port
-                .split_once(':')
-                .map_or(host_port, |(host, _)| host)
-                .to_string(),
-        )
-    }
-    fn v1_port_from_v1beta1(from: &webhook_crontab::example_com::v1beta1::CronTab) -> Option<String> {
-        let (_, port) = from.host_port.as_deref()?.split_once(':')?;
-        Some(port.to_string())
-    }
-}
-
-#[test]
-fn the_seed_webhook_example_round_trips_through_its_hooks() {
-    use webhook_crontab::example_com::{cron_tab_conversion, v1 as s1, v1beta1 as hub};
-    assert_eq!(
-        cron_tab_conversion::UNMAPPED,
-        [
-            ("v1", "v1beta1", "hostPort"),
-            ("v1beta1", "v1", "host"),
-            ("v1beta1", "v1", "port")
-        ]
-    );
-    let spoke = s1::CronTab {
-        host: Some("localhost".into()),
-        port: Some("1234".into()),
-        ..s1::CronTab::default()
-    };
-    let at_hub: Converted<hub::CronTab> = cron_tab_conversion::convert::<HostPort, _>(&spoke).unwrap();
-    assert_eq!(at_hub.object.host_port.as_deref(), Some("localhost:1234"));
-    // v1's fields have no place in v1beta1: the hooks read them, the hub drops them.
-    assert_eq!(at_hub.dropped, ["host", "port"]);
-    let back: Converted<s1::CronTab> = cron_tab_conversion::convert::<HostPort, _>(&at_hub.object).unwrap();
-    assert_eq!(back.object, spoke);
-    assert_eq!(back.dropped, ["hostPort"]);
-
-    // The same through a ConversionReview, checked as the API server checks it.
-    let mut object = serde_json::to_value(&spoke).unwrap();
-    object["metadata"] = json!({"name": "c", "namespace": "default", "uid": "u"});
-    let body = review_body("apiextensions.k8s.io/v1", "example.com/v1beta1", vec![object]);
-    let (_, accepted) = exchange(&body, cron_tab_conversion::convert_value::<HostPort>);
-    let converted = accepted.unwrap();
-    assert_eq!(converted[0]["hostPort"], "localhost:1234");
-    assert_eq!(converted[0].get("host"), None);
 }
 
 /// Nested fields, list items and a map: what copies is copied, the containers' `port`

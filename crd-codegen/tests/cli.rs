@@ -160,7 +160,7 @@ fn directories_are_searched() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let o = crdgen(&["check", dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(String::from_utf8_lossy(&o.stdout).contains("8 CustomResourceDefinition(s) in 8 file(s)"));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("9 CustomResourceDefinition(s) in 9 file(s)"));
 }
 
 #[test]

@@ -160,7 +160,7 @@ fn webhook_crds() -> Vec<(PathBuf, Value)> {
     let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut files = vec![
         here.join("tests/fixtures/webhook-conversion.yaml"),
-        here.join("../tests/fixtures/webhook-crontab-crd.yaml"),
+        here.join("../examples/crds/crontab-conversion.yaml"),
     ];
     let corpus = here.join("../../shared/crds");
     if corpus.is_dir() {

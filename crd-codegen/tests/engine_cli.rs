@@ -301,7 +301,10 @@ fn convert_refuses_webhook_crds_and_unknown_versions() {
     let o = crdgen(&[
         "convert",
         "--crd",
-        &fixture("webhook-crontab-crd.yaml"),
+        &format!(
+            "{}/../examples/crds/crontab-conversion.yaml",
+            env!("CARGO_MANIFEST_DIR")
+        ),
         "--to",
         "v1",
         &objects,

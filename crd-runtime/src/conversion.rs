@@ -160,7 +160,7 @@ pub fn stored_versions_after_migration(storage: &str) -> Vec<String> {
 /// What generated code calls; not an API.
 #[doc(hidden)]
 pub mod hub {
-    use super::{ConversionError, Converted, Result, convert_value};
+    use super::{ConversionError, Converted, Result};
     use crate::admission::ResourceSchema;
     use serde::Serialize;
     use serde::de::DeserializeOwned;
@@ -209,44 +209,68 @@ pub mod hub {
         value.map(required).transpose().map(Option::flatten)
     }
 
-    /// `source` with `map` applied.
-    pub fn map_fields(source: &Value, map: &FieldMap, hooks: &[Hook]) -> std::result::Result<Value, ConversionError> {
-        Ok(match (map, source) {
+    /// `value` with `map` applied. An object's hooks all read it as it came, before
+    /// any of its properties is replaced.
+    pub fn map_fields(value: Value, map: &FieldMap, hooks: &[Hook]) -> std::result::Result<Value, ConversionError> {
+        Ok(match (map, value) {
             (FieldMap::Object(properties), Value::Object(object)) => {
-                let mut out = object.clone();
+                let mut computed = Vec::new();
+                let source = Value::Object(object);
                 for (name, map) in *properties {
-                    match map {
-                        FieldMap::Hook(n) => {
-                            out.remove(*name);
-                            let hook = hooks.get(*n).ok_or_else(|| ConversionError::new("no such hook"))?;
-                            if let Some(value) = hook(source)? {
-                                out.insert((*name).to_string(), value);
-                            }
-                        }
-                        map => {
-                            if let Some(child) = object.get(*name) {
-                                out.insert((*name).to_string(), map_fields(child, map, hooks)?);
-                            }
-                        }
+                    if let FieldMap::Hook(n) = map {
+                        let hook = hooks.get(*n).ok_or_else(|| ConversionError::new("no such hook"))?;
+                        computed.push((*name, hook(&source)?));
                     }
                 }
-                Value::Object(out)
+                let Value::Object(mut object) = source else {
+                    unreachable!("matched as an object")
+                };
+                for (name, value) in computed {
+                    object.remove(name);
+                    if let Some(value) = value {
+                        object.insert(name.to_string(), value);
+                    }
+                }
+                for (name, map) in *properties {
+                    if matches!(map, FieldMap::Hook(_)) {
+                        continue;
+                    }
+                    if let Some(child) = object.get_mut(*name) {
+                        *child = map_fields(child.take(), map, hooks)?;
+                    }
+                }
+                Value::Object(object)
             }
             (FieldMap::Items(map), Value::Array(items)) => Value::Array(
                 items
-                    .iter()
+                    .into_iter()
                     .map(|item| map_fields(item, map, hooks))
                     .collect::<std::result::Result<_, _>>()?,
             ),
-            (FieldMap::Values(map), Value::Object(values)) => Value::Object(
-                values
-                    .iter()
-                    .map(|(k, v)| Ok((k.clone(), map_fields(v, map, hooks)?)))
-                    .collect::<std::result::Result<_, ConversionError>>()?,
-            ),
+            (FieldMap::Values(map), Value::Object(mut values)) => {
+                for value in values.values_mut() {
+                    *value = map_fields(value.take(), map, hooks)?;
+                }
+                Value::Object(values)
+            }
             // `null` (a nullable node) or a value of another type: as it is.
-            _ => source.clone(),
+            (_, value) => value,
         })
+    }
+
+    /// `object` at `target`'s version: `apiVersion` set, then pruned with its schema
+    /// (the pruned paths returned, sorted). The API server reads the webhook's answer
+    /// with the target's schema itself (metadata included), so this is all a webhook
+    /// needs to do.
+    fn retarget(target: &dyn ResourceSchema, mut object: Value) -> Result<Value> {
+        if let Value::Object(map) = &mut object {
+            map.insert("apiVersion".into(), Value::from(target.api_version()));
+        }
+        let mut dropped = Vec::new();
+        target.prune(&mut object, &mut dropped);
+        dropped.sort();
+        target.drop_nulls(&mut object);
+        Ok(Converted { object, dropped })
     }
 
     /// A typed conversion through a kind's generated `convert_value`.
@@ -267,8 +291,8 @@ pub mod hub {
     }
 
     /// Converts `object`, at any version of the kind, to `desired` through `hub`:
-    /// spoke → hub → spoke, each step mapped and then read with the target's schema
-    /// ([`convert_value`], whose pruned paths are what the conversion dropped).
+    /// spoke → hub → spoke, each step mapped and then pruned with the target's schema
+    /// (the pruned paths are what the conversion dropped).
     pub fn via_hub(object: Value, desired: &str, hub: &dyn ResourceSchema, spokes: &[Spoke<'_>]) -> Result<Value> {
         let from = object
             .get("apiVersion")
@@ -300,7 +324,7 @@ pub mod hub {
             object
         } else {
             let (map, hooks) = spoke(&from)?.to_hub;
-            let converted = convert_value(hub, map_fields(&object, map, hooks)?)?;
+            let converted = retarget(hub, map_fields(object, map, hooks)?)?;
             dropped = converted.dropped;
             converted.object
         };
@@ -312,7 +336,7 @@ pub mod hub {
         }
         let target = spoke(desired)?;
         let (map, hooks) = target.from_hub;
-        let converted = convert_value(target.schema, map_fields(&at_hub, map, hooks)?)?;
+        let converted = retarget(target.schema, map_fields(at_hub, map, hooks)?)?;
         dropped.extend(converted.dropped);
         Ok(Converted {
             object: converted.object,

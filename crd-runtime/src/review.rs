@@ -47,10 +47,14 @@ pub struct ConversionRequest {
 /// Reads a `ConversionReview` request body.
 pub fn read_request(body: &[u8]) -> Result<ConversionRequest, BadReview> {
     let bad = |m: String| BadReview { message: m };
-    let review: Value =
+    let mut review: Value =
         serde_json::from_slice(body).map_err(|e| bad(format!("the body is not a JSON ConversionReview: {e}")))?;
-    let review_version = review.get("apiVersion").and_then(Value::as_str).unwrap_or("");
-    if !REVIEW_VERSIONS.contains(&review_version)
+    let review_version = review
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    if !REVIEW_VERSIONS.contains(&review_version.as_str())
         || review.get("kind").and_then(Value::as_str) != Some("ConversionReview")
     {
         return Err(bad(format!(
@@ -59,7 +63,7 @@ pub fn read_request(body: &[u8]) -> Result<ConversionRequest, BadReview> {
             review.get("kind").and_then(Value::as_str).unwrap_or("")
         )));
     }
-    let Some(request) = review.get("request").and_then(Value::as_object) else {
+    let Some(request) = review.get_mut("request").and_then(Value::as_object_mut) else {
         return Err(bad("the ConversionReview has no request".into()));
     };
     let string = |key: &str| request.get(key).and_then(Value::as_str).unwrap_or("").to_string();
@@ -70,13 +74,13 @@ pub fn read_request(body: &[u8]) -> Result<ConversionRequest, BadReview> {
             "the ConversionReview request needs a uid and a desiredAPIVersion".into()
         ));
     }
-    let objects = match request.get("objects") {
+    let objects = match request.remove("objects") {
         None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(items)) => items.clone(),
+        Some(Value::Array(items)) => items,
         Some(_) => return Err(bad("request.objects is not a list".into())),
     };
     Ok(ConversionRequest {
-        review_version: review_version.to_string(),
+        review_version,
         uid,
         desired_api_version: desired,
         objects,
@@ -94,43 +98,50 @@ pub fn read_request(body: &[u8]) -> Result<ConversionRequest, BadReview> {
 /// change). `result.status` is `Success`, or `Failure` with a message naming the first
 /// object that failed (its index, namespace/name and apiVersion) and why; then no
 /// objects are returned. An object already at the desired version is returned as it is.
-pub fn handle(
-    body: &[u8],
-    mut convert: impl FnMut(Value, &str) -> conversion::Result<Value>,
-) -> Result<Value, BadReview> {
-    let request = read_request(body)?;
+pub fn handle(body: &[u8], convert: impl FnMut(Value, &str) -> conversion::Result<Value>) -> Result<Value, BadReview> {
+    Ok(respond(read_request(body)?, convert))
+}
+
+/// [`handle`] on a request already read.
+pub fn respond(request: ConversionRequest, mut convert: impl FnMut(Value, &str) -> conversion::Result<Value>) -> Value {
     let mut converted = Vec::with_capacity(request.objects.len());
     let mut failure = None;
-    for (i, object) in request.objects.iter().enumerate() {
-        match convert_one(object, &request.desired_api_version, &mut convert) {
+    for (i, object) in request.objects.into_iter().enumerate() {
+        // What the response is checked against (the object itself goes to `convert`).
+        let mut original = Map::new();
+        for key in ["apiVersion", "kind", "metadata"] {
+            if let Some(v) = object.get(key) {
+                original.insert(key.into(), v.clone());
+            }
+        }
+        let mut original = Value::Object(original);
+        match convert_one(object, &mut original, &request.desired_api_version, &mut convert) {
             Ok(out) => converted.push(out),
             Err(e) => {
-                failure = Some(format!("converting objects[{i}] ({}): {e}", describe(object)));
+                failure = Some(format!("converting objects[{i}] ({}): {e}", describe(&original)));
                 break;
             }
         }
     }
-    let response = match failure {
-        None => json!({
-            "uid": request.uid,
-            "convertedObjects": converted,
-            "result": {"status": "Success"},
-        }),
-        Some(message) => json!({
-            "uid": request.uid,
-            "convertedObjects": [],
-            "result": {"status": "Failure", "message": message},
-        }),
+    // Built by hand: `json!` would serialize the converted objects into a copy.
+    let (objects, result) = match failure {
+        None => (converted, json!({"status": "Success"})),
+        Some(message) => (Vec::new(), json!({"status": "Failure", "message": message})),
     };
-    Ok(json!({
-        "apiVersion": request.review_version,
-        "kind": "ConversionReview",
-        "response": response,
-    }))
+    let mut response = Map::new();
+    response.insert("uid".into(), Value::String(request.uid));
+    response.insert("convertedObjects".into(), Value::Array(objects));
+    response.insert("result".into(), result);
+    let mut review = Map::new();
+    review.insert("apiVersion".into(), Value::String(request.review_version));
+    review.insert("kind".into(), Value::from("ConversionReview"));
+    review.insert("response".into(), Value::Object(response));
+    Value::Object(review)
 }
 
 fn convert_one(
-    object: &Value,
+    object: Value,
+    original: &mut Value,
     desired: &str,
     convert: &mut impl FnMut(Value, &str) -> conversion::Result<Value>,
 ) -> Result<Value, String> {
@@ -138,49 +149,65 @@ fn convert_one(
         return Err("not a JSON object".into());
     }
     if object.get("apiVersion").and_then(Value::as_str) == Some(desired) {
-        return Ok(object.clone());
+        return Ok(object);
     }
-    let mut out = convert(object.clone(), desired).map_err(|e| e.message)?.object;
+    let mut out = convert(object, desired).map_err(|e| e.message)?.object;
     let Value::Object(map) = &mut out else {
         return Err("the conversion did not return a JSON object".into());
     };
     map.insert("apiVersion".into(), Value::from(desired));
-    // Only labels and annotations of the conversion's metadata count; the API server
-    // restores the rest (and refuses a changed name, namespace or uid).
-    let mut metadata = object.get("metadata").cloned().unwrap_or_else(|| json!({}));
-    if let (Value::Object(meta), Some(Value::Object(converted))) = (&mut metadata, map.get("metadata")) {
-        for field in ["labels", "annotations"] {
-            match converted.get(field) {
-                None | Some(Value::Null) => meta.remove(field),
-                Some(v) => meta.insert(field.into(), v.clone()),
-            };
-        }
+    let (e, a) = (
+        str_at(original, &["kind"]),
+        map.get("kind").and_then(Value::as_str).unwrap_or(""),
+    );
+    if e != a {
+        return Err(format!("must have the same kind: {e} != {a}"));
     }
-    map.insert("metadata".into(), metadata);
-    check_converted(object, &out).map(|()| out)
+    // Only labels and annotations of the conversion's metadata count; the rest is the
+    // original's (the API server restores it, and refuses a changed name, namespace
+    // or uid).
+    let mut converted_meta = match map.remove("metadata") {
+        Some(Value::Object(m)) => m,
+        _ => Map::new(),
+    };
+    let original_meta = original.get("metadata").and_then(Value::as_object);
+    for field in ["labels", "annotations"] {
+        check_meta_field(field, original_meta, converted_meta.get(field))?;
+    }
+    let mut metadata = match original.get_mut("metadata").map(Value::take) {
+        Some(Value::Object(m)) => m,
+        _ => Map::new(),
+    };
+    for field in ["labels", "annotations"] {
+        match converted_meta.remove(field) {
+            None | Some(Value::Null) => metadata.remove(field),
+            Some(v) => metadata.insert(field.into(), v),
+        };
+    }
+    map.insert("metadata".into(), Value::Object(metadata));
+    Ok(out)
 }
 
 /// `namespace/name, apiVersion v` of an object, for messages.
 fn describe(object: &Value) -> String {
-    let s = |p: &str| object.pointer(p).and_then(Value::as_str).unwrap_or("");
-    let name = match s("/metadata/namespace") {
-        "" => s("/metadata/name").to_string(),
-        ns => format!("{ns}/{}", s("/metadata/name")),
+    let name = str_at(object, &["metadata", "name"]);
+    let name = match str_at(object, &["metadata", "namespace"]) {
+        "" => name.to_string(),
+        ns => format!("{ns}/{name}"),
     };
-    format!("{name}, apiVersion {}", s("/apiVersion"))
+    format!("{name}, apiVersion {}", str_at(object, &["apiVersion"]))
 }
 
 /// What the API server checks of each converted object (`validateConvertedObject` and
 /// `restoreObjectMeta`), in its words.
 fn check_converted(original: &Value, converted: &Value) -> Result<(), String> {
-    let s = |v: &Value, p: &str| v.pointer(p).and_then(Value::as_str).unwrap_or("").to_string();
-    for (what, pointer) in [
-        ("kind", "/kind"),
-        ("name", "/metadata/name"),
-        ("namespace", "/metadata/namespace"),
-        ("UID", "/metadata/uid"),
+    for (what, path) in [
+        ("kind", &["kind"][..]),
+        ("name", &["metadata", "name"]),
+        ("namespace", &["metadata", "namespace"]),
+        ("UID", &["metadata", "uid"]),
     ] {
-        let (e, a) = (s(original, pointer), s(converted, pointer));
+        let (e, a) = (str_at(original, path), str_at(converted, path));
         if e != a {
             return Err(format!("must have the same {what}: {e} != {a}"));
         }
@@ -195,41 +222,60 @@ fn check_converted(original: &Value, converted: &Value) -> Result<(), String> {
             ));
         }
     };
+    let original_meta = original.get("metadata").and_then(Value::as_object);
     for field in ["labels", "annotations"] {
-        let response = match meta.get(field) {
-            None | Some(Value::Null) => continue,
-            Some(Value::Object(m)) => m,
-            Some(other) => {
-                return Err(format!(
-                    "invalid metadata.{field} of type {} in converted object",
-                    go_type(other)
-                ));
-            }
-        };
-        let original_field = original.pointer(&format!("/metadata/{field}"));
-        let mut strings = BTreeMap::new();
-        for (k, v) in response {
-            let Some(v) = v.as_str() else {
-                return Err(format!(
-                    "metadata.{field}[{k}] must be a string, but is {} in converted object",
-                    go_type(v)
-                ));
-            };
-            strings.insert(k.clone(), v.to_string());
+        check_meta_field(field, original_meta, meta.get(field))?;
+    }
+    Ok(())
+}
+
+/// `restoreObjectMeta`'s checks of the converted `labels` or `annotations`: a map of
+/// strings, and when it differs from the original's, valid labels or annotations.
+fn check_meta_field(
+    field: &str,
+    original: Option<&Map<String, Value>>,
+    converted: Option<&Value>,
+) -> Result<(), String> {
+    let response = match converted {
+        None | Some(Value::Null) => return Ok(()),
+        Some(Value::Object(m)) => m,
+        Some(other) => {
+            return Err(format!(
+                "invalid metadata.{field} of type {} in converted object",
+                go_type(other)
+            ));
         }
-        let changed = original_field.and_then(Value::as_object) != Some(response);
-        if changed {
-            let errs = if field == "labels" {
-                objectmeta::validate_labels(&strings, "metadata.labels")
-            } else {
-                objectmeta::validate_annotations(&strings, "metadata.annotation")
-            };
-            if !errs.is_empty() {
-                return Err(aggregate(errs.iter().map(ToString::to_string).collect()));
-            }
+    };
+    if let Some((k, v)) = response.iter().find(|(_, v)| !v.is_string()) {
+        return Err(format!(
+            "metadata.{field}[{k}] must be a string, but is {} in converted object",
+            go_type(v)
+        ));
+    }
+    let original_field = original.and_then(|m| m.get(field)).and_then(Value::as_object);
+    if original_field != Some(response) {
+        let strings: BTreeMap<String, String> = response
+            .iter()
+            .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
+            .collect();
+        let errs = if field == "labels" {
+            objectmeta::validate_labels(&strings, "metadata.labels")
+        } else {
+            objectmeta::validate_annotations(&strings, "metadata.annotation")
+        };
+        if !errs.is_empty() {
+            return Err(aggregate(errs.iter().map(ToString::to_string).collect()));
         }
     }
     Ok(())
+}
+
+/// The string at `path` (`["metadata", "name"]`), or `""`.
+fn str_at<'v>(v: &'v Value, path: &[&str]) -> &'v str {
+    path.iter()
+        .try_fold(v, |v, key| v.get(key))
+        .and_then(Value::as_str)
+        .unwrap_or("")
 }
 
 /// Go's `utilerrors.Aggregate` text: one message alone, several in brackets.
@@ -264,14 +310,14 @@ fn go_type(v: &Value) -> &'static str {
 /// kind, `CronTabList`, when it converts a list; here that is the kind with `List`
 /// appended when the request has several objects).
 pub fn accept_response(request: &ConversionRequest, response: &Value) -> Result<Vec<Value>, String> {
-    let first = request.objects.first().cloned().unwrap_or(Value::Null);
     let gvk = {
-        let s = |p: &str| first.pointer(p).and_then(Value::as_str).unwrap_or("");
+        let first = request.objects.first().unwrap_or(&Value::Null);
+        let kind = str_at(first, &["kind"]);
         let kind = match request.objects.len() {
-            1 => s("/kind").to_string(),
-            _ => format!("{}List", s("/kind")),
+            1 => kind.to_string(),
+            _ => format!("{kind}List"),
         };
-        format!("{}, Kind={kind}", s("/apiVersion"))
+        format!("{}, Kind={kind}", str_at(first, &["apiVersion"]))
     };
     let failed = |e: String| format!("conversion webhook for {gvk} failed: {e}");
     let objects = read_response(request, response).map_err(failed)?;

@@ -4,7 +4,7 @@
 // (Paths are relative to the trybuild project under target/tests/trybuild.)
 
 mod crontab {
-    crd_derive::crd_types!("../../../../tests/fixtures/webhook-crontab-crd.yaml");
+    crd_derive::crd_types!("../../../../examples/crds/crontab-conversion.yaml");
 }
 
 use crontab::example_com::{cron_tab_conversion, v1, v1beta1};

@@ -1,0 +1,148 @@
+//! The conversion webhook example on loopback: a real HTTPS server with a self-signed
+//! certificate made here, driven with ConversionReview JSON over a real TLS
+//! connection; every response is checked the way the API server checks it.
+
+mod support;
+
+use crd_examples::webhook_server::{HostPort, MAX_BODY, crontab};
+use crd_runtime::review;
+use hyper::StatusCode;
+use serde_json::{Value, json};
+use support::{Running, start};
+
+/// Posts a review and reads the response as the API server does.
+trait Review {
+    async fn review(
+        &self,
+        review_version: &str,
+        desired: &str,
+        objects: Vec<Value>,
+    ) -> (Value, Result<Vec<Value>, String>);
+}
+
+impl Review for Running {
+    async fn review(
+        &self,
+        review_version: &str,
+        desired: &str,
+        objects: Vec<Value>,
+    ) -> (Value, Result<Vec<Value>, String>) {
+        let body = serde_json::to_vec(&json!({
+            "apiVersion": review_version,
+            "kind": "ConversionReview",
+            "request": {"uid": "0000-1111", "desiredAPIVersion": desired, "objects": objects},
+        }))
+        .unwrap();
+        let request = review::read_request(&body).unwrap();
+        let (status, body) = self.send("POST", "/convert", body).await;
+        assert_eq!(status, StatusCode::OK, "{}", String::from_utf8_lossy(&body));
+        let response: Value = serde_json::from_slice(&body).unwrap();
+        let accepted = review::accept_response(&request, &response);
+        (response, accepted)
+    }
+}
+
+fn crontab_v1(name: &str, host: &str, port: &str) -> Value {
+    json!({
+        "apiVersion": "example.com/v1", "kind": "CronTab",
+        "metadata": {"name": name, "namespace": "default", "uid": format!("uid-{name}")},
+        "host": host, "port": port,
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn converts_reviews_over_https() {
+    let server = start().await;
+    assert_eq!(
+        server.send("GET", "/healthz", Vec::new()).await,
+        (StatusCode::OK, b"ok".to_vec())
+    );
+
+    // To the hub and back, objects in order, uid echoed, v1 and v1beta1 reviews.
+    let objects = vec![crontab_v1("a", "db", "5432"), crontab_v1("b", "cache", "6379")];
+    let (response, accepted) = server
+        .review("apiextensions.k8s.io/v1", "example.com/v1beta1", objects.clone())
+        .await;
+    assert_eq!(response["response"]["uid"], "0000-1111");
+    let at_hub = accepted.unwrap();
+    assert_eq!(
+        at_hub.iter().map(|o| o["hostPort"].clone()).collect::<Vec<_>>(),
+        ["db:5432", "cache:6379"]
+    );
+    let (response, accepted) = server
+        .review("apiextensions.k8s.io/v1beta1", "example.com/v1", at_hub)
+        .await;
+    assert_eq!(response["apiVersion"], "apiextensions.k8s.io/v1beta1");
+    assert_eq!(accepted.unwrap(), objects);
+
+    // A version the CRD does not have: a Failure naming the object, with HTTP 200.
+    let (response, accepted) = server
+        .review(
+            "apiextensions.k8s.io/v1",
+            "example.com/v3",
+            vec![crontab_v1("a", "db", "1")],
+        )
+        .await;
+    assert_eq!(response["response"]["result"]["status"], "Failure");
+    assert_eq!(
+        accepted.unwrap_err(),
+        "conversion webhook for example.com/v1, Kind=CronTab failed: converting objects[0] (default/a, apiVersion example.com/v1): example.com/v3 is not a version of CronTab (versions: example.com/v1, example.com/v1beta1)"
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_and_oversized_requests_get_http_errors() {
+    let server = start().await;
+    let (status, body) = server.send("POST", "/convert", b"{not json".to_vec()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(String::from_utf8_lossy(&body).starts_with("the body is not a JSON ConversionReview"));
+    let (status, _) = server
+        .send("POST", "/convert", br#"{"apiVersion":"v1","kind":"Pod"}"#.to_vec())
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let (status, body) = server.send("POST", "/convert", vec![b' '; MAX_BODY + 1]).await;
+    assert_eq!(
+        (status, body),
+        (StatusCode::PAYLOAD_TOO_LARGE, b"request body too large".to_vec())
+    );
+    assert_eq!(
+        server.send("GET", "/convert", Vec::new()).await.0,
+        StatusCode::METHOD_NOT_ALLOWED
+    );
+    assert_eq!(server.send("GET", "/other", Vec::new()).await.0, StatusCode::NOT_FOUND);
+    // The server is still up after all that.
+    assert_eq!(server.send("GET", "/healthz", Vec::new()).await.0, StatusCode::OK);
+
+    // Once shut down, it accepts no more connections.
+    let addr = server.addr;
+    server.stop().await;
+    assert!(tokio::net::TcpStream::connect(addr).await.is_err());
+}
+
+/// The typed side of the same conversion: the seed's `host` and `port` fold into
+/// `hostPort` and back.
+#[test]
+fn the_seed_crontab_round_trips_through_its_hooks() {
+    use crontab::example_com::{cron_tab_conversion, v1, v1beta1};
+    assert_eq!(
+        cron_tab_conversion::UNMAPPED,
+        [
+            ("v1", "v1beta1", "hostPort"),
+            ("v1beta1", "v1", "host"),
+            ("v1beta1", "v1", "port")
+        ]
+    );
+    let spoke = v1::CronTab {
+        host: Some("localhost".into()),
+        port: Some("1234".into()),
+        ..v1::CronTab::default()
+    };
+    let at_hub = cron_tab_conversion::convert::<HostPort, v1beta1::CronTab>(&spoke).unwrap();
+    assert_eq!(at_hub.object.host_port.as_deref(), Some("localhost:1234"));
+    // v1's fields have no place in v1beta1: the hooks read them, the hub drops them.
+    assert_eq!(at_hub.dropped, ["host", "port"]);
+    let back = cron_tab_conversion::convert::<HostPort, v1::CronTab>(&at_hub.object).unwrap();
+    assert_eq!(back.object, spoke);
+    assert_eq!(back.dropped, ["hostPort"]);
+}

@@ -1,0 +1,109 @@
+//! A conversion webhook server on loopback with a fresh self-signed certificate, and
+//! an HTTPS client that trusts only that certificate (for the test and the load
+//! benchmark).
+
+use crd_examples::webhook_server;
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use hyper::client::conn::http1::SendRequest;
+use hyper::{Request, StatusCode};
+use hyper_util::rt::TokioIo;
+use std::sync::Arc;
+use tokio_rustls::TlsConnector;
+use tokio_rustls::rustls::pki_types::ServerName;
+use tokio_rustls::rustls::{ClientConfig, RootCertStore};
+
+/// A server on loopback with a fresh self-signed certificate, read from PEM files as
+/// a deployment reads its secret; and a client that trusts only that certificate.
+pub struct Running {
+    pub addr: std::net::SocketAddr,
+    connector: TlsConnector,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    server: tokio::task::JoinHandle<()>,
+}
+
+pub async fn start() -> Running {
+    let certified = rcgen::generate_simple_self_signed(vec!["localhost".to_string()]).unwrap();
+    let dir = std::env::temp_dir().join(format!("conversion-webhook-{}-{}", std::process::id(), rand_suffix()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (cert_path, key_path) = (dir.join("tls.crt"), dir.join("tls.key"));
+    std::fs::write(&cert_path, certified.cert.pem()).unwrap();
+    std::fs::write(&key_path, certified.signing_key.serialize_pem()).unwrap();
+    let tls = webhook_server::tls_config(&cert_path, &key_path).unwrap();
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(webhook_server::serve(listener, tls, async {
+        let _ = stopped.await;
+    }));
+
+    let mut roots = RootCertStore::empty();
+    roots.add(certified.cert.der().clone()).unwrap();
+    let provider = Arc::new(tokio_rustls::rustls::crypto::ring::default_provider());
+    let client = ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    Running {
+        addr,
+        connector: TlsConnector::from(Arc::new(client)),
+        stop: Some(stop),
+        server,
+    }
+}
+
+fn rand_suffix() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos()
+}
+
+impl Running {
+    /// A new HTTPS connection, kept alive for as many requests as are sent on it.
+    pub async fn connect(&self) -> SendRequest<Full<Bytes>> {
+        let tcp = tokio::net::TcpStream::connect(self.addr).await.unwrap();
+        let tls = self
+            .connector
+            .connect(ServerName::try_from("localhost").unwrap(), tcp)
+            .await
+            .unwrap();
+        let (sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(tls)).await.unwrap();
+        tokio::spawn(conn);
+        sender
+    }
+
+    /// One request on a new HTTPS connection: the status and the body.
+    pub async fn send(&self, method: &str, path: &str, body: Vec<u8>) -> (StatusCode, Vec<u8>) {
+        let mut sender = self.connect().await;
+        send_on(&mut sender, method, path, body).await
+    }
+
+    /// Stops the server and waits for it to finish.
+    pub async fn stop(mut self) {
+        let _ = self.stop.take().unwrap().send(());
+        self.server.await.unwrap();
+    }
+}
+
+/// One request on an open connection: the status and the body.
+pub async fn send_on(
+    sender: &mut SendRequest<Full<Bytes>>,
+    method: &str,
+    path: &str,
+    body: Vec<u8>,
+) -> (StatusCode, Vec<u8>) {
+    let request = Request::builder()
+        .method(method)
+        .uri(path)
+        .header("host", "localhost")
+        .header("content-type", "application/json")
+        .body(Full::new(Bytes::from(body)))
+        .unwrap();
+    let response = sender.send_request(request).await.unwrap();
+    let status = response.status();
+    let body = response.into_body().collect().await.unwrap().to_bytes().to_vec();
+    (status, body)
+}

@@ -1,0 +1,206 @@
+//! A conversion webhook server, deployed the way the API server calls one: HTTPS with
+//! the certificate and key from PEM files, `POST /convert` taking a
+//! `ConversionReview`, `GET /healthz`, a request body limit, a log line per review and
+//! graceful shutdown. The conversion itself is `crd_runtime::review::handle` with the
+//! generated hub-and-spoke conversion of the seed's CronTab ([`crontab`]), whose one
+//! hand-written part is [`HostPort`].
+//!
+//! Built on hyper (HTTP/1.1) and rustls; `examples/conversion_webhook.rs` runs it.
+
+use crd_runtime::review;
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::{Bytes, Incoming};
+use hyper::service::service_fn;
+use hyper::{Method, Request, Response, StatusCode};
+use hyper_util::rt::{TokioExecutor, TokioIo};
+use hyper_util::server::conn::auto;
+use hyper_util::server::graceful::GracefulShutdown;
+use std::future::Future;
+use std::path::Path;
+use std::sync::Arc;
+use tokio::net::TcpListener;
+use tokio_rustls::TlsAcceptor;
+use tokio_rustls::rustls::ServerConfig;
+use tokio_rustls::rustls::pki_types::pem::PemObject;
+use tokio_rustls::rustls::pki_types::{CertificateDer, PrivateKeyDer};
+
+/// The seed's CronTab with webhook conversion (`crds/crontab-conversion.yaml`):
+/// `hostPort` in v1beta1, the storage version; `host` and `port` in v1.
+pub mod crontab {
+    crd_derive::crd_types!("crds/crontab-conversion.yaml");
+}
+
+use crontab::example_com::{cron_tab_conversion, v1, v1beta1};
+
+/// The hooks the generated conversion asks for: the only fields the two versions do
+/// not share.
+pub struct HostPort;
+
+impl cron_tab_conversion::Hooks for HostPort {
+    fn v1beta1_host_port_from_v1(from: &v1::CronTab) -> Option<String> {
+        match (&from.host, &from.port) {
+            (Some(host), Some(port)) => Some(format!("{host}:{port}")),
+            (Some(host), None) => Some(host.clone()),
+            _ => None,
+        }
+    }
+
+    fn v1_host_from_v1beta1(from: &v1beta1::CronTab) -> Option<String> {
+        let host_port = from.host_port.as_deref()?;
+        Some(
+            host_port
+                .split_once(':')
+                .map_or(host_port, |(host, _)| host)
+                .to_string(),
+        )
+    }
+
+    fn v1_port_from_v1beta1(from: &v1beta1::CronTab) -> Option<String> {
+        let (_, port) = from.host_port.as_deref()?.split_once(':')?;
+        Some(port.to_string())
+    }
+}
+
+/// A `ConversionReview` of `n` v1 CronTabs to v1beta1, as the API server sends one
+/// (for the benchmarks).
+pub fn sample_review(n: usize) -> Vec<u8> {
+    let objects: Vec<serde_json::Value> = (0..n)
+        .map(|i| {
+            serde_json::json!({
+                "apiVersion": "example.com/v1",
+                "kind": "CronTab",
+                "metadata": {
+                    "name": format!("crontab-{i}"),
+                    "namespace": "default",
+                    "uid": format!("6a5f1a4e-0000-4000-8000-{i:012}"),
+                    "resourceVersion": "4411",
+                    "generation": 1,
+                    "creationTimestamp": "2026-11-26T10:00:00Z",
+                    "labels": {"app": "cron"},
+                },
+                "host": format!("host-{i}.example.com"),
+                "port": "8443",
+            })
+        })
+        .collect();
+    serde_json::to_vec(&serde_json::json!({
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "ConversionReview",
+        "request": {"uid": "705ab4f5-6393-11e8-b7cc-42010a800002", "desiredAPIVersion": "example.com/v1beta1", "objects": objects},
+    }))
+    .unwrap_or_default()
+}
+
+/// The largest request body accepted: the API server's own limit for a request (3
+/// MiB), which bounds what it sends.
+pub const MAX_BODY: usize = 3 * 1024 * 1024;
+
+/// The server's TLS configuration from a PEM certificate chain and a PEM private key.
+pub fn tls_config(cert: &Path, key: &Path) -> Result<ServerConfig, String> {
+    let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(cert)
+        .and_then(|certs| certs.collect())
+        .map_err(|e| format!("{}: {e}", cert.display()))?;
+    if certs.is_empty() {
+        return Err(format!("{}: no certificate", cert.display()));
+    }
+    let key = PrivateKeyDer::from_pem_file(key).map_err(|e| format!("{}: {e}", key.display()))?;
+    let provider = Arc::new(tokio_rustls::rustls::crypto::ring::default_provider());
+    let mut config = ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| e.to_string())?
+        .with_no_client_auth()
+        .with_single_cert(certs, key)
+        .map_err(|e| e.to_string())?;
+    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    Ok(config)
+}
+
+/// Serves connections from `listener` until `shutdown` completes, then stops accepting
+/// and waits for the connections in flight to finish.
+pub async fn serve(listener: TcpListener, tls: ServerConfig, shutdown: impl Future<Output = ()>) {
+    let acceptor = TlsAcceptor::from(Arc::new(tls));
+    let graceful = GracefulShutdown::new();
+    let builder = auto::Builder::new(TokioExecutor::new());
+    tokio::pin!(shutdown);
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => {
+                let Ok((tcp, peer)) = accepted else { continue };
+                let acceptor = acceptor.clone();
+                let builder = builder.clone();
+                let watcher = graceful.watcher();
+                tokio::spawn(async move {
+                    // A client that fails the handshake (or is not TLS) is dropped.
+                    let Ok(tls) = acceptor.accept(tcp).await else { return };
+                    let conn = builder.serve_connection(TokioIo::new(tls), service_fn(route)).into_owned();
+                    if let Err(e) = watcher.watch(conn).await {
+                        eprintln!("connection from {peer}: {e}");
+                    }
+                });
+            }
+            () = &mut shutdown => break,
+        }
+    }
+    graceful.shutdown().await;
+}
+
+type Body = Full<Bytes>;
+
+async fn route(request: Request<Incoming>) -> Result<Response<Body>, std::convert::Infallible> {
+    Ok(match (request.method(), request.uri().path()) {
+        (&Method::GET, "/healthz") => text(StatusCode::OK, "ok"),
+        (&Method::POST, "/convert") => convert(request).await,
+        (_, "/healthz" | "/convert") => text(StatusCode::METHOD_NOT_ALLOWED, "method not allowed"),
+        _ => text(StatusCode::NOT_FOUND, "not found"),
+    })
+}
+
+async fn convert(request: Request<Incoming>) -> Response<Body> {
+    let body = match Limited::new(request.into_body(), MAX_BODY).collect().await {
+        Ok(body) => body.to_bytes(),
+        Err(e) if e.is::<http_body_util::LengthLimitError>() => {
+            return text(StatusCode::PAYLOAD_TOO_LARGE, "request body too large");
+        }
+        Err(e) => return text(StatusCode::BAD_REQUEST, &e.to_string()),
+    };
+    let request = match review::read_request(&body) {
+        Ok(request) => request,
+        Err(bad) => {
+            eprintln!("bad review: {bad}");
+            return text(StatusCode::BAD_REQUEST, &bad.message);
+        }
+    };
+    let what = format!(
+        "review {}: {} object(s) to {}",
+        request.uid,
+        request.objects.len(),
+        request.desired_api_version
+    );
+    let response = review::respond(request, cron_tab_conversion::convert_value::<HostPort>);
+    let result = &response["response"]["result"];
+    eprintln!(
+        "{what}: {}{}",
+        result["status"].as_str().unwrap_or(""),
+        result["message"].as_str().map(|m| format!(": {m}")).unwrap_or_default(),
+    );
+    json(StatusCode::OK, serde_json::to_vec(&response).unwrap_or_default())
+}
+
+fn text(status: StatusCode, body: &str) -> Response<Body> {
+    let mut response = Response::new(Full::new(Bytes::from(body.to_string())));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        hyper::header::CONTENT_TYPE,
+        "text/plain; charset=utf-8".parse().unwrap(),
+    );
+    response
+}
+
+fn json(status: StatusCode, body: Vec<u8>) -> Response<Body> {
+    let mut response = Response::new(Full::new(Bytes::from(body)));
+    *response.status_mut() = status;
+    response
+        .headers_mut()
+        .insert(hyper::header::CONTENT_TYPE, "application/json".parse().unwrap());
+    response
+}
