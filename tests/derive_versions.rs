@@ -100,3 +100,30 @@ fn versions_agree_with_the_engine() {
     }
     comparison.assert_agreed();
 }
+
+/// Derived kinds know their versions at run time, from the merged CRD: the priority
+/// order, the storage version and the deprecation warning generated kinds have as
+/// constants; and the `None`-strategy conversion between two derived versions is the
+/// generated kinds' (`conversion::none`).
+#[test]
+fn merged_versions_give_priority_warnings_and_conversions() {
+    use crd_runtime::conversion;
+    use crd_runtime::versions;
+    let merged = merge_crds(vec![v1::Widget::crd(), v2::Widget::crd()]).unwrap();
+    assert_eq!(versions::served_versions(&merged), ["v2", "v1"]);
+    assert_eq!(
+        versions::deprecation_warning(&merged, "v1").as_deref(),
+        Some("example.com/v1 Widget is deprecated; use example.com/v2 Widget")
+    );
+    assert_eq!(versions::deprecation_warning(&merged, "v2"), None);
+
+    let old = v1::Widget::new("w", v1::WidgetSpec { size: 3 });
+    let new: Converted<v2::Widget> = conversion::none(&old).unwrap();
+    assert_eq!(new.object.spec.size, 3);
+    assert_eq!(new.object.spec.colour, None);
+    assert!(new.dropped.is_empty());
+    let mut coloured = new.object.clone();
+    coloured.spec.colour = Some("red".into());
+    let back: Converted<v1::Widget> = conversion::none(&coloured).unwrap();
+    assert_eq!(back.dropped, ["spec.colour"]);
+}

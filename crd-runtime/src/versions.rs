@@ -105,6 +105,50 @@ pub fn default_deprecation_warning(group: &str, kind: &str, deprecated: &str, ve
     message
 }
 
+type Crd = k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+
+/// The served versions of a CRD, highest priority first: what generated kinds have as
+/// `SERVED_VERSIONS`, for a CRD known at run time (derived kinds' `merge_crds`).
+pub fn served_versions(crd: &Crd) -> Vec<String> {
+    let mut served: Vec<String> = crd
+        .spec
+        .versions
+        .iter()
+        .filter(|v| v.served)
+        .map(|v| v.name.clone())
+        .collect();
+    sort_by_priority(&mut served);
+    served
+}
+
+/// The warning the API server returns with requests for `version` of `crd` when it is
+/// deprecated (its `deprecationWarning`, else the default text); `None` when it is not.
+pub fn deprecation_warning(crd: &Crd, version: &str) -> Option<String> {
+    let v = crd.spec.versions.iter().find(|v| v.name == version)?;
+    if !v.deprecated.unwrap_or(false) {
+        return None;
+    }
+    if let Some(w) = &v.deprecation_warning {
+        return Some(w.clone());
+    }
+    let flags: Vec<VersionFlags> = crd
+        .spec
+        .versions
+        .iter()
+        .map(|v| VersionFlags {
+            name: &v.name,
+            served: v.served,
+            deprecated: v.deprecated.unwrap_or(false),
+        })
+        .collect();
+    Some(default_deprecation_warning(
+        &crd.spec.group,
+        &crd.spec.names.kind,
+        version,
+        &flags,
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
