@@ -127,3 +127,150 @@ fn merged_versions_give_priority_warnings_and_conversions() {
     let back: Converted<v1::Widget> = conversion::none(&coloured).unwrap();
     assert_eq!(back.dropped, ["spec.colour"]);
 }
+
+/// Hub and spoke between derived versions: v2 (the storage version) and v1 each
+/// `convert_from` the other; fields of the same name convert by themselves, a renamed
+/// field is mapped with `field`, a changed one with a hook (`with`), nested structs and
+/// enums with their own `convert_from`.
+mod gadget_v1 {
+    use crd_derive::{CrdSchema, CustomResource};
+    use serde::{Deserialize, Serialize};
+
+    #[derive(CustomResource, Serialize, Deserialize, Clone, Debug, PartialEq)]
+    #[crd(
+        group = "convert.example.com",
+        version = "v1",
+        kind = "Gadget",
+        namespaced,
+        storage = false,
+        status = "GadgetStatus",
+        derive = "PartialEq",
+        convert_from = "super::gadget_v2::GadgetSpec"
+    )]
+    #[serde(rename_all = "camelCase")]
+    pub struct GadgetSpec {
+        pub size: i64,
+        /// v2 splits it into a colour and a shade.
+        #[crd(convert(with = "super::colour_name_from_v2"))]
+        pub colour_name: Option<String>,
+        pub parts: Vec<Part>,
+        pub shape: Shape,
+    }
+
+    #[derive(CrdSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
+    #[crd(convert_from = "super::gadget_v2::Part")]
+    pub struct Part {
+        pub name: String,
+        #[crd(convert(field = "count"))]
+        pub amount: i64,
+    }
+
+    #[derive(CrdSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
+    #[crd(convert_from = "super::gadget_v2::Shape")]
+    pub enum Shape {
+        Round,
+        Square,
+    }
+
+    #[derive(CrdSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
+    #[crd(convert_from = "super::gadget_v2::GadgetStatus")]
+    pub struct GadgetStatus {
+        pub ready: bool,
+    }
+}
+
+mod gadget_v2 {
+    use crd_derive::{CrdSchema, CustomResource};
+    use serde::{Deserialize, Serialize};
+
+    #[derive(CustomResource, Serialize, Deserialize, Clone, Debug, PartialEq)]
+    #[crd(
+        group = "convert.example.com",
+        version = "v2",
+        kind = "Gadget",
+        namespaced,
+        status = "GadgetStatus",
+        derive = "PartialEq",
+        convert_from = "super::gadget_v1::GadgetSpec"
+    )]
+    pub struct GadgetSpec {
+        pub size: i64,
+        #[crd(convert(with = "super::colour_from_v1"))]
+        pub colour: Option<String>,
+        #[crd(convert(with = "super::shade_from_v1"))]
+        pub shade: Option<String>,
+        pub parts: Vec<Part>,
+        pub shape: Shape,
+    }
+
+    #[derive(CrdSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
+    #[crd(convert_from = "super::gadget_v1::Part")]
+    pub struct Part {
+        pub name: String,
+        #[crd(convert(field = "amount"))]
+        pub count: i64,
+    }
+
+    #[derive(CrdSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
+    #[crd(convert_from = "super::gadget_v1::Shape")]
+    pub enum Shape {
+        Round,
+        Square,
+    }
+
+    #[derive(CrdSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
+    #[crd(convert_from = "super::gadget_v1::GadgetStatus")]
+    pub struct GadgetStatus {
+        pub ready: bool,
+    }
+}
+
+// The hooks: v1's `colourName` is v2's `colour` and `shade` joined by a dash.
+fn colour_name_from_v2(from: &gadget_v2::GadgetSpec) -> Option<String> {
+    match (&from.colour, &from.shade) {
+        (Some(c), Some(s)) => Some(format!("{c}-{s}")),
+        (c, _) => c.clone(),
+    }
+}
+fn colour_from_v1(from: &gadget_v1::GadgetSpec) -> Option<String> {
+    let name = from.colour_name.as_deref()?;
+    Some(name.split_once('-').map_or(name, |(c, _)| c).to_string())
+}
+fn shade_from_v1(from: &gadget_v1::GadgetSpec) -> Option<String> {
+    Some(from.colour_name.as_deref()?.split_once('-')?.1.to_string())
+}
+
+#[test]
+fn derived_versions_convert_through_the_hub() {
+    let mut spoke = gadget_v1::Gadget::new(
+        "g",
+        gadget_v1::GadgetSpec {
+            size: 2,
+            colour_name: Some("red-dark".into()),
+            parts: vec![gadget_v1::Part {
+                name: "wheel".into(),
+                amount: 4,
+            }],
+            shape: gadget_v1::Shape::Square,
+        },
+    );
+    spoke.status = Some(gadget_v1::GadgetStatus { ready: true });
+    let hub: Converted<gadget_v2::Gadget> = spoke.convert().unwrap();
+    assert_eq!(hub.object.spec.colour.as_deref(), Some("red"));
+    assert_eq!(hub.object.spec.shade.as_deref(), Some("dark"));
+    assert_eq!(hub.object.spec.parts[0].count, 4);
+    assert_eq!(hub.object.spec.shape, gadget_v2::Shape::Square);
+    assert_eq!(hub.object.status, Some(gadget_v2::GadgetStatus { ready: true }));
+    assert_eq!(hub.object.metadata, spoke.metadata);
+    // What v1 has and v2's schema has no place for (the hooks and renames read it).
+    assert_eq!(hub.dropped, ["spec.colourName", "spec.parts[0].amount"]);
+
+    let back: Converted<gadget_v1::Gadget> = hub.object.convert().unwrap();
+    assert_eq!(back.object, spoke);
+    assert_eq!(back.dropped, ["spec.colour", "spec.parts[0].count", "spec.shade"]);
+
+    // The merged CRD of the two versions is valid, v2 the storage version.
+    let merged = merge_crds(vec![gadget_v1::Gadget::crd(), gadget_v2::Gadget::crd()]).unwrap();
+    let value = serde_json::to_value(&merged).unwrap();
+    assert_eq!(crd_codegen::derive::check_crd_value(&value), Vec::<String>::new());
+}

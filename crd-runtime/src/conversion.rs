@@ -344,3 +344,112 @@ pub mod hub {
         })
     }
 }
+
+/// A value of one version built from the corresponding value of another, field by
+/// field: what `#[crd(convert_from = "...")]` derives for a derived type, and what the
+/// values it holds implement (the same scalar types, and `Option`, `Vec`, maps and
+/// `Box` of convertible types). The compiler checks the mapping: a field the source
+/// does not have, or whose type does not convert, is a compile error at that field.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be built from `{From}` field by field",
+    label = "the versions' types differ here",
+    note = "give the field `#[crd(convert(from = \"...\", with = \"a_function\"))]` (a function from the source struct to the field's value), or derive the nested type with `#[crd(convert_from = \"...\")]`"
+)]
+pub trait ConvertFrom<From>: Sized {
+    /// The value built from `from`.
+    fn convert_from(from: &From) -> Self;
+}
+
+/// Types that convert from themselves by cloning.
+macro_rules! convert_by_clone {
+    ($($ty:ty),* $(,)?) => {
+        $(
+            impl ConvertFrom<$ty> for $ty {
+                fn convert_from(from: &$ty) -> Self {
+                    from.clone()
+                }
+            }
+        )*
+    };
+}
+
+convert_by_clone!(
+    String,
+    bool,
+    i8,
+    i16,
+    i32,
+    i64,
+    u8,
+    u16,
+    u32,
+    u64,
+    f32,
+    f64,
+    Value,
+    crate::types::IntOrString,
+    crate::types::EmptyObject,
+    k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition,
+    k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector,
+    k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelectorRequirement,
+    k8s_openapi::apimachinery::pkg::apis::meta::v1::Time,
+    k8s_openapi::apimachinery::pkg::api::resource::Quantity,
+    k8s_openapi::apimachinery::pkg::util::intstr::IntOrString,
+);
+
+impl<A, B: ConvertFrom<A>> ConvertFrom<Option<A>> for Option<B> {
+    fn convert_from(from: &Option<A>) -> Self {
+        from.as_ref().map(B::convert_from)
+    }
+}
+
+impl<A, B: ConvertFrom<A>> ConvertFrom<Vec<A>> for Vec<B> {
+    fn convert_from(from: &Vec<A>) -> Self {
+        from.iter().map(B::convert_from).collect()
+    }
+}
+
+impl<A, B: ConvertFrom<A>> ConvertFrom<Box<A>> for Box<B> {
+    fn convert_from(from: &Box<A>) -> Self {
+        Box::new(B::convert_from(from))
+    }
+}
+
+impl<A, B: ConvertFrom<A>> ConvertFrom<std::collections::BTreeMap<String, A>>
+    for std::collections::BTreeMap<String, B>
+{
+    fn convert_from(from: &std::collections::BTreeMap<String, A>) -> Self {
+        from.iter().map(|(k, v)| (k.clone(), B::convert_from(v))).collect()
+    }
+}
+
+impl<A, B: ConvertFrom<A>> ConvertFrom<std::collections::HashMap<String, A>> for std::collections::HashMap<String, B> {
+    fn convert_from(from: &std::collections::HashMap<String, A>) -> Self {
+        from.iter().map(|(k, v)| (k.clone(), B::convert_from(v))).collect()
+    }
+}
+
+impl ConvertFrom<crate::JsonMap> for crate::JsonMap {
+    fn convert_from(from: &crate::JsonMap) -> Self {
+        from.clone()
+    }
+}
+
+/// A derived root converted with `build` (the field-by-field mapping the derive
+/// generates): the result, and what `from` holds that `To`'s schema has no place for
+/// (the source's fields the target lacks, as pruning with `To`'s schema finds them;
+/// the mapping's hooks read them first).
+pub fn derived<From: CustomResource, To: CustomResource>(from: &From, build: impl FnOnce(&From) -> To) -> Result<To> {
+    let mut source = serde_json::to_value(from).map_err(|e| ConversionError::new(e.to_string()))?;
+    if let Value::Object(map) = &mut source {
+        map.insert("apiVersion".into(), Value::from(To::API_VERSION));
+    }
+    let mut dropped = Vec::new();
+    To::prune(&mut source, &crate::errors::Path::Root, &mut dropped);
+    dropped.sort();
+    Ok(Converted {
+        object: build(from),
+        dropped,
+    })
+}

@@ -12,7 +12,7 @@
 #![warn(missing_docs)]
 
 pub use admission::Admission;
-pub use conversion::{ConversionError, Convert, Converted};
+pub use conversion::{ConversionError, Convert, ConvertFrom, Converted};
 pub use derived::{CrdSchema, MergeError, merge_crds};
 pub use errors::{ErrorList, ErrorType, FieldError, InvalidObject, Path};
 pub use k8s_openapi;
@@ -32,7 +32,7 @@ pub use kube;
 /// brings the traits whose methods they call (`T::admit_value`, `obj.validate()`).
 pub mod prelude {
     pub use crate::admission::Admission;
-    pub use crate::conversion::{Convert, Converted};
+    pub use crate::conversion::{Convert, ConvertFrom, Converted};
     pub use crate::derived::{CrdSchema, merge_crds};
     pub use crate::errors::InvalidObject;
     pub use crate::schema::CustomResource;

@@ -21,6 +21,10 @@ pub struct TypeInput {
     pub generics: syn::Generics,
     pub data: darling::ast::Data<VariantInput, FieldInput>,
     pub attrs: Vec<Attribute>,
+    /// `convert_from = "super::v1::WidgetSpec"`: the types of other versions this one
+    /// is built from, field by field (`crd_runtime::ConvertFrom`).
+    #[darling(multiple)]
+    pub convert_from: Vec<SpannedValue<String>>,
     /// The CRD-level attributes and, inside, the type's schema keywords.
     #[darling(flatten)]
     pub resource: ResourceAttrs,
@@ -209,8 +213,23 @@ pub struct FieldInput {
     pub ident: Option<Ident>,
     pub ty: syn::Type,
     pub attrs: Vec<Attribute>,
+    /// How the field is built from another version's type, where not from the field of
+    /// the same name.
+    #[darling(multiple)]
+    pub convert: Vec<SpannedValue<ConvertAttr>>,
     #[darling(flatten)]
     pub keywords: Keywords,
+}
+
+/// `convert(from = "super::v1::WidgetSpec", field = "old_name")` or `convert(from =
+/// "...", with = "path::to::function")`: the field's value built from a renamed field
+/// of the source, or by a function of the whole source struct (a hook). `from` may be
+/// left out when the type has one `convert_from`.
+#[derive(FromMeta)]
+pub struct ConvertAttr {
+    pub from: Option<SpannedValue<String>>,
+    pub field: Option<SpannedValue<String>>,
+    pub with: Option<SpannedValue<String>>,
 }
 
 #[derive(FromVariant)]

@@ -12,6 +12,7 @@
 
 mod attrs;
 mod check;
+mod convert;
 mod expand;
 mod k8s;
 mod lower;
@@ -69,7 +70,12 @@ fn expand_crd_schema(input: TokenStream) -> darling::Result<TokenStream> {
     errors.finish()?;
     let lowered = lowered.expect("no errors");
     check::check_type(&lowered)?;
-    Ok(expand::type_impls(&lowered))
+    let conversions = convert::convert_impls(&parsed, None)?;
+    let impls = expand::type_impls(&lowered);
+    Ok(quote! {
+        #impls
+        #conversions
+    })
 }
 
 fn expand_custom_resource(input: TokenStream) -> darling::Result<TokenStream> {
@@ -97,11 +103,20 @@ fn expand_custom_resource(input: TokenStream) -> darling::Result<TokenStream> {
         vis: di.vis.clone(),
         ..parts
     };
+    let conversions = convert::convert_impls(
+        &parsed,
+        Some(&convert::RootFields {
+            name: &parts.name,
+            fields_at_root: parsed.resource.fields_at_root.is_present(),
+            status: parts.status.is_some(),
+        }),
+    )?;
     let spec_impls = expand::type_impls(&lowered);
     let root = expand::root_items(&parts, &crd);
     Ok(quote! {
         #spec_impls
         #root
+        #conversions
     })
 }
 
