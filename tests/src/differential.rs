@@ -8,6 +8,7 @@ use crd_codegen::ir;
 use crd_runtime::admission::Admission;
 use crd_runtime::schema::Resource;
 use serde_json::Value;
+use std::collections::BTreeMap;
 
 /// The outcome of comparing: how many admissions ran, and the first disagreements.
 #[derive(Default)]
@@ -16,6 +17,41 @@ pub struct Comparison {
     pub disagreements: u64,
     /// The first 20 disagreements, described.
     pub failures: Vec<String>,
+    /// What the comparisons exercised, per label (project).
+    pub strength: BTreeMap<String, Strength>,
+}
+
+/// How much a differential run exercised: agreement on objects that are all admitted,
+/// or all rejected for one reason, would prove little.
+#[derive(Clone, Debug, Default)]
+pub struct Strength {
+    /// Valid objects created, and how many of them the engine admitted.
+    pub valid: u64,
+    pub valid_admitted: u64,
+    /// Mutated objects created, and how many of them the engine rejected.
+    pub mutated: u64,
+    pub mutated_rejected: u64,
+    /// Admissions in which CEL rules ran (spent cost).
+    pub rules_ran: u64,
+    /// Every error reported, by type (`Invalid value`, `Required value`, ...; `Bad
+    /// request` for requests refused before validation).
+    pub errors: BTreeMap<&'static str, u64>,
+}
+
+impl Strength {
+    fn share(part: u64, whole: u64) -> f64 {
+        if whole == 0 { 0.0 } else { part as f64 / whole as f64 }
+    }
+
+    /// The share of valid objects admitted.
+    pub fn admitted(&self) -> f64 {
+        Self::share(self.valid_admitted, self.valid)
+    }
+
+    /// The share of mutated objects rejected.
+    pub fn rejected(&self) -> f64 {
+        Self::share(self.mutated_rejected, self.mutated)
+    }
 }
 
 pub fn describe(a: &Admission) -> String {
@@ -82,6 +118,25 @@ impl Comparison {
                 };
                 self.runs += 1;
                 self.disagreements += u64::from(a != b);
+                let strength = self.strength.entry(label.to_string()).or_default();
+                match what {
+                    "create" => {
+                        strength.valid += 1;
+                        strength.valid_admitted += u64::from(a.is_admitted());
+                    }
+                    "create mutated" => {
+                        strength.mutated += 1;
+                        strength.mutated_rejected += u64::from(!a.is_admitted());
+                    }
+                    _ => {}
+                }
+                strength.rules_ran += u64::from(a.rules_cost > 0);
+                for e in &a.errors {
+                    *strength.errors.entry(e.error_type.as_str()).or_default() += 1;
+                }
+                if a.bad_request.is_some() {
+                    *strength.errors.entry("Bad request").or_default() += 1;
+                }
                 if a != b && self.failures.len() < 20 {
                     self.failures.push(format!(
                         "{label} {api_version} {kind} #{i} {what} ({mutation}):\ninput: {object}\n{old_text}-- engine:\n{}-- generated:\n{}",
@@ -91,6 +146,49 @@ impl Comparison {
                 }
             }
         }
+    }
+
+    /// The strength figures, one line per label.
+    pub fn strength_table(&self) -> String {
+        let mut out = String::from(
+            "| project | valid admitted | mutated rejected | rules ran | errors by type |\n|---|---|---|---|---|\n",
+        );
+        for (label, s) in &self.strength {
+            let errors: Vec<String> = s.errors.iter().map(|(t, n)| format!("{t} {n}")).collect();
+            out.push_str(&format!(
+                "| {label} | {}/{} ({:.0}%) | {}/{} ({:.0}%) | {} | {} |\n",
+                s.valid_admitted,
+                s.valid,
+                100.0 * s.admitted(),
+                s.mutated_rejected,
+                s.mutated,
+                100.0 * s.rejected(),
+                s.rules_ran,
+                errors.join(", ")
+            ));
+        }
+        out
+    }
+
+    /// Panics when a label's run was shallow: fewer than `min_admitted` of its valid
+    /// objects admitted, or fewer than `min_rejected` of its mutated objects rejected
+    /// (then agreement would mostly be agreement on trivial outcomes).
+    pub fn assert_strong(&self, min_admitted: f64, min_rejected: f64) {
+        let weak: Vec<String> = self
+            .strength
+            .iter()
+            .filter(|(_, s)| s.admitted() < min_admitted || s.rejected() < min_rejected)
+            .map(|(label, s)| {
+                format!(
+                    "{label}: {:.0}% of valid objects admitted (at least {:.0}% wanted), {:.0}% of mutated ones rejected (at least {:.0}% wanted)",
+                    100.0 * s.admitted(),
+                    100.0 * min_admitted,
+                    100.0 * s.rejected(),
+                    100.0 * min_rejected
+                )
+            })
+            .collect();
+        assert!(weak.is_empty(), "shallow differential runs:\n{}", weak.join("\n"));
     }
 
     /// Panics with the disagreements, if any.
