@@ -69,7 +69,7 @@ impl std::error::Error for ConversionError {}
 /// Conversion of an object of one version of a kind to another version `To` of the
 /// same kind, as the API server converts it for this CRD.
 ///
-/// ```ignore
+/// ```text
 /// let converted: Converted<v1::CronTab> = old.convert()?;
 /// assert!(converted.dropped.is_empty());
 /// ```
