@@ -8,6 +8,12 @@
 //! [`ResourceSchema`] (a generated type's or the reference engine's) and, unlike the
 //! API server, says what it dropped. Generated code implements [`Convert`] between
 //! every two versions of a kind with that strategy.
+//!
+//! With the `Webhook` strategy, conversions go through the storage version (the hub):
+//! generated code maps what the versions share and calls the user's hooks for the
+//! rest (the `hub` module); derived types are built field by field ([`ConvertFrom`], with
+//! [`derived`] for the root). [`crate::review`] answers the API server's
+//! `ConversionReview` with either.
 
 use crate::admission::{self, ResourceSchema};
 use crate::schema::{Compiled, CustomResource};
