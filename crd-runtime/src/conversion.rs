@@ -112,25 +112,32 @@ pub fn convert_value(target: &dyn ResourceSchema, object: Value) -> Result<Value
 /// kind, converted with the `None` strategy. Fails when the object does not fit `To`
 /// (a field whose type changed between the versions).
 pub fn convert_value_to<To: CustomResource>(object: Value) -> Result<To> {
-    let from = object
-        .get("apiVersion")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_string();
-    let name = object
-        .pointer("/metadata/name")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_string();
-    let Converted { object, dropped } = convert_value(&Compiled::<To>::new(), object)?;
-    let object = serde_json::from_value(object).map_err(|e| {
+    let (from, name) = origin(&object);
+    fit(convert_value(&Compiled::<To>::new(), object)?, &from, &name)
+}
+
+/// The `apiVersion` and `metadata.name` of an object about to be converted, for
+/// [`fit`]'s message.
+fn origin(object: &Value) -> (String, String) {
+    let s = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or("").to_string();
+    let name = object.get("metadata").and_then(|m| m.get("name"));
+    (s(object.get("apiVersion")), s(name))
+}
+
+/// A converted object read into the generated type `To`: an error when it does not
+/// fit (a field whose type changed between the versions).
+fn fit<To: CustomResource>(converted: Converted<Value>, from: &str, name: &str) -> Result<To> {
+    let object = serde_json::from_value(converted.object).map_err(|e| {
         ConversionError::new(format!(
             "{} {name:?} converted from {from} to {} does not fit its type: {e}",
             To::KIND,
             To::API_VERSION
         ))
     })?;
-    Ok(Converted { object, dropped })
+    Ok(Converted {
+        object,
+        dropped: converted.dropped,
+    })
 }
 
 /// The `None` strategy between two generated versions of one kind (what generated
@@ -285,15 +292,8 @@ pub mod hub {
         convert: impl FnOnce(Value, &str) -> Result<Value>,
     ) -> Result<To> {
         let object = serde_json::to_value(from).map_err(|e| ConversionError::new(e.to_string()))?;
-        let Converted { object, dropped } = convert(object, To::API_VERSION)?;
-        let object = serde_json::from_value(object).map_err(|e| {
-            ConversionError::new(format!(
-                "the {} converted to {} does not fit its type: {e}",
-                To::KIND,
-                To::API_VERSION
-            ))
-        })?;
-        Ok(Converted { object, dropped })
+        let (from, name) = super::origin(&object);
+        super::fit(convert(object, To::API_VERSION)?, &from, &name)
     }
 
     /// Converts `object`, at any version of the kind, to `desired` through `hub`:

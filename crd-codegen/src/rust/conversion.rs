@@ -58,38 +58,46 @@ pub fn group_conversions(modules: &[Module]) -> TokenStream {
 
 /// `impl Convert` between every two generated versions of each `None`-strategy kind.
 fn none_conversions(modules: &[Module]) -> TokenStream {
-    // Every root type of the group: (CRD, version module, type name).
-    let roots: Vec<(&ir::Crd, &str, &str)> = modules
-        .iter()
-        .flat_map(|m| {
-            m.types.iter().filter_map(move |t| match &t.body {
-                TypeBody::Root(root) => Some((root.crd, m.version_mod.as_str(), t.name.as_str())),
-                _ => None,
-            })
-        })
-        .collect();
     let mut out = TokenStream::new();
-    for (crd, from_mod, from_name) in &roots {
+    for (crd, roots) in kinds(modules) {
         if crd.conversion != ir::Conversion::None {
             continue;
         }
-        for (other, to_mod, to_name) in &roots {
-            // The same CRD (a project may define a kind twice, in variants of one name).
-            if !std::ptr::eq(*crd, *other) || to_mod == from_mod {
-                continue;
-            }
-            let (from_mod, from_name, to_mod, to_name) =
-                (ident(from_mod), ident(from_name), ident(to_mod), ident(to_name));
-            out.extend(quote! {
-                impl ::crd_runtime::Convert<#to_mod::#to_name> for #from_mod::#from_name {
-                    fn convert(&self) -> ::crd_runtime::conversion::Result<#to_mod::#to_name> {
-                        ::crd_runtime::conversion::none(self)
+        for from in &roots {
+            for to in roots.iter().filter(|to| !std::ptr::eq(*to, from)) {
+                let (from, to) = (root_in_group(from), root_in_group(to));
+                out.extend(quote! {
+                    impl ::crd_runtime::Convert<#to> for #from {
+                        fn convert(&self) -> ::crd_runtime::conversion::Result<#to> {
+                            ::crd_runtime::conversion::none(self)
+                        }
                     }
-                }
-            });
+                });
+            }
         }
     }
     out
+}
+
+/// The root types of the group's modules, by CRD (a project may define a kind twice,
+/// in variants of one name: each CRD is its own kind here).
+fn kinds<'p, 'a>(modules: &'p [Module<'a>]) -> Vec<(&'a ir::Crd, Vec<Root<'p, 'a>>)> {
+    let mut kinds: Vec<(&ir::Crd, Vec<Root>)> = Vec::new();
+    for m in modules {
+        for (id, t) in m.types.iter().enumerate() {
+            let TypeBody::Root(root) = &t.body else { continue };
+            let r = Root {
+                module: m,
+                id,
+                version: root.version,
+            };
+            match kinds.iter_mut().find(|(crd, _)| std::ptr::eq(*crd, root.crd)) {
+                Some((_, roots)) => roots.push(r),
+                None => kinds.push((root.crd, vec![r])),
+            }
+        }
+    }
+    kinds
 }
 
 /// A root type of a version module.
@@ -103,27 +111,11 @@ struct Root<'p, 'a> {
 /// module `<kind>_conversion` with the hooks trait, the field maps and the conversion
 /// functions (see `crd_runtime::conversion::hub`).
 fn hub_conversions(modules: &[Module]) -> TokenStream {
-    let mut kinds: Vec<(&ir::Crd, Vec<Root>)> = Vec::new();
-    for m in modules {
-        for (id, t) in m.types.iter().enumerate() {
-            let TypeBody::Root(root) = &t.body else { continue };
-            if !matches!(root.crd.conversion, ir::Conversion::Webhook { .. }) {
-                continue;
-            }
-            let r = Root {
-                module: m,
-                id,
-                version: root.version,
-            };
-            match kinds.iter_mut().find(|(crd, _)| std::ptr::eq(*crd, root.crd)) {
-                Some((_, roots)) => roots.push(r),
-                None => kinds.push((root.crd, vec![r])),
-            }
-        }
-    }
+    let kinds = kinds(modules);
     let mut taken = std::collections::HashSet::new();
     kinds
         .iter()
+        .filter(|(crd, _)| matches!(crd.conversion, ir::Conversion::Webhook { .. }))
         .filter_map(|(crd, roots)| {
             let hub = roots.iter().find(|r| r.version.storage)?;
             let module = names::unique(format!("{}_conversion", names::snake_case(&crd.names.kind)), &mut taken);
@@ -271,8 +263,14 @@ fn kind_conversion(crd: &ir::Crd, hub: &Root, roots: &[Root], module: &str) -> T
 
 /// `super::version::Kind`.
 fn root_path(r: &Root) -> TokenStream {
+    let in_group = root_in_group(r);
+    quote!(super::#in_group)
+}
+
+/// `version::Kind`, from the group's module.
+fn root_in_group(r: &Root) -> TokenStream {
     let (m, t) = (ident(&r.module.version_mod), ident(&r.module.types[r.id].name));
-    quote!(super::#m::#t)
+    quote!(#m::#t)
 }
 
 fn hook_fns(hooks: &[HookSpec]) -> Vec<TokenStream> {
