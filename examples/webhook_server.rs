@@ -91,6 +91,14 @@ pub fn sample_review(n: usize) -> Vec<u8> {
     .unwrap_or_default()
 }
 
+/// A review response written out. The converted objects are about as large as the
+/// request's, so the buffer is sized for that up front.
+pub fn response_body(response: &serde_json::Value, request_len: usize) -> Vec<u8> {
+    let mut body = Vec::with_capacity(request_len + 256);
+    serde_json::to_writer(&mut body, response).unwrap_or_default();
+    body
+}
+
 /// The largest request body accepted: the API server's own limit for a request (3
 /// MiB), which bounds what it sends.
 pub const MAX_BODY: usize = 3 * 1024 * 1024;
@@ -183,7 +191,7 @@ async fn convert(request: Request<Incoming>) -> Response<Body> {
         result["status"].as_str().unwrap_or(""),
         result["message"].as_str().map(|m| format!(": {m}")).unwrap_or_default(),
     );
-    json(StatusCode::OK, serde_json::to_vec(&response).unwrap_or_default())
+    json(StatusCode::OK, response_body(&response, body.len()))
 }
 
 fn text(status: StatusCode, body: &str) -> Response<Body> {

@@ -303,50 +303,74 @@ fn a_failing_object_fails_the_review_naming_it() {
     );
 }
 
+/// Of a conversion's metadata the API server keeps labels and annotations and
+/// refuses a changed name or uid; the handler runs its checks, so a conversion that
+/// breaks them fails the review naming the object instead of sending a response the
+/// API server refuses.
 #[test]
-fn only_labels_and_annotations_of_a_conversion_reach_the_response() {
+fn a_conversion_may_change_only_labels_and_annotations() {
     let body = review_body(
         "apiextensions.k8s.io/v1",
         "example.com/v1",
         vec![crontab_value("a", "example.com/v1beta1", 1)],
     );
-    let (response, accepted) = exchange(&body, |mut object, desired| {
-        let meta = &mut object["metadata"];
-        meta["name"] = json!("renamed");
-        meta["uid"] = json!("other");
-        meta["finalizers"] = json!(["example.com/f"]);
-        meta["labels"] = json!({"app": "cron", "converted": "yes"});
-        meta["annotations"] = json!({"example.com/from": "v1beta1"});
-        generated(object, desired)
-    });
-    let converted = &accepted.unwrap()[0];
-    assert_eq!(converted, &response["response"]["convertedObjects"][0]);
-    assert_eq!(converted["metadata"]["name"], "a");
-    assert_eq!(converted["metadata"]["uid"], "uid-a");
-    assert_eq!(converted["metadata"].get("finalizers"), None);
+    let (response, accepted) = exchange(
+        &body,
+        generated_then(|o| {
+            let meta = &mut o["metadata"];
+            meta["finalizers"] = json!(["example.com/f"]);
+            meta["labels"] = json!({"app": "cron", "converted": "yes"});
+            meta["annotations"] = json!({"example.com/from": "v1beta1"});
+        }),
+    );
+    let accepted = &accepted.unwrap()[0];
+    assert_eq!(response["response"]["result"], json!({"status": "Success"}));
+    assert_eq!(accepted["metadata"]["name"], "a");
+    assert_eq!(accepted["metadata"]["uid"], "uid-a");
+    // The API server keeps its own copy of everything but labels and annotations.
+    assert_eq!(accepted["metadata"].get("finalizers"), None);
     assert_eq!(
-        converted["metadata"]["labels"],
+        accepted["metadata"]["labels"],
         json!({"app": "cron", "converted": "yes"})
     );
     assert_eq!(
-        converted["metadata"]["annotations"],
+        accepted["metadata"]["annotations"],
         json!({"example.com/from": "v1beta1"})
     );
 
-    // Labels the API server would refuse fail the review instead.
-    let (response, accepted) = exchange(&body, generated_then(|o| o["metadata"]["labels"] = json!({"app": 3})));
-    let message = "converting objects[0] (default/a, apiVersion example.com/v1beta1): metadata.labels[app] must be a string, but is int64 in converted object";
-    assert_eq!(response["response"]["result"]["message"], message);
-    assert!(accepted.is_err());
-    let (_, accepted) = exchange(
-        &body,
-        generated_then(|o| o["metadata"]["labels"] = json!({"-bad-": "x"})),
-    );
-    assert!(
-        accepted
-            .unwrap_err()
-            .contains("metadata.labels: Invalid value: \"-bad-\": name part must consist of alphanumeric characters"),
-    );
+    let failure = |edit: fn(&mut Value)| {
+        let (response, accepted) = exchange(&body, generated_then(edit));
+        assert!(accepted.is_err(), "the API server accepted {response}");
+        assert_eq!(response["response"]["convertedObjects"], json!([]));
+        response["response"]["result"]["message"].as_str().unwrap().to_string()
+    };
+    let prefix = "converting objects[0] (default/a, apiVersion example.com/v1beta1): ";
+    for (edit, message) in [
+        (
+            (|o: &mut Value| o["metadata"]["name"] = json!("renamed")) as fn(&mut Value),
+            "must have the same name: a != renamed",
+        ),
+        (
+            |o| o["metadata"]["uid"] = json!("other"),
+            "must have the same UID: uid-a != other",
+        ),
+        (
+            |o| o["kind"] = json!("Other"),
+            "must have the same kind: CronTab != Other",
+        ),
+        // The identity is checked first, as the API server does.
+        (|o| o["metadata"] = json!("x"), "must have the same name: a != "),
+        (
+            |o| o["metadata"]["labels"] = json!({"app": 3}),
+            "metadata.labels[app] must be a string, but is int64 in converted object",
+        ),
+        (
+            |o| o["metadata"]["labels"] = json!({"-bad-": "x"}),
+            "metadata.labels: Invalid value: \"-bad-\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+        ),
+    ] {
+        assert_eq!(failure(edit), format!("{prefix}{message}"));
+    }
 }
 
 #[test]

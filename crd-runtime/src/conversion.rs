@@ -299,7 +299,26 @@ pub mod hub {
     /// Converts `object`, at any version of the kind, to `desired` through `hub`:
     /// spoke → hub → spoke, each step mapped and then pruned with the target's schema
     /// (the pruned paths are what the conversion dropped).
-    pub fn via_hub(object: Value, desired: &str, hub: &dyn ResourceSchema, spokes: &[Spoke<'_>]) -> Result<Value> {
+    ///
+    /// `metadata` is carried across as it is, and the hooks see the object without
+    /// it: a webhook may change only labels and annotations, which no field map or
+    /// hook writes, and reading the metadata into `ObjectMeta` for each root-level
+    /// hook would cost more than the rest of the conversion.
+    pub fn via_hub(mut object: Value, desired: &str, hub: &dyn ResourceSchema, spokes: &[Spoke<'_>]) -> Result<Value> {
+        let metadata = object.as_object_mut().and_then(|map| map.remove("metadata"));
+        let mut converted = via_hub_without_metadata(object, desired, hub, spokes)?;
+        if let (Some(metadata), Value::Object(map)) = (metadata, &mut converted.object) {
+            map.insert("metadata".into(), metadata);
+        }
+        Ok(converted)
+    }
+
+    fn via_hub_without_metadata(
+        object: Value,
+        desired: &str,
+        hub: &dyn ResourceSchema,
+        spokes: &[Spoke<'_>],
+    ) -> Result<Value> {
         let from = object
             .get("apiVersion")
             .and_then(Value::as_str)

@@ -956,10 +956,13 @@ fn validate_common(meta: &ObjectMeta, is_namespaced: bool, path: &str) -> ErrorL
     // Paths are built only for the fields that are set: this runs on every request.
     errs.extend(validate_nonnegative(meta.generation, || child(path, "generation")));
     if !meta.labels.is_empty() {
-        errs.extend(validate_labels(&meta.labels, &child(path, "labels")));
+        errs.extend(validate_labels(pairs(&meta.labels), &child(path, "labels")));
     }
     if !meta.annotations.is_empty() {
-        errs.extend(validate_annotations(&meta.annotations, &child(path, "annotations")));
+        errs.extend(validate_annotations(
+            pairs(&meta.annotations),
+            &child(path, "annotations"),
+        ));
     }
     if !meta.owner_references.is_empty() {
         errs.extend(validate_owner_references(
@@ -992,31 +995,37 @@ fn validate_nonnegative(value: i64, path: impl FnOnce() -> String) -> ErrorList 
 }
 
 /// `v1validation.ValidateLabels` (keys in sorted order; Go's is random).
-pub fn validate_labels(labels: &BTreeMap<String, String>, path: &str) -> ErrorList {
+pub fn validate_labels<'a>(labels: impl IntoIterator<Item = (&'a str, &'a str)>, path: &str) -> ErrorList {
     let mut errs = ErrorList::new();
     for (k, v) in labels {
         for msg in k8s_format::is_qualified_name(k) {
-            errs.push(FieldError::invalid(path, Value::String(k.clone()), msg));
+            errs.push(FieldError::invalid(path, Value::from(k), msg));
         }
         for msg in k8s_format::is_valid_label_value(v) {
-            errs.push(FieldError::invalid(path, Value::String(v.clone()), msg));
+            errs.push(FieldError::invalid(path, Value::from(v), msg));
         }
     }
     errs
+}
+
+/// The entries of a map of strings, borrowed.
+fn pairs(map: &BTreeMap<String, String>) -> impl Iterator<Item = (&str, &str)> {
+    map.iter().map(|(k, v)| (k.as_str(), v.as_str()))
 }
 
 /// `TotalAnnotationSizeLimitB`.
 pub const TOTAL_ANNOTATION_SIZE_LIMIT: i64 = 256 * 1024;
 
 /// `ValidateAnnotations`.
-pub fn validate_annotations(annotations: &BTreeMap<String, String>, path: &str) -> ErrorList {
+pub fn validate_annotations<'a>(annotations: impl IntoIterator<Item = (&'a str, &'a str)>, path: &str) -> ErrorList {
     let mut errs = ErrorList::new();
-    for k in annotations.keys() {
+    let mut total: i64 = 0;
+    for (k, v) in annotations {
         for msg in k8s_format::is_qualified_name(&k.to_lowercase()) {
-            errs.push(FieldError::invalid(path, Value::String(k.clone()), msg));
+            errs.push(FieldError::invalid(path, Value::from(k), msg));
         }
+        total += (k.len() + v.len()) as i64;
     }
-    let total: i64 = annotations.iter().map(|(k, v)| (k.len() + v.len()) as i64).sum();
     if total > TOTAL_ANNOTATION_SIZE_LIMIT {
         errs.push(FieldError::too_long(path, TOTAL_ANNOTATION_SIZE_LIMIT));
     }
@@ -1234,8 +1243,11 @@ pub fn validate_object_meta_update(new: &ObjectMeta, old: &ObjectMeta, path: &st
         grace(new.deletion_grace_period_seconds),
         grace(old.deletion_grace_period_seconds),
     );
-    errs.extend(validate_labels(&new.labels, &child(path, "labels")));
-    errs.extend(validate_annotations(&new.annotations, &child(path, "annotations")));
+    errs.extend(validate_labels(pairs(&new.labels), &child(path, "labels")));
+    errs.extend(validate_annotations(
+        pairs(&new.annotations),
+        &child(path, "annotations"),
+    ));
     errs.extend(validate_owner_references(
         &new.owner_references,
         &child(path, "ownerReferences"),

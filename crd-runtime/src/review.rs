@@ -10,7 +10,6 @@
 use crate::conversion;
 use crate::objectmeta;
 use serde_json::{Map, Value, json};
-use std::collections::BTreeMap;
 
 /// The review's API versions the API server sends (`conversionReviewVersions`).
 pub const REVIEW_VERSIONS: [&str; 2] = ["apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1"];
@@ -92,12 +91,19 @@ pub fn read_request(body: &[u8]) -> Result<ConversionRequest, BadReview> {
 /// `<kind>_conversion::convert_value::<Hooks>` or, for the `None` strategy,
 /// `Resource::convert`), independently and in order.
 ///
-/// The response has the request's `uid` and review version. Its objects have
-/// `apiVersion` set to the desired one and the original `metadata`, except `labels`
-/// and `annotations`, which are the conversion's (the only metadata a webhook may
-/// change). `result.status` is `Success`, or `Failure` with a message naming the first
-/// object that failed (its index, namespace/name and apiVersion) and why; then no
-/// objects are returned. An object already at the desired version is returned as it is.
+/// The response has the request's `uid` and review version, and its objects have
+/// `apiVersion` set to the desired one. `result.status` is `Success`, or `Failure` with
+/// a message naming the first object that failed (its index, namespace/name and
+/// apiVersion) and why; then no objects are returned. An object already at the
+/// desired version is returned as it is.
+///
+/// Of a converted object's metadata the API server keeps only `labels` and
+/// `annotations` (the rest it restores from its own copy), and it refuses a response
+/// whose kind, name, namespace or uid changed, or whose labels or annotations are
+/// invalid. The handler runs the same checks on each object, so that a conversion
+/// breaking them fails the review naming the object, and otherwise returns the
+/// metadata as the conversion left it: the generated conversions leave it untouched.
+/// (Checking instead of restoring spares a copy of every object's metadata.)
 pub fn handle(body: &[u8], convert: impl FnMut(Value, &str) -> conversion::Result<Value>) -> Result<Value, BadReview> {
     Ok(respond(read_request(body)?, convert))
 }
@@ -107,18 +113,12 @@ pub fn respond(request: ConversionRequest, mut convert: impl FnMut(Value, &str) 
     let mut converted = Vec::with_capacity(request.objects.len());
     let mut failure = None;
     for (i, object) in request.objects.into_iter().enumerate() {
-        // What the response is checked against (the object itself goes to `convert`).
-        let mut original = Map::new();
-        for key in ["apiVersion", "kind", "metadata"] {
-            if let Some(v) = object.get(key) {
-                original.insert(key.into(), v.clone());
-            }
-        }
-        let mut original = Value::Object(original);
-        match convert_one(object, &mut original, &request.desired_api_version, &mut convert) {
+        // What the converted object is checked against and the message names.
+        let identity = Identity::of(&object);
+        match convert_one(object, &identity, &request.desired_api_version, &mut convert) {
             Ok(out) => converted.push(out),
             Err(e) => {
-                failure = Some(format!("converting objects[{i}] ({}): {e}", describe(&original)));
+                failure = Some(format!("converting objects[{i}] ({}): {e}", identity.describe()));
                 break;
             }
         }
@@ -139,16 +139,60 @@ pub fn respond(request: ConversionRequest, mut convert: impl FnMut(Value, &str) 
     Value::Object(review)
 }
 
+/// What the API server compares between an object and its conversion, and what a
+/// failure message names.
+struct Identity {
+    api_version: String,
+    /// `kind`, `metadata.name`, `metadata.namespace`, `metadata.uid`.
+    fields: [String; 4],
+}
+
+/// The API server's word for each of [`Identity::fields`].
+const IDENTITY: [&str; 4] = ["kind", "name", "namespace", "UID"];
+
+/// An object's `kind`, `metadata.name`, `metadata.namespace` and `metadata.uid`, each
+/// `""` when absent.
+fn identity(object: &Value) -> [&str; 4] {
+    fn s(v: Option<&Value>) -> &str {
+        v.and_then(Value::as_str).unwrap_or("")
+    }
+    let meta = object.get("metadata");
+    [
+        s(object.get("kind")),
+        s(meta.and_then(|m| m.get("name"))),
+        s(meta.and_then(|m| m.get("namespace"))),
+        s(meta.and_then(|m| m.get("uid"))),
+    ]
+}
+
+impl Identity {
+    fn of(object: &Value) -> Identity {
+        Identity {
+            api_version: str_at(object, &["apiVersion"]).to_string(),
+            fields: identity(object).map(str::to_string),
+        }
+    }
+
+    /// `namespace/name, apiVersion v`.
+    fn describe(&self) -> String {
+        let [_, name, namespace, _] = &self.fields;
+        match namespace.as_str() {
+            "" => format!("{name}, apiVersion {}", self.api_version),
+            ns => format!("{ns}/{name}, apiVersion {}", self.api_version),
+        }
+    }
+}
+
 fn convert_one(
     object: Value,
-    original: &mut Value,
+    identity: &Identity,
     desired: &str,
     convert: &mut impl FnMut(Value, &str) -> conversion::Result<Value>,
 ) -> Result<Value, String> {
     if !object.is_object() {
         return Err("not a JSON object".into());
     }
-    if object.get("apiVersion").and_then(Value::as_str) == Some(desired) {
+    if identity.api_version == desired {
         return Ok(object);
     }
     let mut out = convert(object, desired).map_err(|e| e.message)?.object;
@@ -156,58 +200,20 @@ fn convert_one(
         return Err("the conversion did not return a JSON object".into());
     };
     map.insert("apiVersion".into(), Value::from(desired));
-    let (e, a) = (
-        str_at(original, &["kind"]),
-        map.get("kind").and_then(Value::as_str).unwrap_or(""),
-    );
-    if e != a {
-        return Err(format!("must have the same kind: {e} != {a}"));
-    }
-    // Only labels and annotations of the conversion's metadata count; the rest is the
-    // original's (the API server restores it, and refuses a changed name, namespace
-    // or uid).
-    let mut converted_meta = match map.remove("metadata") {
-        Some(Value::Object(m)) => m,
-        _ => Map::new(),
-    };
-    let original_meta = original.get("metadata").and_then(Value::as_object);
-    for field in ["labels", "annotations"] {
-        check_meta_field(field, original_meta, converted_meta.get(field))?;
-    }
-    let mut metadata = match original.get_mut("metadata").map(Value::take) {
-        Some(Value::Object(m)) => m,
-        _ => Map::new(),
-    };
-    for field in ["labels", "annotations"] {
-        match converted_meta.remove(field) {
-            None | Some(Value::Null) => metadata.remove(field),
-            Some(v) => metadata.insert(field.into(), v),
-        };
-    }
-    map.insert("metadata".into(), Value::Object(metadata));
+    // Without the original labels and annotations, any present are checked.
+    check_converted(identity.fields.each_ref().map(String::as_str), None, &out)?;
     Ok(out)
 }
 
-/// `namespace/name, apiVersion v` of an object, for messages.
-fn describe(object: &Value) -> String {
-    let name = str_at(object, &["metadata", "name"]);
-    let name = match str_at(object, &["metadata", "namespace"]) {
-        "" => name.to_string(),
-        ns => format!("{ns}/{name}"),
-    };
-    format!("{name}, apiVersion {}", str_at(object, &["apiVersion"]))
-}
-
 /// What the API server checks of each converted object (`validateConvertedObject` and
-/// `restoreObjectMeta`), in its words.
-fn check_converted(original: &Value, converted: &Value) -> Result<(), String> {
-    for (what, path) in [
-        ("kind", &["kind"][..]),
-        ("name", &["metadata", "name"]),
-        ("namespace", &["metadata", "namespace"]),
-        ("UID", &["metadata", "uid"]),
-    ] {
-        let (e, a) = (str_at(original, path), str_at(converted, path));
+/// `restoreObjectMeta`), in its words: `expected` is the original's [`identity`], and
+/// labels and annotations are checked where they differ from `original_meta`'s.
+fn check_converted(
+    expected: [&str; 4],
+    original_meta: Option<&Map<String, Value>>,
+    converted: &Value,
+) -> Result<(), String> {
+    for ((what, e), a) in IDENTITY.iter().zip(expected).zip(identity(converted)) {
         if e != a {
             return Err(format!("must have the same {what}: {e} != {a}"));
         }
@@ -222,7 +228,6 @@ fn check_converted(original: &Value, converted: &Value) -> Result<(), String> {
             ));
         }
     };
-    let original_meta = original.get("metadata").and_then(Value::as_object);
     for field in ["labels", "annotations"] {
         check_meta_field(field, original_meta, meta.get(field))?;
     }
@@ -254,14 +259,13 @@ fn check_meta_field(
     }
     let original_field = original.and_then(|m| m.get(field)).and_then(Value::as_object);
     if original_field != Some(response) {
-        let strings: BTreeMap<String, String> = response
+        let strings = response
             .iter()
-            .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
-            .collect();
+            .map(|(k, v)| (k.as_str(), v.as_str().unwrap_or_default()));
         let errs = if field == "labels" {
-            objectmeta::validate_labels(&strings, "metadata.labels")
+            objectmeta::validate_labels(strings, "metadata.labels")
         } else {
-            objectmeta::validate_annotations(&strings, "metadata.annotation")
+            objectmeta::validate_annotations(strings, "metadata.annotation")
         };
         if !errs.is_empty() {
             return Err(aggregate(errs.iter().map(ToString::to_string).collect()));
@@ -353,7 +357,9 @@ pub fn accept_response(request: &ConversionRequest, response: &Value) -> Result<
                 "conversion webhook for {gvk} {at}: invalid kind (expected {e}, received {a})"
             ));
         }
-        check_converted(original, &converted).map_err(|e| {
+        let expected = identity(original);
+        let original_meta = original.get("metadata").and_then(Value::as_object);
+        check_converted(expected, original_meta, &converted).map_err(|e| {
             if single {
                 format!("conversion webhook for {gvk} returned invalid object: {e}")
             } else {

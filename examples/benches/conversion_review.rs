@@ -3,8 +3,8 @@
 //! (v1 → v1beta1 through the seed's hooks),
 //!
 //! - `review/handle/N`: the whole handler on the request body: parse, convert every
-//!   object (map, hooks, prune with the target schema), restore metadata, and write
-//!   the response body;
+//!   object (map, hooks, prune with the target schema), check metadata as the API
+//!   server will, and write the response body as the server does;
 //! - `review/parse/N`: `serde_json` parsing the same body into a `Value`.
 //!
 //! The target is `handle/10` at most 2x `parse/10`.
@@ -25,7 +25,7 @@ fn bench(c: &mut Criterion) {
         group.bench_function(format!("handle/{n}"), |b| {
             b.iter(|| {
                 let response = review::handle(black_box(&body), cron_tab_conversion::convert_value::<HostPort>);
-                serde_json::to_vec(&response.unwrap()).unwrap()
+                webhook_server::response_body(&response.unwrap(), body.len())
             })
         });
         group.bench_function(format!("parse/{n}"), |b| {

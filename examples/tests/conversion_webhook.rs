@@ -146,3 +146,41 @@ fn the_seed_crontab_round_trips_through_its_hooks() {
     assert_eq!(back.object, spoke);
     assert_eq!(back.dropped, ["hostPort"]);
 }
+
+/// The metadata crosses the conversion as it is, both ways, and the hooks of root-level
+/// fields see the object without it (reading it for every hook would cost more than
+/// the conversion; no hook writes metadata).
+#[test]
+fn metadata_crosses_the_conversion_untouched() {
+    use cron_tab_conversion::Hooks;
+    use crontab::example_com::{cron_tab_conversion, v1, v1beta1};
+    struct WithoutMetadata;
+    impl Hooks for WithoutMetadata {
+        fn v1beta1_host_port_from_v1(from: &v1::CronTab) -> Option<String> {
+            assert_eq!(from.metadata, Default::default());
+            HostPort::v1beta1_host_port_from_v1(from)
+        }
+        fn v1_host_from_v1beta1(from: &v1beta1::CronTab) -> Option<String> {
+            assert_eq!(from.metadata, Default::default());
+            HostPort::v1_host_from_v1beta1(from)
+        }
+        fn v1_port_from_v1beta1(from: &v1beta1::CronTab) -> Option<String> {
+            HostPort::v1_port_from_v1beta1(from)
+        }
+    }
+    let mut object = crontab_v1("a", "localhost", "1234");
+    object["metadata"] = json!({
+        "name": "a", "namespace": "default", "uid": "uid-a", "resourceVersion": "7",
+        "generation": 3, "creationTimestamp": "2026-11-26T10:00:00Z",
+        "labels": {"app": "cron"}, "annotations": {"example.com/note": "kept"},
+        "finalizers": ["example.com/f"],
+        "ownerReferences": [{"apiVersion": "v1", "kind": "ConfigMap", "name": "owner", "uid": "uid-o"}],
+        "managedFields": [{"manager": "kubectl", "operation": "Update", "apiVersion": "example.com/v1",
+            "fieldsType": "FieldsV1", "fieldsV1": {"f:host": {}, "f:port": {}}}],
+    });
+    let at_hub = cron_tab_conversion::convert_value::<WithoutMetadata>(object.clone(), "example.com/v1beta1").unwrap();
+    assert_eq!(at_hub.object["hostPort"], "localhost:1234");
+    assert_eq!(at_hub.object["metadata"], object["metadata"]);
+    let back = cron_tab_conversion::convert_value::<WithoutMetadata>(at_hub.object, "example.com/v1").unwrap();
+    assert_eq!(back.object, object);
+}

@@ -222,6 +222,8 @@ fn kind_conversion(crd: &ir::Crd, hub: &Root, roots: &[Root], module: &str) -> T
 
             /// The fields the generated mapping cannot convert, one method each: implement
             /// them on a type of yours and pass it to [`convert`] or [`convert_value`].
+            /// A method gets the source object that holds its field; at the root, that is
+            /// the object without its `metadata`, which the conversion carries over as it is.
             #[diagnostic::on_unimplemented(
                 message = #unimplemented,
                 note = "implement the trait's methods, one per field the versions do not share (see `UNMAPPED`)"

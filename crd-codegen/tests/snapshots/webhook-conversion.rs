@@ -1217,6 +1217,8 @@ pub mod hub_example_com {
 
         /// The fields the generated mapping cannot convert, one method each: implement
         /// them on a type of yours and pass it to [`convert`] or [`convert_value`].
+        /// A method gets the source object that holds its field; at the root, that is
+        /// the object without its `metadata`, which the conversion carries over as it is.
         #[diagnostic::on_unimplemented(
             message = "`{Self}` does not implement the conversion hooks of `Backend`",
             note = "implement the trait's methods, one per field the versions do not share (see `UNMAPPED`)"
