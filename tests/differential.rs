@@ -31,7 +31,10 @@ fn generated_code_agrees_with_the_engine() {
             comparison.run(project, crd, engine, v, compiled, n);
         }
     });
-    eprintln!("{} admissions compared", comparison.runs);
+    eprintln!(
+        "{} admissions compared ({} admitted objects' printer columns and scale)",
+        comparison.runs, comparison.served
+    );
     eprintln!("{}", comparison.strength_table());
     comparison.assert_agreed();
     comparison.assert_strong(MIN_ADMITTED, MIN_REJECTED);

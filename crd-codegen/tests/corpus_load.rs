@@ -67,3 +67,35 @@ fn every_corpus_document_reads() {
     assert_eq!(crds, 302);
     assert_eq!(beta, 6);
 }
+
+/// Every printer column of the corpus has a JSONPath the table printer parses (a path
+/// it could not parse would leave the version without a table), and a row computed on
+/// an object with only a name has a cell per served column.
+#[test]
+fn every_printer_column_path_parses() {
+    let Some(dir) = corpus() else {
+        eprintln!("../shared/crds not found; skipping");
+        return;
+    };
+    let (mut columns, mut failures) = (0, Vec::new());
+    for f in &collect_files(&[dir]).unwrap() {
+        for doc in read_file(f).unwrap() {
+            let Ok(Read::Crd(c, _)) = read_crd(&doc) else {
+                continue;
+            };
+            let ir = lower_crd(&c);
+            let engine = crd_codegen::engine::Engine::new(&ir);
+            for v in engine.versions() {
+                let cols = v.printer_columns();
+                columns += cols.len();
+                let object = serde_json::json!({"metadata": {"name": "x"}});
+                match crd_runtime::table::row(crd_runtime::table::served(&cols), &object, std::time::UNIX_EPOCH) {
+                    Ok(row) => assert_eq!(row.len(), 1 + crd_runtime::table::served(&cols).len()),
+                    Err(e) => failures.push(format!("{}: {} {}: {e}", f.display(), ir.name, v.name())),
+                }
+            }
+        }
+    }
+    assert!(columns > 800, "only {columns} printer columns in the corpus");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

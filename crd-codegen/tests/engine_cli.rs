@@ -347,3 +347,88 @@ fn validate_warns_about_deprecated_versions() {
         "Warning: example.com/v1beta1 CronTab is deprecated; use example.com/v2 CronTab\n"
     );
 }
+
+/// `crdgen get`: the seed's printer-column example in `kubectl get`'s layout, the
+/// defaulted replicas, `-o wide`, and AGE for objects created now.
+#[test]
+fn get_prints_the_printer_columns() {
+    let crd = fixture("printer-columns.yaml");
+    let objects = temp(
+        "crontabs-get.yaml",
+        "apiVersion: stable.example.com/v1
+kind: CronTab
+metadata: {name: my-new-cron-object}
+spec: {cronSpec: '* * * * *', image: my-awesome-cron-image}
+---
+apiVersion: stable.example.com/v1
+kind: CronTab
+metadata: {name: b, creationTimestamp: '2026-01-01T00:00:00Z'}
+spec: {cronSpec: '5 0 * * *', image: i, replicas: 3}
+",
+    );
+    let o = crdgen(&["get", "--crd", &crd, &objects]);
+    assert_eq!(err(&o), "");
+    assert_eq!(o.status.code(), Some(0));
+    let lines: Vec<String> = out(&o).lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert_eq!(lines[0], "NAME                 SPEC        REPLICAS   AGE");
+    // Created now: the default replicas, 0 seconds old.
+    assert_eq!(lines[1], "my-new-cron-object   * * * * *   1          0s");
+    // Created on 2026-01-01: an age in days (`329d`, `2d5h`) or years, whatever today is.
+    let age = lines[2]
+        .strip_prefix("b                    5 0 * * *   3          ")
+        .unwrap();
+    assert!(
+        age.chars().all(|c| c.is_ascii_digit() || "dhy".contains(c)) && (age.contains('d') || age.contains('y')),
+        "{age}"
+    );
+
+    let o = crdgen(&["get", "--crd", &crd, "-o", "wide", &objects]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        out(&o).starts_with(
+            "NAME                 SPEC        REPLICAS   IMAGE                   AGE\n\
+             my-new-cron-object   * * * * *   1          my-awesome-cron-image   0s\n"
+        ),
+        "{}",
+        out(&o)
+    );
+}
+
+/// A CRD without printer columns lists NAME and AGE; invalid objects are reported as
+/// `validate` reports them; unknown kinds are bad input.
+#[test]
+fn get_defaults_errors_and_bad_input() {
+    let crd = ex("crontab-crd.yaml");
+    let objects = temp(
+        "crontabs-get-2.yaml",
+        "apiVersion: stable.example.com/v1
+kind: CronTab
+metadata: {name: my-new-cron-object}
+spec: {cronSpec: '* * * * */5', image: my-awesome-cron-image}
+",
+    );
+    let o = crdgen(&["get", "--crd", &crd, &objects]);
+    assert_eq!(out(&o), "NAME                 AGE\nmy-new-cron-object   0s\n");
+    assert_eq!(o.status.code(), Some(0));
+
+    let o = crdgen(&["get", "--crd", &crd, &ex("invalid.yaml")]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        err(&o).contains("The CronTab \"my-new-cron-object\" is invalid"),
+        "{}",
+        err(&o)
+    );
+
+    let unknown = temp(
+        "unknown-kind.yaml",
+        "apiVersion: example.com/v1\nkind: Nope\nmetadata: {name: x}\n",
+    );
+    let o = crdgen(&["get", "--crd", &crd, &unknown]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err(&o).contains("no CustomResourceDefinition for kind \"Nope\""),
+        "{}",
+        err(&o)
+    );
+}

@@ -7,7 +7,10 @@
 //! types fields use ([`IntOrString`], [`EmptyObject`], [`JsonMap`], [`ObjectMeta`]),
 //! [`merge_crds`] and [`to_yaml`]; for several versions of a kind, [`versions`] (their
 //! priority), [`Convert`] and [`conversion`] (converting objects, stored versions) and
-//! [`review`] (a conversion webhook's `ConversionReview`). Everything generated code calls is in the hidden
+//! [`review`] (a conversion webhook's `ConversionReview`); what the API server serves
+//! beside admission: [`table`] (printer columns, as `kubectl get` shows them) and
+//! [`scale`] (the scale subresource); [`published`] (a kind's schema as the server publishes
+//! it in OpenAPI v3 and v2). Everything generated code calls is in the hidden
 //! `__private` module and its modules, not an API.
 #![warn(missing_docs)]
 
@@ -58,7 +61,7 @@ pub mod __private {
     pub use crate::{JsonMap, Value};
     pub use crate::{
         admission, cel, compiled, conversion, derived, formats, listtype, objectmeta, openapi, quantity, ratchet,
-        regex, rules, schema, strings, time,
+        regex, rules, schema, strings, table, time,
     };
     pub use k8s_openapi;
     pub use serde;
@@ -128,6 +131,8 @@ pub mod gofmt;
 #[doc(hidden)]
 pub mod goregex;
 #[doc(hidden)]
+pub mod jsonpath;
+#[doc(hidden)]
 pub mod k8s_format;
 #[doc(hidden)]
 pub mod listtype;
@@ -137,6 +142,7 @@ pub mod net;
 pub mod objectmeta;
 #[doc(hidden)]
 pub mod openapi;
+pub mod published;
 #[doc(hidden)]
 pub mod quantity;
 #[doc(hidden)]
@@ -146,12 +152,14 @@ pub mod regex;
 pub mod review;
 #[doc(hidden)]
 pub mod rules;
+pub mod scale;
 #[doc(hidden)]
 pub mod schema;
 #[doc(hidden)]
 pub mod semver;
 #[doc(hidden)]
 pub mod strings;
+pub mod table;
 #[doc(hidden)]
 pub mod time;
 #[doc(hidden)]

@@ -69,6 +69,9 @@ pub trait CustomResource: ObjectSchema + k8s_openapi::Resource + Serialize + Des
     const STATUS: bool;
     /// Whether any schema node has `x-kubernetes-validations` rules.
     const HAS_RULES: bool = false;
+    /// The version's `additionalPrinterColumns`, as written (see
+    /// [`crate::table::served`] for what the API server serves when there are none).
+    const PRINTER_COLUMNS: &'static [crate::table::PrinterColumn<'static>] = &[];
 
     /// `x-kubernetes-validations` of the whole object (compiled CEL); `old` on update.
     /// Ratcheted failures go to `warnings` (see [`crate::rules`]).
@@ -108,6 +111,52 @@ pub trait CustomResource: ObjectSchema + k8s_openapi::Resource + Serialize + Des
         into_result(self, errors)
     }
 
+    /// This object's row in `kubectl get` (its name, then the printer columns), with
+    /// `date` columns as ages from now.
+    fn printer_row(&self) -> Result<Vec<crate::table::Cell>, crate::table::ColumnError> {
+        let columns = crate::table::served(Self::PRINTER_COLUMNS);
+        crate::table::row(columns, &to_value(self), std::time::SystemTime::now())
+    }
+
+    /// `objects` as `kubectl get` prints them (`-o wide` with `wide`).
+    fn print_table(objects: &[Self], wide: bool) -> Result<String, crate::table::ColumnError> {
+        let values: Vec<Value> = objects.iter().map(to_value).collect();
+        let columns = crate::table::served(Self::PRINTER_COLUMNS);
+        crate::table::print(columns, &values, wide, std::time::SystemTime::now())
+    }
+
+    /// The object's `autoscaling/v1` Scale, as `GET .../scale` returns it; an error
+    /// when the version has no scale subresource (404) or its fields do not read
+    /// ([`crate::scale::get`]).
+    fn scale(&self) -> Result<k8s_openapi::api::autoscaling::v1::Scale, crate::scale::ScaleError> {
+        crate::scale::get(&Self::scale_paths()?, &to_value(self))
+    }
+
+    /// `kubectl scale --replicas=N`: the spec replicas set as the scale subresource
+    /// sets them ([`crate::scale::update`]). The result still has to pass the update's
+    /// validation (`validate_update` against the object before).
+    fn scale_to(&self, replicas: i32) -> Result<Self, crate::scale::ScaleError> {
+        let paths = Self::scale_paths()?;
+        let object = to_value(self);
+        let mut scale = crate::scale::current(&paths, &object)?;
+        scale.spec = Some(k8s_openapi::api::autoscaling::v1::ScaleSpec {
+            replicas: Some(replicas),
+        });
+        let updated = crate::scale::update(&paths, &object, &scale)?;
+        serde_json::from_value(updated).map_err(|e| crate::scale::ScaleError {
+            code: 422,
+            message: format!("the scaled object does not fit its type: {e}"),
+        })
+    }
+
+    #[doc(hidden)]
+    fn scale_paths() -> Result<ScalePaths<'static>, crate::scale::ScaleError> {
+        Self::SCALE.ok_or_else(|| crate::scale::ScaleError {
+            code: 404,
+            message: "the server could not find the requested resource".into(),
+        })
+    }
+
     /// Applies the schema's defaults, as the API server does when it decodes a request.
     fn apply_defaults(&mut self) {
         let mut object = to_value(self);
@@ -131,6 +180,10 @@ pub struct Resource {
     /// An object of any version of this kind converted to this version with the
     /// `None` strategy ([`crate::conversion::convert_value`]).
     pub convert: fn(Value) -> crate::conversion::Result<Value>,
+    /// [`CustomResource::PRINTER_COLUMNS`].
+    pub printer_columns: &'static [crate::table::PrinterColumn<'static>],
+    /// [`CustomResource::SCALE`].
+    pub scale: Option<ScalePaths<'static>>,
 }
 
 impl Resource {
@@ -141,6 +194,8 @@ impl Resource {
             admit: T::admit_value,
             admit_update: T::admit_update_value,
             convert: |object| crate::conversion::convert_value(&Compiled::<T>::new(), object),
+            printer_columns: T::PRINTER_COLUMNS,
+            scale: T::SCALE,
         }
     }
 

@@ -614,7 +614,7 @@ fn load_location(name: &str) -> Result<jiff::tz::TimeZone, String> {
 /// Go `time.Parse(time.RFC3339, s)`: Unix seconds, nanoseconds and the offset,
 /// or `None` when Go rejects the text: Go's strict fast path, then its general
 /// layout parser ([`go_time_parse`]).
-fn go_parse_rfc3339(s: &str) -> Option<(i64, u32, i32)> {
+pub(crate) fn go_parse_rfc3339(s: &str) -> Option<(i64, u32, i32)> {
     parse_rfc3339_fast(s.as_bytes()).or_else(|| go_time_parse(s, GoLayout::Rfc3339).ok())
 }
 

@@ -3,10 +3,14 @@
 //! give identical admitted objects, pruned paths, errors and warnings.
 
 use crate::objects::Gen;
-use crd_codegen::engine::Engine;
+use crd_codegen::engine::{Engine, VersionSchema};
 use crd_codegen::ir;
 use crd_runtime::admission::Admission;
+use crd_runtime::admission::ResourceSchema;
+use crd_runtime::k8s_openapi::api::autoscaling::v1::Scale;
+use crd_runtime::scale::{self, ScaleError};
 use crd_runtime::schema::Resource;
+use crd_runtime::table::{self, Cell, PrinterColumn};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -15,6 +19,8 @@ use std::collections::BTreeMap;
 pub struct Comparison {
     pub runs: u64,
     pub disagreements: u64,
+    /// Admitted objects whose printer-column row and Scale were compared.
+    pub served: u64,
     /// The first 20 disagreements, described.
     pub failures: Vec<String>,
     /// What the comparisons exercised, per label (project).
@@ -71,6 +77,35 @@ pub fn describe(a: &Admission) -> String {
     s
 }
 
+/// An admitted object's row in `kubectl get` and its Scale (or the error reading it).
+type Served = (Result<Vec<Cell>, String>, Option<Result<Scale, ScaleError>>);
+
+/// What the engine's version and the generated kind serve of the objects both
+/// admitted (the engine's columns and scale paths come from the CRD, the generated
+/// ones are compiled in), `None` unless both admitted.
+fn served_views(a: &Admission, engine: &VersionSchema, b: &Admission, compiled: &Resource) -> Option<(Served, Served)> {
+    if !a.is_admitted() || !b.is_admitted() {
+        return None;
+    }
+    // A fixed clock: `date` cells are ages.
+    let now = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_800_000_000);
+    let row = |columns: &[PrinterColumn<'_>], o: &Value| {
+        table::row(table::served(columns), o, now).map_err(|e| e.to_string())
+    };
+    let engine_columns = engine.printer_columns();
+    let engine_scale = engine.scale();
+    Some((
+        (
+            row(&engine_columns, &a.object),
+            engine_scale.map(|p| scale::get(&p, &a.object)),
+        ),
+        (
+            row(compiled.printer_columns, &b.object),
+            compiled.scale.map(|p| scale::get(&p, &b.object)),
+        ),
+    ))
+}
+
 impl Comparison {
     /// Admits `n` random objects of `version` of `crd` three ways (create valid,
     /// create mutated, update valid -> mutated) with the engine and with `compiled`.
@@ -117,7 +152,17 @@ impl Comparison {
                     ),
                 };
                 self.runs += 1;
-                self.disagreements += u64::from(a != b);
+                let served = served_views(&a, interpreted, &b, compiled);
+                self.served += u64::from(served.is_some());
+                let served_disagree = served.as_ref().is_some_and(|(x, y)| x != y);
+                self.disagreements += u64::from(a != b || served_disagree);
+                if served_disagree && self.failures.len() < 20 {
+                    self.failures.push(format!(
+                        "{label} {api_version} {kind} #{i} {what}: printer columns or scale differ:\n-- engine: {:?}\n-- generated: {:?}",
+                        served.as_ref().map(|s| &s.0),
+                        served.as_ref().map(|s| &s.1)
+                    ));
+                }
                 let strength = self.strength.entry(label.to_string()).or_default();
                 match what {
                     "create" => {

@@ -10,6 +10,12 @@ use crd_codegen::load::{Loaded, load};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+// In a directory of its own: a file directly in src/bin would be another binary.
+#[path = "crdgen/get.rs"]
+mod get;
+#[path = "crdgen/openapi.rs"]
+mod openapi;
+
 #[derive(Parser)]
 #[command(
     name = "crdgen",
@@ -51,6 +57,25 @@ enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
+    /// Print the schemas the API server publishes for the CRDs' kinds (OpenAPI v3, or
+    /// v2 with --v2) as JSON: every served version's kind and list models.
+    ///
+    /// Exit code: 0 printed, 1 invalid CRD, 2 bad input (unreadable file, unknown kind
+    /// or version, a version that is not served).
+    #[command(name = "openapi")]
+    Openapi {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// The OpenAPI v2 form (lossy: no junctors, nullable or defaults).
+        #[arg(long)]
+        v2: bool,
+        /// Only this kind.
+        #[arg(long, value_name = "KIND")]
+        kind: Option<String>,
+        /// Only this version.
+        #[arg(long, value_name = "VERSION")]
+        version: Option<String>,
+    },
     /// Validate objects against CRDs offline, as the API server admits a create (or,
     /// with --old, an update): prune, default, validate.
     ///
@@ -71,6 +96,24 @@ enum Command {
         /// Print the admitted objects (after pruning and defaulting) in this format.
         #[arg(short, long, value_name = "FORMAT")]
         output: Option<OutputFormat>,
+        /// Object files (YAML or JSON, one or many documents).
+        #[arg(required = true, value_name = "OBJECT")]
+        objects: Vec<PathBuf>,
+    },
+    /// List objects as `kubectl get` does: a table with NAME and the CRD's printer
+    /// columns (AGE when it has none), one table per kind and version.
+    ///
+    /// Each object is admitted as a create first, so defaults show and an object
+    /// without a creation timestamp is created now; objects that are not admitted are
+    /// reported as `validate` reports them. Exit code: 0 printed, 1 an object not
+    /// admitted or a printer column the API server cannot parse, 2 bad input.
+    Get {
+        /// A CRD file or directory; repeat the flag (or separate with commas) for more.
+        #[arg(long = "crd", value_name = "PATH", required = true, value_delimiter = ',')]
+        crds: Vec<PathBuf>,
+        /// `wide`: also the columns of priority above 0.
+        #[arg(short, long, value_name = "FORMAT")]
+        output: Option<TableFormat>,
         /// Object files (YAML or JSON, one or many documents).
         #[arg(required = true, value_name = "OBJECT")]
         objects: Vec<PathBuf>,
@@ -96,6 +139,11 @@ enum Command {
         #[arg(required = true, value_name = "OBJECT")]
         objects: Vec<PathBuf>,
     },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum TableFormat {
+    Wide,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -125,12 +173,19 @@ fn main() -> ExitCode {
             },
         ),
         Command::Check { paths } => check(&paths),
+        Command::Openapi {
+            paths,
+            v2,
+            kind,
+            version,
+        } => openapi::run(&paths, v2, kind.as_deref(), version.as_deref()),
         Command::Validate {
             crds,
             old,
             output,
             objects,
         } => validate(&crds, old.as_deref(), output, &objects),
+        Command::Get { crds, output, objects } => get::run(&crds, output == Some(TableFormat::Wide), &objects),
         Command::Convert {
             crds,
             to,
@@ -278,7 +333,6 @@ fn validate(
     object_paths: &[PathBuf],
 ) -> ExitCode {
     use crd_codegen::engine::Engine;
-    use crd_runtime::InvalidObject;
 
     let Some(loaded) = load_crds(crd_paths) else {
         return ExitCode::from(2);
@@ -350,26 +404,12 @@ fn validate(
             for w in &admission.warnings {
                 eprintln!("Warning: {w}");
             }
-            if let Some(message) = &admission.bad_request {
-                let verb = if old_path.is_some() { "updating" } else { "creating" };
-                eprintln!(
-                    "Error from server (BadRequest): error when {verb} {:?}: {message}",
-                    obj.file.display().to_string()
-                );
-                invalid = true;
-            } else if !admission.errors.is_empty() {
-                let name = str_at(&admission.object, &["metadata", "name"]).to_string();
-                eprintln!(
-                    "{}",
-                    InvalidObject {
-                        kind: kind.clone(),
-                        name,
-                        errors: admission.errors,
-                    }
-                );
-                invalid = true;
-            } else {
+            if admission.is_admitted() {
                 admitted.push(admission.object);
+            } else {
+                let verb = if old_path.is_some() { "updating" } else { "creating" };
+                print_rejection(&obj.file, verb, &kind, admission);
+                invalid = true;
             }
         }
     }
@@ -382,6 +422,25 @@ fn validate(
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// Prints why an object of `file` was not admitted, as kubectl prints the API
+/// server's answer (`verb`: `creating` or `updating`).
+fn print_rejection(file: &std::path::Path, verb: &str, kind: &str, admission: crd_runtime::Admission) {
+    if let Some(message) = &admission.bad_request {
+        eprintln!(
+            "Error from server (BadRequest): error when {verb} {:?}: {message}",
+            file.display().to_string()
+        );
+    } else {
+        let name = str_at(&admission.object, &["metadata", "name"]).to_string();
+        let invalid = crd_runtime::InvalidObject {
+            kind: kind.to_string(),
+            name,
+            errors: admission.errors,
+        };
+        eprintln!("{invalid}");
     }
 }
 

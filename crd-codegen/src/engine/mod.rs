@@ -55,6 +55,7 @@ pub struct VersionSchema {
     namespaced: bool,
     scale: Option<ir::Scale>,
     status: bool,
+    printer_columns: Vec<ir::PrinterColumn>,
     root: CNode,
     rules: RuleValidator,
 }
@@ -72,6 +73,7 @@ impl Engine {
                 namespaced: crd.scope == ir::Scope::Namespaced,
                 scale: v.subresources.scale.clone(),
                 status: v.subresources.status,
+                printer_columns: v.printer_columns.clone(),
                 root: {
                     let mut root = CNode::compile(&v.schema, CompileOptions::REQUEST);
                     defaults::prune_defaults(&mut root);
@@ -119,6 +121,21 @@ impl VersionSchema {
     /// The compiled `x-kubernetes-validations` rules.
     pub fn rules(&self) -> &RuleValidator {
         &self.rules
+    }
+
+    /// The version's `additionalPrinterColumns`, as written.
+    pub fn printer_columns(&self) -> Vec<crd_runtime::table::PrinterColumn<'_>> {
+        self.printer_columns
+            .iter()
+            .map(|c| crd_runtime::table::PrinterColumn {
+                name: &c.name,
+                type_: &c.type_,
+                format: &c.format,
+                description: &c.description,
+                priority: c.priority,
+                json_path: &c.json_path,
+            })
+            .collect()
     }
 
     /// `admission::create` with this schema.

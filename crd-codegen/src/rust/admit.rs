@@ -233,6 +233,26 @@ impl<'a> AdmitEmitter<'a> {
             }
         };
         let status = v.subresources.status;
+        let printer_columns = (!v.printer_columns.is_empty()).then(|| {
+            let columns = v.printer_columns.iter().map(|c| {
+                let (name, type_, format, description, json_path) =
+                    (&c.name, &c.type_, &c.format, &c.description, &c.json_path);
+                let priority = proc_macro2::Literal::i32_unsuffixed(c.priority);
+                quote! {
+                    #rt::table::PrinterColumn {
+                        name: #name,
+                        type_: #type_,
+                        format: #format,
+                        description: #description,
+                        priority: #priority,
+                        json_path: #json_path,
+                    }
+                }
+            });
+            quote! {
+                const PRINTER_COLUMNS: &'static [#rt::table::PrinterColumn<'static>] = &[#( #columns ),*];
+            }
+        });
         // A derived root says itself whether its types have rules (`HAS_RULES` among
         // the tokens); a generated one knows.
         let rules = rules.map(|validate_rules| {
@@ -251,6 +271,7 @@ impl<'a> AdmitEmitter<'a> {
                 const NAMESPACED: bool = #namespaced;
                 const SCALE: Option<#rt::admission::ScalePaths<'static>> = #scale;
                 const STATUS: bool = #status;
+                #printer_columns
                 #rules
             }
         }

@@ -231,6 +231,16 @@ pub mod legacy_example_com {
             const NAMESPACED: bool = true;
             const SCALE: Option<rt::admission::ScalePaths<'static>> = None;
             const STATUS: bool = true;
+            const PRINTER_COLUMNS: &'static [rt::table::PrinterColumn<'static>] = &[
+                rt::table::PrinterColumn {
+                    name: "Schedule",
+                    type_: "string",
+                    format: "",
+                    description: "",
+                    priority: 0,
+                    json_path: ".spec.schedule",
+                },
+            ];
         }
 
         #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -1,0 +1,132 @@
+//! `crdgen get`: objects as `kubectl get` lists them, with their CRD's printer columns.
+
+use super::{load_crds, object_key, print_rejection, read_objects};
+use crd_codegen::engine::Engine;
+use crd_runtime::table;
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::SystemTime;
+
+/// The objects of one kind and version, in input order.
+struct Group {
+    api_version: String,
+    kind: String,
+    engine: usize,
+    objects: Vec<Value>,
+}
+
+/// Prints the objects of `object_paths` as tables, one per kind and version (in the
+/// order they first appear), each object first admitted as a create (so defaults
+/// show, and an object without `creationTimestamp` is created now).
+pub fn run(crd_paths: &[PathBuf], wide: bool, object_paths: &[PathBuf]) -> ExitCode {
+    let Some(loaded) = load_crds(crd_paths) else {
+        return ExitCode::from(2);
+    };
+    let engines: Vec<Engine> = loaded.crds.iter().map(|c| Engine::new(&c.ir)).collect();
+    let now = SystemTime::now();
+    let (mut bad_input, mut invalid) = (false, false);
+    let mut groups: Vec<Group> = Vec::new();
+    for path in object_paths {
+        let objects = match read_objects(path) {
+            Ok(o) => o,
+            Err(e) => {
+                eprintln!("{e}");
+                bad_input = true;
+                continue;
+            }
+        };
+        for obj in objects {
+            let where_ = format!("{}: document {}", obj.file.display(), obj.doc);
+            let (api_version, kind, namespace, _) = object_key(&obj.value);
+            let found = engines
+                .iter()
+                .enumerate()
+                .find(|(_, e)| e.names.kind == kind && e.for_api_version(&api_version).is_some());
+            let Some((index, engine)) = found else {
+                eprintln!("error: {where_}: no CustomResourceDefinition for kind {kind:?} in version {api_version:?}");
+                bad_input = true;
+                continue;
+            };
+            let Some(schema) = engine.for_api_version(&api_version) else {
+                continue;
+            };
+            let admission = schema.create(obj.value, &namespace);
+            if !admission.is_admitted() {
+                print_rejection(&obj.file, "creating", &kind, admission);
+                invalid = true;
+                continue;
+            }
+            let object = created_now(admission.object, now);
+            match groups
+                .iter_mut()
+                .find(|g| g.api_version == api_version && g.kind == kind)
+            {
+                Some(g) => g.objects.push(object),
+                None => groups.push(Group {
+                    api_version,
+                    kind,
+                    engine: index,
+                    objects: vec![object],
+                }),
+            }
+        }
+    }
+    let several = groups.len() > 1;
+    for (i, group) in groups.iter_mut().enumerate() {
+        let Some(schema) = engines[group.engine].for_api_version(&group.api_version) else {
+            continue;
+        };
+        if several {
+            // kubectl names each object `<kind>.<group>/<name>` when it lists several
+            // kinds.
+            let prefix = format!("{}.{}/", group.kind.to_lowercase(), engines[group.engine].group);
+            for object in &mut group.objects {
+                if let Some(name) = object.pointer_mut("/metadata/name") {
+                    *name = Value::from(format!("{prefix}{}", name.as_str().unwrap_or("")));
+                }
+            }
+        }
+        let columns = schema.printer_columns();
+        match table::print(table::served(&columns), &group.objects, wide, now) {
+            Ok(text) => {
+                if i > 0 {
+                    println!();
+                }
+                print!("{text}");
+            }
+            Err(e) => {
+                eprintln!("error: {} {}: {e}", group.api_version, group.kind);
+                invalid = true;
+            }
+        }
+    }
+    if bad_input {
+        ExitCode::from(2)
+    } else if invalid {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// The object with `metadata.creationTimestamp` set to `now` when it has none, as
+/// the API server sets it on create.
+fn created_now(mut object: Value, now: SystemTime) -> Value {
+    let Some(meta) = object.get_mut("metadata").and_then(Value::as_object_mut) else {
+        return object;
+    };
+    if meta
+        .get("creationTimestamp")
+        .and_then(Value::as_str)
+        .is_none_or(str::is_empty)
+    {
+        let secs = now
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64);
+        if let Ok(t) = crd_runtime::time::timestamp_from_unix(secs) {
+            meta.insert("creationTimestamp".into(), Value::from(t.to_string()));
+        }
+    }
+    object
+}

@@ -1,0 +1,151 @@
+//! What the API server serves beside admission, through the typed helpers of
+//! generated and derived kinds: printer columns as `kubectl get` prints them and the
+//! scale subresource (the seed's `kubectl scale --replicas=5`).
+
+use crd_derive::CustomResource;
+use crd_runtime::prelude::*;
+use crd_runtime::table::Cell;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+/// The seed's printer-column CronTab with the status and scale subresources.
+mod generated {
+    crd_derive::crd_types!("fixtures/printer-columns.yaml");
+}
+
+/// The same kind written as a derive.
+mod derived {
+    use super::*;
+
+    // clippy's `duplicated_attributes` reads `type = "string"` twice in one `#[crd]`
+    // as a duplicated attribute (a false positive for helper attributes).
+    #[allow(clippy::duplicated_attributes)]
+    #[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+    #[crd(
+        group = "stable.example.com",
+        version = "v1",
+        kind = "CronTab",
+        namespaced,
+        status = "CronTabStatus",
+        scale(
+            spec_replicas_path = ".spec.replicas",
+            status_replicas_path = ".status.replicas",
+            label_selector_path = ".status.labelSelector"
+        ),
+        printcolumn(name = "Spec", type = "string", json_path = ".spec.cronSpec"),
+        printcolumn(name = "Replicas", type = "integer", json_path = ".spec.replicas"),
+        printcolumn(name = "Image", type = "string", json_path = ".spec.image", priority = 1),
+        printcolumn(name = "Age", type = "date", json_path = ".metadata.creationTimestamp")
+    )]
+    #[serde(rename_all = "camelCase")]
+    pub struct CronTabSpec {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub cron_spec: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub image: Option<String>,
+        #[crd(default = 1)]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub replicas: Option<i64>,
+    }
+
+    #[derive(crd_derive::CrdSchema, Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+    #[serde(rename_all = "camelCase")]
+    pub struct CronTabStatus {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub replicas: Option<i64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub label_selector: Option<String>,
+    }
+}
+
+/// The seed's object, created a moment ago (the API server sets the timestamp).
+fn seed_object() -> serde_json::Value {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let created = crd_runtime::time::timestamp_from_unix(now as i64).unwrap().to_string();
+    json!({
+        "apiVersion": "stable.example.com/v1",
+        "kind": "CronTab",
+        "metadata": {"name": "my-new-cron-object", "namespace": "default", "resourceVersion": "1", "creationTimestamp": created},
+        "spec": {"cronSpec": "* * * * *", "image": "my-awesome-cron-image", "replicas": 1},
+        "status": {"replicas": 1, "labelSelector": "app=cron"},
+    })
+}
+
+fn check_kind<T: CustomResource + std::fmt::Debug>() {
+    let object: T = serde_json::from_value(seed_object()).unwrap();
+    assert_eq!(T::PRINTER_COLUMNS.len(), 4);
+    assert_eq!(
+        T::print_table(std::slice::from_ref(&object), false).unwrap(),
+        "NAME                 SPEC        REPLICAS   AGE\nmy-new-cron-object   * * * * *   1          0s\n"
+    );
+    assert_eq!(
+        T::print_table(std::slice::from_ref(&object), true).unwrap(),
+        "NAME                 SPEC        REPLICAS   IMAGE                   AGE\n\
+         my-new-cron-object   * * * * *   1          my-awesome-cron-image   0s\n"
+    );
+    assert_eq!(
+        object.printer_row().unwrap(),
+        [
+            Cell::String("my-new-cron-object".into()),
+            Cell::String("* * * * *".into()),
+            Cell::Integer(1),
+            Cell::String("my-awesome-cron-image".into()),
+            Cell::String("0s".into()),
+        ]
+    );
+
+    // `kubectl scale --replicas=5`: the Scale reads the paths, the update writes
+    // `.spec.replicas` and passes the update's validation.
+    let scale = object.scale().unwrap();
+    assert_eq!(scale.spec.unwrap().replicas, Some(1));
+    let status = scale.status.unwrap();
+    assert_eq!((status.replicas, status.selector.as_deref()), (1, Some("app=cron")));
+    assert_eq!(scale.metadata.name.as_deref(), Some("my-new-cron-object"));
+    let scaled = object.scale_to(5).unwrap();
+    assert_eq!(serde_json::to_value(&scaled).unwrap()["spec"]["replicas"], 5);
+    scaled.validate_update(&object).unwrap();
+    // A negative count is refused by the update's validation, with the scale path.
+    let negative = object.scale_to(-1).unwrap();
+    let errors = negative.validate_update(&object).unwrap_err().errors;
+    assert_eq!(
+        errors.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        [".spec.replicas: Invalid value: -1: should be a non-negative integer"]
+    );
+}
+
+#[test]
+fn a_generated_kind_prints_its_columns_and_scales() {
+    check_kind::<generated::stable_example_com::v1::CronTab>();
+}
+
+#[test]
+fn a_derived_kind_prints_its_columns_and_scales() {
+    check_kind::<derived::CronTab>();
+}
+
+/// Without printer columns the API server serves AGE; without the scale subresource
+/// there is nothing to scale.
+#[test]
+fn defaults_without_columns_or_scale() {
+    mod plain {
+        crd_derive::crd_types!("../../shared/spec/examples/crontab-crd.yaml");
+    }
+    use plain::stable_example_com::v1::CronTab;
+    let mut object = seed_object();
+    object["status"] = json!(null);
+    object.as_object_mut().unwrap().remove("status");
+    let object: CronTab = serde_json::from_value(object).unwrap();
+    assert_eq!(CronTab::PRINTER_COLUMNS.len(), 0);
+    assert_eq!(
+        CronTab::print_table(std::slice::from_ref(&object), false).unwrap(),
+        "NAME                 AGE\nmy-new-cron-object   0s\n"
+    );
+    let error = object.scale().unwrap_err();
+    assert_eq!(
+        (error.code, error.message.as_str()),
+        (404, "the server could not find the requested resource")
+    );
+}
