@@ -149,3 +149,41 @@ fn defaults_without_columns_or_scale() {
         (404, "the server could not find the requested resource")
     );
 }
+
+/// Field validation on the typed route: the same unknown fields, and the same three
+/// outcomes, for a generated and a derived kind.
+#[test]
+fn unknown_fields_under_each_field_validation() {
+    fn check<T: CustomResource>() {
+        let mut object = seed_object();
+        object["metadata"]["unknownMeta"] = json!(1);
+        object["spec"]["someRandomField"] = json!(42);
+        let admission = T::admit_value(object, "default");
+        assert!(admission.is_admitted());
+        assert_eq!(
+            admission.unknown_fields,
+            ["metadata.unknownMeta", "spec.someRandomField"]
+        );
+        let warn = admission.clone().with_field_validation(FieldValidation::Warn);
+        assert_eq!(
+            warn.warnings,
+            [
+                "unknown field \"metadata.unknownMeta\"",
+                "unknown field \"spec.someRandomField\""
+            ]
+        );
+        let strict = admission.clone().with_field_validation(FieldValidation::Strict);
+        assert_eq!(
+            strict.bad_request.as_deref(),
+            Some(
+                "CronTab in version \"v1\" cannot be handled as a CronTab: strict decoding error: unknown field \"metadata.unknownMeta\", unknown field \"spec.someRandomField\""
+            )
+        );
+        assert!(!strict.is_admitted());
+        let ignore = admission.clone().with_field_validation(FieldValidation::Ignore);
+        assert_eq!(ignore, admission);
+        assert!(ignore.warnings.is_empty());
+    }
+    check::<generated::stable_example_com::v1::CronTab>();
+    check::<derived::CronTab>();
+}

@@ -74,7 +74,12 @@ fn seed_examples() {
             assert_eq!(o.status.code(), Some(0), "{seed}: {}", err(&o));
             let admitted: Value = serde_json::from_str(&out(&o)).unwrap();
             assert_eq!(admitted, entry["expected"]["object"], "{seed}");
-            assert_eq!(err(&o), "", "{seed}");
+            // Under the default `--validate=warn` each pruned field is a warning.
+            let warnings: String = entry["expected"]["pruned"]
+                .as_array()
+                .map(|p| p.iter().map(|p| format!("Warning: unknown field {p}\n")).collect())
+                .unwrap_or_default();
+            assert_eq!(err(&o), warnings, "{seed}");
         } else {
             assert_eq!(o.status.code(), Some(1), "{seed}");
             let mut want = "The CronTab \"my-new-cron-object\" is invalid:".to_string();
@@ -431,4 +436,45 @@ spec: {cronSpec: '* * * * */5', image: my-awesome-cron-image}
         "{}",
         err(&o)
     );
+}
+
+/// `--validate` as kubectl's: unknown fields (metadata's first, then the pruned paths)
+/// are warnings by default, refuse the object with `strict`, and pass silently with
+/// `ignore` (or `false`, as on the seed page).
+#[test]
+fn validate_reports_unknown_fields() {
+    let crd = ex("crontab-crd.yaml");
+    let object = temp(
+        "unknown-fields.yaml",
+        "apiVersion: stable.example.com/v1
+kind: CronTab
+metadata: {name: my-new-cron-object, unknownMeta: 1}
+spec: {cronSpec: '* * * * */5', image: my-awesome-cron-image, someRandomField: 42}
+",
+    );
+    let o = crdgen(&["validate", "--crd", &crd, &object]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        err(&o),
+        "Warning: unknown field \"metadata.unknownMeta\"\nWarning: unknown field \"spec.someRandomField\"\n"
+    );
+    for strict in ["--validate=strict", "--validate=true"] {
+        let o = crdgen(&["validate", "--crd", &crd, strict, &object]);
+        assert_eq!(o.status.code(), Some(1));
+        assert_eq!(
+            err(&o),
+            format!(
+                "Error from server (BadRequest): error when creating {object:?}: CronTab in version \"v1\" cannot be handled as a CronTab: strict decoding error: unknown field \"metadata.unknownMeta\", unknown field \"spec.someRandomField\"\n"
+            )
+        );
+    }
+    for ignore in ["--validate=ignore", "--validate=false"] {
+        let o = crdgen(&["validate", "--crd", &crd, ignore, "-o", "json", &object]);
+        assert_eq!((o.status.code(), err(&o).as_str()), (Some(0), ""));
+        let admitted: Value = serde_json::from_str(&out(&o)).unwrap();
+        assert_eq!(admitted["spec"].get("someRandomField"), None);
+        assert_eq!(admitted["metadata"].get("unknownMeta"), None);
+    }
+    let o = crdgen(&["validate", "--crd", &crd, "--validate=maybe", &object]);
+    assert_eq!(o.status.code(), Some(2));
 }

@@ -107,6 +107,11 @@ pub struct Admission {
     pub object: Value,
     /// Paths of the unknown fields pruning removed, sorted.
     pub pruned: Vec<String>,
+    /// Every field the API server's strict decoder reports as unknown, in its order:
+    /// the fields `metadata` does not have (`metadata.foo`), then the pruned paths.
+    /// Under `fieldValidation` Warn (the default) each is a warning, under Strict the
+    /// request fails ([`Admission::with_field_validation`]).
+    pub unknown_fields: Vec<String>,
     /// Every validation error, in the API server's order. Empty when admitted.
     pub errors: ErrorList,
     /// The warnings the API server returns with the response: rule failures that
@@ -122,15 +127,61 @@ pub struct Admission {
     pub bad_request: Option<String>,
 }
 
+/// The `fieldValidation` of a request (kubectl's `--validate`): what the API server
+/// does with unknown fields.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FieldValidation {
+    /// Drop them without a word.
+    Ignore,
+    /// Drop them, with a warning each (`unknown field "spec.foo"`): the default.
+    #[default]
+    Warn,
+    /// Refuse the request (HTTP 400, `strict decoding error: unknown field ...`).
+    Strict,
+}
+
 impl Admission {
     pub fn is_admitted(&self) -> bool {
         self.errors.is_empty() && self.bad_request.is_none()
     }
 
-    fn rejected(object: Value, pruned: Vec<String>, message: String) -> Admission {
+    /// This admission under `fieldValidation` `mode`: with Warn, a warning per
+    /// unknown field (`unknown field "spec.foo"`) before the other warnings; with
+    /// Strict, a request with unknown fields is refused before validation:
+    /// `CronTab in version "v1" cannot be handled as a CronTab: strict decoding error:
+    /// unknown field "spec.foo", unknown field "spec.bar"`.
+    pub fn with_field_validation(mut self, mode: FieldValidation) -> Admission {
+        let unknown = |f: &String| format!("unknown field {f:?}");
+        match mode {
+            FieldValidation::Ignore => {}
+            FieldValidation::Warn => {
+                let mut warnings: Vec<String> = self.unknown_fields.iter().map(unknown).collect();
+                warnings.append(&mut self.warnings);
+                self.warnings = warnings;
+            }
+            FieldValidation::Strict if !self.unknown_fields.is_empty() && self.bad_request.is_none() => {
+                let kind = self.object.get("kind").and_then(Value::as_str).unwrap_or("");
+                let api_version = self.object.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+                let version = api_version.rsplit('/').next().unwrap_or("");
+                let errors: Vec<String> = self.unknown_fields.iter().map(unknown).collect();
+                self.bad_request = Some(format!(
+                    "{kind} in version {version:?} cannot be handled as a {kind}: strict decoding error: {}",
+                    errors.join(", ")
+                ));
+                self.errors.clear();
+                self.warnings.clear();
+                self.rules_cost = 0;
+            }
+            FieldValidation::Strict => {}
+        }
+        self
+    }
+
+    fn rejected(object: Value, decoded: Decoded, message: String) -> Admission {
         Admission {
             object,
-            pruned,
+            unknown_fields: decoded.unknown_fields(),
+            pruned: decoded.pruned,
             errors: ErrorList::new(),
             warnings: Vec::new(),
             rules_cost: 0,
@@ -158,13 +209,13 @@ pub const GENERATED_NAME_SUFFIX: &str = "xxxxx";
 /// when the status subresource is on) and `ValidateCreate`.
 pub fn create(schema: &dyn ResourceSchema, object: Value, namespace: &str) -> Admission {
     let mut object = object;
-    let pruned = match decode_request(schema, &mut object, false) {
-        Ok(p) => p,
-        Err(message) => return Admission::rejected(object, Vec::new(), message),
+    let decoded = match decode_request(schema, &mut object, false) {
+        Ok(d) => d,
+        Err(message) => return Admission::rejected(object, Decoded::default(), message),
     };
     schema.default(&mut object);
     if let Err(message) = ensure_namespace(schema, &mut object, namespace) {
-        return Admission::rejected(object, pruned, message);
+        return Admission::rejected(object, decoded, message);
     }
     if let Value::Object(m) = &mut object {
         generate_name(m);
@@ -175,7 +226,8 @@ pub fn create(schema: &dyn ResourceSchema, object: Value, namespace: &str) -> Ad
     let findings = validate_create_findings(schema, &object);
     Admission {
         object,
-        pruned,
+        unknown_fields: decoded.unknown_fields(),
+        pruned: decoded.pruned,
         errors: findings.errors,
         warnings: findings.warnings,
         rules_cost: findings.cost,
@@ -197,9 +249,9 @@ pub fn create(schema: &dyn ResourceSchema, object: Value, namespace: &str) -> Ad
 pub fn update(schema: &dyn ResourceSchema, object: Value, old: Value, namespace: &str) -> Admission {
     let mut object = object;
     let mut old = old;
-    let pruned = match decode_request(schema, &mut object, false) {
-        Ok(p) => p,
-        Err(message) => return Admission::rejected(object, Vec::new(), message),
+    let decoded = match decode_request(schema, &mut object, false) {
+        Ok(d) => d,
+        Err(message) => return Admission::rejected(object, Decoded::default(), message),
     };
     schema.default(&mut object);
     if matches!(object["metadata"]["resourceVersion"].as_str().unwrap_or(""), "" | "0") {
@@ -210,7 +262,8 @@ pub fn update(schema: &dyn ResourceSchema, object: Value, old: Value, namespace:
         );
         return Admission {
             object,
-            pruned,
+            unknown_fields: decoded.unknown_fields(),
+            pruned: decoded.pruned,
             errors: vec![error],
             warnings: Vec::new(),
             rules_cost: 0,
@@ -218,20 +271,21 @@ pub fn update(schema: &dyn ResourceSchema, object: Value, old: Value, namespace:
         };
     }
     if let Err(message) = decode_request(schema, &mut old, true) {
-        return Admission::rejected(object, pruned, format!("the old object cannot be read: {message}"));
+        return Admission::rejected(object, decoded, format!("the old object cannot be read: {message}"));
     }
     schema.default(&mut old);
     // The stored object lives in the request's namespace (an old object read from a
     // manifest may not say so).
     let _ = ensure_namespace(schema, &mut old, namespace);
     if let Err(message) = ensure_namespace(schema, &mut object, namespace) {
-        return Admission::rejected(object, pruned, message);
+        return Admission::rejected(object, decoded, message);
     }
     before_update(schema, &mut object, &old);
     let findings = validate_update_findings(schema, &object, &old);
     Admission {
         object,
-        pruned,
+        unknown_fields: decoded.unknown_fields(),
+        pruned: decoded.pruned,
         errors: findings.errors,
         warnings: findings.warnings,
         rules_cost: findings.cost,
@@ -244,14 +298,30 @@ pub fn update(schema: &dyn ResourceSchema, object: Value, old: Value, namespace:
 /// invalid metadata): prune with the version's schema, drop non-nullable nulls, coerce
 /// embedded resources. Returns the pruned paths, sorted.
 pub fn read_converted(schema: &dyn ResourceSchema, object: &mut Value) -> Result<Vec<String>, String> {
-    decode_request(schema, object, false)
+    decode_request(schema, object, false).map(|d| d.pruned)
+}
+
+/// What the request decoder dropped.
+#[derive(Default)]
+struct Decoded {
+    /// The pruned paths, sorted.
+    pruned: Vec<String>,
+    /// The fields of `metadata` that `ObjectMeta` does not have.
+    unknown_metadata: Vec<String>,
+}
+
+impl Decoded {
+    /// What a strict decoder reports, in the API server's order.
+    fn unknown_fields(&self) -> Vec<String> {
+        self.unknown_metadata.iter().chain(&self.pruned).cloned().collect()
+    }
 }
 
 /// The request decoder (`unstructuredSchemaCoercer.apply`): numbers as Go decodes
 /// them, then prune, drop non-nullable nulls and coerce embedded resources, and
-/// restore `kind`, `apiVersion` and the coerced `metadata`. Returns the pruned paths,
-/// sorted, or the Bad Request message.
-fn decode_request(schema: &dyn ResourceSchema, object: &mut Value, read_path: bool) -> Result<Vec<String>, String> {
+/// restore `kind`, `apiVersion` and the coerced `metadata`. Returns what it dropped, or
+/// the Bad Request message.
+fn decode_request(schema: &dyn ResourceSchema, object: &mut Value, read_path: bool) -> Result<Decoded, String> {
     go_json_numbers(object);
     let kind_name = schema.kind();
     let version = schema.api_version().rsplit('/').next().unwrap_or("");
@@ -278,8 +348,13 @@ fn decode_request(schema: &dyn ResourceSchema, object: &mut Value, read_path: bo
     let kind = nested_string("kind").map_err(|e| cannot_handle(&e))?;
     let api_version = nested_string("apiVersion").map_err(|e| cannot_handle(&e))?;
     let meta: Option<ObjectMeta> = objectmeta::get_object_meta(map, read_path).map_err(|e| cannot_handle(&e))?;
-    // Metadata that re-encodes to itself needs no `SetObjectMeta` (the common case).
+    // Metadata that re-encodes to itself needs no `SetObjectMeta` (the common case),
+    // and has no unknown fields.
     let meta = meta.filter(|_| !map.get("metadata").is_some_and(objectmeta::round_trips));
+    let unknown_metadata = match (&meta, map.get("metadata")) {
+        (Some(_), Some(metadata)) => objectmeta::unknown_object_meta_fields(metadata),
+        _ => Vec::new(),
+    };
     let (group, _) = objectmeta::parse_group_version(api_version).map_err(|e| cannot_handle(&e))?;
     let (schema_group, _) = objectmeta::parse_group_version(schema.api_version()).unwrap_or(("", ""));
     let is_this_kind = group == schema_group && kind == schema.kind();
@@ -303,7 +378,10 @@ fn decode_request(schema: &dyn ResourceSchema, object: &mut Value, read_path: bo
             m.remove("creationTimestamp");
         }
     }
-    Ok(pruned)
+    Ok(Decoded {
+        pruned,
+        unknown_metadata,
+    })
 }
 
 fn json_kind(v: &Value) -> &'static str {

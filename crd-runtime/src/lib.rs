@@ -14,7 +14,7 @@
 //! `__private` module and its modules, not an API.
 #![warn(missing_docs)]
 
-pub use admission::Admission;
+pub use admission::{Admission, FieldValidation};
 pub use conversion::{ConversionError, Convert, ConvertFrom, Converted};
 pub use derived::{CrdSchema, MergeError, merge_crds};
 pub use errors::{ErrorList, ErrorType, FieldError, InvalidObject, Path};
@@ -34,7 +34,7 @@ pub use kube;
 /// What users of generated and derived types import: `use crd_runtime::prelude::*;`
 /// brings the traits whose methods they call (`T::admit_value`, `obj.validate()`).
 pub mod prelude {
-    pub use crate::admission::Admission;
+    pub use crate::admission::{Admission, FieldValidation};
     pub use crate::conversion::{Convert, ConvertFrom, Converted};
     pub use crate::derived::{CrdSchema, merge_crds};
     pub use crate::errors::InvalidObject;

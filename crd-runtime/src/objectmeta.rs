@@ -272,6 +272,10 @@ struct Decoder {
     saved: Option<String>,
     strukt: &'static str,
     stack: Vec<&'static str>,
+    /// Paths of the fields `ObjectMeta` does not have (`metadata.foo`,
+    /// `metadata.ownerReferences[0].foo`), in the order met: what a strict decoder
+    /// reports.
+    unknown: Vec<String>,
 }
 
 /// An error that stops decoding at once (an `UnmarshalJSON` failure).
@@ -283,6 +287,7 @@ impl Decoder {
             saved: None,
             strukt: "",
             stack: Vec::new(),
+            unknown: Vec::new(),
         }
     }
 
@@ -432,7 +437,7 @@ impl Decoder {
             Value::Null => into.clear(),
             Value::Array(a) => {
                 let mut out = Vec::with_capacity(a.len());
-                for x in a {
+                for (i, x) in a.iter().enumerate() {
                     let mut r = OwnerReference::default();
                     match x {
                         Value::Null => {}
@@ -464,7 +469,7 @@ impl Decoder {
                                         d.bool_ptr(fv, &mut r.block_owner_deletion);
                                         Ok(())
                                     })?,
-                                    _ => {}
+                                    _ => self.unknown.push(format!("metadata.ownerReferences[{i}].{k}")),
                                 }
                             }
                         }
@@ -484,7 +489,7 @@ impl Decoder {
             Value::Null => into.clear(),
             Value::Array(a) => {
                 let mut out = Vec::with_capacity(a.len());
-                for x in a {
+                for (i, x) in a.iter().enumerate() {
                     let mut e = ManagedFieldsEntry::default();
                     match x {
                         Value::Null => {}
@@ -517,7 +522,7 @@ impl Decoder {
                                         d.string(fv, &mut e.subresource, "string");
                                         Ok(())
                                     })?,
-                                    _ => {}
+                                    _ => self.unknown.push(format!("metadata.managedFields[{i}].{k}")),
                                 }
                             }
                         }
@@ -591,9 +596,29 @@ impl Decoder {
                 Ok(())
             }),
             "managedFields" => self.field(S, "managedFields", |d| d.managed_fields(v, &mut meta.managed_fields)),
-            _ => Ok(()),
+            _ => {
+                self.unknown.push(format!("metadata.{k}"));
+                Ok(())
+            }
         }
     }
+}
+
+/// The fields of `metadata` that `ObjectMeta` does not have, as paths
+/// (`metadata.foo`, `metadata.ownerReferences[0].foo`) in the order a strict decoder
+/// meets them in the re-encoded JSON (keys sorted): what the API server reports as
+/// unknown fields under `fieldValidation` Warn or Strict.
+pub fn unknown_object_meta_fields(metadata: &Value) -> Vec<String> {
+    let mut meta = ObjectMeta::default();
+    let mut d = Decoder::new();
+    if let Value::Object(m) = metadata {
+        for (k, v) in m {
+            if d.meta_field(&mut meta, k, v).is_err() {
+                break;
+            }
+        }
+    }
+    d.unknown
 }
 
 /// `json.Unmarshal(json.Marshal(metadata), &metav1.ObjectMeta{})`: the decoded

@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 use crd_codegen::Selection;
 use crd_codegen::diagnostic::Severity;
 use crd_codegen::load::{Loaded, load};
+use crd_runtime::FieldValidation;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -96,6 +97,12 @@ enum Command {
         /// Print the admitted objects (after pruning and defaulting) in this format.
         #[arg(short, long, value_name = "FORMAT")]
         output: Option<OutputFormat>,
+        /// What to do with unknown fields, as kubectl's `--validate` (the request's
+        /// `fieldValidation`): `warn` prints `Warning: unknown field "spec.foo"`,
+        /// `strict` refuses the object, `ignore` drops them silently (`true` is
+        /// `strict`, `false` is `ignore`).
+        #[arg(long, value_name = "MODE", default_value = "warn", value_parser = parse_field_validation)]
+        validate: FieldValidation,
         /// Object files (YAML or JSON, one or many documents).
         #[arg(required = true, value_name = "OBJECT")]
         objects: Vec<PathBuf>,
@@ -183,8 +190,9 @@ fn main() -> ExitCode {
             crds,
             old,
             output,
+            validate: field_validation,
             objects,
-        } => validate(&crds, old.as_deref(), output, &objects),
+        } => validate(&crds, old.as_deref(), output, field_validation, &objects),
         Command::Get { crds, output, objects } => get::run(&crds, output == Some(TableFormat::Wide), &objects),
         Command::Convert {
             crds,
@@ -326,10 +334,23 @@ fn object_key(v: &serde_json::Value) -> (String, String, String, String) {
     )
 }
 
+/// kubectl's `--validate` values.
+fn parse_field_validation(value: &str) -> Result<FieldValidation, String> {
+    match value {
+        "strict" | "true" => Ok(FieldValidation::Strict),
+        "warn" => Ok(FieldValidation::Warn),
+        "ignore" | "false" => Ok(FieldValidation::Ignore),
+        other => Err(format!(
+            "invalid value {other:?}: must be one of strict (or true), warn, ignore (or false)"
+        )),
+    }
+}
+
 fn validate(
     crd_paths: &[PathBuf],
     old_path: Option<&std::path::Path>,
     output: Option<OutputFormat>,
+    field_validation: FieldValidation,
     object_paths: &[PathBuf],
 ) -> ExitCode {
     use crd_codegen::engine::Engine;
@@ -398,7 +419,8 @@ fn validate(
                 schema.update(obj.value, old.value.clone(), &namespace)
             } else {
                 schema.create(obj.value, &namespace)
-            };
+            }
+            .with_field_validation(field_validation);
             // kubectl prints the warnings of a response (rule failures that ratcheting
             // forgave) before its result.
             for w in &admission.warnings {
