@@ -51,6 +51,7 @@ mod derived {
     #[derive(crd_derive::CrdSchema, Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
     #[serde(rename_all = "camelCase")]
     pub struct CronTabStatus {
+        #[crd(minimum = 0)]
         #[serde(skip_serializing_if = "Option::is_none")]
         pub replicas: Option<i64>,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -186,4 +187,140 @@ fn unknown_fields_under_each_field_validation() {
     }
     check::<generated::stable_example_com::v1::CronTab>();
     check::<derived::CronTab>();
+}
+
+const RULES_NOT_CHECKED: &str = "<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation";
+
+/// The status subresource and the main resource's update, on a kind with both.
+mod status {
+    crd_derive::crd_types!("fixtures/status-crd.yaml");
+}
+
+fn stored(generation: i64, spec: serde_json::Value, status: serde_json::Value) -> serde_json::Value {
+    json!({
+        "apiVersion": "status.example.com/v1",
+        "kind": "CronTab",
+        "metadata": {"name": "c", "namespace": "default", "resourceVersion": "7", "generation": generation,
+            "uid": "uid-c", "labels": {"app": "cron"}},
+        "spec": spec,
+        "status": status,
+    })
+}
+
+/// `PUT .../status` keeps the stored object but for `status` (and managedFields): the
+/// request's spec, labels and finalizers are dropped, and `generation` stays.
+#[test]
+fn a_status_update_changes_only_the_status() {
+    use status::status_example_com::v1::CronTab;
+    let old = stored(
+        3,
+        json!({"cronSpec": "* * * * *", "replicas": 2}),
+        json!({"replicas": 1}),
+    );
+    let mut new = old.clone();
+    new["spec"]["replicas"] = json!(5);
+    new["metadata"]["labels"] = json!({"app": "other"});
+    new["metadata"]["finalizers"] = json!(["example.com/f"]);
+    new["status"] = json!({"replicas": 2, "phase": "Running"});
+    let a = CronTab::admit_status_update_value(new, old.clone(), "default");
+    assert!(a.is_admitted(), "{:?}", a.errors);
+    let mut expected = old.clone();
+    expected["status"] = json!({"replicas": 2, "phase": "Running"});
+    assert_eq!(a.object, expected);
+
+    // A request without `status` removes it.
+    let mut new = old.clone();
+    new.as_object_mut().unwrap().remove("status");
+    let a = CronTab::admit_status_update_value(new, old, "default");
+    assert_eq!(a.object.get("status"), None);
+}
+
+/// Only `status` is validated against the schema, ratcheted against the old status;
+/// the whole object's rules run (the status rule here).
+#[test]
+fn a_status_update_validates_the_status_alone() {
+    use status::status_example_com::v1::CronTab;
+    // Stored before the schema required a spec and bounded its replicas.
+    let old = json!({
+        "apiVersion": "status.example.com/v1", "kind": "CronTab",
+        "metadata": {"name": "c", "namespace": "default", "resourceVersion": "7"},
+        "status": {"replicas": 1},
+    });
+    let mut new = old.clone();
+    new["status"] = json!({"replicas": 3});
+    let a = CronTab::admit_status_update_value(new.clone(), old.clone(), "default");
+    assert!(a.is_admitted(), "{:?}", a.errors);
+    // The main resource's update of the same object fails on the root's `required`
+    // (the root never ratchets).
+    let a = CronTab::admit_update_value(new, old.clone(), "default");
+    let errors: Vec<String> = a.errors.iter().map(ToString::to_string).collect();
+    assert_eq!(errors, ["spec: Required value", RULES_NOT_CHECKED]);
+
+    let bad = |status: serde_json::Value| {
+        let mut new = old.clone();
+        new["status"] = status;
+        let a = CronTab::admit_status_update_value(new, old.clone(), "default");
+        a.errors.iter().map(ToString::to_string).collect::<Vec<_>>()
+    };
+    assert_eq!(
+        bad(json!({"replicas": -1, "phase": "Gone"})),
+        // Schema errors in the API server's order, then the scale path's (raw).
+        [
+            "status.phase: Unsupported value: \"Gone\": supported values: \"Pending\", \"Running\"",
+            "status.replicas: Invalid value: -1: status.replicas in body should be greater than or equal to 0",
+            ".status.replicas: Invalid value: -1: should be a non-negative integer",
+            RULES_NOT_CHECKED,
+        ]
+    );
+    assert_eq!(
+        bad(json!({"replicas": 101})),
+        // An object's value is omitted, as in the seed's `spec: Invalid value: failed rule: ...`.
+        ["status: Invalid value: at most 100 replicas"]
+    );
+}
+
+/// The main resource's update: `generation` goes up when anything outside
+/// `metadata` changes, and a request cannot change `status` (the subresource owns it).
+#[test]
+fn a_main_update_bumps_the_generation_and_keeps_the_status() {
+    use status::status_example_com::v1::CronTab;
+    let old = stored(
+        3,
+        json!({"cronSpec": "* * * * *", "replicas": 2}),
+        json!({"replicas": 1}),
+    );
+    let generation = |new: serde_json::Value| {
+        let a = CronTab::admit_update_value(new, old.clone(), "default");
+        assert!(a.is_admitted(), "{:?}", a.errors);
+        (a.object["metadata"]["generation"].clone(), a.object["status"].clone())
+    };
+    let mut spec = old.clone();
+    spec["spec"]["replicas"] = json!(4);
+    assert_eq!(generation(spec), (json!(4), json!({"replicas": 1})));
+    let mut labels = old.clone();
+    labels["metadata"]["labels"] = json!({"app": "x"});
+    assert_eq!(generation(labels), (json!(3), json!({"replicas": 1})));
+    let mut status = old.clone();
+    status["status"] = json!({"replicas": 9});
+    assert_eq!(generation(status), (json!(3), json!({"replicas": 1})));
+}
+
+/// A derived kind's status update validates its status type the same way.
+#[test]
+fn a_derived_status_update_validates_the_status_type() {
+    let old = seed_object();
+    let mut new = old.clone();
+    new["status"]["replicas"] = json!(-2);
+    new["spec"]["replicas"] = json!(7);
+    let a = derived::CronTab::admit_status_update_value(new, old.clone(), "default");
+    let errors: Vec<String> = a.errors.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        errors,
+        [
+            "status.replicas: Invalid value: -2: status.replicas in body should be greater than or equal to 0",
+            ".status.replicas: Invalid value: -2: should be a non-negative integer",
+        ]
+    );
+    // The request's spec change is dropped.
+    assert_eq!(a.object["spec"]["replicas"], 1);
 }

@@ -478,3 +478,52 @@ spec: {cronSpec: '* * * * */5', image: my-awesome-cron-image, someRandomField: 4
     let o = crdgen(&["validate", "--crd", &crd, "--validate=maybe", &object]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// `--subresource status` with `--old`: only the status is kept and validated.
+#[test]
+fn validate_through_the_status_subresource() {
+    let crd = fixture("status-crd.yaml");
+    let old = temp(
+        "status-old.yaml",
+        "apiVersion: status.example.com/v1
+kind: CronTab
+metadata: {name: c, resourceVersion: '7', generation: 2}
+spec: {replicas: 2}
+status: {replicas: 1}
+",
+    );
+    let new = temp(
+        "status-new.yaml",
+        "apiVersion: status.example.com/v1
+kind: CronTab
+metadata: {name: c, resourceVersion: '7', labels: {a: b}}
+spec: {replicas: 50}
+status: {replicas: 3}
+",
+    );
+    let o = crdgen(&[
+        "validate",
+        "--crd",
+        &crd,
+        "--old",
+        &old,
+        "--subresource",
+        "status",
+        "-o",
+        "json",
+        &new,
+    ]);
+    assert_eq!((o.status.code(), err(&o).as_str()), (Some(0), ""));
+    let admitted: Value = serde_json::from_str(&out(&o)).unwrap();
+    assert_eq!(admitted["spec"], serde_json::json!({"replicas": 2}));
+    assert_eq!(admitted["status"], serde_json::json!({"replicas": 3}));
+    assert_eq!(admitted["metadata"].get("labels"), None);
+    assert_eq!(admitted["metadata"]["generation"], 2);
+    // The main resource's update of the same object validates the spec.
+    let o = crdgen(&["validate", "--crd", &crd, "--old", &old, &new]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err(&o).contains("spec.replicas: Invalid value: 50"), "{}", err(&o));
+    // A subresource needs the stored object.
+    let o = crdgen(&["validate", "--crd", &crd, "--subresource", "status", &new]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -1,4 +1,5 @@
-//! What a create or update request does to a custom resource, in the API server's
+//! What a create or update request (of the main resource, or of its status
+//! subresource: [`update_status`]) does to a custom resource, in the API server's
 //! order: decode → prune → drop non-nullable nulls → coerce metadata → default →
 //! validate (type meta, object meta, OpenAPI schema, scale, embedded resources,
 //! list sets and maps, then CEL rules unless a blocking error came first).
@@ -20,8 +21,8 @@
 //!   Go): integral floats such as YAML's `1.0` become int64 ([`go_json_numbers`]);
 //! - a zero `metadata.creationTimestamp` is omitted instead of written as `null` (the
 //!   server sets the timestamp on create); no `uid`, `creationTimestamp` or
-//!   `generation` is assigned on create, and an update does not increment
-//!   `generation` (none of these changes a validation outcome);
+//!   `generation` is assigned on create, and an update increments `generation`
+//!   only when the old object has one (none of these changes a validation outcome);
 //! - `generateName` is completed with [`GENERATED_NAME_SUFFIX`] instead of five
 //!   random characters;
 //! - the old object of an update is read without `repairGeneration` (which sets a
@@ -70,6 +71,11 @@ pub trait ResourceSchema {
     /// kube-openapi validation of the whole object. With `old` (an update) errors are
     /// ratcheted: a node whose value equals its correlated old value reports none.
     fn validate(&self, object: &Value, old: Option<&Value>, res: &mut Res);
+
+    /// kube-openapi validation of `status` alone, at `status` and ratcheted against
+    /// `old`'s (the status subresource's `statusSchemaValidator`): nothing when the
+    /// object has no `status` or the schema does not declare it.
+    fn validate_status(&self, object: &Value, old: Option<&Value>, res: &mut Res);
 
     /// `objectmeta.Validate` below the root (isResourceRoot=false): embedded resources.
     fn validate_embedded(&self, object: &Value, errs: &mut ErrorList);
@@ -247,6 +253,40 @@ pub fn create(schema: &dyn ResourceSchema, object: Value, namespace: &str) -> Ad
 /// unconditional update): `metadata.resourceVersion: Invalid value: 0: must be
 /// specified for an update`.
 pub fn update(schema: &dyn ResourceSchema, object: Value, old: Value, namespace: &str) -> Admission {
+    update_with(schema, object, old, namespace, Strategy::Main)
+}
+
+/// Admits `object` as an update of `old` through the status subresource (`PUT
+/// .../status`, the status strategy): the stored object is `old` with the request's
+/// `status` (removed when the request has none) and `metadata.managedFields`;
+/// everything else the request changes (spec, labels, annotations, finalizers) is
+/// dropped, and `generation` stays. Validated as `ValidateStatusUpdate`: type and
+/// object metadata, the `status` stanza against its schema (ratcheted), the scale
+/// subresource's status paths, list sets and maps, then the rules of the whole object
+/// (ratcheted: what the request did not change keeps its old verdict).
+///
+/// The decoding, the resource-version check and the old object's reading are
+/// [`update`]'s.
+pub fn update_status(schema: &dyn ResourceSchema, object: Value, old: Value, namespace: &str) -> Admission {
+    update_with(schema, object, old, namespace, Strategy::Status)
+}
+
+/// Which registry strategy an update goes through.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Strategy {
+    /// The main resource (`customResourceStrategy`).
+    Main,
+    /// The status subresource (`statusStrategy`).
+    Status,
+}
+
+fn update_with(
+    schema: &dyn ResourceSchema,
+    object: Value,
+    old: Value,
+    namespace: &str,
+    strategy: Strategy,
+) -> Admission {
     let mut object = object;
     let mut old = old;
     let decoded = match decode_request(schema, &mut object, false) {
@@ -280,8 +320,8 @@ pub fn update(schema: &dyn ResourceSchema, object: Value, old: Value, namespace:
     if let Err(message) = ensure_namespace(schema, &mut object, namespace) {
         return Admission::rejected(object, decoded, message);
     }
-    before_update(schema, &mut object, &old);
-    let findings = validate_update_findings(schema, &object, &old);
+    before_update(schema, &mut object, &old, strategy);
+    let findings = validate_update_with(schema, &object, &old, strategy);
     Admission {
         object,
         unknown_fields: decoded.unknown_fields(),
@@ -478,9 +518,16 @@ fn generate_name(object: &mut Map<String, Value>) {
     }
 }
 
-/// `BeforeUpdate`'s changes to the new object (the generation increment of
-/// `PrepareForUpdate` is left out: it changes no validation outcome).
-fn before_update(schema: &dyn ResourceSchema, object: &mut Value, old: &Value) {
+/// `BeforeUpdate` with the strategy's `PrepareForUpdate`: `generation`, `uid` and
+/// the timestamps from `old`; the main strategy keeps the old `status` when the status
+/// subresource is on and increments `generation` when anything outside `metadata`
+/// changed; the status strategy keeps all of `old` but the request's `status` and
+/// `managedFields`.
+///
+/// (An old object without a `generation`, read from a manifest rather than the
+/// store, leaves the new one without one: the store's `repairGeneration` is not
+/// repeated.)
+fn before_update(schema: &dyn ResourceSchema, object: &mut Value, old: &Value, strategy: Strategy) {
     let old_meta = old.get("metadata").and_then(|m| objectmeta::decode_object_meta(m).ok());
     let old_meta = old_meta.unwrap_or_default();
     if let Some(meta) = metadata_mut(object) {
@@ -489,6 +536,31 @@ fn before_update(schema: &dyn ResourceSchema, object: &mut Value, old: &Value) {
         } else {
             meta.insert("generation".into(), Value::from(old_meta.generation));
         }
+    }
+    match strategy {
+        Strategy::Main => {
+            if schema.status_subresource()
+                && let (Value::Object(new), Value::Object(old)) = (&mut *object, old)
+            {
+                match old.get("status") {
+                    Some(s) => {
+                        new.insert("status".into(), s.clone());
+                    }
+                    None => {
+                        new.remove("status");
+                    }
+                }
+            }
+            if old_meta.generation > 0
+                && changed_outside_metadata(object, old)
+                && let Some(meta) = metadata_mut(object)
+            {
+                meta.insert("generation".into(), Value::from(old_meta.generation + 1));
+            }
+        }
+        Strategy::Status => prepare_status_update(object, old),
+    }
+    if let Some(meta) = metadata_mut(object) {
         if meta.get("uid").and_then(Value::as_str).unwrap_or("").is_empty() && !old_meta.uid.is_empty() {
             meta.insert("uid".into(), Value::String(old_meta.uid.clone()));
         }
@@ -504,17 +576,43 @@ fn before_update(schema: &dyn ResourceSchema, object: &mut Value, old: &Value) {
             meta.insert("deletionGracePeriodSeconds".into(), Value::from(g));
         }
     }
-    if schema.status_subresource()
-        && let (Value::Object(new), Value::Object(old)) = (object, old)
-    {
-        match old.get("status") {
-            Some(s) => {
-                new.insert("status".into(), s.clone());
-            }
-            None => {
-                new.remove("status");
-            }
-        }
+}
+
+/// Whether a top-level field other than `metadata` differs (`copyNonMetadata` and
+/// `Semantic.DeepEqual`).
+fn changed_outside_metadata(object: &Value, old: &Value) -> bool {
+    let (Value::Object(new), Value::Object(old)) = (object, old) else {
+        return object != old;
+    };
+    let outside = |m: &'_ Map<String, Value>| m.iter().filter(|(k, _)| *k != "metadata").count();
+    outside(new) != outside(old)
+        || new
+            .iter()
+            .filter(|(k, _)| *k != "metadata")
+            .any(|(k, v)| old.get(k) != Some(v))
+}
+
+/// The status strategy's `PrepareForUpdate`: `old`, with the request's `status`
+/// (none when it has none) and `metadata.managedFields`.
+fn prepare_status_update(object: &mut Value, old: &Value) {
+    let status = object.get_mut("status").map(Value::take);
+    let managed_fields = object
+        .get_mut("metadata")
+        .and_then(|m| m.get_mut("managedFields"))
+        .map(Value::take)
+        .filter(|m| !m.is_null() && m.as_array().is_none_or(|a| !a.is_empty()));
+    *object = old.clone();
+    if let Value::Object(map) = object {
+        match status {
+            Some(status) => map.insert("status".into(), status),
+            None => map.remove("status"),
+        };
+    }
+    if let Some(meta) = metadata_mut(object) {
+        match managed_fields {
+            Some(m) => meta.insert("managedFields".into(), m),
+            None => meta.remove("managedFields"),
+        };
     }
 }
 
@@ -604,11 +702,20 @@ pub fn validate_update(schema: &dyn ResourceSchema, object: &Value, old: &Value)
 
 /// [`validate_update`] with the warnings and the cost of the rules.
 pub fn validate_update_findings(schema: &dyn ResourceSchema, object: &Value, old: &Value) -> Findings {
+    validate_update_with(schema, object, old, Strategy::Main)
+}
+
+/// The validation of an update by `strategy`: the common object-meta checks
+/// (`validateCommonFields`), then the strategy's `ValidateUpdate`. The main strategy
+/// validates the whole object (OpenAPI errors ratcheted, scale paths, embedded
+/// resources); the status strategy's `ValidateStatusUpdate` only `status` (ratcheted
+/// against the old `status`) and the scale status paths. Both then check list sets and
+/// maps (only when `old` has no such error) and the rules of the whole object.
+fn validate_update_with(schema: &dyn ResourceSchema, object: &Value, old: &Value, strategy: Strategy) -> Findings {
     let mut errs = ErrorList::new();
     let mut rules = Findings::default();
     let new_meta = object_meta_of(object);
     let old_meta = object_meta_of(old);
-    // validateCommonFields
     if let (Ok(new_meta), Ok(old_meta)) = (&new_meta, &old_meta) {
         errs.extend(objectmeta::validate_object_meta(
             new_meta,
@@ -618,7 +725,6 @@ pub fn validate_update_findings(schema: &dyn ResourceSchema, object: &Value, old
         ));
         errs.extend(objectmeta::validate_object_meta_update(new_meta, old_meta, "metadata"));
     }
-    // customResourceValidator.ValidateUpdate
     let type_errs = objectmeta::validate_type_meta(object, schema.kind(), schema.api_version());
     if !type_errs.is_empty() {
         errs.extend(type_errs);
@@ -632,11 +738,24 @@ pub fn validate_update_findings(schema: &dyn ResourceSchema, object: &Value, old
             }
         }
         let mut res = Res::default();
-        schema.validate(object, Some(old), &mut res);
-        res.into_field_errors(&mut errs);
-        scale_errors(schema, object, &mut errs);
+        match strategy {
+            Strategy::Main => {
+                schema.validate(object, Some(old), &mut res);
+                res.into_field_errors(&mut errs);
+                scale_errors(schema, object, &mut errs);
+            }
+            Strategy::Status => {
+                schema.validate_status(object, Some(old), &mut res);
+                res.into_field_errors(&mut errs);
+                if let Some(scale) = schema.scale() {
+                    errs.extend(objectmeta::validate_scale_status(object, &scale));
+                }
+            }
+        }
     }
-    schema.validate_embedded(object, &mut errs);
+    if strategy == Strategy::Main {
+        schema.validate_embedded(object, &mut errs);
+    }
     let mut old_list_errs = ErrorList::new();
     schema.validate_lists(old, &mut old_list_errs);
     if old_list_errs.is_empty() {

@@ -73,6 +73,11 @@ pub trait CustomResource: ObjectSchema + k8s_openapi::Resource + Serialize + Des
     /// [`crate::table::served`] for what the API server serves when there are none).
     const PRINTER_COLUMNS: &'static [crate::table::PrinterColumn<'static>] = &[];
 
+    /// OpenAPI validation of the object's `status` alone (at `status`, ratcheted
+    /// against `old`'s), as the status subresource validates an update. Generated for
+    /// roots whose schema has a `status` property.
+    fn validate_status(_object: &Value, _old: Option<&Value>, _res: &mut Res) {}
+
     /// `x-kubernetes-validations` of the whole object (compiled CEL); `old` on update.
     /// Ratcheted failures go to `warnings` (see [`crate::rules`]).
     fn validate_rules(_object: &Value, _old: Option<&Value>) -> crate::rules::Findings {
@@ -88,6 +93,13 @@ pub trait CustomResource: ObjectSchema + k8s_openapi::Resource + Serialize + Des
     /// The update pipeline against the stored `old` object.
     fn admit_update_value(object: Value, old: Value, namespace: &str) -> Admission {
         admission::update(&Compiled::<Self>::new(), object, old, namespace)
+    }
+
+    /// The update pipeline of the status subresource (`PUT .../status`) against the
+    /// stored `old` object: only the request's `status` is kept, and only it is
+    /// validated against its schema ([`admission::update_status`]).
+    fn admit_status_update_value(object: Value, old: Value, namespace: &str) -> Admission {
+        admission::update_status(&Compiled::<Self>::new(), object, old, namespace)
     }
 
     /// Validates this object as the API server would on create (type meta, metadata,
@@ -177,6 +189,8 @@ pub struct Resource {
     pub admit: fn(Value, &str) -> Admission,
     /// [`CustomResource::admit_update_value`].
     pub admit_update: fn(Value, Value, &str) -> Admission,
+    /// [`CustomResource::admit_status_update_value`].
+    pub admit_status_update: fn(Value, Value, &str) -> Admission,
     /// An object of any version of this kind converted to this version with the
     /// `None` strategy ([`crate::conversion::convert_value`]).
     pub convert: fn(Value) -> crate::conversion::Result<Value>,
@@ -193,6 +207,7 @@ impl Resource {
             kind: T::KIND,
             admit: T::admit_value,
             admit_update: T::admit_update_value,
+            admit_status_update: T::admit_status_update_value,
             convert: |object| crate::conversion::convert_value(&Compiled::<T>::new(), object),
             printer_columns: T::PRINTER_COLUMNS,
             scale: T::SCALE,
@@ -310,6 +325,10 @@ impl<T: CustomResource> ResourceSchema for Compiled<T> {
         if !T::is_valid(object) {
             T::validate_value(object, old, &Path::Root, res);
         }
+    }
+
+    fn validate_status(&self, object: &Value, old: Option<&Value>, res: &mut Res) {
+        T::validate_status(object, old, res);
     }
 
     fn validate_embedded(&self, object: &Value, errs: &mut ErrorList) {

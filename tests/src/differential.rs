@@ -107,8 +107,9 @@ fn served_views(a: &Admission, engine: &VersionSchema, b: &Admission, compiled: 
 }
 
 impl Comparison {
-    /// Admits `n` random objects of `version` of `crd` three ways (create valid,
-    /// create mutated, update valid -> mutated) with the engine and with `compiled`.
+    /// Admits `n` random objects of `version` of `crd` four ways (create valid,
+    /// create mutated, update valid -> mutated, the same through the status
+    /// subresource) with the engine and with `compiled`.
     pub fn run(
         &mut self,
         label: &str,
@@ -134,10 +135,11 @@ impl Comparison {
                 }
                 o
             };
-            let cases: [(&str, Value, Option<Value>); 3] = [
+            let cases: [(&str, Value, Option<Value>); 4] = [
                 ("create", valid.clone(), None),
                 ("create mutated", mutated.clone(), None),
-                ("update", versioned(mutated), Some(versioned(valid))),
+                ("update", versioned(mutated.clone()), Some(versioned(valid.clone()))),
+                ("update status", versioned(mutated), Some(versioned(valid))),
             ];
             for (what, object, old) in cases {
                 let old_text = old.as_ref().map(|o| format!("old: {o}\n")).unwrap_or_default();
@@ -145,6 +147,10 @@ impl Comparison {
                     None => (
                         interpreted.create(object.clone(), "default"),
                         (compiled.admit)(object.clone(), "default"),
+                    ),
+                    Some(old) if what == "update status" => (
+                        interpreted.update_status(object.clone(), old.clone(), "default"),
+                        (compiled.admit_status_update)(object.clone(), old, "default"),
                     ),
                     Some(old) => (
                         interpreted.update(object.clone(), old.clone(), "default"),

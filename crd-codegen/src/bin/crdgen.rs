@@ -103,6 +103,11 @@ enum Command {
         /// `strict`, `false` is `ignore`).
         #[arg(long, value_name = "MODE", default_value = "warn", value_parser = parse_field_validation)]
         validate: FieldValidation,
+        /// With --old, update through this subresource, as kubectl's `--subresource`:
+        /// `status` keeps only each object's status (the rest is the old object's)
+        /// and validates only it.
+        #[arg(long, value_name = "NAME", requires = "old")]
+        subresource: Option<Subresource>,
         /// Object files (YAML or JSON, one or many documents).
         #[arg(required = true, value_name = "OBJECT")]
         objects: Vec<PathBuf>,
@@ -149,6 +154,11 @@ enum Command {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Subresource {
+    Status,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum TableFormat {
     Wide,
 }
@@ -191,8 +201,9 @@ fn main() -> ExitCode {
             old,
             output,
             validate: field_validation,
+            subresource,
             objects,
-        } => validate(&crds, old.as_deref(), output, field_validation, &objects),
+        } => validate(&crds, old.as_deref(), subresource, output, field_validation, &objects),
         Command::Get { crds, output, objects } => get::run(&crds, output == Some(TableFormat::Wide), &objects),
         Command::Convert {
             crds,
@@ -349,6 +360,7 @@ fn parse_field_validation(value: &str) -> Result<FieldValidation, String> {
 fn validate(
     crd_paths: &[PathBuf],
     old_path: Option<&std::path::Path>,
+    subresource: Option<Subresource>,
     output: Option<OutputFormat>,
     field_validation: FieldValidation,
     object_paths: &[PathBuf],
@@ -416,7 +428,10 @@ fn validate(
                     bad_input = true;
                     continue;
                 };
-                schema.update(obj.value, old.value.clone(), &namespace)
+                match subresource {
+                    Some(Subresource::Status) => schema.update_status(obj.value, old.value.clone(), &namespace),
+                    None => schema.update(obj.value, old.value.clone(), &namespace),
+                }
             } else {
                 schema.create(obj.value, &namespace)
             }

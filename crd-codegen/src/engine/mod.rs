@@ -147,6 +147,11 @@ impl VersionSchema {
     pub fn update(&self, object: Value, old: Value, namespace: &str) -> Admission {
         admission::update(self, object, old, namespace)
     }
+
+    /// `admission::update_status` with this schema.
+    pub fn update_status(&self, object: Value, old: Value, namespace: &str) -> Admission {
+        admission::update_status(self, object, old, namespace)
+    }
 }
 
 impl ResourceSchema for VersionSchema {
@@ -188,6 +193,18 @@ impl ResourceSchema for VersionSchema {
 
     fn validate(&self, object: &Value, old: Option<&Value>, res: &mut Res) {
         res.merge(validate::validate(&self.root, object, old, &Path::Root));
+    }
+
+    fn validate_status(&self, object: &Value, old: Option<&Value>, res: &mut Res) {
+        if let (Some(status), Some(schema)) = (object.get("status"), self.root.properties.get("status")) {
+            let old = old.and_then(|o| o.get("status"));
+            res.merge(validate::validate(
+                schema,
+                status,
+                old,
+                &Path::Field(&Path::Root, "status"),
+            ));
+        }
     }
 
     fn validate_embedded(&self, object: &Value, errs: &mut ErrorList) {

@@ -163,8 +163,27 @@ impl<'a> AdmitEmitter<'a> {
         } else {
             TokenStream::new()
         };
+        // The status subresource validates the `status` stanza alone, as the root's
+        // walk validates that property.
+        let validate_status = s.properties.get("status").filter(|_| is_root).map(|status| {
+            let pos = Pos::Field {
+                old: quote!(old),
+                path: quote!(&#rt::Path::Root),
+                key: quote!("status"),
+            };
+            let stmt = self.child_stmt(status, &quote!(child), &pos, this);
+            let statics = self.take_statics();
+            quote! {
+                fn validate_status(value: &#rt::Value, old: Option<&#rt::Value>, r: &mut #rt::openapi::Res) {
+                    #( #statics )*
+                    if let Some(child) = value.get("status") {
+                        #stmt
+                    }
+                }
+            }
+        });
         let root_impl = match &t.body {
-            TypeBody::Root(root) => self.custom_resource_impl(&name, root.crd, root.version, rules),
+            TypeBody::Root(root) => self.custom_resource_impl(&name, root.crd, root.version, rules, validate_status),
             _ => TokenStream::new(),
         };
         quote! {
@@ -211,6 +230,7 @@ impl<'a> AdmitEmitter<'a> {
         crd: &ir::Crd,
         v: &ir::Version,
         rules: Option<TokenStream>,
+        validate_status: Option<TokenStream>,
     ) -> TokenStream {
         let rt = rt();
         let namespaced = crd.scope == ir::Scope::Namespaced;
@@ -272,6 +292,7 @@ impl<'a> AdmitEmitter<'a> {
                 const SCALE: Option<#rt::admission::ScalePaths<'static>> = #scale;
                 const STATUS: bool = #status;
                 #printer_columns
+                #validate_status
                 #rules
             }
         }

@@ -233,6 +233,17 @@ pub mod versions_example_com {
             const NAMESPACED: bool = true;
             const SCALE: Option<rt::admission::ScalePaths<'static>> = None;
             const STATUS: bool = true;
+            fn validate_status(
+                value: &rt::Value,
+                old: Option<&rt::Value>,
+                r: &mut rt::openapi::Res,
+            ) {
+                if let Some(child) = value.get("status") {
+                    rt::schema::object_field::<
+                        WidgetStatus,
+                    >(r, child, old, &rt::Path::Root, "status");
+                }
+            }
         }
 
         #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

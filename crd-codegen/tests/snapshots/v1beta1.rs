@@ -241,6 +241,17 @@ pub mod legacy_example_com {
                     json_path: ".spec.schedule",
                 },
             ];
+            fn validate_status(
+                value: &rt::Value,
+                old: Option<&rt::Value>,
+                r: &mut rt::openapi::Res,
+            ) {
+                if let Some(child) = value.get("status") {
+                    rt::schema::object_field::<
+                        BackupStatus,
+                    >(r, child, old, &rt::Path::Root, "status");
+                }
+            }
         }
 
         #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
