@@ -292,6 +292,30 @@ struct InputObject {
     value: serde_json::Value,
 }
 
+impl InputObject {
+    /// `FILE: document N`, for messages.
+    fn place(&self) -> String {
+        format!("{}: document {}", self.file.display(), self.doc)
+    }
+}
+
+/// Every object of `paths`, in order, and whether a file could not be read (its
+/// error printed).
+fn read_all_objects(paths: &[PathBuf]) -> (Vec<InputObject>, bool) {
+    let mut objects = Vec::new();
+    let mut unreadable = false;
+    for path in paths {
+        match read_objects(path) {
+            Ok(o) => objects.extend(o),
+            Err(e) => {
+                eprintln!("{e}");
+                unreadable = true;
+            }
+        }
+    }
+    (objects, unreadable)
+}
+
 /// Reads every object of `path` (the items of `kind: List` documents included).
 fn read_objects(path: &std::path::Path) -> Result<Vec<InputObject>, String> {
     let docs = crd_codegen::source::read_file(path).map_err(|d| d.to_string())?;
@@ -386,68 +410,60 @@ fn validate(
     }
 
     let mut admitted = Vec::new();
-    for path in object_paths {
-        let objects = match read_objects(path) {
-            Ok(o) => o,
-            Err(e) => {
-                eprintln!("{e}");
-                bad_input = true;
-                continue;
-            }
+    let (objects, unreadable) = read_all_objects(object_paths);
+    bad_input |= unreadable;
+    for obj in objects {
+        let where_ = obj.place();
+        if !obj.value.is_object() {
+            eprintln!("error: {where_}: not an object");
+            bad_input = true;
+            continue;
+        }
+        let (api_version, kind, namespace, name) = object_key(&obj.value);
+        let (group, _) = crd_runtime::objectmeta::parse_group_version(&api_version).unwrap_or(("", ""));
+        let found = engines
+            .iter()
+            .zip(&loaded.crds)
+            .filter(|(e, _)| e.group == group && e.names.kind == kind)
+            .find_map(|(e, crd)| Some((e.for_api_version(&api_version)?, &crd.ir)));
+        let Some((schema, crd)) = found else {
+            eprintln!("error: {where_}: no CustomResourceDefinition for kind {kind:?} in version {api_version:?}");
+            bad_input = true;
+            continue;
         };
-        for obj in objects {
-            let where_ = format!("{}: document {}", obj.file.display(), obj.doc);
-            if !obj.value.is_object() {
-                eprintln!("error: {where_}: not an object");
-                bad_input = true;
-                continue;
-            }
-            let (api_version, kind, namespace, name) = object_key(&obj.value);
-            let (group, _) = crd_runtime::objectmeta::parse_group_version(&api_version).unwrap_or(("", ""));
-            let found = engines
-                .iter()
-                .zip(&loaded.crds)
-                .filter(|(e, _)| e.group == group && e.names.kind == kind)
-                .find_map(|(e, crd)| Some((e.for_api_version(&api_version)?, &crd.ir)));
-            let Some((schema, crd)) = found else {
-                eprintln!("error: {where_}: no CustomResourceDefinition for kind {kind:?} in version {api_version:?}");
+        // The API server warns on every request for a deprecated version.
+        if let Some(warning) = crd.version(schema.name()).and_then(|v| crd.deprecation_warning(v)) {
+            eprintln!("Warning: {warning}");
+        }
+        let admission = if old_path.is_some() {
+            let key = (api_version.clone(), kind.clone(), namespace.clone(), name.clone());
+            let Some(old) = old_objects.iter().find(|o| object_key(&o.value) == key) else {
+                eprintln!(
+                    "error: {where_}: no old {kind} {name:?} in namespace {namespace:?} in {}",
+                    old_path.map(|p| p.display().to_string()).unwrap_or_default()
+                );
                 bad_input = true;
                 continue;
             };
-            // The API server warns on every request for a deprecated version.
-            if let Some(warning) = crd.version(schema.name()).and_then(|v| crd.deprecation_warning(v)) {
-                eprintln!("Warning: {warning}");
+            match subresource {
+                Some(Subresource::Status) => schema.update_status(obj.value, old.value.clone(), &namespace),
+                None => schema.update(obj.value, old.value.clone(), &namespace),
             }
-            let admission = if old_path.is_some() {
-                let key = (api_version.clone(), kind.clone(), namespace.clone(), name.clone());
-                let Some(old) = old_objects.iter().find(|o| object_key(&o.value) == key) else {
-                    eprintln!(
-                        "error: {where_}: no old {kind} {name:?} in namespace {namespace:?} in {}",
-                        old_path.map(|p| p.display().to_string()).unwrap_or_default()
-                    );
-                    bad_input = true;
-                    continue;
-                };
-                match subresource {
-                    Some(Subresource::Status) => schema.update_status(obj.value, old.value.clone(), &namespace),
-                    None => schema.update(obj.value, old.value.clone(), &namespace),
-                }
-            } else {
-                schema.create(obj.value, &namespace)
-            }
-            .with_field_validation(field_validation);
-            // kubectl prints the warnings of a response (rule failures that ratcheting
-            // forgave) before its result.
-            for w in &admission.warnings {
-                eprintln!("Warning: {w}");
-            }
-            if admission.is_admitted() {
-                admitted.push(admission.object);
-            } else {
-                let verb = if old_path.is_some() { "updating" } else { "creating" };
-                print_rejection(&obj.file, verb, &kind, admission);
-                invalid = true;
-            }
+        } else {
+            schema.create(obj.value, &namespace)
+        }
+        .with_field_validation(field_validation);
+        // kubectl prints the warnings of a response (rule failures that ratcheting
+        // forgave) before its result.
+        for w in &admission.warnings {
+            eprintln!("Warning: {w}");
+        }
+        if admission.is_admitted() {
+            admitted.push(admission.object);
+        } else {
+            let verb = if old_path.is_some() { "updating" } else { "creating" };
+            print_rejection(&obj.file, verb, &kind, admission);
+            invalid = true;
         }
     }
     if let Some(format) = output {
@@ -517,65 +533,57 @@ fn convert(crd_paths: &[PathBuf], to: &str, output: OutputFormat, object_paths: 
     let mut engines: Vec<Option<Engine>> = loaded.crds.iter().map(|_| None).collect();
     let (mut bad_input, mut needs_webhook) = (false, false);
     let mut converted = Vec::new();
-    for path in object_paths {
-        let objects = match read_objects(path) {
-            Ok(o) => o,
-            Err(e) => {
-                eprintln!("{e}");
-                bad_input = true;
-                continue;
-            }
+    let (objects, unreadable) = read_all_objects(object_paths);
+    bad_input |= unreadable;
+    for obj in objects {
+        let where_ = obj.place();
+        let (api_version, kind, _, name) = object_key(&obj.value);
+        let (group, _) = crd_runtime::objectmeta::parse_group_version(&api_version).unwrap_or(("", ""));
+        let Some(index) = loaded
+            .crds
+            .iter()
+            .position(|c| c.ir.group == group && c.ir.names.kind == kind)
+        else {
+            eprintln!("error: {where_}: no CustomResourceDefinition for kind {kind:?} in group {group:?}");
+            bad_input = true;
+            continue;
         };
-        for obj in objects {
-            let where_ = format!("{}: document {}", obj.file.display(), obj.doc);
-            let (api_version, kind, _, name) = object_key(&obj.value);
-            let (group, _) = crd_runtime::objectmeta::parse_group_version(&api_version).unwrap_or(("", ""));
-            let Some(index) = loaded
-                .crds
-                .iter()
-                .position(|c| c.ir.group == group && c.ir.names.kind == kind)
-            else {
-                eprintln!("error: {where_}: no CustomResourceDefinition for kind {kind:?} in group {group:?}");
-                bad_input = true;
-                continue;
-            };
-            let crd = &loaded.crds[index].ir;
-            let version = to.strip_prefix(&format!("{group}/")).unwrap_or(to);
-            if crd.version(version).is_none() {
-                let known: Vec<&str> = crd.versions.iter().map(|v| v.name.as_str()).collect();
-                eprintln!(
-                    "error: {where_}: {} has no version {to:?} (versions: {})",
-                    crd.name,
-                    known.join(", ")
-                );
-                bad_input = true;
-                continue;
-            }
-            if crd.conversion != crd_codegen::ir::Conversion::None {
-                eprintln!(
-                    "error: {where_}: {} converts between versions with a webhook (conversion strategy Webhook); only the None strategy can be run offline",
-                    crd.name
-                );
-                needs_webhook = true;
-                continue;
-            }
-            // Compiled once per CRD, when an object needs it.
-            let engine = engines[index].get_or_insert_with(|| Engine::new(crd));
-            let target = engine.version(version).expect("checked above");
-            match crd_runtime::conversion::convert_value(target, obj.value) {
-                Ok(c) => {
-                    if !c.dropped.is_empty() {
-                        eprintln!(
-                            "Warning: {where_}: converting {kind} {name:?} from {api_version} to {group}/{version} dropped {}",
-                            c.dropped.join(", ")
-                        );
-                    }
-                    converted.push(c.object);
+        let crd = &loaded.crds[index].ir;
+        let version = to.strip_prefix(&format!("{group}/")).unwrap_or(to);
+        if crd.version(version).is_none() {
+            let known: Vec<&str> = crd.versions.iter().map(|v| v.name.as_str()).collect();
+            eprintln!(
+                "error: {where_}: {} has no version {to:?} (versions: {})",
+                crd.name,
+                known.join(", ")
+            );
+            bad_input = true;
+            continue;
+        }
+        if crd.conversion != crd_codegen::ir::Conversion::None {
+            eprintln!(
+                "error: {where_}: {} converts between versions with a webhook (conversion strategy Webhook); only the None strategy can be run offline",
+                crd.name
+            );
+            needs_webhook = true;
+            continue;
+        }
+        // Compiled once per CRD, when an object needs it.
+        let engine = engines[index].get_or_insert_with(|| Engine::new(crd));
+        let target = engine.version(version).expect("checked above");
+        match crd_runtime::conversion::convert_value(target, obj.value) {
+            Ok(c) => {
+                if !c.dropped.is_empty() {
+                    eprintln!(
+                        "Warning: {where_}: converting {kind} {name:?} from {api_version} to {group}/{version} dropped {}",
+                        c.dropped.join(", ")
+                    );
                 }
-                Err(e) => {
-                    eprintln!("error: {where_}: {e}");
-                    bad_input = true;
-                }
+                converted.push(c.object);
+            }
+            Err(e) => {
+                eprintln!("error: {where_}: {e}");
+                bad_input = true;
             }
         }
     }

@@ -1,6 +1,6 @@
 //! `crdgen get`: objects as `kubectl get` lists them, with their CRD's printer columns.
 
-use super::{load_crds, object_key, print_rejection, read_objects};
+use super::{load_crds, object_key, print_rejection, read_all_objects};
 use crd_codegen::engine::Engine;
 use crd_runtime::table;
 use serde_json::Value;
@@ -27,49 +27,41 @@ pub fn run(crd_paths: &[PathBuf], wide: bool, object_paths: &[PathBuf]) -> ExitC
     let now = SystemTime::now();
     let (mut bad_input, mut invalid) = (false, false);
     let mut groups: Vec<Group> = Vec::new();
-    for path in object_paths {
-        let objects = match read_objects(path) {
-            Ok(o) => o,
-            Err(e) => {
-                eprintln!("{e}");
-                bad_input = true;
-                continue;
-            }
+    let (objects, unreadable) = read_all_objects(object_paths);
+    bad_input |= unreadable;
+    for obj in objects {
+        let where_ = obj.place();
+        let (api_version, kind, namespace, _) = object_key(&obj.value);
+        let found = engines
+            .iter()
+            .enumerate()
+            .find(|(_, e)| e.names.kind == kind && e.for_api_version(&api_version).is_some());
+        let Some((index, engine)) = found else {
+            eprintln!("error: {where_}: no CustomResourceDefinition for kind {kind:?} in version {api_version:?}");
+            bad_input = true;
+            continue;
         };
-        for obj in objects {
-            let where_ = format!("{}: document {}", obj.file.display(), obj.doc);
-            let (api_version, kind, namespace, _) = object_key(&obj.value);
-            let found = engines
-                .iter()
-                .enumerate()
-                .find(|(_, e)| e.names.kind == kind && e.for_api_version(&api_version).is_some());
-            let Some((index, engine)) = found else {
-                eprintln!("error: {where_}: no CustomResourceDefinition for kind {kind:?} in version {api_version:?}");
-                bad_input = true;
-                continue;
-            };
-            let Some(schema) = engine.for_api_version(&api_version) else {
-                continue;
-            };
-            let admission = schema.create(obj.value, &namespace);
-            if !admission.is_admitted() {
-                print_rejection(&obj.file, "creating", &kind, admission);
-                invalid = true;
-                continue;
-            }
-            let object = created_now(admission.object, now);
-            match groups
-                .iter_mut()
-                .find(|g| g.api_version == api_version && g.kind == kind)
-            {
-                Some(g) => g.objects.push(object),
-                None => groups.push(Group {
-                    api_version,
-                    kind,
-                    engine: index,
-                    objects: vec![object],
-                }),
-            }
+        let Some(schema) = engine.for_api_version(&api_version) else {
+            continue;
+        };
+        let admission = schema.create(obj.value, &namespace);
+        if !admission.is_admitted() {
+            print_rejection(&obj.file, "creating", &kind, admission);
+            invalid = true;
+            continue;
+        }
+        let object = created_now(admission.object, now);
+        match groups
+            .iter_mut()
+            .find(|g| g.api_version == api_version && g.kind == kind)
+        {
+            Some(g) => g.objects.push(object),
+            None => groups.push(Group {
+                api_version,
+                kind,
+                engine: index,
+                objects: vec![object],
+            }),
         }
     }
     let several = groups.len() > 1;
