@@ -324,3 +324,39 @@ fn a_derived_status_update_validates_the_status_type() {
     // The request's spec change is dropped.
     assert_eq!(a.object["spec"]["replicas"], 1);
 }
+
+/// A request body with repeated keys: `duplicate field` before `unknown field`, as
+/// the API server's strict decoding reports them (its integration test's order).
+#[test]
+fn duplicate_fields_of_a_request_body() {
+    use generated::stable_example_com::v1::CronTab;
+    let body = br#"{"apiVersion": "stable.example.com/v1", "kind": "CronTab",
+        "metadata": {"name": "a", "name": "my-new-cron-object", "unknownMeta": 1},
+        "spec": {"unknownDupe": 1, "replicas": 1, "unknownDupe": 2, "replicas": 2, "image": "i"}}"#;
+    let admission = CronTab::admit_json(body, "default");
+    assert!(admission.is_admitted(), "{:?}", admission.errors);
+    assert_eq!(admission.object["metadata"]["name"], "my-new-cron-object");
+    assert_eq!(admission.object["spec"]["replicas"], 2);
+    assert_eq!(
+        admission.duplicate_fields,
+        ["metadata.name", "spec.unknownDupe", "spec.replicas"]
+    );
+    let strict = admission.clone().with_field_validation(FieldValidation::Strict);
+    assert_eq!(
+        strict.bad_request.as_deref(),
+        Some(
+            "CronTab in version \"v1\" cannot be handled as a CronTab: strict decoding error: duplicate field \"metadata.name\", duplicate field \"spec.unknownDupe\", duplicate field \"spec.replicas\", unknown field \"metadata.unknownMeta\", unknown field \"spec.unknownDupe\""
+        )
+    );
+    let warn = admission.with_field_validation(FieldValidation::Warn);
+    assert_eq!(warn.warnings.len(), 5);
+    assert_eq!(warn.warnings[0], "duplicate field \"metadata.name\"");
+
+    let not_json = CronTab::admit_json(b"{\"apiVersion\": ", "default");
+    assert!(
+        not_json
+            .bad_request
+            .unwrap()
+            .starts_with("the request body is not JSON: ")
+    );
+}

@@ -118,6 +118,10 @@ pub struct Admission {
     /// Under `fieldValidation` Warn (the default) each is a warning, under Strict the
     /// request fails ([`Admission::with_field_validation`]).
     pub unknown_fields: Vec<String>,
+    /// The keys the request body repeats (`spec.ports[0].hostPort`), in document
+    /// order: known only when the body was admitted as bytes ([`create_json`],
+    /// [`update_json`]); reported before the unknown fields.
+    pub duplicate_fields: Vec<String>,
     /// Every validation error, in the API server's order. Empty when admitted.
     pub errors: ErrorList,
     /// The warnings the API server returns with the response: rule failures that
@@ -147,29 +151,39 @@ pub enum FieldValidation {
 }
 
 impl Admission {
+    fn with_duplicates(mut self, duplicates: Vec<String>) -> Admission {
+        self.duplicate_fields = duplicates;
+        self
+    }
+
+    /// Whether the API server admits the object: no errors and no bad request.
     pub fn is_admitted(&self) -> bool {
         self.errors.is_empty() && self.bad_request.is_none()
     }
 
     /// This admission under `fieldValidation` `mode`: with Warn, a warning per
-    /// unknown field (`unknown field "spec.foo"`) before the other warnings; with
-    /// Strict, a request with unknown fields is refused before validation:
+    /// repeated key (`duplicate field "spec.replicas"`) and per unknown field
+    /// (`unknown field "spec.foo"`) before the other warnings; with Strict, a request
+    /// with either is refused before validation:
     /// `CronTab in version "v1" cannot be handled as a CronTab: strict decoding error:
     /// unknown field "spec.foo", unknown field "spec.bar"`.
     pub fn with_field_validation(mut self, mode: FieldValidation) -> Admission {
-        let unknown = |f: &String| format!("unknown field {f:?}");
+        let problems: Vec<String> = (self.duplicate_fields.iter())
+            .map(|f| format!("duplicate field {f:?}"))
+            .chain(self.unknown_fields.iter().map(|f| format!("unknown field {f:?}")))
+            .collect();
         match mode {
             FieldValidation::Ignore => {}
             FieldValidation::Warn => {
-                let mut warnings: Vec<String> = self.unknown_fields.iter().map(unknown).collect();
+                let mut warnings = problems;
                 warnings.append(&mut self.warnings);
                 self.warnings = warnings;
             }
-            FieldValidation::Strict if !self.unknown_fields.is_empty() && self.bad_request.is_none() => {
+            FieldValidation::Strict if !problems.is_empty() && self.bad_request.is_none() => {
                 let kind = self.object.get("kind").and_then(Value::as_str).unwrap_or("");
                 let api_version = self.object.get("apiVersion").and_then(Value::as_str).unwrap_or("");
                 let version = api_version.rsplit('/').next().unwrap_or("");
-                let errors: Vec<String> = self.unknown_fields.iter().map(unknown).collect();
+                let errors = problems;
                 self.bad_request = Some(format!(
                     "{kind} in version {version:?} cannot be handled as a {kind}: strict decoding error: {}",
                     errors.join(", ")
@@ -187,6 +201,7 @@ impl Admission {
         Admission {
             object,
             unknown_fields: decoded.unknown_fields(),
+            duplicate_fields: Vec::new(),
             pruned: decoded.pruned,
             errors: ErrorList::new(),
             warnings: Vec::new(),
@@ -233,6 +248,7 @@ pub fn create(schema: &dyn ResourceSchema, object: Value, namespace: &str) -> Ad
     Admission {
         object,
         unknown_fields: decoded.unknown_fields(),
+        duplicate_fields: Vec::new(),
         pruned: decoded.pruned,
         errors: findings.errors,
         warnings: findings.warnings,
@@ -271,6 +287,33 @@ pub fn update_status(schema: &dyn ResourceSchema, object: Value, old: Value, nam
     update_with(schema, object, old, namespace, Strategy::Status)
 }
 
+/// [`create`] of a request body as the API server receives it: the JSON read (a
+/// repeated key keeps its last value, as in Go) and its repeated keys kept in
+/// [`Admission::duplicate_fields`] for [`Admission::with_field_validation`]. A body
+/// that is not JSON is a bad request.
+pub fn create_json(schema: &dyn ResourceSchema, body: &[u8], namespace: &str) -> Admission {
+    match read_body(body) {
+        Ok((object, duplicates)) => create(schema, object, namespace).with_duplicates(duplicates),
+        Err(message) => Admission::rejected(Value::Null, Decoded::default(), message),
+    }
+}
+
+/// [`update`] of a request body, as [`create_json`] reads it.
+pub fn update_json(schema: &dyn ResourceSchema, body: &[u8], old: Value, namespace: &str) -> Admission {
+    match read_body(body) {
+        Ok((object, duplicates)) => update(schema, object, old, namespace).with_duplicates(duplicates),
+        Err(message) => Admission::rejected(Value::Null, Decoded::default(), message),
+    }
+}
+
+/// A JSON request body and the keys it repeats.
+fn read_body(body: &[u8]) -> Result<(Value, Vec<String>), String> {
+    let bad = |e: serde_json::Error| format!("the request body is not JSON: {e}");
+    let duplicates = crate::strictjson::duplicate_fields(body).map_err(bad)?;
+    let object = serde_json::from_slice(body).map_err(bad)?;
+    Ok((object, duplicates))
+}
+
 /// Which registry strategy an update goes through.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Strategy {
@@ -303,6 +346,7 @@ fn update_with(
         return Admission {
             object,
             unknown_fields: decoded.unknown_fields(),
+            duplicate_fields: Vec::new(),
             pruned: decoded.pruned,
             errors: vec![error],
             warnings: Vec::new(),
@@ -325,6 +369,7 @@ fn update_with(
     Admission {
         object,
         unknown_fields: decoded.unknown_fields(),
+        duplicate_fields: Vec::new(),
         pruned: decoded.pruned,
         errors: findings.errors,
         warnings: findings.warnings,

@@ -158,6 +158,8 @@ pub mod schema;
 #[doc(hidden)]
 pub mod semver;
 #[doc(hidden)]
+pub mod strictjson;
+#[doc(hidden)]
 pub mod strings;
 pub mod table;
 #[doc(hidden)]

@@ -90,6 +90,13 @@ pub trait CustomResource: ObjectSchema + k8s_openapi::Resource + Serialize + Des
         admission::create(&Compiled::<Self>::new(), object, namespace)
     }
 
+    /// [`CustomResource::admit_value`] on a request body as the API server receives
+    /// it: keys the JSON repeats are kept in `duplicate_fields`, for
+    /// [`Admission::with_field_validation`] ([`admission::create_json`]).
+    fn admit_json(body: &[u8], namespace: &str) -> Admission {
+        admission::create_json(&Compiled::<Self>::new(), body, namespace)
+    }
+
     /// The update pipeline against the stored `old` object.
     fn admit_update_value(object: Value, old: Value, namespace: &str) -> Admission {
         admission::update(&Compiled::<Self>::new(), object, old, namespace)
