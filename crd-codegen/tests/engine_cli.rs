@@ -527,3 +527,30 @@ status: {replicas: 3}
     let o = crdgen(&["validate", "--crd", &crd, "--subresource", "status", &new]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// The unknown fields of embedded resources' metadata come last, sorted, as the API
+/// server's strict decoding lists them.
+#[test]
+fn validate_reports_unknown_fields_of_embedded_metadata() {
+    let crd = format!("{}/tests/fixtures/embedded.yaml", env!("CARGO_MANIFEST_DIR"));
+    let object = temp(
+        "embedded-unknown.yaml",
+        "apiVersion: embedded.example.com/v1
+kind: Wrapper
+metadata: {name: w}
+spec:
+  extra: 1
+  template: {apiVersion: v1, kind: ConfigMap, metadata: {name: c, zeta: 1, alpha: 2}, data: {a: b}}
+  raw: {apiVersion: v1, kind: Secret, metadata: {name: s, unknownEmbeddedMeta: 3}}
+",
+    );
+    let o = crdgen(&["validate", "--crd", &crd, "--validate=strict", &object]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        err(&o).ends_with(
+            "strict decoding error: unknown field \"spec.extra\", unknown field \"spec.raw.metadata.unknownEmbeddedMeta\", unknown field \"spec.template.metadata.alpha\", unknown field \"spec.template.metadata.zeta\"\n"
+        ),
+        "{}",
+        err(&o)
+    );
+}

@@ -281,7 +281,14 @@ fn validate_walks_to_embedded_resources() {
 
 fn coerce_case(schema: Value, mut input: Value, include_root: bool, drop: bool) -> Result<Value, String> {
     let c = compile(schema);
-    meta::coerce(&mut input, Some(&c), include_root, drop, &Path::Root).map_err(|e| e.to_string())?;
+    meta::coerce(
+        &mut input,
+        Some(&c),
+        include_root,
+        &mut crd_runtime::objectmeta::Coercion::new(drop),
+        &Path::Root,
+    )
+    .map_err(|e| e.to_string())?;
     Ok(input)
 }
 

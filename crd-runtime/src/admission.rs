@@ -60,10 +60,10 @@ pub trait ResourceSchema {
     /// `objectmeta.Coerce` below the root (isResourceRoot=false): the `apiVersion`,
     /// `kind` and `metadata` of embedded resources, keys in sorted order, each embedded
     /// object through [`crate::objectmeta::coerce_embedded_field`]. With
-    /// `drop_invalid` (the storage decoder) malformed fields are dropped; without (the
-    /// request decoder) the first error is returned, which makes the API server reject
-    /// the request before validation.
-    fn coerce_embedded(&self, object: &mut Value, drop_invalid: bool) -> Result<(), FieldError>;
+    /// `cx.drop_invalid` (the storage decoder) malformed fields are dropped; without
+    /// (the request decoder) the first error is returned, which makes the API server
+    /// reject the request before validation, and unknown metadata fields are noted.
+    fn coerce_embedded(&self, object: &mut Value, cx: &mut objectmeta::Coercion) -> Result<(), FieldError>;
 
     /// `defaulting.Default`.
     fn default(&self, object: &mut Value);
@@ -114,7 +114,8 @@ pub struct Admission {
     /// Paths of the unknown fields pruning removed, sorted.
     pub pruned: Vec<String>,
     /// Every field the API server's strict decoder reports as unknown, in its order:
-    /// the fields `metadata` does not have (`metadata.foo`), then the pruned paths.
+    /// the fields `metadata` does not have (`metadata.foo`), then the pruned paths,
+    /// then the unknown fields of embedded resources' metadata (sorted).
     /// Under `fieldValidation` Warn (the default) each is a warning, under Strict the
     /// request fails ([`Admission::with_field_validation`]).
     pub unknown_fields: Vec<String>,
@@ -393,12 +394,18 @@ struct Decoded {
     pruned: Vec<String>,
     /// The fields of `metadata` that `ObjectMeta` does not have.
     unknown_metadata: Vec<String>,
+    /// The same of embedded resources' metadata, sorted.
+    unknown_embedded: Vec<String>,
 }
 
 impl Decoded {
     /// What a strict decoder reports, in the API server's order.
     fn unknown_fields(&self) -> Vec<String> {
-        self.unknown_metadata.iter().chain(&self.pruned).cloned().collect()
+        (self.unknown_metadata.iter())
+            .chain(&self.pruned)
+            .chain(&self.unknown_embedded)
+            .cloned()
+            .collect()
     }
 }
 
@@ -444,15 +451,18 @@ fn decode_request(schema: &dyn ResourceSchema, object: &mut Value, read_path: bo
     let (schema_group, _) = objectmeta::parse_group_version(schema.api_version()).unwrap_or(("", ""));
     let is_this_kind = group == schema_group && kind == schema.kind();
     let mut pruned = Vec::new();
+    let mut coercion = objectmeta::Coercion::new(read_path);
     if is_this_kind {
         schema.prune(object, &mut pruned);
         pruned.sort();
         schema.drop_nulls(object);
         // The storage decoder drops invalid metadata, the request decoder rejects it.
         schema
-            .coerce_embedded(object, read_path)
+            .coerce_embedded(object, &mut coercion)
             .map_err(|e| cannot_handle(&e.to_string()))?;
     }
+    let mut unknown_embedded = coercion.unknown;
+    unknown_embedded.sort();
     if let (Value::Object(map), Some(meta)) = (object, meta) {
         objectmeta::set_object_meta(map, &meta);
         // `SetObjectMeta` writes a zero creation timestamp as null; the API server
@@ -466,6 +476,7 @@ fn decode_request(schema: &dyn ResourceSchema, object: &mut Value, read_path: bo
     Ok(Decoded {
         pruned,
         unknown_metadata,
+        unknown_embedded,
     })
 }
 

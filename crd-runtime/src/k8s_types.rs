@@ -410,7 +410,7 @@ mod __crd_label_selector {
         fn coerce_embedded(
             value: &mut rt::Value,
             path: &rt::Path,
-            drop_invalid: bool,
+            cx: &mut rt::objectmeta::Coercion,
         ) -> Result<(), rt::FieldError> {
             if let rt::Value::Object(map) = value {
                 let keys: Vec<String> = map.keys().cloned().collect();
@@ -427,7 +427,7 @@ mod __crd_label_selector {
                                             <__CrdField0 as rt::schema::ObjectSchema>::coerce_embedded(
                                                 item,
                                                 &path.index(i),
-                                                drop_invalid,
+                                                cx,
                                             )?;
                                         }
                                     }

@@ -745,17 +745,42 @@ pub fn go_type_name(v: &Value) -> &'static str {
 // Embedded resources: coercion and validation
 // ---------------------------------------------------------------------------------------
 
+/// How `objectmeta.Coerce` treats the fields of embedded resources, and what it found.
+#[derive(Debug, Default)]
+pub struct Coercion {
+    /// The storage decoder's way: malformed fields are dropped. Without it (the
+    /// request decoder) the first malformed field is an error, and unknown metadata
+    /// fields are collected.
+    pub drop_invalid: bool,
+    /// The unknown fields of embedded resources' metadata
+    /// (`spec.template.metadata.foo`), in the order met.
+    pub unknown: Vec<String>,
+}
+
+impl Coercion {
+    /// The request decoder's coercion (`drop_invalid` false) or the storage
+    /// decoder's.
+    pub fn new(drop_invalid: bool) -> Coercion {
+        Coercion {
+            drop_invalid,
+            unknown: Vec::new(),
+        }
+    }
+}
+
 /// Go's `coercer.coerce` for key `key` of an `x-kubernetes-embedded-resource` object
-/// `obj` at `path`: `apiVersion` and `kind` must be strings (with `drop_invalid` they
-/// are removed instead), `metadata` is decoded and written back as `ObjectMeta`
-/// (unknown fields dropped, a zero `creationTimestamp` removed). Other keys are
-/// untouched. The caller walks the keys in order and recurses into the values itself.
+/// `obj` at `path`: `apiVersion` and `kind` must be strings (when dropping invalid
+/// fields they are removed instead), `metadata` is decoded and written back as
+/// `ObjectMeta` (unknown fields dropped, and noted in `cx` by the request decoder, a
+/// zero `creationTimestamp` removed). Other keys are untouched. The caller walks the
+/// keys in order and recurses into the values itself.
 pub fn coerce_embedded_field(
     path: &Path,
     obj: &mut Map<String, Value>,
     key: &str,
-    drop_invalid: bool,
+    cx: &mut Coercion,
 ) -> Result<(), FieldError> {
+    let drop_invalid = cx.drop_invalid;
     match key {
         "apiVersion" | "kind" => {
             let Some(v) = obj.get(key) else {
@@ -783,6 +808,14 @@ pub fn coerce_embedded_field(
                     }
                 }
                 Ok(Some(meta)) => {
+                    if !drop_invalid && let Some(metadata) = obj.get("metadata") {
+                        let at = path.to_field_string();
+                        cx.unknown.extend(
+                            unknown_object_meta_fields(metadata)
+                                .into_iter()
+                                .map(|f| if at.is_empty() { f } else { format!("{at}.{f}") }),
+                        );
+                    }
                     set_object_meta(obj, &meta);
                     if meta.creation_timestamp.is_none()
                         && let Some(Value::Object(m)) = obj.get_mut("metadata")

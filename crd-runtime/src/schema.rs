@@ -29,7 +29,11 @@ pub trait ObjectSchema {
     /// `objectmeta.Coerce` of embedded resources at or below a node of this type: with
     /// `drop_invalid`, malformed meta fields are dropped; without, the first error is
     /// returned (the request decoder's strict mode).
-    fn coerce_embedded(_value: &mut Value, _path: &Path, _drop_invalid: bool) -> Result<(), FieldError> {
+    fn coerce_embedded(
+        _value: &mut Value,
+        _path: &Path,
+        _cx: &mut crate::objectmeta::Coercion,
+    ) -> Result<(), FieldError> {
         Ok(())
     }
     /// `Default` at a node of this type.
@@ -311,8 +315,8 @@ impl<T: CustomResource> ResourceSchema for Compiled<T> {
         // Done by `prune` (see `ObjectSchema::prune`).
     }
 
-    fn coerce_embedded(&self, object: &mut Value, drop_invalid: bool) -> Result<(), FieldError> {
-        T::coerce_embedded(object, &Path::Root, drop_invalid)
+    fn coerce_embedded(&self, object: &mut Value, cx: &mut crate::objectmeta::Coercion) -> Result<(), FieldError> {
+        T::coerce_embedded(object, &Path::Root, cx)
     }
 
     fn has_rules(&self) -> bool {

@@ -30,6 +30,7 @@ use crate::fieldpath::FieldPath;
 use crate::ir;
 use crate::model::ValidationRule;
 use crd_runtime::errors::{ErrorList, FieldError, Path};
+use crd_runtime::objectmeta::Coercion;
 use crd_runtime::openapi::go_deep_equal;
 use crd_runtime::rules::{Budget, Findings, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET};
 use serde_json::{Map, Value};
@@ -239,7 +240,7 @@ impl DefaultsWalk {
     /// passed the metadata and schema checks.
     fn default_in_meta(&mut self, s: &CNode, d: &Value, base: &str, root: &CNode, steps: &[Step]) -> bool {
         let mut obj = surround(d.clone(), steps);
-        if let Err(e) = meta::coerce(&mut obj, Some(root), true, false, &Path::Root) {
+        if let Err(e) = meta::coerce(&mut obj, Some(root), true, &mut Coercion::new(false), &Path::Root) {
             self.errs.push(FieldError::invalid(
                 base,
                 d.clone(),
@@ -272,7 +273,13 @@ impl DefaultsWalk {
             }
         }
         let mut coerced = d.clone();
-        if let Err(e) = meta::coerce(&mut coerced, Some(s), s.embedded_resource, false, &Path::Root) {
+        if let Err(e) = meta::coerce(
+            &mut coerced,
+            Some(s),
+            s.embedded_resource,
+            &mut Coercion::new(false),
+            &Path::Root,
+        ) {
             self.errs.push(under(base, e));
             return false;
         }
@@ -487,7 +494,7 @@ fn collect_pruned_defaults(
     if let Some(d) = &s.default
         && let Some(mut obj) = surround_plain(d.clone(), steps)
     {
-        let _ = meta::coerce(&mut obj, Some(root), true, true, &Path::Root);
+        let _ = meta::coerce(&mut obj, Some(root), true, &mut Coercion::new(true), &Path::Root);
         prune::prune(&mut obj, Some(root), true, &mut Vec::new());
         let pruned = access(&obj, steps);
         if pruned.as_ref() != Some(d) {

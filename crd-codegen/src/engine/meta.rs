@@ -9,12 +9,12 @@ use crd_runtime::objectmeta;
 use serde_json::Value;
 
 /// `Coerce(path, x, s, isResourceRoot, dropInvalidFields)` at `path`: the first error
-/// (only without `drop_invalid`). Keys are visited in sorted order.
+/// (only without `cx.drop_invalid`). Keys are visited in sorted order.
 pub fn coerce(
     x: &mut Value,
     s: Option<&CNode>,
     is_resource_root: bool,
-    drop_invalid: bool,
+    cx: &mut objectmeta::Coercion,
     path: &Path,
 ) -> Result<(), FieldError> {
     let Some(s) = s else {
@@ -26,21 +26,21 @@ pub fn coerce(
             let keys: Vec<String> = m.keys().cloned().collect();
             for k in keys {
                 if embedded {
-                    objectmeta::coerce_embedded_field(path, m, &k, drop_invalid)?;
+                    objectmeta::coerce_embedded_field(path, m, &k, cx)?;
                 }
                 let Some(v) = m.get_mut(&k) else {
                     continue;
                 };
                 if let Some(prop) = s.properties.get(&k) {
-                    coerce(v, Some(prop), false, drop_invalid, &path.field(&k))?;
+                    coerce(v, Some(prop), false, cx, &path.field(&k))?;
                 } else if s.additional.is_some() {
-                    coerce(v, s.additional_schema(), false, drop_invalid, &path.key(&k))?;
+                    coerce(v, s.additional_schema(), false, cx, &path.key(&k))?;
                 }
             }
         }
         Value::Array(items) => {
             for (i, v) in items.iter_mut().enumerate() {
-                coerce(v, s.items.as_deref(), false, drop_invalid, &path.index(i))?;
+                coerce(v, s.items.as_deref(), false, cx, &path.index(i))?;
             }
         }
         _ => {}

@@ -32,6 +32,7 @@ use crate::ir;
 use compile::{CNode, CompileOptions};
 use crd_runtime::admission::{self, Admission, ResourceSchema, ScalePaths};
 use crd_runtime::errors::{ErrorList, FieldError, Path};
+use crd_runtime::objectmeta;
 use crd_runtime::openapi::Res;
 use crd_runtime::rules::{Budget, Findings, PER_CALL_LIMIT};
 use rules::RuleValidator;
@@ -183,8 +184,8 @@ impl ResourceSchema for VersionSchema {
         default::drop_nulls(object, Some(&self.root));
     }
 
-    fn coerce_embedded(&self, object: &mut Value, drop_invalid: bool) -> Result<(), FieldError> {
-        meta::coerce(object, Some(&self.root), false, drop_invalid, &Path::Root)
+    fn coerce_embedded(&self, object: &mut Value, cx: &mut objectmeta::Coercion) -> Result<(), FieldError> {
+        meta::coerce(object, Some(&self.root), false, cx, &Path::Root)
     }
 
     fn default(&self, object: &mut Value) {

@@ -135,7 +135,7 @@ impl<'a> AdmitEmitter<'a> {
                 fn coerce_embedded(
                     value: &mut #rt::Value,
                     path: &#rt::Path,
-                    drop_invalid: bool,
+                    cx: &mut #rt::objectmeta::Coercion,
                 ) -> Result<(), #rt::FieldError> {
                     #body
                 }
@@ -1236,7 +1236,7 @@ impl<'a> AdmitEmitter<'a> {
             match self.named_type(c, this) {
                 Some(t) => {
                     let t = qualified(&t, c);
-                    quote!(#t::coerce_embedded(#var, #path, drop_invalid)?;)
+                    quote!(#t::coerce_embedded(#var, #path, cx)?;)
                 }
                 None => {
                     let body = self.coerce_node(c, this, c.embedded_resource);
@@ -1254,7 +1254,7 @@ impl<'a> AdmitEmitter<'a> {
         let own = embedded.then(|| {
             quote! {
                 if matches!(key.as_str(), "apiVersion" | "kind" | "metadata") {
-                    #rt::objectmeta::coerce_embedded_field(path, map, &key, drop_invalid)?;
+                    #rt::objectmeta::coerce_embedded_field(path, map, &key, cx)?;
                     continue;
                 }
             }

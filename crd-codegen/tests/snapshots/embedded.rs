@@ -149,18 +149,14 @@ pub mod embedded_example_com {
             fn coerce_embedded(
                 value: &mut rt::Value,
                 path: &rt::Path,
-                drop_invalid: bool,
+                cx: &mut rt::objectmeta::Coercion,
             ) -> Result<(), rt::FieldError> {
                 if let rt::Value::Object(map) = value {
                     let keys: Vec<String> = map.keys().cloned().collect();
                     for key in keys {
                         if matches!(key.as_str(), "spec") {
                             if let Some(child) = map.get_mut(&key) {
-                                WrapperSpec::coerce_embedded(
-                                    child,
-                                    &path.field(&key),
-                                    drop_invalid,
-                                )?;
+                                WrapperSpec::coerce_embedded(child, &path.field(&key), cx)?;
                             }
                         }
                     }
@@ -293,7 +289,7 @@ pub mod embedded_example_com {
             fn coerce_embedded(
                 value: &mut rt::Value,
                 path: &rt::Path,
-                drop_invalid: bool,
+                cx: &mut rt::objectmeta::Coercion,
             ) -> Result<(), rt::FieldError> {
                 if let rt::Value::Object(map) = value {
                     let keys: Vec<String> = map.keys().cloned().collect();
@@ -312,12 +308,7 @@ pub mod embedded_example_com {
                                                     if matches!(
                                                         key.as_str(), "apiVersion" | "kind" | "metadata"
                                                     ) {
-                                                        rt::objectmeta::coerce_embedded_field(
-                                                            path,
-                                                            map,
-                                                            &key,
-                                                            drop_invalid,
-                                                        )?;
+                                                        rt::objectmeta::coerce_embedded_field(path, map, &key, cx)?;
                                                         continue;
                                                     }
                                                 }
@@ -332,7 +323,7 @@ pub mod embedded_example_com {
                                     WrapperSpecTemplate::coerce_embedded(
                                         child,
                                         &path.field(&key),
-                                        drop_invalid,
+                                        cx,
                                     )?;
                                 }
                             }
@@ -509,18 +500,13 @@ pub mod embedded_example_com {
             fn coerce_embedded(
                 value: &mut rt::Value,
                 path: &rt::Path,
-                drop_invalid: bool,
+                cx: &mut rt::objectmeta::Coercion,
             ) -> Result<(), rt::FieldError> {
                 if let rt::Value::Object(map) = value {
                     let keys: Vec<String> = map.keys().cloned().collect();
                     for key in keys {
                         if matches!(key.as_str(), "apiVersion" | "kind" | "metadata") {
-                            rt::objectmeta::coerce_embedded_field(
-                                path,
-                                map,
-                                &key,
-                                drop_invalid,
-                            )?;
+                            rt::objectmeta::coerce_embedded_field(path, map, &key, cx)?;
                             continue;
                         }
                     }
