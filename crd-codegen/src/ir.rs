@@ -103,6 +103,20 @@ pub struct PrinterColumn {
     pub json_path: String,
 }
 
+impl PrinterColumn {
+    /// The column as the runtime's table printer takes it.
+    pub fn as_runtime(&self) -> crd_runtime::table::PrinterColumn<'_> {
+        crd_runtime::table::PrinterColumn {
+            name: &self.name,
+            type_: &self.type_,
+            format: &self.format,
+            description: &self.description,
+            priority: self.priority,
+            json_path: &self.json_path,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Conversion {
     None,

@@ -9,15 +9,22 @@
 //!   `apiVersion`/`kind`/`metadata`, the extensions, embedded resources' fields, the
 //!   int-or-string `anyOf`).
 
-use crd_codegen::load::{LoadedCrd, load};
+use crd_codegen::load::{Loaded, LoadedCrd, load};
 use crd_runtime::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use crd_runtime::published::{self, OpenApi};
 use serde_json::{Map, Value, json};
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
-fn corpus() -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/crds");
-    p.is_dir().then_some(p)
+/// The corpus, loaded (and checked) once for both tests: `None` without it.
+fn corpus() -> Option<&'static Loaded> {
+    static LOADED: OnceLock<Option<Loaded>> = OnceLock::new();
+    LOADED
+        .get_or_init(|| {
+            let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/crds");
+            p.is_dir().then(|| load(&[p]))
+        })
+        .as_ref()
 }
 
 /// The CRD as `Kind::crd()` returns it for the generated types.
@@ -179,11 +186,10 @@ fn strip(published: &mut Value, original: &mut Value, root: bool, problems: &mut
 
 #[test]
 fn every_corpus_crd_publishes_v2_and_v3() {
-    let Some(dir) = corpus() else {
+    let Some(loaded) = corpus() else {
         eprintln!("../shared/crds not found; skipping");
         return;
     };
-    let loaded = load(&[dir]);
     assert!(loaded.crds.len() > 250, "{} CRDs loaded", loaded.crds.len());
     let (mut versions, mut problems) = (0, Vec::new());
     for c in &loaded.crds {
@@ -234,11 +240,10 @@ fn every_corpus_crd_publishes_v2_and_v3() {
 /// publish the same schemas.
 #[test]
 fn corpus_documents_as_written_publish_the_same() {
-    let Some(dir) = corpus() else {
+    let Some(loaded) = corpus() else {
         eprintln!("../shared/crds not found; skipping");
         return;
     };
-    let loaded = load(&[dir]);
     let mut compared = 0;
     let mut different = Vec::new();
     for c in &loaded.crds {

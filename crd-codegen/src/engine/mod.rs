@@ -126,17 +126,7 @@ impl VersionSchema {
 
     /// The version's `additionalPrinterColumns`, as written.
     pub fn printer_columns(&self) -> Vec<crd_runtime::table::PrinterColumn<'_>> {
-        self.printer_columns
-            .iter()
-            .map(|c| crd_runtime::table::PrinterColumn {
-                name: &c.name,
-                type_: &c.type_,
-                format: &c.format,
-                description: &c.description,
-                priority: c.priority,
-                json_path: &c.json_path,
-            })
-            .collect()
+        self.printer_columns.iter().map(ir::PrinterColumn::as_runtime).collect()
     }
 
     /// `admission::create` with this schema.
