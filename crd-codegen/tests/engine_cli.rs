@@ -554,3 +554,21 @@ spec:
         err(&o)
     );
 }
+
+/// A reader that goes away (`crdgen generate ... | head`) ends the output quietly,
+/// without a panic.
+#[test]
+fn a_closed_pipe_is_not_a_panic() {
+    use std::process::Stdio;
+    let crds = format!("{}/../../shared/crds/cert-manager", env!("CARGO_MANIFEST_DIR"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crdgen"))
+        .args(["generate", &crds])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert!(!err(&o).contains("panicked"), "{}", err(&o));
+    assert_eq!(o.status.code(), Some(0));
+}

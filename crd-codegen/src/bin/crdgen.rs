@@ -260,7 +260,7 @@ fn generate(paths: &[PathBuf], output: Option<PathBuf>, derive: bool, selection:
     };
     for (path, text) in files {
         match path {
-            None => print!("{text}"),
+            None => write_stdout(&text),
             Some(path) => {
                 if let Err(e) = std::fs::write(&path, text) {
                     eprintln!("error: {}: cannot write: {e}", path.display());
@@ -276,11 +276,11 @@ fn check(paths: &[PathBuf]) -> ExitCode {
     let loaded = load(paths);
     let code = report(&loaded);
     if !loaded.has_errors() {
-        println!(
-            "{} CustomResourceDefinition(s) in {} file(s): valid",
+        write_stdout(&format!(
+            "{} CustomResourceDefinition(s) in {} file(s): valid\n",
             loaded.crds.len(),
             loaded.files.len()
-        );
+        ));
     }
     code
 }
@@ -507,21 +507,31 @@ fn load_crds(paths: &[PathBuf]) -> Option<Loaded> {
 }
 
 fn print_objects(objects: &[serde_json::Value], format: OutputFormat) {
+    let mut text = String::new();
     match format {
         OutputFormat::Yaml => {
             for (i, o) in objects.iter().enumerate() {
                 if i > 0 {
-                    println!("---");
+                    text.push_str("---\n");
                 }
-                print!("{}", crd_codegen::yaml::to_string(o));
+                text.push_str(&crd_codegen::yaml::to_string(o));
             }
         }
         OutputFormat::Json => {
             for o in objects {
-                println!("{}", serde_json::to_string_pretty(o).unwrap_or_default());
+                text.push_str(&serde_json::to_string_pretty(o).unwrap_or_default());
+                text.push('\n');
             }
         }
     }
+    write_stdout(&text);
+}
+
+/// Writes `text` to standard output. A reader that went away (`crdgen ... | head`)
+/// is not an error worth a panic, as `print!` would make it.
+fn write_stdout(text: &str) {
+    use std::io::Write;
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }
 
 fn convert(crd_paths: &[PathBuf], to: &str, output: OutputFormat, object_paths: &[PathBuf]) -> ExitCode {

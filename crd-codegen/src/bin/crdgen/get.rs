@@ -1,6 +1,6 @@
 //! `crdgen get`: objects as `kubectl get` lists them, with their CRD's printer columns.
 
-use super::{load_crds, object_key, print_rejection, read_all_objects};
+use super::{load_crds, object_key, print_rejection, read_all_objects, write_stdout};
 use crd_codegen::engine::Engine;
 use crd_runtime::table;
 use serde_json::Value;
@@ -82,10 +82,8 @@ pub fn run(crd_paths: &[PathBuf], wide: bool, object_paths: &[PathBuf]) -> ExitC
         let columns = schema.printer_columns();
         match table::print(table::served(&columns), &group.objects, wide, now) {
             Ok(text) => {
-                if i > 0 {
-                    println!();
-                }
-                print!("{text}");
+                let separator = if i > 0 { "\n" } else { "" };
+                write_stdout(&format!("{separator}{text}"));
             }
             Err(e) => {
                 eprintln!("error: {} {}: {e}", group.api_version, group.kind);

@@ -4,7 +4,6 @@
 use crd_codegen::load::load;
 use crd_runtime::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use crd_runtime::published::{self, OpenApi};
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -77,8 +76,7 @@ pub fn run(paths: &[PathBuf], v2: bool, kind: Option<&str>, version: Option<&str
         return ExitCode::from(2);
     }
     let document = published::document(openapi, definitions);
-    // A closed pipe (`| head`) is not an error worth a panic.
     let text = serde_json::to_string_pretty(&document).unwrap_or_default();
-    let _ = writeln!(std::io::stdout().lock(), "{text}");
+    super::write_stdout(&format!("{text}\n"));
     ExitCode::SUCCESS
 }
