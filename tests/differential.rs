@@ -173,12 +173,7 @@ mod filters {
 /// the hand-written CRD `fixtures/<fixture>` and with its generated type `T`: both must
 /// give the same admission. Returns its errors.
 fn admit_both<T: CustomResource>(fixture: &str, object: Value, old: Option<Value>) -> Vec<String> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(fixture);
-    let loaded = crd_codegen::load::load(&[&path]);
-    assert!(!loaded.has_errors(), "{fixture} loads");
-    let engine = Engine::new(&loaded.crds[0].ir);
+    let engine = crd_tests::fixture_engine(fixture);
     let version = object["apiVersion"]
         .as_str()
         .and_then(|v| v.rsplit('/').next())

@@ -90,17 +90,7 @@ fn object<T: CustomResource>(spec: Value) -> Value {
 }
 
 fn engine<T: CustomResource>() -> Engine {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(fixture::<T>());
-    let loaded = crd_codegen::load::load(&[&path]);
-    assert!(
-        !loaded.has_errors(),
-        "{} loads: {:?}",
-        path.display(),
-        loaded.diagnostics
-    );
-    Engine::new(&loaded.crds[0].ir)
+    crd_tests::fixture_engine(fixture::<T>())
 }
 
 fn outcome(admission: &Admission) -> Outcome {

@@ -194,7 +194,7 @@ fn every_corpus_crd_publishes_v2_and_v3() {
     let (mut versions, mut problems) = (0, Vec::new());
     for c in &loaded.crds {
         let crd = k8s_crd(c);
-        for version in published::served_versions(&crd) {
+        for version in crd_runtime::versions::served_versions(&crd) {
             versions += 1;
             let at = format!("{} {version}", c.ir.name);
             let v2 = published::v2(&crd, &version).unwrap_or_else(|e| panic!("{at}: {e}"));
@@ -255,7 +255,7 @@ fn corpus_documents_as_written_publish_the_same() {
             Err(e) => panic!("{}: {e}", c.ir.name),
         };
         let via_ir = k8s_crd(c);
-        for version in published::served_versions(&raw) {
+        for version in crd_runtime::versions::served_versions(&raw) {
             for openapi in [OpenApi::V2, OpenApi::V3] {
                 let a = published::definitions(&raw, &version, openapi).unwrap();
                 let b = published::definitions(&via_ir, &version, openapi).unwrap();

@@ -448,7 +448,7 @@ fn eval<'a>(input: Values<'a>, node: &Node) -> Result<Values<'a>, String> {
                     continue;
                 }
                 let Some(items) = v.as_array() else {
-                    return Err(format!("{} is not array or slice", go_type(&v)));
+                    return Err(format!("{} is not array or slice", crate::objectmeta::go_type_name(&v)));
                 };
                 let Some(range) = slice_range(params, items.len())? else {
                     // Zero elements requested: client-go returns what it has so far.
@@ -474,7 +474,10 @@ fn eval<'a>(input: Values<'a>, node: &Node) -> Result<Values<'a>, String> {
             let mut out = Vec::new();
             for v in input {
                 let Some(items) = v.as_array() else {
-                    return Err(format!("{} is not array or slice and cannot be filtered", go_print(&v)));
+                    return Err(format!(
+                        "{} is not array or slice and cannot be filtered",
+                        crate::objectmeta::go_print_v(&v)
+                    ));
                 };
                 for (i, item) in items.iter().enumerate() {
                     let item = match &v {
@@ -637,24 +640,6 @@ fn recursive<'a>(v: Cow<'a, Value>, out: &mut Values<'a>) {
     for kid in kids {
         recursive(kid, out);
     }
-}
-
-/// Go's `%v` type name of an unstructured value, for messages.
-fn go_type(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "<nil>",
-        Value::Bool(_) => "bool",
-        Value::Number(n) if n.is_i64() => "int64",
-        Value::Number(_) => "float64",
-        Value::String(_) => "string",
-        Value::Array(_) => "[]interface {}",
-        Value::Object(_) => "map[string]interface {}",
-    }
-}
-
-/// Go's `%v` of an unstructured value, for messages.
-fn go_print(v: &Value) -> String {
-    crate::objectmeta::go_print_v(v)
 }
 
 #[cfg(test)]

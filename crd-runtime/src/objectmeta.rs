@@ -1347,7 +1347,7 @@ pub fn validate_type_meta(obj: &Value, kind: &str, api_version: &str) -> ErrorLi
 
 /// `unstructured.NestedFieldNoCopy` along `.a.b.c`: the value, whether found, or Go's
 /// accessor error.
-fn nested<'a>(obj: &'a Value, fields: &[&str]) -> Result<Option<&'a Value>, String> {
+pub(crate) fn nested<'a>(obj: &'a Value, fields: &[&str]) -> Result<Option<&'a Value>, String> {
     let mut val = obj;
     for (i, f) in fields.iter().enumerate() {
         if val.is_null() {
@@ -1371,29 +1371,41 @@ fn nested<'a>(obj: &'a Value, fields: &[&str]) -> Result<Option<&'a Value>, Stri
     Ok(Some(val))
 }
 
-fn scale_fields(path: &str) -> Vec<&str> {
+/// The fields of a scale path (`.spec.replicas` → `spec`, `replicas`).
+pub(crate) fn scale_fields(path: &str) -> Vec<&str> {
     path.strip_prefix('.').unwrap_or(path).split('.').collect()
 }
 
-/// `unstructured.NestedInt64`.
-fn nested_int64(obj: &Value, path: &str) -> Result<i64, String> {
+/// `unstructured.NestedInt64` at a scale path: `None` when missing.
+pub(crate) fn nested_int64(obj: &Value, path: &str) -> Result<Option<i64>, String> {
     let fields = scale_fields(path);
     match nested(obj, &fields)? {
-        None => Ok(0),
-        Some(v) => match v {
-            Value::Number(n) if n.as_i64().is_some() => Ok(n.as_i64().unwrap_or(0)),
-            other => Err(format!(
-                ".{} accessor error: {} is of the type {}, expected int64",
-                fields.join("."),
-                go_print_v(other),
-                go_type_name(other)
-            )),
-        },
+        None => Ok(None),
+        Some(v) => v.as_i64().map(Some).ok_or_else(|| accessor_error(&fields, v, "int64")),
     }
 }
 
+/// `unstructured.NestedString` at a scale path: `None` when missing.
+pub(crate) fn nested_string<'a>(obj: &'a Value, path: &str) -> Result<Option<&'a str>, String> {
+    let fields = scale_fields(path);
+    match nested(obj, &fields)? {
+        None => Ok(None),
+        Some(v) => v.as_str().map(Some).ok_or_else(|| accessor_error(&fields, v, "string")),
+    }
+}
+
+/// A value of the wrong type at `fields`, in apimachinery's words.
+fn accessor_error(fields: &[&str], v: &Value, expected: &str) -> String {
+    format!(
+        ".{} accessor error: {} is of the type {}, expected {expected}",
+        fields.join("."),
+        go_print_v(v),
+        go_type_name(v)
+    )
+}
+
 fn validate_replicas(obj: &Value, path: &str) -> ErrorList {
-    match nested_int64(obj, path) {
+    match nested_int64(obj, path).map(|r| r.unwrap_or(0)) {
         Err(e) => vec![FieldError::invalid(path, Value::from(0), e)],
         Ok(r) if r < 0 => vec![FieldError::invalid(
             path,
@@ -1418,21 +1430,10 @@ pub fn validate_scale_spec(obj: &Value, scale: &ScalePaths) -> ErrorList {
 /// present, is a string.
 pub fn validate_scale_status(obj: &Value, scale: &ScalePaths) -> ErrorList {
     let mut errs = validate_replicas(obj, scale.status_replicas);
-    if let Some(sel) = scale.label_selector {
-        let fields = scale_fields(sel);
-        let err = match nested(obj, &fields) {
-            Err(e) => Some(e),
-            Ok(Some(v)) if !v.is_string() => Some(format!(
-                ".{} accessor error: {} is of the type {}, expected string",
-                fields.join("."),
-                go_print_v(v),
-                go_type_name(v)
-            )),
-            Ok(_) => None,
-        };
-        if let Some(e) = err {
-            errs.push(FieldError::invalid(sel, Value::String(String::new()), e));
-        }
+    if let Some(sel) = scale.label_selector
+        && let Err(e) = nested_string(obj, sel)
+    {
+        errs.push(FieldError::invalid(sel, Value::String(String::new()), e));
     }
     errs
 }

@@ -255,16 +255,6 @@ pub fn document(openapi: OpenApi, definitions: Map<String, Value>) -> Value {
     }
 }
 
-/// The served versions of a CRD, in the CRD's order.
-pub fn served_versions(crd: &CustomResourceDefinition) -> Vec<String> {
-    crd.spec
-        .versions
-        .iter()
-        .filter(|v| v.served)
-        .map(|v| v.name.clone())
-        .collect()
-}
-
 /// What the builder reads from the CRD, for one version. The CRD is read as JSON so
 /// that fields newer than the k8s-openapi version in use (selectable fields) are seen.
 struct Crd {
@@ -561,15 +551,9 @@ fn rule(r: &Value) -> Value {
 /// integral and float64 otherwise, and Go writes a float64 without a fraction as an
 /// integer (`1.0` → `1`).
 fn go_numbers(v: &Value) -> Value {
-    match v {
-        Value::Number(n) if !n.is_i64() && !n.is_u64() => match n.as_f64() {
-            Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => json!(f as i64),
-            _ => v.clone(),
-        },
-        Value::Array(a) => Value::Array(a.iter().map(go_numbers).collect()),
-        Value::Object(m) => Value::Object(m.iter().map(|(k, v)| (k.clone(), go_numbers(v))).collect()),
-        _ => v.clone(),
-    }
+    let mut v = v.clone();
+    crate::admission::go_json_numbers(&mut v);
+    v
 }
 
 /// `[{"type":"integer"},{"type":"string"}]`, the `anyOf` of an int-or-string.

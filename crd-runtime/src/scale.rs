@@ -12,6 +12,7 @@
 //! main resource's update, validation included (`admit_update_value`).
 
 use crate::admission::ScalePaths;
+use crate::objectmeta;
 use k8s_openapi::api::autoscaling::v1::{Scale, ScaleSpec, ScaleStatus};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde_json::{Map, Value};
@@ -88,7 +89,7 @@ pub fn update(paths: &ScalePaths<'_>, object: &Value, scale: &Scale) -> Result<V
     let mut object = object.clone();
     set_nested(
         &mut object,
-        &fields(paths.spec_replicas),
+        &objectmeta::scale_fields(paths.spec_replicas),
         Value::from(i64::from(replicas)),
     )?;
     if let Some(rv) = scale.metadata.resource_version.as_deref().filter(|rv| !rv.is_empty())
@@ -104,10 +105,12 @@ pub fn update(paths: &ScalePaths<'_>, object: &Value, scale: &Scale) -> Result<V
 
 /// `scaleFromCustomResource`: the Scale, and whether the spec replicas were found.
 fn read(paths: &ScalePaths<'_>, object: &Value) -> Result<(Scale, bool), ScaleError> {
-    let spec = nested_int64(object, &fields(paths.spec_replicas))?;
-    let status = nested_int64(object, &fields(paths.status_replicas))?;
+    // The accessors' errors are plain errors: HTTP 500.
+    let internal = |message| error(500, message);
+    let spec = objectmeta::nested_int64(object, paths.spec_replicas).map_err(internal)?;
+    let status = objectmeta::nested_int64(object, paths.status_replicas).map_err(internal)?;
     let selector = match paths.label_selector.filter(|p| !p.is_empty()) {
-        Some(path) => nested_string(object, &fields(path))?,
+        Some(path) => objectmeta::nested_string(object, path).map_err(internal)?,
         None => None,
     };
     let meta = object.get("metadata");
@@ -135,76 +138,10 @@ fn read(paths: &ScalePaths<'_>, object: &Value) -> Result<(Scale, bool), ScaleEr
         }),
         status: Some(ScaleStatus {
             replicas: status.unwrap_or(0) as i32,
-            selector: Some(selector.unwrap_or_default()),
+            selector: Some(selector.unwrap_or_default().to_string()),
         }),
     };
     Ok((scale, spec.is_some()))
-}
-
-/// A scale path's fields (`.spec.replicas` → `spec`, `replicas`).
-fn fields(path: &str) -> Vec<&str> {
-    path.strip_prefix('.').unwrap_or(path).split('.').collect()
-}
-
-/// `.a.b` for fields `a`, `b` (apimachinery's `jsonPath`).
-fn json_path(fields: &[&str]) -> String {
-    format!(".{}", fields.join("."))
-}
-
-/// `NestedFieldNoCopy`: the value at `fields`, `None` when a key is missing or a
-/// parent is null; an error when a parent is not an object.
-fn nested<'v>(object: &'v Value, fields: &[&str]) -> Result<Option<&'v Value>, ScaleError> {
-    let mut value = object;
-    for (i, field) in fields.iter().enumerate() {
-        match value {
-            Value::Null => return Ok(None),
-            Value::Object(map) => match map.get(*field) {
-                Some(v) => value = v,
-                None => return Ok(None),
-            },
-            other => {
-                return Err(error(
-                    500,
-                    format!(
-                        "{} accessor error: {} is of the type {}, expected map[string]interface{{}}",
-                        json_path(&fields[..=i]),
-                        crate::objectmeta::go_print_v(other),
-                        crate::objectmeta::go_type_name(other)
-                    ),
-                ));
-            }
-        }
-    }
-    Ok(Some(value))
-}
-
-/// `NestedInt64`.
-fn nested_int64(object: &Value, fields: &[&str]) -> Result<Option<i64>, ScaleError> {
-    match nested(object, fields)? {
-        None => Ok(None),
-        Some(v) => v.as_i64().map(Some).ok_or_else(|| wrong_type(fields, v, "int64")),
-    }
-}
-
-/// `NestedString`.
-fn nested_string(object: &Value, fields: &[&str]) -> Result<Option<String>, ScaleError> {
-    match nested(object, fields)? {
-        None => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(v) => Err(wrong_type(fields, v, "string")),
-    }
-}
-
-fn wrong_type(fields: &[&str], v: &Value, expected: &str) -> ScaleError {
-    error(
-        500,
-        format!(
-            "{} accessor error: {} is of the type {}, expected {expected}",
-            json_path(fields),
-            crate::objectmeta::go_print_v(v),
-            crate::objectmeta::go_type_name(v)
-        ),
-    )
 }
 
 /// `SetNestedField`: creates the objects on the way; a parent that is not an object
@@ -237,8 +174,8 @@ fn not_a_map(fields: &[&str]) -> ScaleError {
     error(
         500,
         format!(
-            "value cannot be set because {} is not a map[string]interface{{}}",
-            json_path(fields)
+            "value cannot be set because .{} is not a map[string]interface{{}}",
+            fields.join(".")
         ),
     )
 }

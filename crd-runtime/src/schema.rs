@@ -152,14 +152,14 @@ pub trait CustomResource: ObjectSchema + k8s_openapi::Resource + Serialize + Des
     /// when the version has no scale subresource (404) or its fields do not read
     /// ([`crate::scale::get`]).
     fn scale(&self) -> Result<k8s_openapi::api::autoscaling::v1::Scale, crate::scale::ScaleError> {
-        crate::scale::get(&Self::scale_paths()?, &to_value(self))
+        crate::scale::get(&scale_paths::<Self>()?, &to_value(self))
     }
 
     /// `kubectl scale --replicas=N`: the spec replicas set as the scale subresource
     /// sets them ([`crate::scale::update`]). The result still has to pass the update's
     /// validation (`validate_update` against the object before).
     fn scale_to(&self, replicas: i32) -> Result<Self, crate::scale::ScaleError> {
-        let paths = Self::scale_paths()?;
+        let paths = scale_paths::<Self>()?;
         let object = to_value(self);
         let mut scale = crate::scale::current(&paths, &object)?;
         scale.spec = Some(k8s_openapi::api::autoscaling::v1::ScaleSpec {
@@ -169,14 +169,6 @@ pub trait CustomResource: ObjectSchema + k8s_openapi::Resource + Serialize + Des
         serde_json::from_value(updated).map_err(|e| crate::scale::ScaleError {
             code: 422,
             message: format!("the scaled object does not fit its type: {e}"),
-        })
-    }
-
-    #[doc(hidden)]
-    fn scale_paths() -> Result<ScalePaths<'static>, crate::scale::ScaleError> {
-        Self::SCALE.ok_or_else(|| crate::scale::ScaleError {
-            code: 404,
-            message: "the server could not find the requested resource".into(),
         })
     }
 
@@ -252,6 +244,14 @@ fn request_value<T: CustomResource>(t: &T) -> Value {
         meta.insert("namespace".into(), Value::from("default"));
     }
     object
+}
+
+/// The kind's scale subresource paths; without the subresource, the API server's 404.
+fn scale_paths<T: CustomResource>() -> Result<ScalePaths<'static>, crate::scale::ScaleError> {
+    T::SCALE.ok_or_else(|| crate::scale::ScaleError {
+        code: 404,
+        message: "the server could not find the requested resource".into(),
+    })
 }
 
 fn to_value<T: Serialize>(t: &T) -> Value {

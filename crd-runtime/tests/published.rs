@@ -705,5 +705,5 @@ fn unknown_and_unserved_versions_are_errors() {
     let err = published::v2(&c, "v1").unwrap_err();
     assert!(matches!(err, PublishError::NotServed { .. }));
     assert!(err.to_string().contains("\"v1\" is not served"), "{err}");
-    assert!(published::served_versions(&c).is_empty());
+    assert!(crd_runtime::versions::served_versions(&c).is_empty());
 }

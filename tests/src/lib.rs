@@ -13,6 +13,15 @@ pub fn seed_examples_dir() -> PathBuf {
     shared_dir().join("spec/examples")
 }
 
+/// The reference engine of the hand-written CRD `tests/fixtures/<fixture>` (which must
+/// load without errors).
+pub fn fixture_engine(fixture: &str) -> crd_codegen::engine::Engine {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(fixture);
+    let loaded = crd_codegen::load::load(&[&path]);
+    assert!(!loaded.has_errors(), "{fixture} loads: {:?}", loaded.diagnostics);
+    crd_codegen::engine::Engine::new(&loaded.crds[0].ir)
+}
+
 /// Reads every document of a YAML or JSON file.
 pub fn read_documents(path: &std::path::Path) -> Vec<Value> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

@@ -469,13 +469,7 @@ fn validate(
     if let Some(format) = output {
         print_objects(&admitted, format);
     }
-    if bad_input {
-        ExitCode::from(2)
-    } else if invalid {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
+    exit_code(bad_input, invalid)
 }
 
 /// Prints why an object of `file` was not admitted, as kubectl prints the API
@@ -494,6 +488,18 @@ fn print_rejection(file: &std::path::Path, verb: &str, kind: &str, admission: cr
             errors: admission.errors,
         };
         eprintln!("{invalid}");
+    }
+}
+
+/// The exit code of a command over objects: 2 for bad input, else 1 when an object
+/// failed, else 0.
+fn exit_code(bad_input: bool, failed: bool) -> ExitCode {
+    if bad_input {
+        ExitCode::from(2)
+    } else if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
     }
 }
 
@@ -598,11 +604,5 @@ fn convert(crd_paths: &[PathBuf], to: &str, output: OutputFormat, object_paths: 
         }
     }
     print_objects(&converted, output);
-    if bad_input {
-        ExitCode::from(2)
-    } else if needs_webhook {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
+    exit_code(bad_input, needs_webhook)
 }

@@ -1,6 +1,6 @@
 //! `crdgen get`: objects as `kubectl get` lists them, with their CRD's printer columns.
 
-use super::{load_crds, object_key, print_rejection, read_all_objects, write_stdout};
+use super::{exit_code, load_crds, object_key, print_rejection, read_all_objects, write_stdout};
 use crd_codegen::engine::Engine;
 use crd_runtime::table;
 use serde_json::Value;
@@ -32,16 +32,12 @@ pub fn run(crd_paths: &[PathBuf], wide: bool, object_paths: &[PathBuf]) -> ExitC
     for obj in objects {
         let where_ = obj.place();
         let (api_version, kind, namespace, _) = object_key(&obj.value);
-        let found = engines
-            .iter()
-            .enumerate()
-            .find(|(_, e)| e.names.kind == kind && e.for_api_version(&api_version).is_some());
-        let Some((index, engine)) = found else {
+        let found = (engines.iter().enumerate())
+            .filter(|(_, e)| e.names.kind == kind)
+            .find_map(|(i, e)| Some((i, e.for_api_version(&api_version)?)));
+        let Some((index, schema)) = found else {
             eprintln!("error: {where_}: no CustomResourceDefinition for kind {kind:?} in version {api_version:?}");
             bad_input = true;
-            continue;
-        };
-        let Some(schema) = engine.for_api_version(&api_version) else {
             continue;
         };
         let admission = schema.create(obj.value, &namespace);
@@ -91,13 +87,7 @@ pub fn run(crd_paths: &[PathBuf], wide: bool, object_paths: &[PathBuf]) -> ExitC
             }
         }
     }
-    if bad_input {
-        ExitCode::from(2)
-    } else if invalid {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
+    exit_code(bad_input, invalid)
 }
 
 /// The object with `metadata.creationTimestamp` set to `now` when it has none, as

@@ -49,7 +49,7 @@ pub fn run(paths: &[PathBuf], v2: bool, kind: Option<&str>, version: Option<&str
             }
         };
         let versions = match version {
-            None => published::served_versions(&crd),
+            None => crd_runtime::versions::served_versions(&crd),
             // Other CRDs may have it; one without it is left out.
             Some(v) if c.ir.version(v).is_some() => vec![v.to_string()],
             Some(_) => continue,
