@@ -59,13 +59,16 @@ mod derived {
     }
 }
 
-/// The seed's object, created a moment ago (the API server sets the timestamp).
+/// The seed's object, created ten days ago: its age prints as `10d` however many
+/// seconds the test takes (the table is printed at the current time).
 fn seed_object() -> serde_json::Value {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_secs();
-    let created = crd_runtime::time::timestamp_from_unix(now as i64).unwrap().to_string();
+    let created = crd_runtime::time::timestamp_from_unix(now as i64 - 10 * 86_400)
+        .unwrap()
+        .to_string();
     json!({
         "apiVersion": "stable.example.com/v1",
         "kind": "CronTab",
@@ -80,12 +83,12 @@ fn check_kind<T: CustomResource + std::fmt::Debug>() {
     assert_eq!(T::PRINTER_COLUMNS.len(), 4);
     assert_eq!(
         T::print_table(std::slice::from_ref(&object), false).unwrap(),
-        "NAME                 SPEC        REPLICAS   AGE\nmy-new-cron-object   * * * * *   1          0s\n"
+        "NAME                 SPEC        REPLICAS   AGE\nmy-new-cron-object   * * * * *   1          10d\n"
     );
     assert_eq!(
         T::print_table(std::slice::from_ref(&object), true).unwrap(),
         "NAME                 SPEC        REPLICAS   IMAGE                   AGE\n\
-         my-new-cron-object   * * * * *   1          my-awesome-cron-image   0s\n"
+         my-new-cron-object   * * * * *   1          my-awesome-cron-image   10d\n"
     );
     assert_eq!(
         object.printer_row().unwrap(),
@@ -94,7 +97,7 @@ fn check_kind<T: CustomResource + std::fmt::Debug>() {
             Cell::String("* * * * *".into()),
             Cell::Integer(1),
             Cell::String("my-awesome-cron-image".into()),
-            Cell::String("0s".into()),
+            Cell::String("10d".into()),
         ]
     );
 
@@ -142,7 +145,7 @@ fn defaults_without_columns_or_scale() {
     assert_eq!(CronTab::PRINTER_COLUMNS.len(), 0);
     assert_eq!(
         CronTab::print_table(std::slice::from_ref(&object), false).unwrap(),
-        "NAME                 AGE\nmy-new-cron-object   0s\n"
+        "NAME                 AGE\nmy-new-cron-object   10d\n"
     );
     let error = object.scale().unwrap_err();
     assert_eq!(
