@@ -403,6 +403,19 @@ fn malformed_reviews_are_refused() {
         response["response"]["result"]["message"],
         "converting objects[0] (, apiVersion ): not a JSON object"
     );
+    // An object already at the desired version is returned as it is, but checked as a
+    // converted one: without metadata the API server would refuse the response, so the
+    // review fails (found by the conversion_review fuzz target).
+    let body = review_body(
+        "apiextensions.k8s.io/v1",
+        "example.com/v1",
+        vec![json!({"apiVersion": "example.com/v1", "kind": "CronTab", "spec": {}})],
+    );
+    let response = review::handle(&body, generated).unwrap();
+    assert_eq!(
+        response["response"]["result"]["message"],
+        "converting objects[0] (, apiVersion example.com/v1): missing metadata in converted object"
+    );
 }
 
 /// The API server's checks of a webhook's response, each with its message

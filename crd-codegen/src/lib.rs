@@ -7,6 +7,19 @@
 //! calls ([`derive::assert_valid_crd`]). The other modules are public for the CLI,
 //! `crd-derive` and the workspace's tests; they are not an API.
 #![warn(missing_docs)]
+// No panics reachable from input (README "Hostile input"): library code returns
+// errors. Each justified exception carries `#[allow(..., reason = "...")]`.
+#![cfg_attr(
+    not(test),
+    warn(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::unreachable,
+        clippy::todo,
+        clippy::unimplemented
+    )
+)]
 
 pub mod builder;
 pub mod derive;

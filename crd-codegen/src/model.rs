@@ -131,8 +131,68 @@ pub struct CustomResourceConversion {
 pub struct WebhookClientConfig {
     pub url: Option<String>,
     pub service: Option<ServiceReference>,
-    #[serde(rename = "caBundle")]
+    /// The PEM bundle, base64-encoded on the wire; it must decode (the API server's
+    /// JSON decoder refuses the request otherwise).
+    #[serde(rename = "caBundle", deserialize_with = "base64_string")]
     pub ca_bundle: Option<String>,
+}
+
+/// A `[]byte` field of a Go API object: a base64 string, refused with Go's message
+/// when it does not decode.
+fn base64_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let s = String::deserialize(d)?;
+    match go_base64_error(s.as_bytes()) {
+        None => Ok(Some(s)),
+        Some(at) => Err(de::Error::custom(format!("illegal base64 data at input byte {at}"))),
+    }
+}
+
+/// Where Go's `base64.StdEncoding.DecodeString` fails on `src` (its
+/// `CorruptInputError` offset), or `None` when it decodes. Padding is required, `\r`
+/// and `\n` are skipped anywhere, and nothing may follow the padding.
+pub fn go_base64_error(src: &[u8]) -> Option<usize> {
+    let is_alphabet = |c: u8| c.is_ascii_alphanumeric() || c == b'+' || c == b'/';
+    let is_newline = |c: u8| c == b'\r' || c == b'\n';
+    let mut si = 0;
+    loop {
+        // One quantum of four characters.
+        let mut j = 0;
+        while j < 4 {
+            let Some(&c) = src.get(si) else {
+                return if j == 0 { None } else { Some(si - j) };
+            };
+            si += 1;
+            if is_alphabet(c) {
+                j += 1;
+                continue;
+            }
+            if is_newline(c) {
+                continue;
+            }
+            if c != b'=' {
+                return Some(si - 1);
+            }
+            // Padding: `xx==` or `xxx=`, then the end (newlines aside).
+            match j {
+                0 | 1 => return Some(si - 1),
+                2 => {
+                    while src.get(si).copied().is_some_and(is_newline) {
+                        si += 1;
+                    }
+                    match src.get(si) {
+                        None => return Some(src.len()),
+                        Some(b'=') => si += 1,
+                        Some(_) => return Some(si - 1),
+                    }
+                }
+                _ => {}
+            }
+            while src.get(si).copied().is_some_and(is_newline) {
+                si += 1;
+            }
+            return if si < src.len() { Some(si) } else { None };
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
@@ -387,5 +447,35 @@ impl ValidationRule {
             .map(|k| format!("\"{k}\":{}", crd_runtime::gofmt::json(&v[k])))
             .collect();
         format!("{{{}}}", parts.join(","))
+    }
+}
+
+#[cfg(test)]
+mod base64_tests {
+    use super::go_base64_error;
+
+    /// Offsets as Go's `base64.StdEncoding.DecodeString` reports them.
+    #[test]
+    fn decodes_as_go_does() {
+        for (input, want) in [
+            ("", None),
+            ("YQ==", None),
+            ("YWI=", None),
+            ("YWJj", None),
+            ("YWJj\r\nYQ==\n", None),
+            ("YQ\n=\n=", None),
+            ("YQ", Some(0)),
+            ("YWJjY", Some(4)),
+            ("YQ=", Some(3)),
+            ("Y===", Some(1)),
+            ("=", Some(0)),
+            ("YQ=x", Some(2)),
+            ("YQ==YQ==", Some(4)),
+            ("YWI=\nx", Some(5)),
+            ("Y!Q=", Some(1)),
+            ("-_8=", Some(0)),
+        ] {
+            assert_eq!(go_base64_error(input.as_bytes()), want, "{input:?}");
+        }
     }
 }

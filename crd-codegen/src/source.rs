@@ -84,11 +84,40 @@ pub fn read_file(path: &Path) -> Result<Vec<Document>, Diagnostic> {
     if bytes.len() as u64 > MAX_FILE_SIZE {
         return Err(too_large());
     }
+    parse_bytes(path, bytes)
+}
+
+/// Parses the bytes of a file named `path` (YAML, or JSON when the name ends in
+/// `.json`); they must be UTF-8.
+pub fn parse_bytes(path: &Path, bytes: Vec<u8>) -> Result<Vec<Document>, Diagnostic> {
     let text = String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
-        fail(format!("not UTF-8: invalid byte at offset {at}"))
+        Diagnostic::fatal(
+            Some(path.to_path_buf()),
+            None,
+            format!("not UTF-8: invalid byte at offset {at}"),
+        )
     })?;
     parse_text(path, text)
+}
+
+/// The objects of a manifest's documents, as `kubectl apply -f` takes them: the items
+/// of a `kind: List` document in their order, any other document as one object. Each
+/// comes with the 0-based index of its document.
+pub fn manifest_objects(docs: Vec<Document>) -> Vec<(usize, Value)> {
+    let mut out = Vec::new();
+    for doc in docs {
+        let is_list = doc.value.get("kind").and_then(Value::as_str) == Some("List");
+        match doc.value {
+            Value::Object(mut map) if is_list && map.get("items").is_some_and(Value::is_array) => {
+                if let Some(Value::Array(items)) = map.remove("items") {
+                    out.extend(items.into_iter().map(|item| (doc.index, item)));
+                }
+            }
+            value => out.push((doc.index, value)),
+        }
+    }
+    out
 }
 
 /// The largest file read: documents are at most 3 MiB each (the API server's

@@ -480,6 +480,7 @@ fn resolve_scalar(text: &str, style: TScalarStyle, tag: Option<&Tag>) -> Result<
 
 /// Resolves a mapping key; non-string keys become strings as `sigs.k8s.io/yaml` makes
 /// them (`true`, `1`, ...). The second value tells a `<<` merge key.
+#[allow(clippy::unreachable, reason = "the resolver turns scalars into scalars")]
 fn resolve_key(text: &str, style: TScalarStyle, tag: Option<&Tag>) -> Result<(String, bool), String> {
     if style == TScalarStyle::Plain && tag.is_none() && text == "<<" {
         return Ok((text.to_string(), true));

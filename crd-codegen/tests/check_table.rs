@@ -1963,3 +1963,34 @@ fn stored_versions_of_a_crd_with_a_status() {
         ),
     ]);
 }
+
+/// `caBundle` is a `[]byte`: the API server's JSON decoder refuses a request whose
+/// bundle is not base64 (Go's `CorruptInputError`), before any check runs.
+#[test]
+fn a_ca_bundle_must_be_base64() {
+    let with_bundle = |bundle: &str| {
+        webhook_crd(json!({
+            "clientConfig": {"url": "https://example.com/convert", "caBundle": bundle},
+            "conversionReviewVersions": ["v1"]
+        }))
+    };
+    // Valid: padded, with PEM-style line breaks, empty.
+    for bundle in ["Cg==", "LS0t\nLS0t\n", ""] {
+        assert_eq!(errors(with_bundle(bundle)), Vec::<String>::new(), "{bundle:?}");
+    }
+    for (bundle, at) in [("not base64!", 3), ("Cg", 0), ("Cg=", 3), ("Cg==Cg==", 4)] {
+        let text = serde_json::to_string_pretty(&with_bundle(bundle)).unwrap();
+        let docs = parse_text(Path::new("case.json"), text).unwrap();
+        let Err(diagnostics) = read_crd(&docs[0]) else {
+            panic!("{bundle:?} was accepted");
+        };
+        let messages: Vec<String> = diagnostics.iter().map(|d| d.message.clone()).collect();
+        assert_eq!(
+            messages,
+            [format!(
+                "spec.conversion.webhook.clientConfig.caBundle: Invalid value: illegal base64 data at input byte {at}"
+            )],
+            "{bundle:?}"
+        );
+    }
+}

@@ -236,7 +236,7 @@ pub mod hub {
                     }
                 }
                 let Value::Object(mut object) = source else {
-                    unreachable!("matched as an object")
+                    return Ok(source);
                 };
                 for (name, value) in computed {
                     object.remove(name);

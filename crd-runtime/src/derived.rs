@@ -78,6 +78,10 @@ fn splice_value(value: &mut Value, types: &[fn() -> Value]) {
 
 /// The `CustomResourceDefinition` written by the derive, with the field types'
 /// schemas spliced in.
+#[allow(
+    clippy::expect_used,
+    reason = "the derive wrote this CRD from checked IR; it always reads back"
+)]
 pub fn crd(
     json: &str,
     types: &[fn() -> Value],

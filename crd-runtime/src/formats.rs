@@ -187,6 +187,10 @@ pub use crate::gofmt::quote as go_quote;
 // Simple checkers (regexes and digit rules)
 // ---------------------------------------------------------------------------------------
 
+#[allow(
+    clippy::panic,
+    reason = "only called on the built-in patterns, which the unit tests compile"
+)]
 fn rx(pattern: &str) -> Regex {
     Regex::new(pattern).unwrap_or_else(|e| panic!("invalid built-in regex {pattern}: {e}"))
 }

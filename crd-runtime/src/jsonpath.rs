@@ -495,6 +495,7 @@ fn eval<'a>(input: Values<'a>, node: &Node) -> Result<Values<'a>, String> {
 }
 
 /// `evalFilter` on one item.
+#[allow(clippy::unreachable, reason = "`Exists` is handled before the comparison")]
 fn filter_passes(item: &Value, left: &[Node], op: Op, right: &[Node]) -> Result<bool, String> {
     let lefts = eval_list(vec![Cow::Borrowed(item)], left);
     if op == Op::Exists {

@@ -95,7 +95,7 @@ pub fn read_request(body: &[u8]) -> Result<ConversionRequest, BadReview> {
 /// `apiVersion` set to the desired one. `result.status` is `Success`, or `Failure` with
 /// a message naming the first object that failed (its index, namespace/name and
 /// apiVersion) and why; then no objects are returned. An object already at the
-/// desired version is returned as it is.
+/// desired version is returned as it is, after the same checks.
 ///
 /// Of a converted object's metadata the API server keeps only `labels` and
 /// `annotations` (the rest it restores from its own copy), and it refuses a response
@@ -192,15 +192,19 @@ fn convert_one(
     if !object.is_object() {
         return Err("not a JSON object".into());
     }
-    if identity.api_version == desired {
-        return Ok(object);
-    }
-    let mut out = convert(object, desired).map_err(|e| e.message)?.object;
-    let Value::Object(map) = &mut out else {
-        return Err("the conversion did not return a JSON object".into());
+    let out = if identity.api_version == desired {
+        object
+    } else {
+        let mut out = convert(object, desired).map_err(|e| e.message)?.object;
+        let Value::Object(map) = &mut out else {
+            return Err("the conversion did not return a JSON object".into());
+        };
+        map.insert("apiVersion".into(), Value::from(desired));
+        out
     };
-    map.insert("apiVersion".into(), Value::from(desired));
-    // Without the original labels and annotations, any present are checked.
+    // Without the original labels and annotations, any present are checked. An object
+    // already at the desired version is checked too: returned as it is, it must still
+    // be one the API server accepts (it has metadata, valid labels).
     check_converted(identity.fields.each_ref().map(String::as_str), None, &out)?;
     Ok(out)
 }

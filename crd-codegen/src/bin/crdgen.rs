@@ -319,29 +319,14 @@ fn read_all_objects(paths: &[PathBuf]) -> (Vec<InputObject>, bool) {
 /// Reads every object of `path` (the items of `kind: List` documents included).
 fn read_objects(path: &std::path::Path) -> Result<Vec<InputObject>, String> {
     let docs = crd_codegen::source::read_file(path).map_err(|d| d.to_string())?;
-    let mut out = Vec::new();
-    for doc in docs {
-        let is_list = doc.value.get("kind").and_then(serde_json::Value::as_str) == Some("List")
-            && doc.value.get("items").is_some_and(serde_json::Value::is_array);
-        if is_list {
-            if let Some(serde_json::Value::Array(items)) = doc.value.get("items") {
-                for item in items {
-                    out.push(InputObject {
-                        file: path.to_path_buf(),
-                        doc: doc.index + 1,
-                        value: item.clone(),
-                    });
-                }
-            }
-        } else {
-            out.push(InputObject {
-                file: path.to_path_buf(),
-                doc: doc.index + 1,
-                value: doc.value,
-            });
-        }
-    }
-    Ok(out)
+    Ok(crd_codegen::source::manifest_objects(docs)
+        .into_iter()
+        .map(|(doc, value)| InputObject {
+            file: path.to_path_buf(),
+            doc: doc + 1,
+            value,
+        })
+        .collect())
 }
 
 fn str_at<'a>(v: &'a serde_json::Value, path: &[&str]) -> &'a str {

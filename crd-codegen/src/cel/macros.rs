@@ -118,7 +118,7 @@ impl IdGen {
 
 /// A macro whose arguments are not well formed: the message and the span of the
 /// offending argument (where cel-go reports it).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct MacroError {
     pub message: String,
     pub span: Span,
@@ -145,46 +145,56 @@ pub(crate) fn expand(
         loc: Span::at(call_span.start),
     };
     let mut args = args.into_iter();
-    let mut arg = move || args.next().expect("macro lookup checked the argument count");
+    // The parser looked the macro up by its argument count and receiver; should that
+    // ever disagree, the call is an error rather than a panic.
+    let wrong = MacroError {
+        message: "wrong number of arguments".into(),
+        span: call_span,
+    };
+    let mut arg = {
+        let wrong = wrong.clone();
+        move || args.next().ok_or_else(|| wrong.clone())
+    };
+    let target_of = |target: Option<Expr>| target.ok_or_else(|| wrong.clone());
     use MacroKind::*;
     match kind {
         Has => {
-            let a = arg();
+            let a = arg()?;
             match a.kind {
                 ExprKind::Select(s) => Ok(b.node(ExprKind::Select(Select { test_only: true, ..s }))),
                 _ => Err(error(&a, "invalid argument to has() macro")),
             }
         }
         All | Exists | ExistsOne => {
-            let (var, pred) = (arg(), arg());
+            let (var, pred) = (arg()?, arg()?);
             let v = iter_var(&var, "argument must be a simple name")?;
-            Ok(b.quantifier(kind, target_of(target), v, None, pred))
+            Ok(b.quantifier(kind, target_of(target)?, v, None, pred))
         }
         Map | MapFilter | Filter => {
-            let var = arg();
+            let var = arg()?;
             let (filter, transform) = match kind {
-                Map => (None, arg()),
+                Map => (None, arg()?),
                 MapFilter => {
-                    let f = arg();
-                    (Some(f), arg())
+                    let f = arg()?;
+                    (Some(f), arg()?)
                 }
                 _ => {
-                    let f = arg();
+                    let f = arg()?;
                     (Some(f), var.clone())
                 }
             };
             let v = iter_var(&var, "argument is not an identifier")?;
-            Ok(b.map_comprehension(target_of(target), v, filter, transform))
+            Ok(b.map_comprehension(target_of(target)?, v, filter, transform))
         }
         AllTwoVar | ExistsTwoVar | ExistsOneTwoVar => {
-            let (v1, v2, pred) = (arg(), arg(), arg());
+            let (v1, v2, pred) = (arg()?, arg()?, arg()?);
             let (v1, v2) = iter_vars(&v1, &v2)?;
             let one_var_kind = match kind {
                 AllTwoVar => All,
                 ExistsTwoVar => Exists,
                 _ => ExistsOne,
             };
-            Ok(b.quantifier(one_var_kind, target_of(target), v1, Some(v2), pred))
+            Ok(b.quantifier(one_var_kind, target_of(target)?, v1, Some(v2), pred))
         }
         TransformList
         | TransformListFilter
@@ -192,15 +202,15 @@ pub(crate) fn expand(
         | TransformMapFilter
         | TransformMapEntry
         | TransformMapEntryFilter => {
-            let (v1, v2) = (arg(), arg());
+            let (v1, v2) = (arg()?, arg()?);
             let (v1, v2) = iter_vars(&v1, &v2)?;
             let filtered = matches!(kind, TransformListFilter | TransformMapFilter | TransformMapEntryFilter);
-            let filter = filtered.then(&mut arg);
-            let transform = arg();
-            Ok(b.transform(kind, target_of(target), v1, v2, filter, transform))
+            let filter = filtered.then(&mut arg).transpose()?;
+            let transform = arg()?;
+            Ok(b.transform(kind, target_of(target)?, v1, v2, filter, transform))
         }
         OptMap | OptFlatMap => {
-            let (var, mapped) = (arg(), arg());
+            let (var, mapped) = (arg()?, arg()?);
             let name = if kind == OptMap { "optMap" } else { "optFlatMap" };
             let Some(v) = var.as_ident() else {
                 return Err(error(
@@ -208,17 +218,13 @@ pub(crate) fn expand(
                     format!("{name}() variable name must be a simple identifier"),
                 ));
             };
-            Ok(b.opt_map(target_of(target), v.to_string(), mapped, kind == OptMap))
+            Ok(b.opt_map(target_of(target)?, v.to_string(), mapped, kind == OptMap))
         }
         SortBy => {
-            let target = target_of(target);
-            b.sort_by(target, arg(), arg())
+            let target = target_of(target)?;
+            b.sort_by(target, arg()?, arg()?)
         }
     }
-}
-
-fn target_of(target: Option<Expr>) -> Expr {
-    target.expect("receiver macros always have a target")
 }
 
 /// The name of an iteration variable argument, checked like cel-go does.

@@ -33,8 +33,10 @@
 //!   checks other than the name (namespace, labels, annotation syntax) are not made;
 //!   the API-approval annotation required for `*.k8s.io` / `*.kubernetes.io` groups
 //!   (`validateAPIApproval`) is.
-//! - The conversion webhook's `caBundle` is not parsed (neither does the API server
-//!   on create: `allowInvalidCABundle` is true until the CRD is established). The
+//! - The conversion webhook's `caBundle` must be base64 (the JSON decoder's check,
+//!   made when the model is read), but its certificates are not parsed (neither does
+//!   the API server on create: `allowInvalidCABundle` is true until the CRD is
+//!   established). The
 //!   webhook URL is read with a reduced `net/url.Parse` (see `webhook.rs`).
 //! - Building the kube-openapi validator (`error building validator`) cannot fail
 //!   for a schema that passed the other checks and is not attempted.

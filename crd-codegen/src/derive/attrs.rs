@@ -2,6 +2,9 @@
 //! comments by hand. Nothing here knows about schemas; [`super::lower`] turns this
 //! into the IR.
 
+// darling's `FromMeta` expansions use `unreachable!` for their own invariants.
+#![allow(clippy::unreachable)]
+
 use darling::util::{Flag, SpannedValue};
 use darling::{FromDeriveInput, FromField, FromMeta, FromVariant};
 use proc_macro2::{Span, TokenStream, TokenTree};

@@ -134,6 +134,10 @@ pub fn type_impls(l: &Lowered) -> TokenStream {
         .type_impls(&m.types[0], None, walk_rules);
     let rules_module = rules.rules_module();
     let ident = &l.ident;
+    #[allow(
+        clippy::expect_used,
+        reason = "the CRD model serializes to JSON: its maps have string keys"
+    )]
     let json = serde_json::to_string(&crate::write::schema(&l.schema)).expect("JSON");
     let schema = splice_call(&json, &l.foreign, "splice");
     let has_rules = has_rules_expr(crate::rust::admit::has_local_rules(&l.schema), &l.foreign);
@@ -307,6 +311,10 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
     );
     let rules_module = rules.rules_module();
 
+    #[allow(
+        clippy::expect_used,
+        reason = "the CRD model serializes to JSON: its maps have string keys"
+    )]
     let crd_json = serde_json::to_string(&crate::write::crd(crd)).expect("JSON");
     let crd_call = splice_call(&crd_json, &foreign, "crd");
     let aliases = aliases(&foreign);

@@ -68,6 +68,10 @@ fn expand_crd_schema(input: TokenStream) -> darling::Result<TokenStream> {
     }
     let lowered = errors.handle(lower::lower_type(&parsed));
     errors.finish()?;
+    #[allow(
+        clippy::expect_used,
+        reason = "`errors.finish()` returned every error; without one the value is present"
+    )]
     let lowered = lowered.expect("no errors");
     check::check_type(&lowered)?;
     let conversions = convert::convert_impls(&parsed, None)?;
@@ -91,6 +95,10 @@ fn expand_custom_resource(input: TokenStream) -> darling::Result<TokenStream> {
         None => None,
     };
     errors.finish()?;
+    #[allow(
+        clippy::expect_used,
+        reason = "`errors.finish()` returned every error; without one the values are present"
+    )]
     let (lowered, (crd, parts)) = (lowered.expect("no errors"), resource.expect("no errors"));
     let column_spans: Vec<Span> = parsed.resource.printcolumn.iter().map(|c| c.span()).collect();
     check::check_resource(

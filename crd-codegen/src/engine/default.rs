@@ -12,7 +12,9 @@ pub fn drop_nulls(x: &mut Value, s: Option<&CNode>) {
             let keys: Vec<String> = m.keys().cloned().collect();
             for k in keys {
                 let schema = s.and_then(|s| s.field(&k));
-                let v = m.get_mut(&k).expect("key present");
+                let Some(v) = m.get_mut(&k) else {
+                    continue;
+                };
                 if v.is_null() && schema.is_some_and(|c| !c.nullable && c.default.is_none()) {
                     m.remove(&k);
                 } else {

@@ -436,6 +436,11 @@ enum NodeStep {
 /// default (nothing left removes it). For defaults that passed [`validate_defaults`]
 /// only the metadata of embedded resources can change (unknown fields dropped,
 /// timestamps normalised).
+#[allow(
+    clippy::expect_used,
+    clippy::unreachable,
+    reason = "the path was collected from this very tree just above"
+)]
 pub fn prune_defaults(root: &mut CNode) {
     let mut changes = Vec::new();
     collect_pruned_defaults(root, root, &mut Vec::new(), &mut Vec::new(), &mut changes);

@@ -93,15 +93,16 @@ fn prune_node(x: &mut Value, s: Option<&CNode>, force_embedded: bool, t: &mut Tr
                 if embedded && META_FIELDS.contains(&k.as_str()) {
                     continue;
                 }
+                let Some(v) = m.get_mut(&k) else {
+                    continue;
+                };
                 if let Some(prop) = s.properties.get(&k) {
-                    let v = m.get_mut(&k).expect("key present");
                     t.with_key(&k, |t| prune_node(v, Some(prop), false, t));
                 } else if let Some(a) = &s.additional {
                     let child = match a {
                         Additional::Schema(c) => Some(&**c),
                         Additional::Bool(_) => None,
                     };
-                    let v = m.get_mut(&k).expect("key present");
                     t.with_key(&k, |t| prune_node(v, child, false, t));
                 } else {
                     if !META_FIELDS.contains(&k.as_str()) || t.depth > 0 {

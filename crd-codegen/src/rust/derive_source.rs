@@ -81,6 +81,10 @@ pub fn generate_files(crds: &[ir::Crd]) -> Result<Vec<(String, String)>, Vec<Uns
 }
 
 fn format(tokens: TokenStream) -> String {
+    #[allow(
+        clippy::expect_used,
+        reason = "the emitter builds valid items (the snapshot tests compile them)"
+    )]
     let file: syn::File = syn::parse2(tokens).expect("the emitter builds valid items");
     super::separate_items(&prettyplease::unparse(&file))
 }
@@ -424,6 +428,7 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
                 quote!(pub type #name = #target;)
             }
             TypeBody::Alias(_) | TypeBody::Struct(_) => {
+                #[allow(clippy::expect_used, reason = "the plan makes aliases only of structs")]
                 let s = self.struct_of(id).expect("an alias of a struct");
                 self.struct_def(id, s)
             }
@@ -608,6 +613,7 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
     }
 
     /// The CRD-level arguments of a kind's spec struct.
+    #[allow(clippy::unreachable, reason = "called with root types only")]
     fn resource_args(&mut self, root: TypeId, fields_at_root: bool) -> Vec<TokenStream> {
         let t = &self.m.types[root];
         let TypeBody::Root(r) = &t.body else {

@@ -367,6 +367,10 @@ fn root_type(m: &Module, t: &TypeDef, root: &RootDef) -> TokenStream {
     let serialize = root_serialize(&name, &api_version, &crd.names.kind, &root.fields);
     let resource = resource_impls(&name, crd, v);
     let constructor = root_constructor(m, &name, &root.fields);
+    #[allow(
+        clippy::expect_used,
+        reason = "the CRD model serializes to JSON: its maps have string keys"
+    )]
     let json = serde_json::to_string(&crate::write::crd(crd)).expect("JSON");
     let json = raw_string(&json);
     let crd_fns = crd_impl(&name, crd, quote!(::crd_runtime::derived::crd(#json, &[])));
@@ -383,6 +387,7 @@ fn root_type(m: &Module, t: &TypeDef, root: &RootDef) -> TokenStream {
 
 /// A raw string literal (`r#"..."#`, with as many `#` as the text needs), so JSON
 /// reads as JSON in generated source.
+#[allow(clippy::expect_used, reason = "a raw string literal with enough hashes always lexes")]
 pub(crate) fn raw_string(text: &str) -> TokenStream {
     let mut hashes = String::from("#");
     while text.contains(&format!("\"{hashes}")) {

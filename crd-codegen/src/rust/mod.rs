@@ -84,6 +84,10 @@ fn inside_group_module(group_mod: &str, items: proc_macro2::TokenStream) -> Stri
 }
 
 /// Formatted tokens of items the emitter built.
+#[allow(
+    clippy::panic,
+    reason = "the emitter builds valid items; a broken one must not be written as a file that does not compile"
+)]
 fn format_tokens(tokens: proc_macro2::TokenStream) -> String {
     match syn::parse2::<syn::File>(tokens) {
         Ok(file) => prettyplease::unparse(&file),

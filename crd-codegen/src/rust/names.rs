@@ -255,13 +255,14 @@ pub fn unique(name: String, taken: &mut std::collections::HashSet<String>) -> St
     } else {
         ""
     };
-    for n in 2.. {
+    let mut n = 2u64;
+    loop {
         let candidate = format!("{name}{sep}{n}");
         if taken.insert(candidate.clone()) {
             return candidate;
         }
+        n += 1;
     }
-    unreachable!()
 }
 
 #[cfg(test)]

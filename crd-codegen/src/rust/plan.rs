@@ -398,13 +398,14 @@ fn unique_field(name: String, taken: &mut HashSet<String>) -> String {
         return name;
     }
     let base = name.trim_start_matches("r#").to_string();
-    for n in 2.. {
+    let mut n = 2u64;
+    loop {
         let candidate = format!("{base}_{n}");
         if taken.insert(candidate.clone()) {
             return candidate;
         }
+        n += 1;
     }
-    unreachable!()
 }
 
 fn enum_def(schema: &Schema) -> EnumDef {

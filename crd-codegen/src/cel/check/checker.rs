@@ -358,7 +358,7 @@ impl Checker<'_> {
         }
         // A receiver may be a namespace: `a.b.f()` is `a.b.f()` if that function
         // exists.
-        if let Some(prefix) = to_qualified_name(call.target.as_deref().unwrap()) {
+        if let Some(prefix) = call.target.as_deref().and_then(to_qualified_name) {
             let qualified = format!("{prefix}.{fn_name}");
             if let Some(f) = self.env.lookup_function(&qualified) {
                 call.function = f.name.clone();
@@ -367,7 +367,9 @@ impl Checker<'_> {
                 return;
             }
         }
-        self.check(call.target.as_deref_mut().unwrap());
+        if let Some(target) = call.target.as_deref_mut() {
+            self.check(target);
+        }
         if let Some(f) = self.env.lookup_function(&fn_name) {
             self.resolve_overload_or_error(id, span, f, call);
             return;

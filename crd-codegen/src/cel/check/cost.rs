@@ -1121,11 +1121,10 @@ impl<'a> Coster<'a> {
             }
             "conditional" => {
                 let size = size_of(&args[1]).union(size_of(&args[2]));
-                let (Some(e1), Some(e2)) = (args[1].expr, args[2].expr) else {
-                    unreachable!()
-                };
-                let entry = union_entry(self.compute_entry_size(e1), self.compute_entry_size(e2));
-                self.set_entry_size(e, entry);
+                if let (Some(e1), Some(e2)) = (args[1].expr, args[2].expr) {
+                    let entry = union_entry(self.compute_entry_size(e1), self.compute_entry_size(e2));
+                    self.set_entry_size(e, entry);
+                }
                 let c = arg_costs[0].add(arg_costs[1].union(arg_costs[2]));
                 return CallEstimate {
                     cost: c,
@@ -1134,11 +1133,10 @@ impl<'a> Coster<'a> {
             }
             "add_string" | "add_bytes" | "add_list" if args.len() == 2 => {
                 let result_size = size_of(&args[0]).add(size_of(&args[1]));
-                let (Some(e1), Some(e2)) = (args[0].expr, args[1].expr) else {
-                    unreachable!()
-                };
-                let entry = union_entry(self.compute_entry_size(e1), self.compute_entry_size(e2));
-                self.set_entry_size(e, entry);
+                if let (Some(e1), Some(e2)) = (args[0].expr, args[1].expr) {
+                    let entry = union_entry(self.compute_entry_size(e1), self.compute_entry_size(e2));
+                    self.set_entry_size(e, entry);
+                }
                 if overload_id == "add_list" {
                     return CallEstimate {
                         cost: CostEstimate::fixed(1).add(arg_sum),
