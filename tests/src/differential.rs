@@ -3,6 +3,7 @@
 //! give identical admitted objects, pruned paths, errors and warnings.
 
 use crate::objects::Gen;
+use rand::RngExt;
 use crd_codegen::engine::{Engine, VersionSchema};
 use crd_codegen::ir;
 use crd_runtime::admission::Admission;
@@ -13,6 +14,10 @@ use crd_runtime::schema::Resource;
 use crd_runtime::table::{self, Cell, PrinterColumn};
 use serde_json::Value;
 use std::collections::BTreeMap;
+
+/// How many times a random object's offending parts are drawn again before it is
+/// used as it is.
+const REDRAWS: usize = 24;
 
 /// The outcome of comparing: how many admissions ran, and the first disagreements.
 #[derive(Default)]
@@ -124,7 +129,20 @@ impl Comparison {
         let kind = &crd.names.kind;
         for i in 0..n {
             let mut g = Gen::new(Gen::seed_for(&crd.name, i));
-            let valid = g.resource(&api_version, kind, &version.schema);
+            let mut valid = g.resource(&api_version, kind, &version.schema);
+            // Redraw what the engine's errors name until it admits the object (or the
+            // tries run out): the valid objects then reach rules and defaults.
+            for _ in 0..REDRAWS {
+                let admission = interpreted.create(valid.clone(), "default");
+                let errors = &admission.errors;
+                if admission.is_admitted() || admission.bad_request.is_some() || errors.is_empty() {
+                    break;
+                }
+                let field = errors[g.rng().random_range(0..errors.len())].field.clone();
+                if !g.redraw_at(&mut valid, &version.schema, &field) {
+                    break;
+                }
+            }
             let mut mutated = valid.clone();
             let mutation = g.mutate(&mut mutated, &version.schema);
             // An update names the resource version it replaces (the store refuses one

@@ -263,6 +263,78 @@ impl Gen {
         Value::Object(m)
     }
 
+    /// Draws again the part of `v` (a resource for the root schema `s`) that an
+    /// admission error at `field` (`spec.rules[0].port`, `<nil>` for the root) names:
+    /// the deepest node on that path which exists, or, half the time when that node is
+    /// an optional property, leaves it out. Random objects satisfy the OpenAPI
+    /// keywords but not CEL rules or cross-field constraints; changing the offending
+    /// part until the engine admits the object is how valid objects of rule-heavy
+    /// CRDs are found. Returns false when the path leads nowhere.
+    pub fn redraw_at(&mut self, v: &mut Value, s: &Schema, field: &str) -> bool {
+        // The walkable part of the path, with each step's schema.
+        let mut steps: Vec<(Segment, &Schema)> = Vec::new();
+        {
+            let (mut node, mut schema) = (&*v, s);
+            for segment in field_segments(field) {
+                let next = match (node, &segment) {
+                    (Value::Object(m), Segment::Key(k)) => m.get(k.as_str()).zip(
+                        schema.properties.get(k.as_str()).or(schema.additional_properties_schema()),
+                    ),
+                    (Value::Array(a), Segment::Index(i)) => a.get(*i).zip(schema.items.as_deref()),
+                    _ => None,
+                };
+                let Some((child, child_schema)) = next else { break };
+                steps.push((segment, child_schema));
+                (node, schema) = (child, child_schema);
+            }
+        }
+        let Some((last, last_schema)) = steps.pop() else {
+            // The root: everything but what names the object.
+            let kept: Vec<(String, Value)> = ["apiVersion", "kind", "metadata"]
+                .iter()
+                .filter_map(|k| Some((k.to_string(), v.get(*k)?.clone())))
+                .collect();
+            let mut fresh = self.value(s, 0);
+            let Some(map) = fresh.as_object_mut() else {
+                return false;
+            };
+            map.extend(kept);
+            *v = fresh;
+            return true;
+        };
+        let depth = steps.len() + 1;
+        let parent_schema = steps.last().map_or(s, |(_, schema)| *schema);
+        let mut parent = &mut *v;
+        for (segment, _) in &steps {
+            let next = match (parent, segment) {
+                (Value::Object(m), Segment::Key(k)) => m.get_mut(k.as_str()),
+                (Value::Array(a), Segment::Index(i)) => a.get_mut(*i),
+                _ => None,
+            };
+            let Some(next) = next else { return false };
+            parent = next;
+        }
+        match (parent, last) {
+            (Value::Object(m), Segment::Key(k)) => {
+                let optional = depth > 1 && !parent_schema.required.iter().any(|r| *r == k);
+                if optional && self.chance(0.5) {
+                    m.remove(&k);
+                } else if let Some(node) = m.get_mut(&k) {
+                    *node = self.value(last_schema, depth);
+                }
+                true
+            }
+            (Value::Array(a), Segment::Index(i)) => match a.get_mut(i) {
+                Some(node) => {
+                    *node = self.value(last_schema, depth);
+                    true
+                }
+                None => false,
+            },
+            _ => false,
+        }
+    }
+
     /// Breaks one constraint somewhere in `v` (a value for `s`); returns what it did.
     pub fn mutate(&mut self, v: &mut Value, s: &Schema) -> String {
         // Walk down to a random node that exists in the value.
@@ -381,4 +453,37 @@ impl Gen {
     pub fn rng(&mut self) -> &mut impl Rng {
         &mut self.rng
     }
+}
+
+/// One step of a field path as admission errors print it.
+enum Segment {
+    Key(String),
+    Index(usize),
+}
+
+/// `spec.rules[0].matches[1]` as keys and indexes (`<nil>`, the root, has none; a map
+/// key printed in brackets is a key).
+fn field_segments(field: &str) -> Vec<Segment> {
+    let mut out = Vec::new();
+    if field == "<nil>" {
+        return out;
+    }
+    for part in field.split('.') {
+        let (name, mut rest) = match part.find('[') {
+            Some(i) => (&part[..i], &part[i..]),
+            None => (part, ""),
+        };
+        if !name.is_empty() {
+            out.push(Segment::Key(name.to_string()));
+        }
+        while let Some(end) = rest.find(']') {
+            let inner = &rest[1..end];
+            out.push(match inner.parse() {
+                Ok(i) => Segment::Index(i),
+                Err(_) => Segment::Key(inner.to_string()),
+            });
+            rest = &rest[end + 1..];
+        }
+    }
+    out
 }
