@@ -4,10 +4,9 @@
 //! warnings, rule cost) is a crash.
 #![no_main]
 
-use crd_fuzz::{DIFFERENTIAL_CRDS, Kinds, Operation, admit, load_crds, read_input};
+use crd_fuzz::{DIFFERENTIAL_CRDS, Kinds, admit, dispatch, load_crds, read_input};
 use crd_runtime::schema::Resource;
 use libfuzzer_sys::fuzz_target;
-use serde_json::Value;
 use std::sync::LazyLock;
 
 #[allow(dead_code)]
@@ -34,12 +33,12 @@ fuzz_target!(|data: &[u8]| {
     let kind = &kinds.kinds[input.kind];
     let engine = admit(kinds.schema(kind), &input);
     let resource = compiled[input.kind];
-    let old = || input.old.clone().unwrap_or(Value::Null);
-    let generated = match input.operation {
-        Operation::Create => (resource.admit)(input.object.clone(), "default"),
-        Operation::Update => (resource.admit_update)(input.object.clone(), old(), "default"),
-        Operation::UpdateStatus => (resource.admit_status_update)(input.object.clone(), old(), "default"),
-    };
+    let generated = dispatch(
+        &input,
+        resource.admit,
+        resource.admit_update,
+        resource.admit_status_update,
+    );
     assert!(
         engine == generated,
         "{} {} {:?} disagree on\n{}\n-- engine:\n{engine:#?}\n-- generated:\n{generated:#?}",

@@ -125,12 +125,29 @@ pub fn read_input(data: &[u8], kinds: usize) -> Option<Input> {
     })
 }
 
-/// Admits `input` with the reference engine's `schema` in namespace `default`.
-pub fn admit(schema: &VersionSchema, input: &Input) -> Admission {
+/// Runs `input` through `create`, `update` or `update_status`, as it asks, in the
+/// namespace `default` (an update without an old object gets `null`).
+pub fn dispatch(
+    input: &Input,
+    create: impl FnOnce(Value, &str) -> Admission,
+    update: impl FnOnce(Value, Value, &str) -> Admission,
+    update_status: impl FnOnce(Value, Value, &str) -> Admission,
+) -> Admission {
+    let object = input.object.clone();
     let old = || input.old.clone().unwrap_or(Value::Null);
     match input.operation {
-        Operation::Create => schema.create(input.object.clone(), "default"),
-        Operation::Update => schema.update(input.object.clone(), old(), "default"),
-        Operation::UpdateStatus => schema.update_status(input.object.clone(), old(), "default"),
+        Operation::Create => create(object, "default"),
+        Operation::Update => update(object, old(), "default"),
+        Operation::UpdateStatus => update_status(object, old(), "default"),
     }
+}
+
+/// Admits `input` with the reference engine's `schema`.
+pub fn admit(schema: &VersionSchema, input: &Input) -> Admission {
+    dispatch(
+        input,
+        |o, ns| schema.create(o, ns),
+        |o, old, ns| schema.update(o, old, ns),
+        |o, old, ns| schema.update_status(o, old, ns),
+    )
 }
