@@ -495,3 +495,34 @@ fn a_shallow_run_fails() {
     );
     comparison.assert_strong(MIN_ADMITTED, MIN_REJECTED);
 }
+
+/// The object generator makes strings that match the corpus's patterns (a "valid"
+/// object that is not is one the strength figures count as rejected).
+#[test]
+fn generated_strings_match_their_patterns() {
+    use crd_codegen::ir::{Schema, Type};
+    let mut g = crd_tests::objects::Gen::new(7);
+    let mut failures = Vec::new();
+    for (pattern, max_length) in [
+        (r"^\S+:\d*$", None),
+        (r"^(\*\.)?([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?\.){2,}$", Some(254)),
+        (r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", Some(63)),
+        (r"^([0-9]+(\.[0-9]+)?(s|m|h))+$", None),
+    ] {
+        let schema = Schema {
+            type_: Some(Type::String),
+            pattern: Some(pattern.to_string()),
+            max_length,
+            ..Default::default()
+        };
+        let re = crd_runtime::regex::compile(pattern).unwrap();
+        let misses: Vec<Value> = (0..20)
+            .map(|_| g.value(&schema, 1))
+            .filter(|v| !v.as_str().is_some_and(|s| re.is_match(s)))
+            .collect();
+        if !misses.is_empty() {
+            failures.push(format!("{pattern}: {misses:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

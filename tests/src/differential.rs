@@ -3,7 +3,6 @@
 //! give identical admitted objects, pruned paths, errors and warnings.
 
 use crate::objects::Gen;
-use rand::RngExt;
 use crd_codegen::engine::{Engine, VersionSchema};
 use crd_codegen::ir;
 use crd_runtime::admission::Admission;
@@ -12,6 +11,7 @@ use crd_runtime::k8s_openapi::api::autoscaling::v1::Scale;
 use crd_runtime::scale::{self, ScaleError};
 use crd_runtime::schema::Resource;
 use crd_runtime::table::{self, Cell, PrinterColumn};
+use rand::RngExt;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -47,6 +47,9 @@ pub struct Strength {
     /// Every error reported, by type (`Invalid value`, `Required value`, ...; `Bad
     /// request` for requests refused before validation).
     pub errors: BTreeMap<&'static str, u64>,
+    /// Why the first valid object the engine rejected was rejected (what a weak run
+    /// reports, to show what the generator missed).
+    pub first_rejection: Option<String>,
 }
 
 impl Strength {
@@ -192,6 +195,9 @@ impl Comparison {
                     "create" => {
                         strength.valid += 1;
                         strength.valid_admitted += u64::from(a.is_admitted());
+                        if !a.is_admitted() && strength.first_rejection.is_none() {
+                            strength.first_rejection = Some(format!("{api_version} {kind}:\n{}", describe(&a)));
+                        }
                     }
                     "create mutated" => {
                         strength.mutated += 1;
@@ -249,11 +255,15 @@ impl Comparison {
             .filter(|(_, s)| s.admitted() < min_admitted || s.rejected() < min_rejected)
             .map(|(label, s)| {
                 format!(
-                    "{label}: {:.0}% of valid objects admitted (at least {:.0}% wanted), {:.0}% of mutated ones rejected (at least {:.0}% wanted)",
+                    "{label}: {:.0}% of valid objects admitted (at least {:.0}% wanted), {:.0}% of mutated ones rejected (at least {:.0}% wanted){}",
                     100.0 * s.admitted(),
                     100.0 * min_admitted,
                     100.0 * s.rejected(),
-                    100.0 * min_rejected
+                    100.0 * min_rejected,
+                    match (&s.first_rejection, s.admitted() < min_admitted) {
+                        (Some(r), true) => format!("; the first rejected valid object: {r}"),
+                        _ => String::new(),
+                    }
                 )
             })
             .collect();

@@ -41,7 +41,16 @@ impl Gen {
         if !v.is_object() {
             v = json!({});
         }
-        let name = format!("obj-{}", self.below(1000));
+        // A name of the form the schema asks for, if it asks (openshift's IP-named
+        // kinds); otherwise one that is a valid name of any kind.
+        let name_schema = schema.properties.get("metadata").and_then(|m| m.properties.get("name"));
+        let name = match name_schema.map(|n| self.value(n, 1)) {
+            Some(Value::String(name)) if !name.is_empty() => name,
+            _ => format!("obj-{}", self.below(1000)),
+        };
+        // Singletons: a root rule `self.metadata.name == 'cluster'` names the object.
+        let singleton = (schema.validations.iter()).find_map(|r| quoted_after(&r.rule, "self.metadata.name == '"));
+        let name = singleton.unwrap_or(name);
         let map = v.as_object_mut().unwrap();
         map.insert("apiVersion".into(), json!(api_version));
         map.insert("kind".into(), json!(kind));
@@ -53,6 +62,17 @@ impl Gen {
     pub fn value(&mut self, s: &Schema, depth: usize) -> Value {
         if s.nullable && self.chance(0.05) {
             return Value::Null;
+        }
+        // `anyOf` / `oneOf`: mostly a value for one branch, its value keywords laid
+        // over the node's (`name: {type: string, anyOf: [{format: ipv4}, {pattern: ...}]}`).
+        let branches = if s.any_of.is_empty() { &s.one_of } else { &s.any_of };
+        if !branches.is_empty() && self.chance(0.9) {
+            let branch = &branches[self.below(branches.len())];
+            let mut merged = s.clone();
+            merged.any_of.clear();
+            merged.one_of.clear();
+            overlay(&mut merged, branch);
+            return self.value(&merged, depth);
         }
         if !s.enum_.is_empty() && self.chance(0.9) {
             let i = self.below(s.enum_.len());
@@ -121,9 +141,20 @@ impl Gen {
 
     fn string(&mut self, s: &Schema) -> String {
         let min = s.min_length.unwrap_or(0).max(0) as usize;
-        let max = s.max_length.map(|m| m.max(0) as usize).unwrap_or(min.max(12));
+        // Without maxLength, words stay short; a pattern's strings may need more room.
+        let unbounded = if s.pattern.is_some() { 256 } else { min.max(12) };
+        let max = s.max_length.map(|m| m.max(0) as usize).unwrap_or(unbounded);
+        // A rule `self.matches('...')` constrains the string as a pattern would.
+        let rule_pattern = (s.pattern.is_none())
+            .then(|| {
+                s.validations
+                    .iter()
+                    .find_map(|r| quoted_after(&r.rule, "self.matches('"))
+            })
+            .flatten();
+        let pattern = s.pattern.clone().or(rule_pattern);
         for _ in 0..8 {
-            let candidate = match (&s.pattern, s.format.as_deref()) {
+            let candidate = match (&pattern, s.format.as_deref()) {
                 (Some(p), _) => self.matching(p).unwrap_or_else(|| self.word(min, max)),
                 (None, Some(f)) => self.formatted(f).unwrap_or_else(|| self.word(min, max)),
                 _ => self.word(min, max),
@@ -147,6 +178,13 @@ impl Gen {
 
     /// A string matching a Go pattern, when the generator can make one.
     fn matching(&mut self, pattern: &str) -> Option<String> {
+        // rand_regex refuses anchors; a string generated for the whole pattern matches
+        // it anchored or not.
+        let pattern = pattern.strip_prefix('^').unwrap_or(pattern);
+        let pattern = match pattern.strip_suffix('$') {
+            Some(p) if !p.ends_with('\\') => p,
+            _ => pattern,
+        };
         let translated = crd_runtime::goregex::translate(pattern).ok()?;
         let hir = regex_syntax::ParserBuilder::new().build().parse(&translated).ok()?;
         let generator = rand_regex::Regex::with_hir(hir, 8).ok()?;
@@ -278,7 +316,10 @@ impl Gen {
             for segment in field_segments(field) {
                 let next = match (node, &segment) {
                     (Value::Object(m), Segment::Key(k)) => m.get(k.as_str()).zip(
-                        schema.properties.get(k.as_str()).or(schema.additional_properties_schema()),
+                        schema
+                            .properties
+                            .get(k.as_str())
+                            .or(schema.additional_properties_schema()),
                     ),
                     (Value::Array(a), Segment::Index(i)) => a.get(*i).zip(schema.items.as_deref()),
                     _ => None,
@@ -486,4 +527,50 @@ fn field_segments(field: &str) -> Vec<Segment> {
         }
     }
     out
+}
+
+/// Lays the value keywords of `branch` (a junctor branch) over `s`.
+fn overlay(s: &mut Schema, branch: &Schema) {
+    if branch.type_.is_some() {
+        s.type_ = branch.type_.clone();
+    }
+    if branch.format.is_some() {
+        s.format = branch.format.clone();
+    }
+    if branch.pattern.is_some() {
+        s.pattern = branch.pattern.clone();
+    }
+    if !branch.enum_.is_empty() {
+        s.enum_ = branch.enum_.clone();
+    }
+    s.min_length = branch.min_length.or(s.min_length);
+    s.max_length = branch.max_length.or(s.max_length);
+    s.minimum = branch.minimum.or(s.minimum);
+    s.maximum = branch.maximum.or(s.maximum);
+    s.min_items = branch.min_items.or(s.min_items);
+    s.max_items = branch.max_items.or(s.max_items);
+    for r in &branch.required {
+        if !s.required.contains(r) {
+            s.required.push(r.clone());
+        }
+    }
+    for (k, p) in &branch.properties {
+        s.properties.entry(k.clone()).or_insert_with(|| p.clone());
+    }
+}
+
+/// The single-quoted CEL string literal that follows `prefix` in `rule` (`prefix` ends
+/// with its opening quote), unescaped, if the rule has one.
+fn quoted_after(rule: &str, prefix: &str) -> Option<String> {
+    let rest = &rule[rule.find(prefix)? + prefix.len()..];
+    let mut out = String::new();
+    let mut chars = rest.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.push(chars.next()?),
+            '\'' => return Some(out),
+            c => out.push(c),
+        }
+    }
+    None
 }
