@@ -242,7 +242,13 @@ pub fn variant_name(value: &str) -> String {
 
 /// A module name for an API group (`cert-manager.io` → `cert_manager_io`) or version.
 pub fn module_name(s: &str) -> String {
-    field_name(s).trim_start_matches("r#").to_string()
+    // A keyword gets `_` rather than `r#`, so that the name also reads as a plain
+    // word in paths and file names (a version named `do` is `do_`).
+    let name = field_name(s);
+    match name.strip_prefix("r#") {
+        Some(keyword) => format!("{keyword}_"),
+        None => name,
+    }
 }
 
 /// Makes `name` unique among `taken` by appending 2, 3, ...
@@ -268,6 +274,21 @@ pub fn unique(name: String, taken: &mut std::collections::HashSet<String>) -> St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Module names (groups, versions) are never raw identifiers (found by fuzzing:
+    /// a version named `do` made `pub mod do`).
+    #[test]
+    fn module_names() {
+        for (json, module) in [
+            ("v1", "v1"),
+            ("do", "do_"),
+            ("type", "type_"),
+            ("self", "self_"),
+            ("example.com", "example_com"),
+        ] {
+            assert_eq!(module_name(json), module, "{json}");
+        }
+    }
 
     #[test]
     fn kubernetes_names() {
