@@ -486,6 +486,23 @@ fn a_shallow_run_fails() {
     comparison.strength.insert(
         "weak".into(),
         crd_tests::differential::Strength {
+            valid: 100,
+            valid_admitted: 10,
+            mutated: 100,
+            mutated_rejected: 90,
+            ..Default::default()
+        },
+    );
+    comparison.assert_strong(MIN_ADMITTED, MIN_REJECTED);
+}
+
+/// A label with too few objects for its shares to mean much is not judged.
+#[test]
+fn a_small_sample_is_not_judged() {
+    let mut comparison = Comparison::default();
+    comparison.strength.insert(
+        "small".into(),
+        crd_tests::differential::Strength {
             valid: 10,
             valid_admitted: 1,
             mutated: 10,

@@ -15,6 +15,10 @@ use rand::RngExt;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
+/// The fewest valid (and mutated) objects of a label whose shares the strength check
+/// judges.
+pub const MIN_SAMPLE: u64 = 20;
+
 /// How many times a random object's offending parts are drawn again before it is
 /// used as it is.
 const REDRAWS: usize = 24;
@@ -247,11 +251,14 @@ impl Comparison {
 
     /// Panics when a label's run was shallow: fewer than `min_admitted` of its valid
     /// objects admitted, or fewer than `min_rejected` of its mutated objects rejected
-    /// (then agreement would mostly be agreement on trivial outcomes).
+    /// (then agreement would mostly be agreement on trivial outcomes). Labels with
+    /// fewer than [`MIN_SAMPLE`] objects of either kind are not judged: their shares
+    /// say too little.
     pub fn assert_strong(&self, min_admitted: f64, min_rejected: f64) {
         let weak: Vec<String> = self
             .strength
             .iter()
+            .filter(|(_, s)| s.valid >= MIN_SAMPLE && s.mutated >= MIN_SAMPLE)
             .filter(|(_, s)| s.admitted() < min_admitted || s.rejected() < min_rejected)
             .map(|(label, s)| {
                 format!(
