@@ -153,6 +153,15 @@ impl Gen {
             })
             .flatten();
         let pattern = s.pattern.clone().or(rule_pattern);
+        if pattern.is_none() && s.format.is_none() && self.chance(0.1) {
+            // Exactly at a bound: where an off-by-one check would differ.
+            let at = match (s.min_length, s.max_length) {
+                (_, Some(m)) if m <= 4096 && self.chance(0.5) => m as usize,
+                (Some(m), _) => m.max(0) as usize,
+                _ => min,
+            };
+            return self.word(at, at);
+        }
         for _ in 0..8 {
             let candidate = match (&pattern, s.format.as_deref()) {
                 (Some(p), _) => self.matching(p).unwrap_or_else(|| self.word(min, max)),
@@ -220,6 +229,9 @@ impl Gen {
         let max = s.max_items.map(|m| m.max(0) as usize).unwrap_or(min + 3).min(min + 3);
         let len = if depth >= self.max_depth {
             min
+        } else if s.max_items.is_some_and(|m| m <= 64) && self.chance(0.1) {
+            // Exactly at the bound: where an off-by-one check would differ.
+            s.max_items.unwrap_or(0).max(0) as usize
         } else {
             self.rng.random_range(min..=max.max(min))
         };
@@ -378,7 +390,20 @@ impl Gen {
 
     /// Breaks one constraint somewhere in `v` (a value for `s`); returns what it did.
     pub fn mutate(&mut self, v: &mut Value, s: &Schema) -> String {
-        // Walk down to a random node that exists in the value.
+        // Mostly: break, just past its bound, a constraint of a node chosen among all
+        // the constrained nodes of the value, so that every check is reached in time.
+        if self.chance(0.7) {
+            let mut nodes = Vec::new();
+            constrained_nodes(v, s, &mut Vec::new(), &mut nodes);
+            if !nodes.is_empty() {
+                let (path, schema) = nodes.swap_remove(self.below(nodes.len()));
+                if let Some(node) = pointer_mut(v, &path) {
+                    let what = self.break_constraint(node, schema);
+                    return format!("{what} at /{}", path.join("/"));
+                }
+            }
+        }
+        // Otherwise: walk down to a random node that exists in the value.
         let mut node = v;
         let mut schema = s;
         let mut path = String::new();
@@ -481,6 +506,149 @@ impl Gen {
         };
         format!("{what} at {}", if path.is_empty() { "/" } else { &path })
     }
+}
+
+impl Gen {
+    /// Breaks one of the constraints `schema` puts on `node`, just past its bound.
+    fn break_constraint(&mut self, node: &mut Value, schema: &Schema) -> &'static str {
+        let mut breaks: Vec<&'static str> = Vec::new();
+        let integer = schema.type_ == Some(Type::Integer);
+        match node {
+            Value::Number(_) => {
+                if schema.maximum.is_some() {
+                    breaks.push("above maximum");
+                }
+                if schema.minimum.is_some() {
+                    breaks.push("below minimum");
+                }
+            }
+            Value::String(_) => {
+                if schema.max_length.is_some_and(|m| m <= 4096) {
+                    breaks.push("too long");
+                }
+                if schema.min_length.is_some_and(|m| m > 0) {
+                    breaks.push("too short");
+                }
+                if schema.pattern.is_some() || !schema.enum_.is_empty() || schema.format.is_some() {
+                    breaks.push("pattern, enum or format");
+                }
+            }
+            Value::Array(_) => {
+                if schema.max_items.is_some_and(|m| m <= 64) {
+                    breaks.push("too many items");
+                }
+                if schema.min_items.is_some_and(|m| m > 0) {
+                    breaks.push("too few items");
+                }
+            }
+            Value::Object(m) => {
+                if schema.required.iter().any(|r| m.contains_key(r)) {
+                    breaks.push("required removed");
+                }
+                if schema.max_properties.is_some_and(|m| m <= 64) {
+                    breaks.push("too many properties");
+                }
+                if schema.min_properties.is_some_and(|m| m > 0) {
+                    breaks.push("too few properties");
+                }
+            }
+            _ => {}
+        }
+        let Some(&what) = breaks.get(self.below(breaks.len())) else {
+            *node = json!("wrong type");
+            return "wrong type";
+        };
+        let bound = |b: Option<f64>, step: f64| {
+            let x = b.unwrap_or(0.0) + step;
+            if integer { json!(x as i64) } else { json!(x) }
+        };
+        match (what, node) {
+            ("above maximum", node) => *node = bound(schema.maximum, if schema.exclusive_maximum { 0.0 } else { 1.0 }),
+            ("below minimum", node) => *node = bound(schema.minimum, if schema.exclusive_minimum { 0.0 } else { -1.0 }),
+            ("too long", node) => *node = json!("x".repeat(schema.max_length.unwrap_or(0) as usize + 1)),
+            ("too short", node) => *node = json!("x".repeat(schema.min_length.unwrap_or(1) as usize - 1)),
+            ("pattern, enum or format", node) => *node = json!("!!not-matching value!!"),
+            ("too many items", Value::Array(a)) => {
+                let fill = a.first().cloned().unwrap_or(Value::Null);
+                a.resize(schema.max_items.unwrap_or(0) as usize + 1, fill);
+            }
+            ("too few items", Value::Array(a)) => a.truncate(schema.min_items.unwrap_or(1) as usize - 1),
+            ("required removed", Value::Object(m)) => {
+                let present: Vec<&String> = schema.required.iter().filter(|r| m.contains_key(*r)).collect();
+                let key = present[self.below(present.len())].clone();
+                m.remove(&key);
+            }
+            ("too many properties", Value::Object(m)) => {
+                let mut i = 0;
+                while m.len() as i64 <= schema.max_properties.unwrap_or(0) {
+                    m.insert(format!("extra{i}"), json!("x"));
+                    i += 1;
+                }
+            }
+            ("too few properties", Value::Object(m)) => {
+                while m.len() as i64 >= schema.min_properties.unwrap_or(1) {
+                    let Some(k) = m.keys().next().cloned() else { break };
+                    m.remove(&k);
+                }
+            }
+            _ => {}
+        }
+        what
+    }
+}
+
+/// The nodes of `v` (a value for `s`) whose schema has a constraint
+/// [`Gen::break_constraint`] can break, with their paths.
+fn constrained_nodes<'s>(v: &Value, s: &'s Schema, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, &'s Schema)>) {
+    let constrained = s.maximum.is_some()
+        || s.minimum.is_some()
+        || s.max_length.is_some()
+        || s.min_length.is_some_and(|m| m > 0)
+        || s.pattern.is_some()
+        || !s.enum_.is_empty()
+        || s.format.is_some()
+        || s.max_items.is_some()
+        || s.min_items.is_some_and(|m| m > 0)
+        || !s.required.is_empty()
+        || s.max_properties.is_some()
+        || s.min_properties.is_some_and(|m| m > 0);
+    if constrained && !path.is_empty() {
+        out.push((path.clone(), s));
+    }
+    match v {
+        Value::Object(m) => {
+            for (k, child) in m {
+                // `metadata` is the API server's, not the schema's, to check.
+                if path.is_empty() && matches!(k.as_str(), "apiVersion" | "kind" | "metadata") {
+                    continue;
+                }
+                if let Some(cs) = s.properties.get(k).or(s.additional_properties_schema()) {
+                    path.push(k.clone());
+                    constrained_nodes(child, cs, path, out);
+                    path.pop();
+                }
+            }
+        }
+        Value::Array(a) => {
+            if let Some(items) = s.items.as_deref() {
+                for (i, child) in a.iter().enumerate() {
+                    path.push(i.to_string());
+                    constrained_nodes(child, items, path, out);
+                    path.pop();
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The node at `path` (keys, and indexes as decimal strings).
+fn pointer_mut<'v>(v: &'v mut Value, path: &[String]) -> Option<&'v mut Value> {
+    path.iter().try_fold(v, |node, seg| match node {
+        Value::Object(m) => m.get_mut(seg),
+        Value::Array(a) => a.get_mut(seg.parse::<usize>().ok()?),
+        _ => None,
+    })
 }
 
 /// Helpers so callers need not depend on `rand` directly.
