@@ -185,6 +185,22 @@ const RESERVED_TYPE_NAMES: &[&str] = &[
     "Self",
 ];
 
+/// The root type's name for a kind: the kind itself (`HTTPRoute` stays `HTTPRoute`),
+/// unless it is not a Rust identifier (the API server accepts `Hos-List`: its lower
+/// case is a DNS label), then its words in PascalCase (`HosList`).
+pub fn kind_type_name(kind: &str) -> String {
+    let is_ident = kind.starts_with(|c: char| c.is_ascii_alphabetic())
+        && kind.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if is_ident && !is_keyword(kind) {
+        kind.to_string()
+    } else {
+        match pascal_case(kind) {
+            name if name.starts_with(|c: char| c.is_ascii_alphabetic()) => name,
+            name => format!("Kind{name}"),
+        }
+    }
+}
+
 pub fn is_reserved_type_name(s: &str) -> bool {
     RESERVED_TYPE_NAMES.contains(&s)
 }
@@ -274,6 +290,25 @@ pub fn unique(name: String, taken: &mut std::collections::HashSet<String>) -> St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Kinds that are not identifiers name their types in PascalCase (found by
+    /// fuzzing: kind `Hos-List` made an invalid identifier).
+    #[test]
+    fn kind_type_names() {
+        for (kind, name) in [
+            ("HTTPRoute", "HTTPRoute"),
+            ("CronTab", "CronTab"),
+            ("Hos-List", "HosList"),
+            ("Self", "SelfType"),
+            ("Type", "Type"),
+        ] {
+            let mut got = kind_type_name(kind);
+            if is_reserved_type_name(&got) {
+                got.push_str("Type");
+            }
+            assert_eq!(got, name, "{kind}");
+        }
+    }
 
     /// Module names (groups, versions) are never raw identifiers (found by fuzzing:
     /// a version named `do` made `pub mod do`).

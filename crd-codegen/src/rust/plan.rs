@@ -162,7 +162,7 @@ pub fn plan(crds: &[ir::Crd]) -> Plan<'_> {
             let roots: Vec<(TypeId, &ir::Crd, &ir::Version)> = kinds
                 .iter()
                 .map(|(crd, v)| {
-                    let name = planner.reserve(&crd.names.kind);
+                    let name = planner.reserve(&names::kind_type_name(&crd.names.kind));
                     let id = planner.push(TypeDef {
                         name,
                         schema: &v.schema,
@@ -173,7 +173,7 @@ pub fn plan(crds: &[ir::Crd]) -> Plan<'_> {
                 })
                 .collect();
             for (id, crd, v) in roots {
-                let fields = planner.root_fields(&crd.names.kind, &v.schema);
+                let fields = planner.root_fields(&names::kind_type_name(&crd.names.kind), &v.schema);
                 planner.types[id].body = TypeBody::Root(Box::new(RootDef {
                     crd,
                     version: v,
