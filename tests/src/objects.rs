@@ -369,7 +369,7 @@ impl Gen {
         }
         match (parent, last) {
             (Value::Object(m), Segment::Key(k)) => {
-                let optional = depth > 1 && !parent_schema.required.iter().any(|r| *r == k);
+                let optional = depth > 1 && !parent_schema.required.contains(&k);
                 if optional && self.chance(0.5) {
                     m.remove(&k);
                 } else if let Some(node) = m.get_mut(&k) {
@@ -700,7 +700,7 @@ fn field_segments(field: &str) -> Vec<Segment> {
 /// Lays the value keywords of `branch` (a junctor branch) over `s`.
 fn overlay(s: &mut Schema, branch: &Schema) {
     if branch.type_.is_some() {
-        s.type_ = branch.type_.clone();
+        s.type_ = branch.type_;
     }
     if branch.format.is_some() {
         s.format = branch.format.clone();
