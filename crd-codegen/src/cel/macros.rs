@@ -131,6 +131,13 @@ fn error(at: &Expr, message: impl Into<String>) -> MacroError {
     }
 }
 
+/// The most nodes an expression may have after macro expansion. `optMap` and
+/// `optFlatMap` copy their target, so a chain of them doubles the tree at each link:
+/// some fifteen links of a short expression would take minutes and gigabytes. cel-go
+/// has no such limit; no real rule comes near it (the largest corpus rules expand to a
+/// few thousand nodes).
+pub const MAX_EXPANDED_NODES: ExprId = 1_000_000;
+
 /// Expands the macro `kind` called at `call_span`. `target` is present for
 /// receiver-style macros. On error the arguments are dropped, as in cel-go.
 pub(crate) fn expand(
@@ -140,6 +147,12 @@ pub(crate) fn expand(
     target: Option<Expr>,
     args: Vec<Expr>,
 ) -> Result<Expr, MacroError> {
+    if ids.next > MAX_EXPANDED_NODES {
+        return Err(MacroError {
+            message: format!("expression too large: more than {MAX_EXPANDED_NODES} nodes after macro expansion"),
+            span: call_span,
+        });
+    }
     let mut b = Builder {
         ids,
         loc: Span::at(call_span.start),

@@ -207,3 +207,18 @@ fn macro_argument_errors() {
         "ERROR: <input>:1:1: sortBy can only be applied to a list, identifier, comprehension, call or select expression\n | 1.sortBy(e, e)\n | ^"
     );
 }
+
+/// A chain of `optMap`s doubles the tree at each link (the target is copied); past
+/// `MAX_EXPANDED_NODES` the parse fails rather than taking minutes and gigabytes
+/// (found by the cel fuzz target).
+#[test]
+fn expansion_is_bounded() {
+    let link = ".optMap(y, y + 1)";
+    // Twelve links expand to some thousands of nodes: fine.
+    assert!(crate::cel::parse(&format!("optional.of(1){}", link.repeat(12))).is_ok());
+    let e = err(&format!("optional.of(1){}", link.repeat(40)));
+    assert!(
+        e.contains("expression too large: more than 1000000 nodes after macro expansion"),
+        "{e}"
+    );
+}
