@@ -277,7 +277,13 @@ pub mod hub {
     /// needs to do.
     fn retarget(target: &dyn ResourceSchema, mut object: Value) -> Result<Value> {
         if let Value::Object(map) = &mut object {
-            map.insert("apiVersion".into(), Value::from(target.api_version()));
+            // In place when present: no new key.
+            match map.get_mut("apiVersion") {
+                Some(v) => *v = Value::from(target.api_version()),
+                None => {
+                    map.insert("apiVersion".into(), Value::from(target.api_version()));
+                }
+            }
         }
         let mut dropped = Vec::new();
         target.prune(&mut object, &mut dropped);
@@ -305,10 +311,10 @@ pub mod hub {
     /// hook writes, and reading the metadata into `ObjectMeta` for each root-level
     /// hook would cost more than the rest of the conversion.
     pub fn via_hub(mut object: Value, desired: &str, hub: &dyn ResourceSchema, spokes: &[Spoke<'_>]) -> Result<Value> {
-        let metadata = object.as_object_mut().and_then(|map| map.remove("metadata"));
+        let metadata = object.as_object_mut().and_then(|map| map.remove_entry("metadata"));
         let mut converted = via_hub_without_metadata(object, desired, hub, spokes)?;
-        if let (Some(metadata), Value::Object(map)) = (metadata, &mut converted.object) {
-            map.insert("metadata".into(), metadata);
+        if let (Some((key, metadata)), Value::Object(map)) = (metadata, &mut converted.object) {
+            map.insert(key, metadata);
         }
         Ok(converted)
     }
@@ -319,11 +325,7 @@ pub mod hub {
         hub: &dyn ResourceSchema,
         spokes: &[Spoke<'_>],
     ) -> Result<Value> {
-        let from = object
-            .get("apiVersion")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string();
+        let from = object.get("apiVersion").and_then(Value::as_str).unwrap_or("");
         if from == desired {
             return Ok(Converted {
                 object,
@@ -344,14 +346,20 @@ pub mod hub {
                     ))
                 })
         };
-        let mut dropped = Vec::new();
-        let at_hub = if from == hub.api_version() {
-            object
+        // The source spoke, or `None` at the hub.
+        let source = if from == hub.api_version() {
+            None
         } else {
-            let (map, hooks) = spoke(&from)?.to_hub;
+            Some(spoke(from)?)
+        };
+        let mut dropped = Vec::new();
+        let at_hub = if let Some(source) = source {
+            let (map, hooks) = source.to_hub;
             let converted = retarget(hub, map_fields(object, map, hooks)?)?;
             dropped = converted.dropped;
             converted.object
+        } else {
+            object
         };
         if desired == hub.api_version() {
             return Ok(Converted {

@@ -258,7 +258,7 @@ impl<'a> Path<'a> {
         if self.is_root() {
             return "<nil>".into();
         }
-        let mut out = String::new();
+        let mut out = String::with_capacity(self.text_len());
         self.write(&mut out, true);
         out
     }
@@ -266,9 +266,19 @@ impl<'a> Path<'a> {
     /// As kube-openapi's validator writes paths: map keys are dotted like fields
     /// (`spec.labels.app`); the root is the empty string.
     pub fn to_openapi_string(&self) -> String {
-        let mut out = String::new();
+        let mut out = String::with_capacity(self.text_len());
         self.write(&mut out, false);
         out
+    }
+
+    /// About the printed length (indices counted as three digits), so that printing
+    /// allocates once.
+    fn text_len(&self) -> usize {
+        match self {
+            Path::Root => 0,
+            Path::Field(parent, s) | Path::Key(parent, s) => parent.text_len() + s.len() + 2,
+            Path::Index(parent, _) => parent.text_len() + 5,
+        }
     }
 
     fn write(&self, out: &mut String, keys_in_brackets: bool) {
@@ -294,9 +304,8 @@ impl<'a> Path<'a> {
             }
             Path::Index(parent, i) => {
                 parent.write(out, keys_in_brackets);
-                out.push('[');
-                out.push_str(&i.to_string());
-                out.push(']');
+                use std::fmt::Write as _;
+                let _ = write!(out, "[{i}]");
             }
         }
     }
