@@ -336,3 +336,21 @@ fn deeply_nested_rules_compile() {
         assert_eq!(rule_error(&env, &r), None, "{r}");
     }
 }
+
+/// Type-checking is linear in the expression's size: each overload trial records
+/// what it binds and undoes it on failure, where cel-go copies the whole mapping of
+/// type variables (quadratic: a 600-byte chain of `optMap`s near the expansion limit
+/// took seconds; found by the cel fuzz target). The chain below expands to about
+/// 100,000 nodes; the bound is loose (a debug build, a busy machine) but the
+/// quadratic checker took minutes.
+#[test]
+fn checking_a_large_expansion_is_linear() {
+    let link = ".optMap(y, y + 1)";
+    let source = format!("optional.of(1){}.hasValue()", link.repeat(13));
+    let start = std::time::Instant::now();
+    let env = Env::new(Libraries::kubernetes());
+    let result = compile(&source, &env);
+    let elapsed = start.elapsed();
+    assert!(result.is_ok(), "{:?}", result.err().map(|e| e.to_string()));
+    assert!(elapsed < std::time::Duration::from_secs(20), "{elapsed:?}");
+}

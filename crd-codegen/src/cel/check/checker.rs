@@ -435,7 +435,7 @@ impl Checker<'_> {
                 let mut subs = Mapping::default();
                 for p in &o.type_params {
                     let v = self.new_type_var();
-                    subs.0.insert(p.clone(), v);
+                    subs.substitutions.insert(p.clone(), v);
                 }
                 params = params.iter().map(|p| subs.substitute(p, false)).collect();
                 res = subs.substitute(&res, false);
@@ -674,24 +674,14 @@ impl Checker<'_> {
         Type::TypeParam(format!("_var{id}"))
     }
 
+    /// Whether `t1` is assignable to `t2`; the substitutions it needs are kept only
+    /// when it is (cel-go tries on a copy of the mapping).
     fn is_assignable(&mut self, t1: &Type, t2: &Type) -> bool {
-        let mut m = self.mapping.clone();
-        if m.is_assignable(t1, t2) {
-            self.mapping = m;
-            true
-        } else {
-            false
-        }
+        self.mapping.trial(|m| m.is_assignable(t1, t2))
     }
 
     fn is_assignable_list(&mut self, l1: &[Type], l2: &[Type]) -> bool {
-        let mut m = self.mapping.clone();
-        if m.is_assignable_list(l1, l2) {
-            self.mapping = m;
-            true
-        } else {
-            false
-        }
+        self.mapping.trial(|m| m.is_assignable_list(l1, l2))
     }
 }
 
@@ -792,20 +782,50 @@ fn is_assignable_null(t: &Type) -> bool {
 
 /// Type-parameter substitutions (cel-go's `mapping`, keyed by parameter name).
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Mapping(pub(crate) HashMap<String, Type>);
+pub(crate) struct Mapping {
+    substitutions: HashMap<String, Type>,
+    /// During a [`Mapping::trial`], what each change replaced, to undo it if the trial
+    /// fails. cel-go copies the whole mapping for each trial instead, which is
+    /// quadratic in the expression's size (a 600-byte expression took seconds).
+    undo: Option<Vec<(String, Option<Type>)>>,
+}
 
 impl Mapping {
     fn find(&self, t: &Type) -> Option<&Type> {
         match t {
-            Type::TypeParam(n) => self.0.get(n),
+            Type::TypeParam(n) => self.substitutions.get(n),
             _ => None,
         }
     }
 
     fn add(&mut self, from: &Type, to: Type) {
         if let Type::TypeParam(n) = from {
-            self.0.insert(n.clone(), to);
+            let previous = self.substitutions.insert(n.clone(), to);
+            if let Some(undo) = &mut self.undo {
+                undo.push((n.clone(), previous));
+            }
         }
+    }
+
+    /// Runs `f`, keeping the substitutions it adds only when it returns true.
+    fn trial(&mut self, f: impl FnOnce(&mut Mapping) -> bool) -> bool {
+        let outer = self.undo.replace(Vec::new());
+        let ok = f(self);
+        let changes = std::mem::replace(&mut self.undo, outer).unwrap_or_default();
+        if ok {
+            // Inside an enclosing trial, these changes are that trial's to undo too.
+            if let Some(outer) = &mut self.undo {
+                outer.extend(changes);
+            }
+        } else {
+            for (name, previous) in changes.into_iter().rev() {
+                match previous {
+                    Some(t) => self.substitutions.insert(name, t),
+                    None => self.substitutions.remove(&name),
+                };
+            }
+        }
+        ok
     }
 
     /// cel-go's `substitute`: replaces bound type parameters, and with
