@@ -277,14 +277,15 @@ pub fn unique(name: String, taken: &mut std::collections::HashSet<String>) -> St
     } else {
         ""
     };
-    let mut n = 2u64;
-    loop {
-        let candidate = format!("{name}{sep}{n}");
-        if taken.insert(candidate.clone()) {
-            return candidate;
-        }
-        n += 1;
-    }
+    numbered(&name, sep, taken)
+}
+
+/// The first of `{base}{sep}2`, `{base}{sep}3`, ... not in `taken`, which it joins.
+pub fn numbered(base: &str, sep: &str, taken: &mut std::collections::HashSet<String>) -> String {
+    (2u64..)
+        .map(|n| format!("{base}{sep}{n}"))
+        .find(|candidate| taken.insert(candidate.clone()))
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -397,15 +397,7 @@ fn unique_field(name: String, taken: &mut HashSet<String>) -> String {
     if taken.insert(name.clone()) {
         return name;
     }
-    let base = name.trim_start_matches("r#").to_string();
-    let mut n = 2u64;
-    loop {
-        let candidate = format!("{base}_{n}");
-        if taken.insert(candidate.clone()) {
-            return candidate;
-        }
-        n += 1;
-    }
+    names::numbered(name.trim_start_matches("r#"), "_", taken)
 }
 
 fn enum_def(schema: &Schema) -> EnumDef {
