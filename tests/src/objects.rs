@@ -392,13 +392,21 @@ impl Gen {
     pub fn mutate(&mut self, v: &mut Value, s: &Schema) -> String {
         // Mostly: break, just past its bound, a constraint of a node chosen among all
         // the constrained nodes of the value, so that every check is reached in time.
+        // A quarter of those break the type of a node chosen among all typed nodes
+        // (most have no other constraint, and each has its own type check).
         if self.chance(0.7) {
+            let typed = self.chance(0.25);
             let mut nodes = Vec::new();
-            constrained_nodes(v, s, &mut Vec::new(), &mut nodes);
+            constrained_nodes(v, s, typed, &mut Vec::new(), &mut nodes);
             if !nodes.is_empty() {
                 let (path, schema) = nodes.swap_remove(self.below(nodes.len()));
                 if let Some(node) = pointer_mut(v, &path) {
-                    let what = self.break_constraint(node, schema);
+                    let what = if typed {
+                        *node = wrong_type(node);
+                        "wrong type"
+                    } else {
+                        self.break_constraint(node, schema)
+                    };
                     return format!("{what} at /{}", path.join("/"));
                 }
             }
@@ -432,14 +440,7 @@ impl Gen {
         }
         let what = match self.below(12) {
             0 => {
-                *node = match node {
-                    Value::String(_) => json!(42),
-                    Value::Number(_) => json!("forty-two"),
-                    Value::Bool(_) => json!("true"),
-                    Value::Array(_) => json!({"not": "a list"}),
-                    Value::Object(_) => json!(["not", "an", "object"]),
-                    Value::Null => json!(7),
-                };
+                *node = wrong_type(node);
                 "wrong type"
             }
             1 => {
@@ -555,7 +556,7 @@ impl Gen {
             _ => {}
         }
         let Some(&what) = breaks.get(self.below(breaks.len())) else {
-            *node = json!("wrong type");
+            *node = wrong_type(node);
             return "wrong type";
         };
         let bound = |b: Option<f64>, step: f64| {
@@ -597,21 +598,44 @@ impl Gen {
     }
 }
 
+/// A value of another JSON type than `node`'s.
+fn wrong_type(node: &Value) -> Value {
+    match node {
+        Value::String(_) => json!(42),
+        Value::Number(_) => json!("forty-two"),
+        Value::Bool(_) => json!("true"),
+        Value::Array(_) => json!({"not": "a list"}),
+        Value::Object(_) => json!(["not", "an", "object"]),
+        Value::Null => json!(7),
+    }
+}
+
 /// The nodes of `v` (a value for `s`) whose schema has a constraint
-/// [`Gen::break_constraint`] can break, with their paths.
-fn constrained_nodes<'s>(v: &Value, s: &'s Schema, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, &'s Schema)>) {
-    let constrained = s.maximum.is_some()
-        || s.minimum.is_some()
-        || s.max_length.is_some()
-        || s.min_length.is_some_and(|m| m > 0)
-        || s.pattern.is_some()
-        || !s.enum_.is_empty()
-        || s.format.is_some()
-        || s.max_items.is_some()
-        || s.min_items.is_some_and(|m| m > 0)
-        || !s.required.is_empty()
-        || s.max_properties.is_some()
-        || s.min_properties.is_some_and(|m| m > 0);
+/// [`Gen::break_constraint`] can break, or with `typed` those whose schema has a
+/// `type`, with their paths.
+fn constrained_nodes<'s>(
+    v: &Value,
+    s: &'s Schema,
+    typed: bool,
+    path: &mut Vec<String>,
+    out: &mut Vec<(Vec<String>, &'s Schema)>,
+) {
+    let constrained = if typed {
+        s.type_.is_some()
+    } else {
+        s.maximum.is_some()
+            || s.minimum.is_some()
+            || s.max_length.is_some()
+            || s.min_length.is_some_and(|m| m > 0)
+            || s.pattern.is_some()
+            || !s.enum_.is_empty()
+            || s.format.is_some()
+            || s.max_items.is_some()
+            || s.min_items.is_some_and(|m| m > 0)
+            || !s.required.is_empty()
+            || s.max_properties.is_some()
+            || s.min_properties.is_some_and(|m| m > 0)
+    };
     if constrained && !path.is_empty() {
         out.push((path.clone(), s));
     }
@@ -624,7 +648,7 @@ fn constrained_nodes<'s>(v: &Value, s: &'s Schema, path: &mut Vec<String>, out: 
                 }
                 if let Some(cs) = s.properties.get(k).or(s.additional_properties_schema()) {
                     path.push(k.clone());
-                    constrained_nodes(child, cs, path, out);
+                    constrained_nodes(child, cs, typed, path, out);
                     path.pop();
                 }
             }
@@ -633,7 +657,7 @@ fn constrained_nodes<'s>(v: &Value, s: &'s Schema, path: &mut Vec<String>, out: 
             if let Some(items) = s.items.as_deref() {
                 for (i, child) in a.iter().enumerate() {
                     path.push(i.to_string());
-                    constrained_nodes(child, items, path, out);
+                    constrained_nodes(child, items, typed, path, out);
                     path.pop();
                 }
             }
