@@ -204,3 +204,27 @@ fn number_extremes_read_as_go_yaml_reads_them() {
     assert_eq!(v["e"], serde_json::json!(0.0));
     assert_eq!(v["f"], "0x7FFFFFFFFFFFFFFFFF");
 }
+
+/// Patterns computed at run time (CEL `matches`, `find`, `findAll` on a pattern that is
+/// not a literal) come from a process-wide cache of 512 entries. Large compiled patterns
+/// are not kept: before, 512 patterns of up to 128 MiB each could be, and the cel fuzz
+/// target grew past 2 GB.
+#[test]
+fn large_run_time_patterns_are_not_kept() {
+    let _one = MEASURING.lock().unwrap_or_else(|e| e.into_inner());
+    let before = LIVE.load(Ordering::Relaxed);
+    for i in 0..30 {
+        // A class of every letter, repeated: some megabytes of program each.
+        let pattern = format!("^\\pL{{200}}x{{{i}}}$");
+        let re = crd_runtime::regex::cached(&pattern).unwrap();
+        assert!(!re.is_match("abc"));
+    }
+    // A small pattern is kept and found again.
+    let small = crd_runtime::regex::cached("^a+$").unwrap();
+    assert!(std::sync::Arc::ptr_eq(
+        &small,
+        &crd_runtime::regex::cached("^a+$").unwrap()
+    ));
+    let kept = LIVE.load(Ordering::Relaxed).saturating_sub(before);
+    assert!(kept < 16 << 20, "{} MB kept", kept >> 20);
+}

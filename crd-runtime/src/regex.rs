@@ -176,10 +176,18 @@ pub const NEST_LIMIT: u32 = 4000;
 
 /// Compiles a Go regular expression: Go's error text if Go rejects it.
 pub fn compile(source: &str) -> Result<Regex, String> {
+    compile_within(source, SIZE_LIMIT, DEFAULT_DFA_CACHE)
+}
+
+/// [`compile`] with a limit on the compiled program and on the lazy DFA's cache
+/// (which grows with the texts searched, up to this size, and then falls back to a
+/// slower engine).
+fn compile_within(source: &str, size_limit: usize, dfa_cache: usize) -> Result<Regex, String> {
     let translated = translate(source).map_err(|e| e.to_string())?;
     let build = || {
         RegexBuilder::new(&translated)
-            .size_limit(SIZE_LIMIT)
+            .size_limit(size_limit)
+            .dfa_size_limit(dfa_cache)
             .nest_limit(NEST_LIMIT)
             .build()
             .map_err(|e| match e {
@@ -204,6 +212,9 @@ pub fn compile(source: &str) -> Result<Regex, String> {
     };
     built.map_err(|reason| format!("regexp {source:?} is valid in Go but cannot be compiled here: {reason}"))
 }
+
+/// The regex crate's default for the lazy DFA's cache.
+const DEFAULT_DFA_CACHE: usize = 2 << 20;
 
 /// Nesting up to which [`compile`] runs on the caller's stack.
 const SHALLOW_NESTING: usize = 100;
@@ -234,6 +245,13 @@ fn nesting_depth(pattern: &str) -> usize {
 /// How many run-time patterns [`cached`] keeps.
 pub const CACHE_CAPACITY: usize = 512;
 
+/// The largest compiled program [`cached`] keeps, and the lazy-DFA cache it gives
+/// each kept pattern: with [`CACHE_CAPACITY`] entries, the cache holds at most some
+/// 160 MiB however large the patterns (the cel fuzz target, keeping 512 patterns of up
+/// to 128 MiB each, grew past 2 GB).
+const CACHED_SIZE_LIMIT: usize = 64 << 10;
+const CACHED_DFA_CACHE: usize = 256 << 10;
+
 type Compiled = Result<Arc<Regex>, String>;
 
 struct Cache {
@@ -242,9 +260,10 @@ struct Cache {
     order: VecDeque<String>,
 }
 
-/// A compiled Go pattern from a process-wide cache of at most
-/// [`CACHE_CAPACITY`] patterns (the oldest is dropped first), for patterns known
-/// only at run time. Errors are cached too.
+/// A compiled Go pattern for patterns known only at run time, from a process-wide
+/// cache of at most [`CACHE_CAPACITY`] small patterns (the oldest is dropped first).
+/// A pattern whose program is larger is compiled for this call alone, as Go compiles
+/// a computed pattern on every call. Errors are cached too.
 pub fn cached(source: &str) -> Result<Arc<Regex>, String> {
     static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
     let cache = CACHE.get_or_init(|| {
@@ -257,7 +276,12 @@ pub fn cached(source: &str) -> Result<Arc<Regex>, String> {
         return hit.clone();
     }
     // Compile outside the lock; a concurrent miss on the same pattern compiles twice.
-    let compiled: Compiled = compile(source).map(Arc::new);
+    let compiled: Compiled = match compile_within(source, CACHED_SIZE_LIMIT, CACHED_DFA_CACHE) {
+        Err(e) if e.ends_with(&format!("the compiled program exceeds {CACHED_SIZE_LIMIT} bytes")) => {
+            return compile(source).map(Arc::new);
+        }
+        compiled => compiled.map(Arc::new),
+    };
     let mut c = cache.lock().unwrap_or_else(|e| e.into_inner());
     if !c.map.contains_key(source) {
         while c.map.len() >= CACHE_CAPACITY {
