@@ -1,9 +1,9 @@
 //! A conversion webhook server, deployed the way the API server calls one: HTTPS with
 //! the certificate and key from PEM files, `POST /convert` taking a
 //! `ConversionReview`, `GET /healthz`, a request body limit, a log line per review and
-//! graceful shutdown. The conversion itself is `crd_runtime::review::handle` with the
-//! generated hub-and-spoke conversion of the seed's CronTab ([`crontab`]), whose one
-//! hand-written part is [`HostPort`].
+//! graceful shutdown. The review is read by `crd_runtime::review::read_request` and
+//! answered by the generated hub-and-spoke conversion of the seed's CronTab
+//! ([`crontab`], its `respond`), whose one hand-written part is [`HostPort`].
 //!
 //! Built on hyper (HTTP/1.1) and rustls; `examples/conversion_webhook.rs` runs it.
 
@@ -184,7 +184,7 @@ async fn convert(request: Request<Incoming>) -> Response<Body> {
         request.objects.len(),
         request.desired_api_version
     );
-    let response = review::respond(request, cron_tab_conversion::convert_value::<HostPort>);
+    let response = cron_tab_conversion::respond::<HostPort>(request);
     let result = &response["response"]["result"];
     eprintln!(
         "{what}: {}{}",

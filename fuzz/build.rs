@@ -1,5 +1,6 @@
 //! Compiles the `differential` target's kinds from the corpus, and the
-//! `conversion_review` target's multi-version CronTab, into OUT_DIR.
+//! `conversion_review` target's multi-version CronTabs (`None` strategy and webhook),
+//! into OUT_DIR.
 
 use std::path::PathBuf;
 
@@ -27,4 +28,11 @@ fn main() {
         ))
         .generate_to_out_dir("conversion.rs")
         .unwrap_or_else(|e| panic!("generating the conversion kinds: {e}"));
+    crd_codegen::Builder::new()
+        .crd(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../examples/crds/crontab-conversion.yaml"
+        ))
+        .generate_to_out_dir("webhook_conversion.rs")
+        .unwrap_or_else(|e| panic!("generating the webhook conversion kinds: {e}"));
 }

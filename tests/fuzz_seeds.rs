@@ -74,10 +74,18 @@ fn main() {
     let list = json!({"apiVersion": "v1", "kind": "List", "items": objects});
     seeds.add("manifests", [&[1][..], list.to_string().as_bytes()].concat());
 
-    // Conversion reviews of the versioned CronTab's objects, to each version.
-    let versioned = crd_codegen::load::load(&[fixtures.join("versioned-crontab-crd.yaml")]);
-    let crd = &versioned.crds[0].ir;
-    for (i, version) in crd.versions.iter().enumerate() {
+    // Conversion reviews of the versioned CronTabs' objects (`None` strategy and the
+    // webhook example's), to each version.
+    let versioned = crd_codegen::load::load(&[
+        fixtures.join("versioned-crontab-crd.yaml"),
+        fixtures.join("../../examples/crds/crontab-conversion.yaml"),
+    ]);
+    for (crd, (i, version)) in versioned
+        .crds
+        .iter()
+        .map(|c| &c.ir)
+        .flat_map(|crd| crd.versions.iter().enumerate().map(move |v| (crd, v)))
+    {
         let mut g = Gen::new(Gen::seed_for(&crd.name, i as u64));
         let from = format!("{}/{}", crd.group, version.name);
         let objects: Vec<Value> = (0..3)

@@ -79,6 +79,11 @@ pub mod __private {
     pub use k8s_openapi;
     pub use serde;
     pub use serde_json;
+
+    /// The handler's entry point for generated conversions.
+    pub mod review {
+        pub use crate::review::respond_keeping_metadata;
+    }
 }
 
 /// `impl kube::CustomResourceExt` for a root type, when crd-runtime's `kube` feature

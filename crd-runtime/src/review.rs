@@ -110,15 +110,80 @@ pub fn handle(body: &[u8], convert: impl FnMut(Value, &str) -> conversion::Resul
 
 /// [`handle`] on a request already read.
 pub fn respond(request: ConversionRequest, mut convert: impl FnMut(Value, &str) -> conversion::Result<Value>) -> Value {
+    answer(request, |i, object, desired| {
+        convert_checked(i, object, desired, &mut convert)
+    })
+}
+
+/// [`respond`] for a conversion that carries every object's `kind` and `metadata` over
+/// untouched and always returns an object with `apiVersion` set: a generated
+/// `<kind>_conversion::respond`, through `convert_value`. Such a conversion cannot fail
+/// the API server's checks of a converted object's metadata (its labels and
+/// annotations are compared with the original's, and only validated when they
+/// changed), so they are not run: the handler takes each object's `metadata` out,
+/// converts the rest and puts it back. The responses are those of [`respond`] for
+/// every request whose objects have valid labels and annotations (which the API
+/// server's objects have); objects without a `metadata` object, or already at the
+/// desired version, take [`respond`]'s checked path.
+#[doc(hidden)]
+pub fn respond_keeping_metadata(
+    request: ConversionRequest,
+    mut convert: impl FnMut(Value, &str) -> conversion::Result<Value>,
+) -> Value {
+    // The object's apiVersion, for a failure message (one buffer for all objects).
+    let mut from = String::new();
+    answer(request, |i, mut object, desired| {
+        let metadata = match &mut object {
+            Value::Object(map) if str_at_key(map, "apiVersion") != desired => {
+                from.clear();
+                from.push_str(str_at_key(map, "apiVersion"));
+                match map.remove_entry("metadata") {
+                    Some((key, Value::Object(meta))) => Some((key, meta)),
+                    Some((key, other)) => {
+                        map.insert(key, other);
+                        None
+                    }
+                    None => None,
+                }
+            }
+            _ => None,
+        };
+        let Some((key, meta)) = metadata else {
+            return convert_checked(i, object, desired, &mut convert);
+        };
+        let error = match convert(object, desired) {
+            Ok(conversion::Converted {
+                object: Value::Object(mut out),
+                ..
+            }) => {
+                if str_at_key(&out, "apiVersion") != desired {
+                    out.insert("apiVersion".into(), Value::from(desired));
+                }
+                out.insert(key, Value::Object(meta));
+                return Ok(Value::Object(out));
+            }
+            Ok(_) => "the conversion did not return a JSON object".to_string(),
+            Err(e) => e.message,
+        };
+        let name = describe(str_at_key(&meta, "namespace"), str_at_key(&meta, "name"), &from);
+        Err(format!("converting objects[{i}] ({name}): {error}"))
+    })
+}
+
+/// The response to `request`, each object converted by `convert_object` (given its
+/// index, the object and the desired version; an error is the review's failure
+/// message), in order, until one fails.
+fn answer(
+    request: ConversionRequest,
+    mut convert_object: impl FnMut(usize, Value, &str) -> Result<Value, String>,
+) -> Value {
     let mut converted = Vec::with_capacity(request.objects.len());
     let mut failure = None;
     for (i, object) in request.objects.into_iter().enumerate() {
-        // What the converted object is checked against and the message names.
-        let identity = Identity::of(&object);
-        match convert_one(object, &identity, &request.desired_api_version, &mut convert) {
+        match convert_object(i, object, &request.desired_api_version) {
             Ok(out) => converted.push(out),
-            Err(e) => {
-                failure = Some(format!("converting objects[{i}] ({}): {e}", identity.describe()));
+            Err(message) => {
+                failure = Some(message);
                 break;
             }
         }
@@ -137,6 +202,33 @@ pub fn respond(request: ConversionRequest, mut convert: impl FnMut(Value, &str) 
     review.insert("kind".into(), Value::from("ConversionReview"));
     review.insert("response".into(), Value::Object(response));
     Value::Object(review)
+}
+
+/// The `i`th object converted with `convert` and checked as the API server checks a
+/// converted object; an error is the review's failure message, naming the object.
+fn convert_checked(
+    i: usize,
+    object: Value,
+    desired: &str,
+    convert: &mut impl FnMut(Value, &str) -> conversion::Result<Value>,
+) -> Result<Value, String> {
+    // What the converted object is checked against and the message names.
+    let identity = Identity::of(&object);
+    convert_one(object, &identity, desired, convert)
+        .map_err(|e| format!("converting objects[{i}] ({}): {e}", identity.describe()))
+}
+
+/// The string at `key` of `map`, or `""`.
+fn str_at_key<'v>(map: &'v Map<String, Value>, key: &str) -> &'v str {
+    map.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+/// `namespace/name, apiVersion v`, as failure messages name an object.
+fn describe(namespace: &str, name: &str, api_version: &str) -> String {
+    match namespace {
+        "" => format!("{name}, apiVersion {api_version}"),
+        ns => format!("{ns}/{name}, apiVersion {api_version}"),
+    }
 }
 
 /// What the API server compares between an object and its conversion, and what a
@@ -196,10 +288,7 @@ impl Identity {
     /// `namespace/name, apiVersion v`.
     fn describe(&self) -> String {
         let [_, name, namespace, _] = self.fields();
-        match namespace {
-            "" => format!("{name}, apiVersion {}", self.api_version()),
-            ns => format!("{ns}/{name}, apiVersion {}", self.api_version()),
-        }
+        describe(namespace, name, self.api_version())
     }
 }
 

