@@ -439,10 +439,13 @@ fn decode_request(schema: &dyn ResourceSchema, object: &mut Value, read_path: bo
     };
     let kind = nested_string("kind").map_err(|e| cannot_handle(&e))?;
     let api_version = nested_string("apiVersion").map_err(|e| cannot_handle(&e))?;
-    let meta: Option<ObjectMeta> = objectmeta::get_object_meta(map, read_path).map_err(|e| cannot_handle(&e))?;
     // Metadata that re-encodes to itself needs no `SetObjectMeta` (the common case),
-    // and has no unknown fields.
-    let meta = meta.filter(|_| !map.get("metadata").is_some_and(objectmeta::round_trips));
+    // and has no unknown fields; it decodes, so it is not decoded here.
+    let meta: Option<ObjectMeta> = if map.get("metadata").is_some_and(objectmeta::round_trips) {
+        None
+    } else {
+        objectmeta::get_object_meta(map, read_path).map_err(|e| cannot_handle(&e))?
+    };
     let unknown_metadata = match (&meta, map.get("metadata")) {
         (Some(_), Some(metadata)) => objectmeta::unknown_object_meta_fields(metadata),
         _ => Vec::new(),

@@ -907,13 +907,10 @@ pub fn parse_group_version(gv: &str) -> Result<(&str, &str), String> {
     if gv.is_empty() || gv == "/" {
         return Ok(("", ""));
     }
-    match gv.matches('/').count() {
-        0 => Ok(("", gv)),
-        1 => {
-            let i = gv.find('/').unwrap_or(0);
-            Ok((&gv[..i], &gv[i + 1..]))
-        }
-        _ => Err(format!("unexpected GroupVersion string: {gv}")),
+    match gv.split_once('/') {
+        None => Ok(("", gv)),
+        Some((group, version)) if !version.contains('/') => Ok((group, version)),
+        Some(_) => Err(format!("unexpected GroupVersion string: {gv}")),
     }
 }
 
@@ -1443,8 +1440,28 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// Go's `ParseGroupVersion`: empty and `/` are the empty group version, no slash a
+    /// version alone, one slash splits, more is an error.
+    #[test]
+    fn group_versions_parse_as_in_go() {
+        let cases: [(&str, Result<(&str, &str), String>); 8] = [
+            ("", Ok(("", ""))),
+            ("/", Ok(("", ""))),
+            ("v1", Ok(("", "v1"))),
+            ("apps/v1", Ok(("apps", "v1"))),
+            ("/v1", Ok(("", "v1"))),
+            ("apps/", Ok(("apps", ""))),
+            ("a/b/c", Err("unexpected GroupVersion string: a/b/c".to_string())),
+            ("//", Err("unexpected GroupVersion string: //".to_string())),
+        ];
+        for (gv, expected) in cases {
+            assert_eq!(parse_group_version(gv), expected, "{gv:?}");
+        }
+    }
+
     /// `round_trips` is only a shortcut: where it says yes, decoding and setting the
-    /// metadata back must give the same value.
+    /// metadata back must give the same value (so a decoder may skip such metadata:
+    /// it decodes).
     #[test]
     fn round_trips_only_where_set_object_meta_changes_nothing() {
         let re_encoded = |v: &Value| {
