@@ -117,6 +117,35 @@ fn examine(doc: Document) -> Examined {
     Examined { doc, outcome }
 }
 
+/// The warning for `again`, a CRD of the same name as the earlier `first`: only one
+/// can exist in a cluster (openshift-api ships variants per feature set); both are
+/// generated, the later under numbered type names.
+fn defined_twice(first: &LoadedCrd, again: &LoadedCrd) -> Diagnostic {
+    let mut d = Diagnostic::in_document(
+        &again.doc.file,
+        again.doc.index,
+        format!(
+            "CustomResourceDefinition {:?} is also defined in {}; both are generated, this one's kinds under numbered names (such as {}2)",
+            again.model.name,
+            first.doc.file.path.display(),
+            again.model.spec.names.kind
+        ),
+    );
+    d.severity = Severity::Warning;
+    d
+}
+
+/// The warnings of [`defined_twice`] for `crds`, in order.
+pub(crate) fn defined_twice_warnings(crds: &[LoadedCrd]) -> Vec<Diagnostic> {
+    crds.iter()
+        .enumerate()
+        .filter_map(|(i, crd)| {
+            let first = crds.iter().take(i).find(|c| c.model.name == crd.model.name)?;
+            Some(defined_twice(first, crd))
+        })
+        .collect()
+}
+
 /// Adds an examined document to `out`, in order (a CRD defined twice is told from the
 /// CRDs before it).
 fn add(examined: Examined, out: &mut Loaded) {
@@ -138,27 +167,15 @@ fn add(examined: Examined, out: &mut Loaded) {
         }
         Outcome::Valid(model, warnings, ir) => {
             out.diagnostics.extend(warnings);
-            if let Some(first) = out.crds.iter().find(|c| c.model.name == model.name) {
-                // Only one can exist in a cluster (openshift-api ships variants per
-                // feature set); both are generated, this one under numbered type names.
-                let mut d = Diagnostic::in_document(
-                    &doc.file,
-                    doc.index,
-                    format!(
-                        "CustomResourceDefinition {:?} is also defined in {}; both are generated, this one's kinds under numbered names (such as {}2)",
-                        model.name,
-                        first.doc.file.path.display(),
-                        model.spec.names.kind
-                    ),
-                );
-                d.severity = Severity::Warning;
-                out.diagnostics.push(d);
-            }
-            out.crds.push(LoadedCrd {
+            let crd = LoadedCrd {
                 ir: *ir,
                 model: *model,
                 doc,
-            });
+            };
+            if let Some(first) = out.crds.iter().find(|c| c.model.name == crd.model.name) {
+                out.diagnostics.push(defined_twice(first, &crd));
+            }
+            out.crds.push(crd);
         }
         Outcome::Invalid(model, warnings, errors) => {
             out.diagnostics.extend(warnings);

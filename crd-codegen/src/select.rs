@@ -54,6 +54,7 @@ impl Selection {
         }
         let wanted = |list: &[String], name: &str| list.is_empty() || list.iter().any(|x| x == name);
         let read = loaded.crds.len();
+        let defined_twice = crate::load::defined_twice_warnings(&loaded.crds);
         loaded
             .crds
             .retain(|c| wanted(&self.groups, &c.ir.group) && wanted(&self.kinds, &c.ir.names.kind));
@@ -61,6 +62,11 @@ impl Selection {
             c.ir.versions.retain(|v| wanted(&self.versions, &v.name));
         }
         loaded.crds.retain(|c| !c.ir.versions.is_empty());
+        // A CRD defined twice is generated twice only if both are still selected.
+        let still = crate::load::defined_twice_warnings(&loaded.crds);
+        loaded
+            .diagnostics
+            .retain(|d| !defined_twice.contains(d) || still.contains(d));
         if loaded.crds.is_empty() && read > 0 && !loaded.has_errors() {
             loaded.diagnostics.push(Diagnostic::fatal(
                 None,

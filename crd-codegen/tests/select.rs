@@ -107,3 +107,37 @@ fn the_cli_selects_with_kind_group_and_api_version() {
         "{err}"
     );
 }
+
+/// Two CRDs of one name are both generated, and warned of, only when the selection
+/// keeps both: selecting another kind says nothing about them.
+#[test]
+fn a_crd_defined_twice_is_warned_of_only_when_both_are_selected() {
+    let crd = |plural: &str, kind: &str| {
+        format!(
+            "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {{name: {plural}.example.com}}\n\
+             spec:\n  group: example.com\n  scope: Namespaced\n  names: {{plural: {plural}, kind: {kind}}}\n\
+             \x20 versions:\n  - name: v1\n    served: true\n    storage: true\n\
+             \x20   schema: {{openAPIV3Schema: {{type: object}}}}\n"
+        )
+    };
+    let text = [
+        crd("widgets", "Widget"),
+        crd("widgets", "Widget"),
+        crd("gadgets", "Gadget"),
+    ]
+    .join("---\n");
+    let diagnostics = |kinds: &[&str]| {
+        let mut loaded = crd_codegen::load::load_str(&text, "crds.yaml");
+        let selection = crd_codegen::Selection {
+            kinds: kinds.iter().map(|k| k.to_string()).collect(),
+            ..Default::default()
+        };
+        selection.apply(&mut loaded);
+        loaded.diagnostics.iter().map(|d| d.to_string()).collect::<Vec<_>>()
+    };
+    // The second document starts with its `---`, on line 13 after the first's 12 lines.
+    let warning = "warning: crds.yaml:13: CustomResourceDefinition \"widgets.example.com\" is also defined in crds.yaml; both are generated, this one's kinds under numbered names (such as Widget2)";
+    assert_eq!(diagnostics(&[]), [warning]);
+    assert_eq!(diagnostics(&["Widget"]), [warning]);
+    assert_eq!(diagnostics(&["Gadget"]), Vec::<String>::new());
+}
