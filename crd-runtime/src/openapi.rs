@@ -500,7 +500,7 @@ pub fn leaf_ok(v: &Value, n: &Node) -> bool {
     if let GoValue::Null = gv {
         return (n.types.is_empty() || n.nullable) && n.enum_values.is_empty();
     }
-    if !(n.types.is_empty() && n.format.is_empty()) && type_error(gv, n, &Path::Root).is_some() {
+    if !(n.types.is_empty() && n.format.is_empty()) && type_mismatch(gv, n).is_some() {
         return false;
     }
     let values_ok = match gv {
@@ -617,8 +617,17 @@ pub fn type_step(v: &Value, node: &Node, path: &Path, r: &mut Res) {
     r.inc();
 }
 
+/// The type validator's error, when there is one.
 #[inline(always)]
 fn type_error(gv: GoValue, node: &Node, path: &Path) -> Option<SchemaError> {
+    type_mismatch(gv, node).map(|(expected, found)| invalid_type(path, expected, Value::String(found.into())))
+}
+
+/// What the type validator finds wrong, as (the expected type or format, what the
+/// value is), without building the error: `leaf_ok` on a failing `anyOf` branch only
+/// needs to know.
+#[inline(always)]
+fn type_mismatch<'n>(gv: GoValue, node: &Node<'n>) -> Option<(&'n str, &'static str)> {
     let sch_type = gv.schema_type();
     // The common case: exactly the declared type, no format.
     if node.format.is_empty() && node.types == Types::One(sch_type) {
@@ -641,14 +650,14 @@ fn type_error(gv: GoValue, node: &Node, path: &Path) -> Option<SchemaError> {
             || is_lower_int
             || is_lower_float)
     {
-        return Some(invalid_type(path, node.format, Value::String(format.into())));
+        return Some((node.format, format));
     }
     if !(t.contains(JsonType::Number) || t.contains(JsonType::Integer) || node.format.is_empty()) && is_string_or_slice
     {
         return None;
     }
     if !(t.contains(sch_type) || is_float_int || is_int_float) {
-        return Some(invalid_type(path, t.joined(), Value::String(sch_type.as_str().into())));
+        return Some((t.joined(), sch_type.as_str()));
     }
     None
 }
