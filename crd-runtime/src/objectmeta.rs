@@ -1440,6 +1440,57 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// A name (or `generateName` prefix) that `NameIsDNSSubdomain` accepts is one
+    /// `validatePathSegment` accepts: the create path relies on it to skip the
+    /// registry's second metadata validation.
+    #[test]
+    fn dns_subdomain_names_are_path_segment_names() {
+        let names = [
+            "",
+            ".",
+            "..",
+            "...",
+            "a",
+            "a.b",
+            "a..b",
+            ".a",
+            "a.",
+            "a/b",
+            "/",
+            "a%b",
+            "%",
+            "%2e",
+            "-",
+            "a-",
+            "-a",
+            "a_b",
+            "A",
+            "a b",
+            "a:b",
+            "ab",
+            "0",
+            "a-b.c-d",
+            "xn--bcher-kva.example",
+            "a\\b",
+            "~",
+            "é",
+        ];
+        for name in names {
+            for prefix in [false, true] {
+                if dns_subdomain_name(name, prefix).is_empty() {
+                    assert_eq!(
+                        path_segment_name(name, prefix),
+                        Vec::<String>::new(),
+                        "{name:?} prefix {prefix}"
+                    );
+                }
+            }
+        }
+        // Both refuse what they share; the path-segment rule alone is weaker.
+        assert!(!path_segment_name("a/b", false).is_empty() && !dns_subdomain_name("a/b", false).is_empty());
+        assert!(path_segment_name("A_b", false).is_empty() && !dns_subdomain_name("A_b", false).is_empty());
+    }
+
     /// Go's `ParseGroupVersion`: empty and `/` are the empty group version, no slash a
     /// version alone, one slash splits, more is an error.
     #[test]
