@@ -30,36 +30,13 @@ pub mod crontab {
     crd_derive::crd_types!("crds/crontab-conversion.yaml");
 }
 
-use crontab::example_com::{cron_tab_conversion, v1, v1beta1};
+use crontab::example_com::cron_tab_conversion;
 
-/// The hooks the generated conversion asks for: the only fields the two versions do
-/// not share.
-pub struct HostPort;
-
-impl cron_tab_conversion::Hooks for HostPort {
-    fn v1beta1_host_port_from_v1(from: &v1::CronTab) -> Option<String> {
-        match (&from.host, &from.port) {
-            (Some(host), Some(port)) => Some(format!("{host}:{port}")),
-            (Some(host), None) => Some(host.clone()),
-            _ => None,
-        }
-    }
-
-    fn v1_host_from_v1beta1(from: &v1beta1::CronTab) -> Option<String> {
-        let host_port = from.host_port.as_deref()?;
-        Some(
-            host_port
-                .split_once(':')
-                .map_or(host_port, |(host, _)| host)
-                .to_string(),
-        )
-    }
-
-    fn v1_port_from_v1beta1(from: &v1beta1::CronTab) -> Option<String> {
-        let (_, port) = from.host_port.as_deref()?.split_once(':')?;
-        Some(port.to_string())
-    }
-}
+// The one hand-written part of the conversion (also the conversion_review fuzz
+// target's, which includes the file).
+#[path = "host_port.rs"]
+mod host_port;
+pub use host_port::HostPort;
 
 /// A `ConversionReview` of `n` v1 CronTabs to v1beta1, as the API server sends one
 /// (for the benchmarks).

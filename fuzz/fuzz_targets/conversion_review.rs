@@ -22,39 +22,16 @@ mod generated {
 }
 
 #[allow(dead_code)]
-mod webhook {
+mod crontab {
     include!(concat!(env!("OUT_DIR"), "/webhook_conversion.rs"));
 }
 
-use webhook::example_com::{cron_tab_conversion, v1, v1beta1};
+use crontab::example_com::cron_tab_conversion;
 
-/// The seed's hooks (as the webhook example's `HostPort`).
-struct HostPort;
-
-impl cron_tab_conversion::Hooks for HostPort {
-    fn v1beta1_host_port_from_v1(from: &v1::CronTab) -> Option<String> {
-        match (&from.host, &from.port) {
-            (Some(host), Some(port)) => Some(format!("{host}:{port}")),
-            (Some(host), None) => Some(host.clone()),
-            _ => None,
-        }
-    }
-
-    fn v1_host_from_v1beta1(from: &v1beta1::CronTab) -> Option<String> {
-        let host_port = from.host_port.as_deref()?;
-        Some(
-            host_port
-                .split_once(':')
-                .map_or(host_port, |(host, _)| host)
-                .to_string(),
-        )
-    }
-
-    fn v1_port_from_v1beta1(from: &v1beta1::CronTab) -> Option<String> {
-        let (_, port) = from.host_port.as_deref()?.split_once(':')?;
-        Some(port.to_string())
-    }
-}
+// The webhook example's hooks.
+#[path = "../../examples/host_port.rs"]
+mod host_port;
+use host_port::HostPort;
 
 fn status(response: &Value) -> Option<&str> {
     response.pointer("/response/result/status").and_then(|s| s.as_str())
