@@ -1120,13 +1120,24 @@ fn enum_check(v: &Value, node: &Node, path: &Path, r: &mut Res) {
     if !enum_ok(v, node) {
         let name = path.to_openapi_string();
         let values: Vec<Value> = node.enum_values.iter().map(|e| e.to_value()).collect();
-        let shown: Vec<String> = values.iter().map(go_print_v).collect();
+        // Written in place: this runs for every enum error.
+        let mut message = format!("{name} in body should be one of [");
+        for (i, value) in values.iter().enumerate() {
+            if i > 0 {
+                message.push(' ');
+            }
+            match value {
+                Value::String(s) => message.push_str(s),
+                other => message.push_str(&go_print_v(other)),
+            }
+        }
+        message.push(']');
         r.add(SchemaError::Validation {
             code: Code::Enum,
-            name: name.clone(),
+            name,
             value: Some(v.clone()),
             valid: None,
-            message: format!("{name} in body should be one of [{}]", shown.join(" ")),
+            message,
             values,
         });
     }
