@@ -96,6 +96,11 @@ impl LineTree {
 fn load(text: &str, with_lines: bool) -> Result<Vec<(Value, LineTree)>, YamlError> {
     let mut builder = Builder {
         with_lines,
+        offsets: ByteOffsets {
+            text,
+            ascii: text.is_ascii(),
+            ..ByteOffsets::default()
+        },
         ..Builder::default()
     };
     // Events are pulled one by one (the parser's own `load` recurses per nesting
@@ -132,17 +137,46 @@ pub const MAX_DEPTH: usize = 1_000;
 
 /// Collects parser events into values.
 #[derive(Default)]
-struct Builder {
+struct Builder<'t> {
     with_lines: bool,
+    offsets: ByteOffsets<'t>,
     docs: Vec<(Value, LineTree)>,
     stack: Vec<Frame>,
     /// Anchored values, with the number of nodes decoding them visits.
     anchors: HashMap<usize, (Value, LineTree, u64)>,
     error: Option<YamlError>,
     doc_line: usize,
-    /// Where the document starts (characters into the text).
+    /// Where the document starts (bytes into the text).
     doc_start: usize,
     aliasing: AliasBudget,
+}
+
+/// The byte offsets of the parser's marks, which count characters. Marks only move
+/// forward, so one walk through the text serves them all (none for ASCII text).
+#[derive(Default)]
+struct ByteOffsets<'t> {
+    text: &'t str,
+    ascii: bool,
+    /// How far the walk has come, in characters and in bytes.
+    chars: usize,
+    bytes: usize,
+}
+
+impl ByteOffsets<'_> {
+    fn of(&mut self, char_index: usize) -> usize {
+        if self.ascii {
+            return char_index.min(self.text.len());
+        }
+        if char_index < self.chars {
+            (self.chars, self.bytes) = (0, 0);
+        }
+        let rest = self.text.get(self.bytes..).unwrap_or("");
+        for c in rest.chars().take(char_index - self.chars) {
+            self.chars += 1;
+            self.bytes += c.len_utf8();
+        }
+        self.bytes
+    }
 }
 
 /// go-yaml's guard against alias bombs ("billion laughs"): the nodes a document's
@@ -205,7 +239,7 @@ enum Frame {
     },
 }
 
-impl MarkedEventReceiver for Builder {
+impl MarkedEventReceiver for Builder<'_> {
     fn on_event(&mut self, ev: Event, mark: Marker) {
         if self.error.is_some() {
             return;
@@ -230,14 +264,14 @@ impl MarkedEventReceiver for Builder {
         match ev {
             Event::DocumentStart => {
                 self.doc_line = line;
-                self.doc_start = mark.index();
+                self.doc_start = self.offsets.of(mark.index());
                 self.aliasing = AliasBudget { decoded: 1, aliased: 0 };
             }
             Event::DocumentEnd => {
-                let size = mark.index() - self.doc_start;
+                let size = self.offsets.of(mark.index()) - self.doc_start;
                 if size > MAX_DOCUMENT_SIZE {
                     let message = format!(
-                        "document too large: {size} characters, the API server accepts at most {MAX_DOCUMENT_SIZE} bytes"
+                        "document too large: {size} bytes, the API server accepts at most {MAX_DOCUMENT_SIZE} bytes"
                     );
                     self.error = Some(YamlError {
                         line: self.doc_line.max(1),
@@ -358,7 +392,7 @@ impl MarkedEventReceiver for Builder {
 
 const EXCESSIVE_ALIASING: &str = "document contains excessive aliasing";
 
-impl Builder {
+impl Builder<'_> {
     fn fail(&mut self, mark: Marker, message: String) {
         if self.error.is_none() {
             self.error = Some(YamlError {

@@ -149,7 +149,21 @@ fn documents_over_3_mib_are_refused() {
     let big = format!("{}---\n{}", doc(1000), doc(limit - 3));
     assert_eq!(
         parse_text(Path::new("big.yaml"), big).expect_err("refused").to_string(),
-        "error: big.yaml:2: invalid YAML: document too large: 3145729 characters, the API server accepts at most 3145728 bytes (column 1)"
+        "error: big.yaml:2: invalid YAML: document too large: 3145729 bytes, the API server accepts at most 3145728 bytes (column 1)"
+    );
+    // Bytes, not characters: 1.6 million two-byte characters are over the limit
+    // (`---` line 4 bytes, `a: "` 4, the string 3,200,000, `"` and the newline 2).
+    let wide = format!(
+        "{}---
+a: \"{}\"\n",
+        doc(1000),
+        "é".repeat(1_600_000)
+    );
+    assert_eq!(
+        parse_text(Path::new("wide.yaml"), wide)
+            .expect_err("refused")
+            .to_string(),
+        "error: wide.yaml:2: invalid YAML: document too large: 3200010 bytes, the API server accepts at most 3145728 bytes (column 1)"
     );
     let json = format!("{{\"a\": \"{}\"}}", "x".repeat(limit));
     assert_eq!(
