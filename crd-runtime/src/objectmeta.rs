@@ -1495,7 +1495,8 @@ mod tests {
     /// version alone, one slash splits, more is an error.
     #[test]
     fn group_versions_parse_as_in_go() {
-        let cases: [(&str, Result<(&str, &str), String>); 8] = [
+        type Parsed<'a> = Result<(&'a str, &'a str), String>;
+        let cases: [(&str, Parsed); 8] = [
             ("", Ok(("", ""))),
             ("/", Ok(("", ""))),
             ("v1", Ok(("", "v1"))),
