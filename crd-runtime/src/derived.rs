@@ -11,7 +11,8 @@ use serde_json::Value;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no CRD schema",
     label = "this field's type needs a schema",
-    note = "add `#[derive(CrdSchema)]` to `{Self}` (from `crd_derive`), or use a type with a known schema"
+    note = "add `#[derive(CrdSchema)]` to `{Self}` (from `crd_derive`), or use a type with a known schema",
+    note = "k8s-openapi's core/v1 types (`Container`, `PodSpec`, ...) have one with crd-runtime's `core-v1` feature"
 )]
 pub trait CrdSchema {
     /// The schema node, with every nested type's schema in place.

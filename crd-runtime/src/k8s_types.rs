@@ -1023,3 +1023,378 @@ mod __crd_label_selector_requirement {
         };
     }
 }
+#[doc(hidden)]
+#[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
+mod __crd_embedded_object_meta {
+    use super::*;
+    use ::crd_runtime::{ObjectMeta, __private as rt};
+    use ::crd_runtime::schema::ObjectSchema as _;
+    #[automatically_derived]
+    impl rt::CrdSchema for EmbeddedObjectMeta {
+        fn crd_schema() -> rt::Value {
+            rt::derived::splice(
+                r#"{"description":"The metadata of an object embedded in another (a pod template's): what\ncontroller-gen's `generateEmbeddedObjectMeta` keeps, so labels and annotations\nsurvive pruning.","properties":{"annotations":{"additionalProperties":{"type":"string"},"type":"object"},"finalizers":{"items":{"type":"string"},"type":"array"},"labels":{"additionalProperties":{"type":"string"},"type":"object"},"name":{"type":"string"},"namespace":{"type":"string"}},"type":"object"}"#,
+                &[],
+            )
+        }
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
+        const HAS_RULES: bool = false;
+    }
+    #[automatically_derived]
+    impl rt::schema::ObjectSchema for EmbeddedObjectMeta {
+        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
+            match value {
+                rt::Value::Object(map) => {
+                    rt::schema::retain(
+                        map,
+                        &mut |key, child| match key.as_str() {
+                            "name" | "namespace" => {
+                                rt::schema::prune_leaf_child(
+                                    child,
+                                    &path.field(key),
+                                    pruned,
+                                    true,
+                                )
+                            }
+                            "annotations" => {
+                                let child_path = &path.field(key);
+                                match child {
+                                    rt::Value::Object(map) => {
+                                        rt::schema::retain(
+                                            map,
+                                            &mut |key, child| {
+                                                let child_path = &child_path.key(key);
+                                                rt::schema::prune_leaf(child, child_path, pruned);
+                                                !child.is_null()
+                                            },
+                                        )
+                                    }
+                                    rt::Value::Array(items) => {
+                                        rt::schema::prune_items_unknown(items, child_path, pruned);
+                                    }
+                                    _ => {}
+                                }
+                                !child.is_null()
+                            }
+                            "finalizers" => {
+                                let child_path = &path.field(key);
+                                match child {
+                                    rt::Value::Object(map) => {
+                                        rt::schema::retain(
+                                            map,
+                                            &mut |key, _| {
+                                                rt::schema::record_pruned(pruned, child_path, key);
+                                                false
+                                            },
+                                        )
+                                    }
+                                    rt::Value::Array(items) => {
+                                        for (i, item) in items.iter_mut().enumerate() {
+                                            let item_path = &child_path.index(i);
+                                            rt::schema::prune_leaf(item, item_path, pruned);
+                                        }
+                                    }
+                                    _ => {}
+                                }
+                                !child.is_null()
+                            }
+                            "labels" => {
+                                let child_path = &path.field(key);
+                                match child {
+                                    rt::Value::Object(map) => {
+                                        rt::schema::retain(
+                                            map,
+                                            &mut |key, child| {
+                                                let child_path = &child_path.key(key);
+                                                rt::schema::prune_leaf(child, child_path, pruned);
+                                                !child.is_null()
+                                            },
+                                        )
+                                    }
+                                    rt::Value::Array(items) => {
+                                        rt::schema::prune_items_unknown(items, child_path, pruned);
+                                    }
+                                    _ => {}
+                                }
+                                !child.is_null()
+                            }
+                            _ => {
+                                rt::schema::record_pruned(pruned, path, key);
+                                false
+                            }
+                        },
+                    )
+                }
+                rt::Value::Array(items) => {
+                    rt::schema::prune_items_unknown(items, path, pruned);
+                }
+                _ => {}
+            }
+        }
+        fn default_value(_value: &mut rt::Value) {}
+        fn validate_value(
+            value: &rt::Value,
+            old: Option<&rt::Value>,
+            path: &rt::Path,
+            res: &mut rt::openapi::Res,
+        ) {
+            let node_res = rt::openapi::node(
+                value,
+                path,
+                &rt::Node::OBJECT,
+                None,
+                &mut |_, _| {},
+                &mut |map, r| {
+                    for (key, child) in map.iter() {
+                        match key.as_str() {
+                            "annotations" | "labels" => {
+                                rt::schema::composite(
+                                    r,
+                                    child,
+                                    rt::schema::old_field(old, key),
+                                    &path.field(key),
+                                    &|v, o, p| rt::openapi::node(
+                                        v,
+                                        p,
+                                        &rt::Node::OBJECT,
+                                        None,
+                                        &mut |_, _| {},
+                                        &mut |map, r| {
+                                            for (key, child) in map.iter() {
+                                                if true {
+                                                    rt::schema::leaf_key(
+                                                        r,
+                                                        child,
+                                                        o,
+                                                        p,
+                                                        key,
+                                                        &rt::Node::STRING,
+                                                    );
+                                                }
+                                            }
+                                        },
+                                    ),
+                                    &|v, o| match (v, o) {
+                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
+                                            rt::schema::fields_equal(
+                                                v,
+                                                o,
+                                                &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
+                                            )
+                                        }
+                                        _ => rt::schema::leaf_equal(v, o),
+                                    },
+                                );
+                            }
+                            "finalizers" => {
+                                rt::schema::composite(
+                                    r,
+                                    child,
+                                    rt::schema::old_field(old, key),
+                                    &path.field(key),
+                                    &|v, _o, p| rt::openapi::node(
+                                        v,
+                                        p,
+                                        &rt::Node::ARRAY,
+                                        None,
+                                        &mut |items, r| {
+                                            for (i, item) in items.iter().enumerate() {
+                                                let item_old = None;
+                                                rt::schema::leaf_item(
+                                                    r,
+                                                    item,
+                                                    item_old,
+                                                    p,
+                                                    i,
+                                                    &rt::Node::STRING,
+                                                );
+                                            }
+                                        },
+                                        &mut |_, _| {},
+                                    ),
+                                    &rt::schema::leaf_equal,
+                                );
+                            }
+                            "name" | "namespace" => {
+                                rt::schema::leaf_field(
+                                    r,
+                                    child,
+                                    old,
+                                    path,
+                                    key,
+                                    &rt::Node::STRING,
+                                );
+                            }
+                            _ => {}
+                        }
+                    }
+                },
+            );
+            rt::schema::merge_ratcheted(
+                res,
+                node_res,
+                old,
+                &|old| { Self::ratchet_equal(value, old) },
+            );
+        }
+        fn is_valid(value: &rt::Value) -> bool {
+            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
+                && match value {
+                    rt::Value::Object(map) => {
+                        rt::openapi::all_fields(
+                            map,
+                            &mut |key, child| match key.as_str() {
+                                "annotations" | "labels" => {
+                                    rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
+                                        && match child {
+                                            rt::Value::Object(map) => {
+                                                rt::openapi::all_fields(
+                                                    map,
+                                                    &mut |_, child| rt::openapi::leaf_ok(
+                                                        child,
+                                                        &rt::Node::STRING,
+                                                    ),
+                                                )
+                                            }
+                                            _ => true,
+                                        }
+                                }
+                                "finalizers" => {
+                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
+                                        && match child {
+                                            rt::Value::Array(items) => {
+                                                rt::openapi::all_items(
+                                                    items,
+                                                    &mut |item| rt::openapi::leaf_ok(item, &rt::Node::STRING),
+                                                )
+                                            }
+                                            _ => true,
+                                        }
+                                }
+                                "name" | "namespace" => {
+                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
+                                }
+                                _ => true,
+                            },
+                        )
+                    }
+                    _ => true,
+                }
+        }
+        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
+            match (value, old) {
+                (rt::Value::Object(_), rt::Value::Object(_)) => {
+                    rt::schema::fields_equal(
+                        value,
+                        old,
+                        &|key, nv, ov| match key {
+                            "finalizers" | "name" | "namespace" => {
+                                rt::schema::leaf_equal(nv, ov)
+                            }
+                            "annotations" => {
+                                match (nv, ov) {
+                                    (rt::Value::Object(_), rt::Value::Object(_)) => {
+                                        rt::schema::fields_equal(
+                                            nv,
+                                            ov,
+                                            &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
+                                        )
+                                    }
+                                    _ => rt::schema::leaf_equal(nv, ov),
+                                }
+                            }
+                            "labels" => {
+                                match (nv, ov) {
+                                    (rt::Value::Object(_), rt::Value::Object(_)) => {
+                                        rt::schema::fields_equal(
+                                            nv,
+                                            ov,
+                                            &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
+                                        )
+                                    }
+                                    _ => rt::schema::leaf_equal(nv, ov),
+                                }
+                            }
+                            _ => false,
+                        },
+                    )
+                }
+                _ => rt::schema::leaf_equal(value, old),
+            }
+        }
+    }
+    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
+    /// Public for benchmarks and tests that run one rule on a value read ahead
+    /// of time; not an API (names follow the order of the rules).
+    #[doc(hidden)]
+    pub mod rules {
+        #[allow(unused_imports)]
+        use ::crd_runtime::__private as rt;
+        #[allow(unused_imports)]
+        use ::crd_runtime::schema::ObjectSchema as _;
+        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            type_: "string",
+            format: "",
+            nullable: false,
+            int_or_string: false,
+            preserve_unknown_fields: false,
+            embedded_resource: false,
+            resource_root: false,
+            properties: None,
+            additional_properties: None,
+            items: None,
+            list_type: "",
+            list_map_keys: &[],
+        };
+        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            type_: "object",
+            format: "",
+            nullable: false,
+            int_or_string: false,
+            preserve_unknown_fields: false,
+            embedded_resource: false,
+            resource_root: false,
+            properties: None,
+            additional_properties: Some(&S1),
+            items: None,
+            list_type: "",
+            list_map_keys: &[],
+        };
+        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            type_: "array",
+            format: "",
+            nullable: false,
+            int_or_string: false,
+            preserve_unknown_fields: false,
+            embedded_resource: false,
+            resource_root: false,
+            properties: None,
+            additional_properties: None,
+            items: Some(&S1),
+            list_type: "",
+            list_map_keys: &[],
+        };
+        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            type_: "object",
+            format: "",
+            nullable: false,
+            int_or_string: false,
+            preserve_unknown_fields: false,
+            embedded_resource: false,
+            resource_root: false,
+            properties: Some(
+                &[
+                    ("annotations", &S2),
+                    ("finalizers", &S3),
+                    ("labels", &S2),
+                    ("name", &S1),
+                    ("namespace", &S1),
+                ],
+            ),
+            additional_properties: None,
+            items: None,
+            list_type: "",
+            list_map_keys: &[],
+        };
+    }
+}

@@ -70,6 +70,7 @@ pub fn to_yaml<T: serde::Serialize>(value: &T) -> String {
 pub mod __private {
     pub use crate::derived::CrdSchema;
     pub use crate::errors::{ErrorList, FieldError, Path};
+    pub use crate::k8s_types::EmbeddedObjectMeta;
     pub use crate::openapi::Node;
     pub use crate::{JsonMap, Value};
     pub use crate::{
@@ -126,6 +127,18 @@ extern crate self as crd_runtime;
 mod k8s_types {
     use k8s_openapi::apimachinery::pkg::apis::meta::v1::{Condition, LabelSelector, LabelSelectorRequirement};
     include!("k8s_types.rs");
+
+    /// Stands for the `ObjectMeta` of an object embedded in another (a pod template's)
+    /// in the core/v1 impls: its schema is the embedded metadata controller-gen's
+    /// `generateEmbeddedObjectMeta` gives.
+    pub struct EmbeddedObjectMeta;
+}
+
+/// The same for k8s-openapi's core/v1 types, generated from their `schemars` schemas
+/// (`crd-codegen/src/derive/k8s.rs`): every list atomic, as their OpenAPI schemas say.
+#[cfg(feature = "core-v1")]
+mod k8s_core_v1 {
+    include!("k8s_core_v1.rs");
 }
 
 // The implementation, public for generated code (through `__private`) and for

@@ -19,7 +19,8 @@ use std::marker::PhantomData;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no CRD schema",
     label = "this field's type needs a schema",
-    note = "add `#[derive(CrdSchema)]` to `{Self}` (from `crd_derive`), or use a type with a known schema"
+    note = "add `#[derive(CrdSchema)]` to `{Self}` (from `crd_derive`), or use a type with a known schema",
+    note = "k8s-openapi's core/v1 types (`Container`, `PodSpec`, ...) have one with crd-runtime's `core-v1` feature"
 )]
 pub trait ObjectSchema {
     /// `prune` at a node of this type, dropping non-nullable nulls without defaults

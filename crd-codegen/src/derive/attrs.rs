@@ -362,7 +362,8 @@ pub struct SerdeAttrs {
     pub rename_all_fields: Option<(String, Span)>,
     /// `tag = "..."`: internally tagged (adjacently with `content`).
     pub tag: Option<(String, Span)>,
-    pub content: Option<Span>,
+    /// `content = "..."`: adjacently tagged, the variant's data under this name.
+    pub content: Option<(String, Span)>,
     pub untagged: Option<Span>,
 }
 
@@ -390,9 +391,9 @@ impl SerdeAttrs {
                         let lit = meta.value()?.parse::<LitStr>()?;
                         out.tag = Some((lit.value(), lit.span()));
                     }
-                    "content" => {
-                        out.content = Some(meta.path.span());
-                        skip_value(&meta)?;
+                    "content" if meta.input.peek(Token![=]) => {
+                        let lit = meta.value()?.parse::<LitStr>()?;
+                        out.content = Some((lit.value(), lit.span()));
                     }
                     "untagged" => out.untagged = Some(meta.path.span()),
                     "rename_all_fields" if meta.input.peek(Token![=]) => {

@@ -132,10 +132,17 @@ fn lower_fields(
 ///   kube-derive makes it structural;
 /// - internally tagged (`tag = "kind"`), unit and struct variants: an object with the
 ///   tag (a string enum) and the variants' fields, each variant's required fields
-///   required when the tag names it (`oneOf`).
+///   required when the tag names it (`oneOf`);
+/// - adjacently tagged (`tag = "t", content = "c"`), unit and struct variants: the tag,
+///   and the content object holding the variants' fields, each variant's required
+///   fields required when the tag names it (`oneOf`); a unit variant has no content;
+/// - untagged, struct variants: one object holding every variant's fields, at least
+///   one variant's required fields present (`anyOf`), as kube-derive rewrites
+///   schemars' `anyOf` of objects; newtype variants of an integer and a string:
+///   int-or-string.
 ///
-/// Untagged and adjacently tagged enums have no structural schema that tells their
-/// variants apart; they are errors.
+/// What no structural schema can hold (a unit variant beside data variants without a
+/// tag, one field with two schemas, other untagged mixes) is an error at the variant.
 fn lower_enum(
     variants: &[super::attrs::VariantInput],
     serde: &SerdeAttrs,
@@ -143,19 +150,6 @@ fn lower_enum(
     errors: &mut darling::error::Accumulator,
 ) {
     use darling::ast::Style;
-    if let Some(span) = serde.untagged {
-        errors.push(
-            Error::custom("an untagged enum has no structural schema (the API server could not tell its variants apart); use serde's default tagging or `tag = \"...\"`")
-                .with_span(&span),
-        );
-        return;
-    }
-    if let Some(span) = serde.content {
-        errors.push(
-            Error::custom("adjacently tagged enums (`tag` with `content`) are not supported yet").with_span(&span),
-        );
-        return;
-    }
     let rename_all = serde.rename_all.as_ref().map(|r| r.0.as_str());
     let mut live = Vec::new();
     for v in variants {
@@ -175,6 +169,11 @@ fn lower_enum(
             .unwrap_or_else(|| rename_variant(&v.ident.to_string(), rename_all));
         live.push((v, vs, name));
     }
+    let fields_rule = serde.rename_all_fields.as_ref().map(|r| r.0.as_str());
+    if let Some(span) = serde.untagged {
+        out.schema = lower_untagged(&live, fields_rule, span, out, errors);
+        return;
+    }
     let all_unit = live.iter().all(|(v, _, _)| v.fields.style == Style::Unit);
     if all_unit && serde.tag.is_none() {
         out.schema = Schema {
@@ -184,13 +183,15 @@ fn lower_enum(
         };
         return;
     }
-    let fields_rule = serde.rename_all_fields.as_ref().map(|r| r.0.as_str());
     let mut schema = Schema {
         type_: Some(Type::Object),
         ..Default::default()
     };
     match &serde.tag {
         None => {
+            if let Some((_, span)) = &serde.content {
+                errors.push(Error::custom("`content` goes with `tag`").with_span(span));
+            }
             for (v, vs, name) in &live {
                 let node = match v.fields.style {
                     Style::Unit => {
@@ -231,41 +232,38 @@ fn lower_enum(
             }
         }
         Some((tag, tag_span)) => {
+            let content = serde.content.as_ref().map(|(c, _)| c.as_str());
+            let what = if content.is_some() {
+                "an adjacently"
+            } else {
+                "an internally"
+            };
+            if content == Some(tag.as_str()) {
+                errors.push(Error::custom("`tag` and `content` name the same field").with_span(tag_span));
+            }
+            // The object holding the variants' fields: the enum's own, or its content.
+            let mut holder = Schema {
+                type_: Some(Type::Object),
+                ..Default::default()
+            };
             let mut branches = Vec::new();
             for (v, vs, name) in &live {
                 let variant = match v.fields.style {
-                    Style::Unit => Schema::default(),
+                    Style::Unit => None,
                     Style::Struct => {
                         let rule = vs.rename_all.as_ref().map(|r| r.0.as_str()).or(fields_rule);
-                        lower_fields(&v.fields.fields, rule, false, out, errors)
+                        Some(lower_fields(&v.fields.fields, rule, false, out, errors))
                     }
                     Style::Tuple => {
                         errors.push(
-                            Error::custom("an internally tagged enum's variants are unit or struct variants (the derive cannot see a newtype's fields)")
+                            Error::custom(format!("{what} tagged enum's variants are unit or struct variants (the derive cannot see a newtype's fields)"))
                                 .with_span(&v.ident),
                         );
                         continue;
                     }
                 };
-                for (k, p) in variant.properties {
-                    if k == *tag {
-                        errors.push(Error::custom(format!("a field named like the tag {tag:?}")).with_span(&v.ident));
-                        continue;
-                    }
-                    match schema.properties.get(&k) {
-                        Some(existing) if *existing != p => errors.push(
-                            Error::custom(format!("the field {k:?} has another schema in another variant; one object schema holds every variant's fields"))
-                                .with_span(&v.ident),
-                        ),
-                        _ => {
-                            schema.properties.insert(k, p);
-                        }
-                    }
-                }
-                let mut required = vec![tag.clone()];
-                required.extend(variant.required);
                 let mut branch = Schema {
-                    required,
+                    required: vec![tag.clone()],
                     ..Default::default()
                 };
                 branch.properties.insert(
@@ -275,22 +273,158 @@ fn lower_enum(
                         ..Default::default()
                     },
                 );
+                if let Some(variant) = variant {
+                    let reserved = if content.is_none() { Some(tag.as_str()) } else { None };
+                    merge_variant_fields(&mut holder, &variant, reserved, v, errors);
+                    match content {
+                        // serde needs the content of a data variant.
+                        Some(content) => {
+                            branch.required.push(content.to_string());
+                            if !variant.required.is_empty() {
+                                branch.properties.insert(
+                                    content.to_string(),
+                                    Schema {
+                                        required: variant.required,
+                                        ..Default::default()
+                                    },
+                                );
+                            }
+                        }
+                        None => branch.required.extend(variant.required),
+                    }
+                }
                 branches.push(branch);
             }
-            schema.properties.insert(
-                tag.clone(),
-                Schema {
-                    type_: Some(Type::String),
-                    enum_: live.iter().map(|(_, _, n)| Value::String(n.clone())).collect(),
-                    ..Default::default()
-                },
-            );
+            let tag_schema = Schema {
+                type_: Some(Type::String),
+                enum_: live.iter().map(|(_, _, n)| Value::String(n.clone())).collect(),
+                ..Default::default()
+            };
+            match &serde.content {
+                Some((content, content_span)) => {
+                    schema.properties.insert(tag.clone(), tag_schema);
+                    schema.properties.insert(content.clone(), holder);
+                    out.field_spans.push((content.clone(), *content_span));
+                }
+                None => {
+                    schema = holder;
+                    schema.properties.insert(tag.clone(), tag_schema);
+                }
+            }
             out.field_spans.push((tag.clone(), *tag_span));
             schema.required = vec![tag.clone()];
             schema.one_of = branches;
         }
     }
     out.schema = schema;
+}
+
+/// Adds a variant's properties to the object holding every variant's fields; a field
+/// named like the tag, or with another schema in another variant, is an error.
+fn merge_variant_fields(
+    holder: &mut Schema,
+    variant: &Schema,
+    reserved: Option<&str>,
+    v: &super::attrs::VariantInput,
+    errors: &mut darling::error::Accumulator,
+) {
+    for (k, p) in &variant.properties {
+        if Some(k.as_str()) == reserved {
+            errors.push(Error::custom(format!("a field named like the tag {k:?}")).with_span(&v.ident));
+            continue;
+        }
+        match holder.properties.get(k) {
+            Some(existing) if existing != p => errors.push(
+                Error::custom(format!(
+                    "the field {k:?} has another schema in another variant; one object schema holds every variant's fields"
+                ))
+                .with_span(&v.ident),
+            ),
+            _ => {
+                holder.properties.insert(k.clone(), p.clone());
+            }
+        }
+    }
+}
+
+/// An untagged enum: struct variants merged into one object (at least one variant's
+/// required fields present), or an integer and a string newtype variant as
+/// int-or-string.
+fn lower_untagged(
+    live: &[(&super::attrs::VariantInput, SerdeAttrs, String)],
+    fields_rule: Option<&str>,
+    span: proc_macro2::Span,
+    out: &mut Lowered,
+    errors: &mut darling::error::Accumulator,
+) -> Schema {
+    use darling::ast::Style;
+    let unsupported = || {
+        Error::custom(
+            "an untagged enum has a structural schema only when its variants are all struct variants, \
+             or an integer and a string newtype variant (int-or-string); use serde's default tagging or `tag = \"...\"`",
+        )
+        .with_span(&span)
+    };
+    if live
+        .iter()
+        .all(|(v, _, _)| v.fields.style == Style::Tuple && v.fields.len() == 1)
+    {
+        let mut types = Vec::new();
+        for (v, _, _) in live {
+            match type_schema(&v.fields.fields[0].ty, &mut out.foreign) {
+                Ok(mut s) => {
+                    // Any integer: int-or-string's integer has no format.
+                    s.format = None;
+                    for t in [Type::Integer, Type::String] {
+                        if s == leaf_schema(t) {
+                            types.push(t.as_str());
+                        }
+                    }
+                }
+                Err(e) => errors.push(e),
+            }
+        }
+        types.sort_unstable();
+        if types == ["integer", "string"] && live.len() == 2 {
+            return Schema {
+                int_or_string: true,
+                any_of: vec![leaf_schema(Type::Integer), leaf_schema(Type::String)],
+                ..Default::default()
+            };
+        }
+        errors.push(unsupported());
+        return Schema::default();
+    }
+    let mut holder = Schema {
+        type_: Some(Type::Object),
+        ..Default::default()
+    };
+    let mut branches = Vec::new();
+    for (v, vs, _) in live {
+        if v.fields.style != Style::Struct {
+            errors.push(unsupported());
+            return Schema::default();
+        }
+        let rule = vs.rename_all.as_ref().map(|r| r.0.as_str()).or(fields_rule);
+        let variant = lower_fields(&v.fields.fields, rule, false, out, errors);
+        merge_variant_fields(&mut holder, &variant, None, v, errors);
+        branches.push(Schema {
+            required: variant.required,
+            ..Default::default()
+        });
+    }
+    // A variant with no required field matches anything: then so does the enum.
+    if branches.iter().all(|b| !b.required.is_empty()) {
+        holder.any_of = branches;
+    }
+    holder
+}
+
+fn leaf_schema(t: Type) -> Schema {
+    Schema {
+        type_: Some(t),
+        ..Default::default()
+    }
 }
 
 fn lower_field(

@@ -17,7 +17,7 @@ mod expand;
 mod k8s;
 mod lower;
 
-pub use k8s::k8s_types_source;
+pub use k8s::{k8s_core_v1_source, k8s_types_source};
 
 use attrs::{ResourceAttrs, TypeInput};
 pub use check::check_crd_value;

@@ -4,8 +4,15 @@ use serde::{Deserialize, Serialize};
 #[derive(CrdSchema, Serialize, Deserialize, Clone, Debug)]
 #[serde(untagged)]
 pub enum Untagged {
+    Nothing,
+    Something { value: String },
+}
+
+#[derive(CrdSchema, Serialize, Deserialize, Clone, Debug)]
+#[serde(tag = "t", content = "c")]
+pub enum Adjacent {
     Name(String),
-    Count(i64),
+    Sized { size: i64 },
 }
 
 #[derive(CrdSchema, Serialize, Deserialize, Clone, Debug)]
