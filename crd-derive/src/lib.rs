@@ -32,6 +32,14 @@ pub fn derive_crd_schema(input: TokenStream) -> TokenStream {
     crd_codegen::derive::crd_schema(input.into()).into()
 }
 
+/// The derives' call back for `#[serde(flatten)]` structs (what a derived struct's
+/// hand-over macro calls); not for use by hand.
+#[doc(hidden)]
+#[proc_macro]
+pub fn __flattened(input: TokenStream) -> TokenStream {
+    crd_codegen::derive::flattened(input.into()).into()
+}
+
 /// The types generated from CRD YAML at a path (file or directory) relative to the
 /// crate's `Cargo.toml`. Errors are compile errors, one per problem; warnings (such
 /// as an unknown schema field, a misspelt `maxLenght`) are compiler warnings at the

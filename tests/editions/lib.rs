@@ -56,6 +56,15 @@ pub mod derived {
         pub note: Option<Option<String>>,
         #[crd(immutable)]
         pub mode: Option<Mode>,
+        #[serde(flatten)]
+        pub owner: Option<Owner>,
+    }
+
+    /// Who runs the pipeline, flattened into its spec.
+    #[derive(CrdSchema, Serialize, Deserialize, Clone, Debug)]
+    pub struct Owner {
+        #[crd(max_length = 30)]
+        pub team: String,
     }
 
     /// One step.
@@ -165,6 +174,18 @@ mod tests {
         assert_eq!(
             errors::<Pipeline>(object),
             ["spec: Invalid value: at least one of the fields in [steps template] must be set"]
+        );
+        // A flattened struct's fields are the spec's.
+        let object = json!({
+            "apiVersion": "editions.example.com/v1", "kind": "Pipeline",
+            "metadata": {"name": "p"}, "spec": {"template": "t", "team": "a team with a far too long name"},
+        });
+        assert_eq!(
+            errors::<Pipeline>(object),
+            [
+                "spec.team: Too long: may not be more than 30 bytes",
+                "<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+            ]
         );
     }
 }

@@ -73,7 +73,7 @@ pub fn k8s_types_source() -> String {
     let file: syn::File = syn::parse_str(MIRRORS).expect("the mirrors parse");
     let mut out = proc_macro2::TokenStream::new();
     for item in file.items {
-        out.extend(super::crd_schema(quote::quote!(#item)));
+        out.extend(super::mirror_impls(quote::quote!(#item)));
     }
     let file: syn::File = syn::parse2(out).expect("the expansion parses");
     format!(
@@ -155,7 +155,7 @@ pub fn k8s_core_v1_source(
     out.extend(quote::quote!(use k8s_openapi::apimachinery::pkg::apis::meta::v1::{#(#meta_v1),*};));
     let file: syn::File = syn::parse2(mirrors).map_err(|e| format!("the mirrors do not parse: {e}"))?;
     for item in file.items {
-        out.extend(super::crd_schema(quote::quote!(#item)));
+        out.extend(super::mirror_impls(quote::quote!(#item)));
     }
     let file: syn::File = syn::parse2(out).map_err(|e| format!("the expansion does not parse: {e}"))?;
     Ok(format!(

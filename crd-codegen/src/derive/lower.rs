@@ -23,13 +23,18 @@ pub struct Lowered {
     pub field_spans: Vec<(String, Span)>,
     /// The span of what made each of the type's own rules, in order.
     pub rule_spans: Vec<Span>,
+    /// The definitions of the structs `#[serde(flatten)]` fields hold (handed over by
+    /// their macros, see [`super::flatten`]), and the ones being flattened now.
+    flattened: Vec<TypeInput>,
+    flattening: Vec<String>,
 }
 
 /// The pattern controller-gen gives `resource.Quantity`.
 const QUANTITY_PATTERN: &str = r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$";
 
-/// Lowers a struct or unit enum. Every mistake found is in the error, each at its span.
-pub fn lower_type(input: &TypeInput) -> Result<Lowered> {
+/// Lowers a struct or enum; `flattened` holds the definitions of the structs its
+/// `#[serde(flatten)]` fields hold. Every mistake found is in the error, each at its span.
+pub fn lower_type(input: &TypeInput, flattened: Vec<TypeInput>) -> Result<Lowered> {
     let mut errors = Error::accumulator();
     let serde = errors.handle(SerdeAttrs::parse(&input.attrs).map_err(Error::from));
     let serde = serde.unwrap_or_default();
@@ -43,6 +48,8 @@ pub fn lower_type(input: &TypeInput) -> Result<Lowered> {
         foreign: Vec::new(),
         field_spans: Vec::new(),
         rule_spans: Vec::new(),
+        flattened,
+        flattening: vec![input.ident.to_string()],
     };
     match &input.data {
         darling::ast::Data::Enum(variants) => lower_enum(variants, &serde, &mut out, &mut errors),
@@ -447,17 +454,19 @@ fn lower_field(
     }
     let span = ident.span();
     if serde.flatten {
-        if map_value_type(&field.ty).is_some() && keeps_unknown {
+        if map_value_type(&field.ty).is_some() {
+            if !keeps_unknown {
+                errors.push(
+                    Error::custom(
+                        "a flattened map holds the unknown fields: give the type `#[crd(preserve_unknown_fields)]`",
+                    )
+                    .with_span(&span),
+                );
+            }
             // The unknown fields the type keeps; not a property.
             return;
         }
-        errors.push(
-            Error::custom(
-                "`#[serde(flatten)]` is supported only for a map that keeps unknown fields, on a type with \
-                 `#[crd(preserve_unknown_fields)]`",
-            )
-            .with_span(&span),
-        );
+        lower_flattened(field, out, errors);
         return;
     }
     let rust_name = ident.to_string();
@@ -513,8 +522,61 @@ fn lower_field(
     out.schema.properties.insert(json, node);
 }
 
+/// A `#[serde(flatten)]` struct field: the struct's fields (and its rules) are the
+/// holder's, as controller-gen flattens an embedded struct; under `Option`, none of
+/// them is required.
+fn lower_flattened(field: &FieldInput, out: &mut Lowered, errors: &mut darling::error::Accumulator) {
+    let (options, inner) = strip_options(&field.ty);
+    let Some(name) = super::flatten::type_name(inner) else {
+        errors.push(Error::custom("a flattened field holds a struct that derives `CrdSchema`").with_span(&field.ty));
+        return;
+    };
+    if out.flattening.contains(&name) {
+        errors.push(Error::custom(format!("`{name}` flattens itself")).with_span(&field.ty));
+        return;
+    }
+    // Taken out while its fields are lowered: they may flatten the others.
+    let Some(at) = out.flattened.iter().position(|i| i.ident == name) else {
+        // The first expansion hands the definitions over; the second finds them all.
+        errors.push(Error::custom(format!("`{name}` is not among the flattened definitions")).with_span(&field.ty));
+        return;
+    };
+    let item = out.flattened.remove(at);
+    match &item.data {
+        darling::ast::Data::Struct(fields) => {
+            let serde = SerdeAttrs::parse(&item.attrs).unwrap_or_default();
+            let required = out.schema.required.len();
+            out.flattening.push(name);
+            for f in fields.iter() {
+                lower_field(
+                    f,
+                    serde.rename_all.as_ref().map(|r| r.0.as_str()),
+                    item.resource.keywords.preserve_unknown_fields.is_present(),
+                    out,
+                    errors,
+                );
+            }
+            out.flattening.pop();
+            if options > 0 {
+                out.schema.required.truncate(required);
+            }
+            // (A bad rule attribute is reported by the flattened type's own derive.)
+            for attr in &item.resource.keywords.rule {
+                if let Ok(r) = rule(attr) {
+                    out.schema.validations.push(r);
+                    out.rule_spans.push(attr.rule.span());
+                }
+            }
+        }
+        darling::ast::Data::Enum(_) => errors.push(
+            Error::custom("a flattened enum has no structural schema here; hold it as a field").with_span(&field.ty),
+        ),
+    }
+    out.flattened.insert(at, item);
+}
+
 /// `Option<Option<T>>` → (2, T).
-fn strip_options(ty: &syn::Type) -> (usize, &syn::Type) {
+pub(super) fn strip_options(ty: &syn::Type) -> (usize, &syn::Type) {
     match generic_arg(ty, "Option") {
         Some(inner) => {
             let (n, t) = strip_options(inner);
@@ -553,7 +615,7 @@ fn generic_arg<'t>(ty: &'t syn::Type, name: &str) -> Option<&'t syn::Type> {
 }
 
 /// The value type of a map with string keys.
-fn map_value_type(ty: &syn::Type) -> Option<&syn::Type> {
+pub(super) fn map_value_type(ty: &syn::Type) -> Option<&syn::Type> {
     match segment(ty) {
         Some((n, args)) if matches!(n.as_str(), "BTreeMap" | "HashMap" | "IndexMap") && args.len() == 2 => {
             Some(args[1])

@@ -14,6 +14,7 @@ mod attrs;
 mod check;
 mod convert;
 mod expand;
+mod flatten;
 mod k8s;
 mod lower;
 
@@ -45,18 +46,56 @@ pub fn assert_valid_crd(crd: &serde_json::Value) {
 
 /// `#[derive(CrdSchema)]`: the schema and admission impls of a nested type.
 pub fn crd_schema(input: TokenStream) -> TokenStream {
-    expand_crd_schema(input).unwrap_or_else(Error::write_errors)
+    expand(flatten::Mode::CrdSchema, input, Vec::new()).unwrap_or_else(Error::write_errors)
 }
 
 /// `#[derive(CustomResource)]` on a kind's spec struct: the spec's impls, the root
 /// type named after the kind, its CRD and its admission.
 pub fn custom_resource(input: TokenStream) -> TokenStream {
-    expand_custom_resource(input).unwrap_or_else(Error::write_errors)
+    expand(flatten::Mode::CustomResource, input, Vec::new()).unwrap_or_else(Error::write_errors)
 }
 
-fn expand_crd_schema(input: TokenStream) -> darling::Result<TokenStream> {
-    let di: syn::DeriveInput = syn::parse2(input)?;
+/// `crd_derive::__flattened!`: a derive called back with the definitions of the
+/// structs its `#[serde(flatten)]` fields hold (see [`flatten`]).
+pub fn flattened(input: TokenStream) -> TokenStream {
+    match flatten::split(input) {
+        Ok((mode, holder, items)) => expand(mode, holder, items).unwrap_or_else(Error::write_errors),
+        Err(e) => e.to_compile_error(),
+    }
+}
+
+/// A mirror's impls (`k8s.rs`): `#[derive(CrdSchema)]` without the hand-over macro,
+/// which is for the user's own structs.
+fn mirror_impls(input: TokenStream) -> TokenStream {
+    let parsed = syn::parse2::<syn::DeriveInput>(input)
+        .map_err(Error::from)
+        .and_then(|di| TypeInput::from_derive_input(&di));
+    parsed
+        .and_then(|p| expand_crd_schema(&p, Vec::new()))
+        .unwrap_or_else(Error::write_errors)
+}
+
+fn expand(mode: flatten::Mode, input: TokenStream, items: Vec<TokenStream>) -> darling::Result<TokenStream> {
+    let di: syn::DeriveInput = syn::parse2(input.clone())?;
     let parsed = TypeInput::from_derive_input(&di)?;
+    if let Some(request) = flatten::request(mode, &parsed, &input, &items) {
+        return Ok(request);
+    }
+    let flattened = flatten::parse_items(&items)?;
+    match mode {
+        flatten::Mode::CrdSchema => {
+            let handover = match parsed.data {
+                darling::ast::Data::Struct(_) => flatten::handover_macro(&di.ident, &input),
+                darling::ast::Data::Enum(_) => TokenStream::new(),
+            };
+            let impls = expand_crd_schema(&parsed, flattened)?;
+            Ok(quote!(#impls #handover))
+        }
+        flatten::Mode::CustomResource => expand_custom_resource(&di, &parsed, flattened),
+    }
+}
+
+fn expand_crd_schema(parsed: &TypeInput, flattened: Vec<attrs::TypeInput>) -> darling::Result<TokenStream> {
     let mut errors = Error::accumulator();
     for (name, span) in resource_attr_spans(&parsed.resource) {
         errors.push(
@@ -66,7 +105,7 @@ fn expand_crd_schema(input: TokenStream) -> darling::Result<TokenStream> {
             .with_span(&span),
         );
     }
-    let lowered = errors.handle(lower::lower_type(&parsed));
+    let lowered = errors.handle(lower::lower_type(parsed, flattened));
     errors.finish()?;
     #[allow(
         clippy::expect_used,
@@ -74,7 +113,7 @@ fn expand_crd_schema(input: TokenStream) -> darling::Result<TokenStream> {
     )]
     let lowered = lowered.expect("no errors");
     check::check_type(&lowered)?;
-    let conversions = convert::convert_impls(&parsed, None)?;
+    let conversions = convert::convert_impls(parsed, None)?;
     let impls = expand::type_impls(&lowered);
     Ok(quote! {
         #impls
@@ -82,14 +121,16 @@ fn expand_crd_schema(input: TokenStream) -> darling::Result<TokenStream> {
     })
 }
 
-fn expand_custom_resource(input: TokenStream) -> darling::Result<TokenStream> {
-    let di: syn::DeriveInput = syn::parse2(input)?;
-    let parsed = TypeInput::from_derive_input(&di)?;
+fn expand_custom_resource(
+    di: &syn::DeriveInput,
+    parsed: &TypeInput,
+    flattened: Vec<attrs::TypeInput>,
+) -> darling::Result<TokenStream> {
     if let darling::ast::Data::Enum(_) = parsed.data {
         return Err(Error::custom("`CustomResource` derives from the kind's spec struct").with_span(&di.ident));
     }
     let mut errors = Error::accumulator();
-    let lowered = errors.handle(lower::lower_type(&parsed));
+    let lowered = errors.handle(lower::lower_type(parsed, flattened));
     let resource = match &lowered {
         Some(l) => errors.handle(resource::resource(&parsed.resource, &di.ident, l)),
         None => None,
@@ -112,7 +153,7 @@ fn expand_custom_resource(input: TokenStream) -> darling::Result<TokenStream> {
         ..parts
     };
     let conversions = convert::convert_impls(
-        &parsed,
+        parsed,
         Some(&convert::RootFields {
             name: &parts.name,
             fields_at_root: parsed.resource.fields_at_root.is_present(),

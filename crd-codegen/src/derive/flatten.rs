@@ -1,0 +1,130 @@
+//! `#[serde(flatten)]` of a struct: the holder's schema needs the flattened struct's
+//! fields, which its derive cannot see. So every `#[derive(CrdSchema)]` struct also
+//! defines a macro, named like the type (macros and types live in different
+//! namespaces), that hands its definition over: a holder with flattened fields
+//! expands to a call of the first one's macro, which appends its definition and calls
+//! `crd_derive::__flattened!`, and so on until every flattened definition is at hand;
+//! then the holder is derived with them (`lower::lower_flattened`).
+//!
+//! The flattened type must be in scope where the holder is, as its fields' types are
+//! read there too.
+
+use super::attrs::TypeInput;
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+
+/// Which derive the holder asked for.
+#[derive(Clone, Copy)]
+pub enum Mode {
+    CrdSchema,
+    CustomResource,
+}
+
+impl Mode {
+    fn ident(self) -> Ident {
+        match self {
+            Mode::CrdSchema => format_ident!("CrdSchema"),
+            Mode::CustomResource => format_ident!("CustomResource"),
+        }
+    }
+}
+
+/// The name of a flattened struct type: the last segment of a plain path.
+pub fn type_name(ty: &syn::Type) -> Option<String> {
+    let syn::Type::Path(p) = ty else { return None };
+    let last = p.path.segments.last()?;
+    (p.qself.is_none() && last.arguments.is_none()).then(|| last.ident.to_string())
+}
+
+/// The macro a derived struct defines for structs that flatten it. Its own name
+/// carries a hash of the definition: `macro_rules!` names reach into child modules,
+/// where another type of the same name may define its own.
+pub fn handover_macro(ident: &Ident, input: &TokenStream) -> TokenStream {
+    let hash = input.to_string().bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    let name = format_ident!("__crd_flatten_{}_{:016x}", ident, hash);
+    quote! {
+        #[doc(hidden)]
+        macro_rules! #name {
+            ($($rest:tt)*) => { ::crd_derive::__flattened! { $($rest)* [ #input ] } };
+        }
+        #[doc(hidden)]
+        #[allow(unused_imports)]
+        pub(crate) use #name as #ident;
+    }
+}
+
+/// The first flattened struct of the holder (or of a flattened definition already at
+/// hand) whose definition is not at hand yet: the path of its macro.
+fn pending(holder: &TypeInput, at_hand: &[TypeInput]) -> Option<syn::Path> {
+    let known = |name: &str| holder.ident == name || at_hand.iter().any(|i| i.ident == name);
+    std::iter::once(holder).chain(at_hand).find_map(|t| {
+        let darling::ast::Data::Struct(fields) = &t.data else {
+            return None;
+        };
+        fields.iter().find_map(|f| {
+            let serde = super::attrs::SerdeAttrs::parse(&f.attrs).ok()?;
+            if !serde.flatten {
+                return None;
+            }
+            let ty = super::lower::strip_options(&f.ty).1;
+            let name = type_name(ty)?;
+            if known(&name) || super::lower::map_value_type(ty).is_some() {
+                return None;
+            }
+            let syn::Type::Path(p) = ty else { return None };
+            Some(p.path.clone())
+        })
+    })
+}
+
+/// The holder's expansion while a flattened definition is missing: a call of the
+/// macro that hands it over.
+pub fn request(mode: Mode, holder: &TypeInput, input: &TokenStream, at_hand: &[TokenStream]) -> Option<TokenStream> {
+    let parsed: Vec<TypeInput> = parse_items(at_hand).ok()?;
+    let path = pending(holder, &parsed)?;
+    let mode = mode.ident();
+    Some(quote_spanned! {path.span()=>
+        #path! { #mode { #input } #( [ #at_hand ] )* }
+    })
+}
+
+/// The definitions handed over, parsed.
+pub fn parse_items(items: &[TokenStream]) -> darling::Result<Vec<TypeInput>> {
+    use darling::FromDeriveInput;
+    items
+        .iter()
+        .map(|t| {
+            let di: syn::DeriveInput = syn::parse2(t.clone())?;
+            TypeInput::from_derive_input(&di)
+        })
+        .collect()
+}
+
+/// `crd_derive::__flattened! { Mode { holder } [definition]... }`, split.
+pub fn split(input: TokenStream) -> syn::Result<(Mode, TokenStream, Vec<TokenStream>)> {
+    use proc_macro2::{Delimiter, TokenTree};
+    let mut tokens = input.into_iter();
+    let mode = match tokens.next() {
+        Some(TokenTree::Ident(i)) if i == "CrdSchema" => Mode::CrdSchema,
+        Some(TokenTree::Ident(i)) if i == "CustomResource" => Mode::CustomResource,
+        other => {
+            let span = other.map_or_else(proc_macro2::Span::call_site, |t| t.span());
+            return Err(syn::Error::new(span, "expected `CrdSchema` or `CustomResource`"));
+        }
+    };
+    let holder = match tokens.next() {
+        Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Brace => g.stream(),
+        _ => return Err(syn::Error::new(proc_macro2::Span::call_site(), "expected `{ holder }`")),
+    };
+    let mut items = Vec::new();
+    for t in tokens {
+        match t {
+            TokenTree::Group(g) if g.delimiter() == Delimiter::Bracket => items.push(g.stream()),
+            other => return Err(syn::Error::new(other.span(), "expected `[definition]`")),
+        }
+    }
+    Ok((mode, holder, items))
+}
