@@ -58,6 +58,14 @@ pub mod derived {
         pub mode: Option<Mode>,
         #[serde(flatten)]
         pub owner: Option<Owner>,
+        pub window: Option<Bounds<i64>>,
+    }
+
+    /// A generic struct: each use derives its instance's schema.
+    #[derive(CrdSchema, Serialize, Deserialize, Clone, Debug)]
+    pub struct Bounds<T> {
+        pub min: T,
+        pub max: T,
     }
 
     /// Who runs the pipeline, flattened into its spec.
@@ -174,6 +182,18 @@ mod tests {
         assert_eq!(
             errors::<Pipeline>(object),
             ["spec: Invalid value: at least one of the fields in [steps template] must be set"]
+        );
+        // A generic struct's instance is checked with its argument's schema.
+        let object = json!({
+            "apiVersion": "editions.example.com/v1", "kind": "Pipeline",
+            "metadata": {"name": "p"}, "spec": {"template": "t", "window": {"min": 1, "max": "2"}},
+        });
+        assert_eq!(
+            errors::<Pipeline>(object),
+            [
+                "spec.window.max: Invalid value: \"string\": spec.window.max in body must be of type integer: \"string\"",
+                "<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+            ]
         );
         // A flattened struct's fields are the spec's.
         let object = json!({

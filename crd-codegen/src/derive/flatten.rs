@@ -56,51 +56,85 @@ pub fn handover_macro(ident: &Ident, input: &TokenStream) -> TokenStream {
     }
 }
 
-/// The first flattened struct of the holder (or of a flattened definition already at
-/// hand) whose definition is not at hand yet: the path of its macro.
+/// The first definition the holder (or a definition already at hand) needs and
+/// does not have: of a flattened struct, or of a generic type used with arguments.
+/// The path of its macro.
 fn pending(holder: &TypeInput, at_hand: &[TypeInput]) -> Option<syn::Path> {
     let known = |name: &str| holder.ident == name || at_hand.iter().any(|i| i.ident == name);
-    std::iter::once(holder).chain(at_hand).find_map(|t| {
-        let darling::ast::Data::Struct(fields) = &t.data else {
-            return None;
+    let mut wanted = Vec::new();
+    for t in std::iter::once(holder).chain(at_hand) {
+        let fields: Vec<&super::attrs::FieldInput> = match &t.data {
+            darling::ast::Data::Struct(fields) => fields.iter().collect(),
+            darling::ast::Data::Enum(variants) => variants.iter().flat_map(|v| v.fields.iter()).collect(),
         };
-        fields.iter().find_map(|f| {
-            let serde = super::attrs::SerdeAttrs::parse(&f.attrs).ok()?;
-            if !serde.flatten {
-                return None;
-            }
+        for f in fields {
+            let flatten = super::attrs::SerdeAttrs::parse(&f.attrs).is_ok_and(|s| s.flatten);
             let ty = super::lower::strip_options(&f.ty).1;
-            let name = type_name(ty)?;
-            if known(&name) || super::lower::map_value_type(ty).is_some() {
-                return None;
+            if flatten
+                && super::lower::map_value_type(ty).is_none()
+                && let syn::Type::Path(p) = ty
+            {
+                wanted.push(p.path.clone());
             }
-            let syn::Type::Path(p) = ty else { return None };
-            Some(p.path.clone())
-        })
-    })
+            generic_instances(&f.ty, &mut wanted);
+        }
+    }
+    wanted
+        .into_iter()
+        .find(|p| p.segments.last().is_some_and(|s| !known(&s.ident.to_string())))
 }
 
-/// The holder's expansion while a flattened definition is missing: a call of the
-/// macro that hands it over.
-pub fn request(mode: Mode, holder: &TypeInput, input: &TokenStream, at_hand: &[TokenStream]) -> Option<TokenStream> {
-    let parsed: Vec<TypeInput> = parse_items(at_hand).ok()?;
-    let path = pending(holder, &parsed)?;
+/// The generic types used with arguments in `ty`, other than the ones the derive
+/// knows (`Vec<T>`, `Option<T>`, maps, ...), as paths without the arguments.
+fn generic_instances(ty: &syn::Type, out: &mut Vec<syn::Path>) {
+    let syn::Type::Path(p) = ty else { return };
+    let Some(last) = p.path.segments.last() else { return };
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return;
+    };
+    let known = matches!(
+        last.ident.to_string().as_str(),
+        "Option" | "Vec" | "VecDeque" | "Box" | "Arc" | "Rc" | "BTreeMap" | "HashMap" | "IndexMap" | "Map" | "JsonMap"
+    );
+    if !known && p.qself.is_none() {
+        let mut path = p.path.clone();
+        if let Some(seg) = path.segments.last_mut() {
+            seg.arguments = syn::PathArguments::None;
+        }
+        out.push(path);
+    }
+    for arg in &args.args {
+        if let syn::GenericArgument::Type(t) = arg {
+            generic_instances(t, out);
+        }
+    }
+}
+
+/// The holder's expansion while a definition is missing: a call of the macro that
+/// hands it over.
+pub fn request(
+    mode: Mode,
+    holder: &TypeInput,
+    input: &TokenStream,
+    at_hand: &[TokenStream],
+) -> darling::Result<Option<TokenStream>> {
+    use darling::FromDeriveInput;
+    let parsed = parse_items(at_hand)?
+        .iter()
+        .map(TypeInput::from_derive_input)
+        .collect::<darling::Result<Vec<_>>>()?;
+    let Some(path) = pending(holder, &parsed) else {
+        return Ok(None);
+    };
     let mode = mode.ident();
-    Some(quote_spanned! {path.span()=>
+    Ok(Some(quote_spanned! {path.span()=>
         #path! { #mode { #input } #( [ #at_hand ] )* }
-    })
+    }))
 }
 
 /// The definitions handed over, parsed.
-pub fn parse_items(items: &[TokenStream]) -> darling::Result<Vec<TypeInput>> {
-    use darling::FromDeriveInput;
-    items
-        .iter()
-        .map(|t| {
-            let di: syn::DeriveInput = syn::parse2(t.clone())?;
-            TypeInput::from_derive_input(&di)
-        })
-        .collect()
+pub fn parse_items(items: &[TokenStream]) -> syn::Result<Vec<syn::DeriveInput>> {
+    items.iter().map(|t| syn::parse2(t.clone())).collect()
 }
 
 /// `crd_derive::__flattened! { Mode { holder } [definition]... }`, split.

@@ -8,7 +8,7 @@
 use super::attrs::{FieldInput, Json, Keywords, RuleAttr, SerdeAttrs, TypeInput, doc_text};
 use crate::ir::{self, AdditionalProperties, ListType, MapType, Schema, Type};
 use darling::util::SpannedValue;
-use darling::{Error, Result};
+use darling::{Error, FromDeriveInput, Result};
 use proc_macro2::Span;
 use serde_json::Value;
 
@@ -23,25 +23,39 @@ pub struct Lowered {
     pub field_spans: Vec<(String, Span)>,
     /// The span of what made each of the type's own rules, in order.
     pub rule_spans: Vec<Span>,
-    /// The definitions of the structs `#[serde(flatten)]` fields hold (handed over by
-    /// their macros, see [`super::flatten`]), and the ones being flattened now.
+    /// The definitions of the structs `#[serde(flatten)]` fields and generic field
+    /// types name (handed over by their macros, see [`super::flatten`]), parsed and as
+    /// written (generic ones are instantiated from the latter), and the ones being
+    /// lowered now.
     flattened: Vec<TypeInput>,
+    sources: Vec<syn::DeriveInput>,
     flattening: Vec<String>,
 }
 
 /// The pattern controller-gen gives `resource.Quantity`.
 const QUANTITY_PATTERN: &str = r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$";
 
-/// Lowers a struct or enum; `flattened` holds the definitions of the structs its
-/// `#[serde(flatten)]` fields hold. Every mistake found is in the error, each at its span.
-pub fn lower_type(input: &TypeInput, flattened: Vec<TypeInput>) -> Result<Lowered> {
+/// Lowers a struct or enum; `sources` holds the definitions of the structs its
+/// `#[serde(flatten)]` fields and generic field types name. Every mistake found is in
+/// the error, each at its span.
+pub fn lower_type(input: &TypeInput, sources: Vec<syn::DeriveInput>) -> Result<Lowered> {
     let mut errors = Error::accumulator();
     let serde = errors.handle(SerdeAttrs::parse(&input.attrs).map_err(Error::from));
     let serde = serde.unwrap_or_default();
+    // (A generic struct with `CrdSchema` is not lowered: its uses are.)
     if let Some(p) = input.generics.params.first() {
-        errors
-            .push(Error::custom("generic types cannot derive a schema: a CRD needs one concrete schema").with_span(p));
+        let why = match input.data {
+            darling::ast::Data::Enum(_) => {
+                "a generic enum has no schema: only generic structs are derived where they are used"
+            }
+            darling::ast::Data::Struct(_) => "a kind's spec is one concrete type: hold the generic struct as a field",
+        };
+        errors.push(Error::custom(why).with_span(p));
     }
+    let flattened = sources
+        .iter()
+        .filter_map(|d| errors.handle(TypeInput::from_derive_input(d)))
+        .collect();
     let mut out = Lowered {
         ident: input.ident.clone(),
         schema: Schema::default(),
@@ -49,6 +63,7 @@ pub fn lower_type(input: &TypeInput, flattened: Vec<TypeInput>) -> Result<Lowere
         field_spans: Vec::new(),
         rule_spans: Vec::new(),
         flattened,
+        sources,
         flattening: vec![input.ident.to_string()],
     };
     match &input.data {
@@ -208,15 +223,13 @@ fn lower_enum(
                         );
                         continue;
                     }
-                    Style::Tuple if v.fields.len() == 1 => {
-                        match type_schema(&v.fields.fields[0].ty, &mut out.foreign) {
-                            Ok(n) => n,
-                            Err(e) => {
-                                errors.push(e);
-                                continue;
-                            }
+                    Style::Tuple if v.fields.len() == 1 => match type_schema(&v.fields.fields[0].ty, out) {
+                        Ok(n) => n,
+                        Err(e) => {
+                            errors.push(e);
+                            continue;
                         }
-                    }
+                    },
                     Style::Tuple => {
                         errors.push(
                             Error::custom("a tuple variant has no schema; use a struct variant").with_span(&v.ident),
@@ -378,7 +391,7 @@ fn lower_untagged(
     {
         let mut types = Vec::new();
         for (v, _, _) in live {
-            match type_schema(&v.fields.fields[0].ty, &mut out.foreign) {
+            match type_schema(&v.fields.fields[0].ty, out) {
                 Ok(mut s) => {
                     // Any integer: int-or-string's integer has no format.
                     s.format = None;
@@ -476,7 +489,7 @@ fn lower_field(
         None => rename_field(rust_name, rename_all).unwrap_or_else(|| rust_name.to_string()),
     };
     let (options, inner) = strip_options(&field.ty);
-    let mut node = match type_schema(inner, &mut out.foreign) {
+    let mut node = match type_schema(inner, out) {
         Ok(n) => n,
         Err(e) => {
             errors.push(e);
@@ -489,7 +502,10 @@ fn lower_field(
     if options > 2 {
         errors.push(Error::custom("at most `Option<Option<T>>`: absent, null or a value").with_span(&field.ty));
     }
-    node.description = doc_text(&field.attrs);
+    // The field's doc comment, else its type's (an instance of a generic struct).
+    if let Some(doc) = doc_text(&field.attrs) {
+        node.description = Some(doc);
+    }
     let kw = &field.keywords;
     apply_keywords(kw, &mut node, Place::Field, errors);
     let optional = options > 0 || serde.default || kw.optional.is_present();
@@ -625,7 +641,7 @@ pub(super) fn map_value_type(ty: &syn::Type) -> Option<&syn::Type> {
 }
 
 /// The schema of a Rust type, controller-gen's mapping for Go's.
-fn type_schema(ty: &syn::Type, foreign: &mut Vec<syn::Type>) -> Result<Schema> {
+fn type_schema(ty: &syn::Type, out: &mut Lowered) -> Result<Schema> {
     let leaf = |t: Type, format: Option<&str>| Schema {
         type_: Some(t),
         format: format.map(str::to_string),
@@ -660,10 +676,10 @@ fn type_schema(ty: &syn::Type, foreign: &mut Vec<syn::Type>) -> Result<Schema> {
         ("i8" | "i16" | "i32" | "u8" | "u16", []) => leaf(Type::Integer, Some("int32")),
         ("u32" | "i64" | "u64" | "isize" | "usize", []) => leaf(Type::Integer, None),
         ("f32" | "f64", []) => leaf(Type::Number, None),
-        ("Box" | "Arc" | "Rc", [inner]) => type_schema(inner, foreign)?,
+        ("Box" | "Arc" | "Rc", [inner]) => type_schema(inner, out)?,
         ("Vec" | "VecDeque", [item]) => Schema {
             type_: Some(Type::Array),
-            items: Some(Box::new(element_schema(item, foreign)?)),
+            items: Some(Box::new(element_schema(item, out)?)),
             ..Default::default()
         },
         ("BTreeMap" | "HashMap" | "IndexMap", [key, value]) => {
@@ -672,7 +688,7 @@ fn type_schema(ty: &syn::Type, foreign: &mut Vec<syn::Type>) -> Result<Schema> {
             }
             Schema {
                 type_: Some(Type::Object),
-                additional_properties: Some(AdditionalProperties::Schema(Box::new(element_schema(value, foreign)?))),
+                additional_properties: Some(AdditionalProperties::Schema(Box::new(element_schema(value, out)?))),
                 ..Default::default()
             }
         }
@@ -691,25 +707,115 @@ fn type_schema(ty: &syn::Type, foreign: &mut Vec<syn::Type>) -> Result<Schema> {
         ("Duration", []) => leaf(Type::String, None),
         ("ObjectMeta" | "EmptyObject", []) => leaf(Type::Object, None),
         ("Option", [_]) => return Err(Error::custom("`Option` only at the top of a field's type").with_span(ty)),
+        (name, [_, ..]) => return instantiate(ty, name, &args, out),
         _ => {
-            foreign.push(ty.clone());
+            out.foreign.push(ty.clone());
             Schema {
-                rust_type: Some(foreign.len() - 1),
+                rust_type: Some(out.foreign.len() - 1),
                 ..Default::default()
             }
         }
     })
 }
 
+/// A derived generic struct used with arguments (`Range<i32>`): its fields with the
+/// arguments in place of its parameters, lowered here as a nested node, as if the
+/// instance were written out (a generic type has no schema of its own).
+fn instantiate(ty: &syn::Type, name: &str, args: &[&syn::Type], out: &mut Lowered) -> Result<Schema> {
+    // `Range<Range<i32>>` is two instances; `List<i32>` holding a `List<i32>` is one
+    // that contains itself.
+    let instance = quote::quote!(#ty).to_string();
+    if out.flattening.contains(&instance) {
+        return Err(Error::custom(format!(
+            "`{name}` contains itself: a CRD's schema cannot refer back to itself"
+        ))
+        .with_span(ty));
+    }
+    let Some(source) = out.sources.iter().find(|d| d.ident == name) else {
+        // The first expansion hands the definitions over; the second finds them all.
+        return Err(Error::custom(format!("`{name}` is not among the handed-over definitions")).with_span(ty));
+    };
+    let mut di = source.clone();
+    let params: Vec<syn::Ident> = di.generics.type_params().map(|p| p.ident.clone()).collect();
+    if params.len() != di.generics.params.len() || params.len() != args.len() {
+        return Err(Error::custom(format!(
+            "`{name}` is instantiated with its type parameters only, one argument each ({} here)",
+            args.len()
+        ))
+        .with_span(ty));
+    }
+    let syn::Data::Struct(data) = &mut di.data else {
+        return Err(Error::custom("a generic enum has no schema: only generic structs are instantiated").with_span(ty));
+    };
+    for field in data.fields.iter_mut() {
+        substitute(&mut field.ty, &params, args);
+    }
+    di.generics = syn::Generics::default();
+    let item = TypeInput::from_derive_input(&di)?;
+    let darling::ast::Data::Struct(fields) = &item.data else {
+        return Err(Error::custom("a generic enum has no schema").with_span(ty));
+    };
+    let serde = SerdeAttrs::parse(&item.attrs).unwrap_or_default();
+    let mut errors = Error::accumulator();
+    out.flattening.push(instance);
+    let mut node = lower_fields(
+        &fields.fields,
+        serde.rename_all.as_ref().map(|r| r.0.as_str()),
+        item.resource.keywords.preserve_unknown_fields.is_present(),
+        out,
+        &mut errors,
+    );
+    out.flattening.pop();
+    node.description = doc_text(&item.attrs);
+    apply_keywords(&item.resource.keywords, &mut node, Place::Type, &mut errors);
+    for (groups, kind) in [
+        (&item.resource.keywords.exactly_one_of, OneOf::Exactly),
+        (&item.resource.keywords.at_most_one_of, OneOf::AtMost),
+        (&item.resource.keywords.at_least_one_of, OneOf::AtLeast),
+    ] {
+        for group in groups {
+            match one_of_rule(group, kind, &node, true) {
+                Ok(rule) => node.validations.push(rule),
+                Err(e) => errors.push(e.with_span(&group.span())),
+            }
+        }
+    }
+    errors.finish_with(node)
+}
+
+/// `ty` with each type parameter in `params` replaced by its argument.
+fn substitute(ty: &mut syn::Type, params: &[syn::Ident], args: &[&syn::Type]) {
+    match ty {
+        syn::Type::Path(p) if p.qself.is_none() => {
+            if let Some(i) = p.path.get_ident().and_then(|id| params.iter().position(|x| x == id)) {
+                *ty = args[i].clone();
+                return;
+            }
+            for seg in p.path.segments.iter_mut() {
+                if let syn::PathArguments::AngleBracketed(a) = &mut seg.arguments {
+                    for arg in a.args.iter_mut() {
+                        if let syn::GenericArgument::Type(t) = arg {
+                            substitute(t, params, args);
+                        }
+                    }
+                }
+            }
+        }
+        syn::Type::Group(g) => substitute(&mut g.elem, params, args),
+        syn::Type::Paren(p) => substitute(&mut p.elem, params, args),
+        _ => {}
+    }
+}
+
 /// The schema of an array item or map value: `Option<T>` is a nullable `T`.
-fn element_schema(ty: &syn::Type, foreign: &mut Vec<syn::Type>) -> Result<Schema> {
+fn element_schema(ty: &syn::Type, out: &mut Lowered) -> Result<Schema> {
     match generic_arg(ty, "Option") {
         Some(inner) => {
-            let mut s = type_schema(inner, foreign)?;
+            let mut s = type_schema(inner, out)?;
             s.nullable = true;
             Ok(s)
         }
-        None => type_schema(ty, foreign),
+        None => type_schema(ty, out),
     }
 }
 

@@ -78,24 +78,30 @@ fn mirror_impls(input: TokenStream) -> TokenStream {
 fn expand(mode: flatten::Mode, input: TokenStream, items: Vec<TokenStream>) -> darling::Result<TokenStream> {
     let di: syn::DeriveInput = syn::parse2(input.clone())?;
     let parsed = TypeInput::from_derive_input(&di)?;
-    if let Some(request) = flatten::request(mode, &parsed, &input, &items) {
+    let is_struct = matches!(parsed.data, darling::ast::Data::Struct(_));
+    if !parsed.generics.params.is_empty() && is_struct && matches!(mode, flatten::Mode::CrdSchema) {
+        // No schema of its own: each use with arguments derives the instance's.
+        return Ok(flatten::handover_macro(&di.ident, &input));
+    }
+    if let Some(request) = flatten::request(mode, &parsed, &input, &items)? {
         return Ok(request);
     }
-    let flattened = flatten::parse_items(&items)?;
+    let sources = flatten::parse_items(&items)?;
     match mode {
         flatten::Mode::CrdSchema => {
-            let handover = match parsed.data {
-                darling::ast::Data::Struct(_) => flatten::handover_macro(&di.ident, &input),
-                darling::ast::Data::Enum(_) => TokenStream::new(),
+            let handover = if is_struct {
+                flatten::handover_macro(&di.ident, &input)
+            } else {
+                TokenStream::new()
             };
-            let impls = expand_crd_schema(&parsed, flattened)?;
+            let impls = expand_crd_schema(&parsed, sources)?;
             Ok(quote!(#impls #handover))
         }
-        flatten::Mode::CustomResource => expand_custom_resource(&di, &parsed, flattened),
+        flatten::Mode::CustomResource => expand_custom_resource(&di, &parsed, sources),
     }
 }
 
-fn expand_crd_schema(parsed: &TypeInput, flattened: Vec<attrs::TypeInput>) -> darling::Result<TokenStream> {
+fn expand_crd_schema(parsed: &TypeInput, sources: Vec<syn::DeriveInput>) -> darling::Result<TokenStream> {
     let mut errors = Error::accumulator();
     for (name, span) in resource_attr_spans(&parsed.resource) {
         errors.push(
@@ -105,7 +111,7 @@ fn expand_crd_schema(parsed: &TypeInput, flattened: Vec<attrs::TypeInput>) -> da
             .with_span(&span),
         );
     }
-    let lowered = errors.handle(lower::lower_type(parsed, flattened));
+    let lowered = errors.handle(lower::lower_type(parsed, sources));
     errors.finish()?;
     #[allow(
         clippy::expect_used,
@@ -124,13 +130,13 @@ fn expand_crd_schema(parsed: &TypeInput, flattened: Vec<attrs::TypeInput>) -> da
 fn expand_custom_resource(
     di: &syn::DeriveInput,
     parsed: &TypeInput,
-    flattened: Vec<attrs::TypeInput>,
+    sources: Vec<syn::DeriveInput>,
 ) -> darling::Result<TokenStream> {
     if let darling::ast::Data::Enum(_) = parsed.data {
         return Err(Error::custom("`CustomResource` derives from the kind's spec struct").with_span(&di.ident));
     }
     let mut errors = Error::accumulator();
-    let lowered = errors.handle(lower::lower_type(parsed, flattened));
+    let lowered = errors.handle(lower::lower_type(parsed, sources));
     let resource = match &lowered {
         Some(l) => errors.handle(resource::resource(&parsed.resource, &di.ident, l)),
         None => None,
