@@ -6,7 +6,7 @@
 //! `0x`/octal integers, non-string map keys turned into strings), so that a manifest
 //! means here what it means to the cluster.
 //!
-//! Line numbers are not kept on the happy path: [`line_of`] re-reads a document and
+//! Line numbers are not kept on the happy path: [`document_lines`] re-reads a document and
 //! walks to a path only when an error needs to name its line.
 
 pub use crd_runtime::yaml::{resolve_plain, to_string};
@@ -34,7 +34,7 @@ impl fmt::Display for YamlError {
 
 impl std::error::Error for YamlError {}
 
-/// Line numbers of a document's nodes, built only when asked for (see [`line_of`]).
+/// Line numbers of a document's nodes, built only when asked for (see [`document_lines`]).
 #[derive(Clone, Debug, Default)]
 pub struct LineTree {
     pub line: usize,

@@ -56,7 +56,8 @@ pub fn custom_resource(input: TokenStream) -> TokenStream {
 }
 
 /// `crd_derive::__flattened!`: a derive called back with the definitions of the
-/// structs its `#[serde(flatten)]` fields hold (see [`flatten`]).
+/// structs its `#[serde(flatten)]` fields and generic field types name (see the
+/// `flatten` module).
 pub fn flattened(input: TokenStream) -> TokenStream {
     match flatten::split(input) {
         Ok((mode, holder, items)) => expand(mode, holder, items).unwrap_or_else(Error::write_errors),

@@ -84,11 +84,16 @@ pub fn group_doc(group: &str) -> String {
 }
 
 /// `pub mod version { ... }`: a version's types, their impls and its rules.
-/// The lints that descriptions written for Go and OpenAPI trip as doc comments, and
-/// that type names derived from schema paths trip, allowed in a version module.
+/// The lints that descriptions written for Go and OpenAPI trip as doc comments
+/// (clippy's, and rustdoc's on `[x]`, bare URLs and `<quantity>`, which would fail
+/// `cargo doc` in a crate that denies warnings), and that type names derived from
+/// schema paths trip, allowed in a version module.
 pub fn doc_allows() -> TokenStream {
     quote! {
         #![allow(
+            rustdoc::broken_intra_doc_links,
+            rustdoc::bare_urls,
+            rustdoc::invalid_html_tags,
             clippy::doc_lazy_continuation,
             clippy::doc_overindented_list_items,
             clippy::tabs_in_doc_comments,

@@ -5,6 +5,9 @@ pub mod versions_example_com {
     /// `versions.example.com/v1`.
     pub mod v1 {
         #![allow(
+            rustdoc::broken_intra_doc_links,
+            rustdoc::bare_urls,
+            rustdoc::invalid_html_tags,
             clippy::doc_lazy_continuation,
             clippy::doc_overindented_list_items,
             clippy::tabs_in_doc_comments,
@@ -556,6 +559,9 @@ pub mod versions_example_com {
     /// `versions.example.com/v1alpha1`.
     pub mod v1alpha1 {
         #![allow(
+            rustdoc::broken_intra_doc_links,
+            rustdoc::bare_urls,
+            rustdoc::invalid_html_tags,
             clippy::doc_lazy_continuation,
             clippy::doc_overindented_list_items,
             clippy::tabs_in_doc_comments,

@@ -5,6 +5,9 @@ pub mod hub_example_com {
     /// `hub.example.com/v1`.
     pub mod v1 {
         #![allow(
+            rustdoc::broken_intra_doc_links,
+            rustdoc::bare_urls,
+            rustdoc::invalid_html_tags,
             clippy::doc_lazy_continuation,
             clippy::doc_overindented_list_items,
             clippy::tabs_in_doc_comments,
@@ -595,6 +598,9 @@ pub mod hub_example_com {
     /// `hub.example.com/v2`.
     pub mod v2 {
         #![allow(
+            rustdoc::broken_intra_doc_links,
+            rustdoc::bare_urls,
+            rustdoc::invalid_html_tags,
             clippy::doc_lazy_continuation,
             clippy::doc_overindented_list_items,
             clippy::tabs_in_doc_comments,

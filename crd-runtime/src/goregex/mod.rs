@@ -6,7 +6,7 @@
 //! (RE2 syntax, leftmost-first, linear time) but accepts a different language and
 //! gives some constructs another meaning. So:
 //!
-//! - [`parse`] is a port of Go's parser with the `syntax.Perl` flags that
+//! - `parse` is a port of Go's parser with the `syntax.Perl` flags that
 //!   `regexp.Compile` uses (`ClassNL | OneLine | PerlX | UnicodeGroups`): it accepts
 //!   exactly what Go accepts, fails with Go's error text
 //!   (``error parsing regexp: missing closing ]: `[a` ``), and produces Go's tree

@@ -1,4 +1,4 @@
-//! The interpreter of a [`Plan`]: cel-go's evaluation (`interpreter/interpretable.go`,
+//! The interpreter of a [`Plan`](super::plan::Plan): cel-go's evaluation (`interpreter/interpretable.go`,
 //! `attributes.go`) with Kubernetes' cost tracking (`runtimecost.go`).
 
 use crd_runtime::cel::cost::{LIST_CREATE_COST, MAP_CREATE_COST, SELECT_AND_IDENT_COST, call_cost};
