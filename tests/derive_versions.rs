@@ -49,6 +49,8 @@ mod other {
 #[test]
 fn versions_merge_into_one_valid_crd() {
     let merged = merge_crds(vec![v1::Widget::crd(), v2::Widget::crd()]).unwrap();
+    // The macro checks the storage version when it compiles (tests/ui/derive/storage_versions.rs).
+    assert_eq!(crd_runtime::merge_crds!(v1::Widget, v2::Widget), Ok(merged.clone()));
     let names: Vec<(&str, bool, Option<bool>)> = merged
         .spec
         .versions

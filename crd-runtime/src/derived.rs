@@ -132,6 +132,36 @@ mod tests {
     }
 }
 
+/// A version of a kind derived with `#[derive(CustomResource)]`: whether it is the
+/// storage version, for [`merge_crds!`](crate::merge_crds!)'s compile-time check.
+pub trait DerivedVersion {
+    /// `#[crd(storage = ...)]`, `true` unless given.
+    const STORAGE: bool;
+}
+
+/// How many of the versions are storage versions; not exactly one is a compile error
+/// where [`merge_crds!`](crate::merge_crds!) is used (a panic in a constant).
+#[allow(
+    clippy::panic,
+    reason = "only ever evaluated in a constant: the panic is a compile error, never a run-time one"
+)]
+pub const fn assert_one_storage_version(storage: &[bool]) {
+    let mut count = 0;
+    let mut i = 0;
+    while i < storage.len() {
+        if storage[i] {
+            count += 1;
+        }
+        i += 1;
+    }
+    if count == 0 {
+        panic!("no version is the storage version: exactly one must be (`#[crd(storage = false)]` on all the others)");
+    }
+    if count > 1 {
+        panic!("more than one version is the storage version: mark all but one `#[crd(storage = false)]`");
+    }
+}
+
 /// Why [`merge_crds`] could not merge.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MergeError {

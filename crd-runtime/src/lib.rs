@@ -87,6 +87,21 @@ pub mod __private {
     }
 }
 
+/// [`merge_crds`] over derived kinds, with the storage version checked at compile
+/// time: `merge_crds!(v1::Widget, v2::Widget)` is `merge_crds(vec![v1::Widget::crd(),
+/// v2::Widget::crd()])`, and fails to compile unless exactly one of the versions is the
+/// storage version (the others `#[crd(storage = false)]`). The rest (one kind, no
+/// version twice) is checked when it runs, as by [`merge_crds`].
+#[macro_export]
+macro_rules! merge_crds {
+    ($($kind:ty),+ $(,)?) => {{
+        const _: () = $crate::__private::derived::assert_one_storage_version(&[
+            $(<$kind as $crate::__private::derived::DerivedVersion>::STORAGE),+
+        ]);
+        $crate::merge_crds(::std::vec![$(<$kind>::crd()),+])
+    }};
+}
+
 /// `impl kube::CustomResourceExt` for a root type, when crd-runtime's `kube` feature
 /// is on (generated code calls this; the feature is decided here, not in the caller).
 #[doc(hidden)]

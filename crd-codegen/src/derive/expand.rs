@@ -332,6 +332,7 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
         "A new object with this name and spec; every other field unset."
     };
     let crd_fns = crate::rust::emit::crd_impl(name, crd, crd_call);
+    let storage = version.storage;
     let items = wrap(
         name,
         quote! {
@@ -358,6 +359,11 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
             }
 
             #crd_fns
+
+            #[automatically_derived]
+            impl rt::derived::DerivedVersion for #name {
+                const STORAGE: bool = #storage;
+            }
 
             #[automatically_derived]
             #admit
