@@ -2,12 +2,11 @@
 //! feature): the CRD carries their schemas, inlined and structural, and admission
 //! checks them as the reference engine does on that CRD.
 
-use crd_codegen::engine::Engine;
 use crd_derive::CustomResource;
 use crd_runtime::k8s_openapi::api::core::v1::{ObjectReference, PodTemplateSpec, ResourceRequirements, Toleration};
 use crd_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
-use crd_runtime::schema::{CustomResource as _, Resource};
-use crd_tests::differential::Comparison;
+use crd_runtime::schema::CustomResource as _;
+use crd_tests::differential::kind_agrees_with_the_engine;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -157,14 +156,7 @@ fn the_crd_holds_k8s_openapis_schemas_inlined() {
 
 #[test]
 fn batch_agrees_with_the_engine() {
-    let crd = crd();
-    let loaded = crd_codegen::load::load_str(&crd.to_string(), "Batch");
-    assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
-    let ir = loaded.irs().remove(0);
-    let engine = Engine::new(&ir);
-    let mut comparison = Comparison::default();
-    comparison.run("Batch", &ir, &engine, &ir.versions[0], &Resource::of::<Batch>(), 40);
-    comparison.assert_agreed();
+    kind_agrees_with_the_engine::<Batch>(40);
 }
 
 #[test]

@@ -11,8 +11,8 @@ use crd_derive::{CrdSchema, CustomResource};
 use crd_runtime::IntOrString;
 use crd_runtime::k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use crd_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::{Condition, LabelSelector};
-use crd_runtime::schema::{CustomResource as _, Resource};
-use crd_tests::differential::Comparison;
+use crd_runtime::schema::CustomResource as _;
+use crd_tests::differential::kind_agrees_with_the_engine;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -133,17 +133,9 @@ fn ir_of<T: crd_runtime::schema::CustomResource>(crd: &Value) -> crd_codegen::ir
     loaded.irs().remove(0)
 }
 
-fn agrees_with_the_engine<T: crd_runtime::schema::CustomResource>(crd: &Value, n: u64) {
-    let ir = ir_of::<T>(crd);
-    let engine = Engine::new(&ir);
-    let mut comparison = Comparison::default();
-    comparison.run(T::KIND, &ir, &engine, &ir.versions[0], &Resource::of::<T>(), n);
-    comparison.assert_agreed();
-}
-
 #[test]
 fn workload_agrees_with_the_engine() {
-    agrees_with_the_engine::<Workload>(&serde_json::to_value(Workload::crd()).unwrap(), 150);
+    kind_agrees_with_the_engine::<Workload>(150);
 }
 
 #[test]
@@ -195,7 +187,7 @@ pub struct ReportSpec {
 
 #[test]
 fn report_agrees_with_the_engine() {
-    agrees_with_the_engine::<Report>(&serde_json::to_value(Report::crd()).unwrap(), 150);
+    kind_agrees_with_the_engine::<Report>(150);
 }
 
 #[test]
@@ -266,7 +258,7 @@ pub struct ReleaseSpec {
 
 #[test]
 fn release_agrees_with_the_engine() {
-    agrees_with_the_engine::<Release>(&serde_json::to_value(Release::crd()).unwrap(), 150);
+    kind_agrees_with_the_engine::<Release>(150);
 }
 
 #[test]
@@ -374,7 +366,7 @@ fn rules_on_and_in_lists_of_derived_types_run() {
             "spec.validation.altNames[0]: Invalid value: no x"
         ]
     );
-    agrees_with_the_engine::<Policy>(&serde_json::to_value(Policy::crd()).unwrap(), 100);
+    kind_agrees_with_the_engine::<Policy>(100);
 }
 
 /// `root_rule` rules run even when no field type has rules of its own (the root's
@@ -414,7 +406,7 @@ fn root_rules_run() {
         errors("db-1"),
         ["<nil>: Invalid value: name must start with the prefix"]
     );
-    agrees_with_the_engine::<Named>(&serde_json::to_value(Named::crd()).unwrap(), 50);
+    kind_agrees_with_the_engine::<Named>(50);
 }
 
 /// `int_or_string` on a field keeps the field's other keywords (it used to reset the
@@ -438,7 +430,7 @@ fn int_or_string_keeps_the_other_keywords() {
             "maxLength": 8,
         })
     );
-    agrees_with_the_engine::<Target>(&crd, 50);
+    kind_agrees_with_the_engine::<Target>(50);
 }
 
 /// A rule sees a derived type as `dyn`, so the checker leaves `in`, `+` and `<` on
@@ -483,5 +475,5 @@ fn calls_on_derived_fields_cost_what_the_api_server_charges() {
     }
     // The list's size and the strings' lengths show in the cost.
     assert!(costs[0] < costs[1] && costs[1] < costs[2], "{costs:?}");
-    agrees_with_the_engine::<Gate>(&crd, 50);
+    kind_agrees_with_the_engine::<Gate>(50);
 }

@@ -2,10 +2,9 @@
 //! form of each, serde reading back what admission keeps, and agreement with the
 //! reference engine run on the derived CRD.
 
-use crd_codegen::engine::Engine;
 use crd_derive::{CrdSchema, CustomResource};
-use crd_runtime::schema::{CustomResource as _, Resource};
-use crd_tests::differential::Comparison;
+use crd_runtime::schema::CustomResource as _;
+use crd_tests::differential::kind_agrees_with_the_engine;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -186,12 +185,5 @@ fn objects_no_variant_reads_are_refused() {
 
 #[test]
 fn backup_agrees_with_the_engine() {
-    let crd = crd();
-    let loaded = crd_codegen::load::load_str(&crd.to_string(), "Backup");
-    assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
-    let ir = loaded.irs().remove(0);
-    let engine = Engine::new(&ir);
-    let mut comparison = Comparison::default();
-    comparison.run("Backup", &ir, &engine, &ir.versions[0], &Resource::of::<Backup>(), 150);
-    comparison.assert_agreed();
+    kind_agrees_with_the_engine::<Backup>(150);
 }

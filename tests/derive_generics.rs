@@ -3,11 +3,10 @@
 //! were written out. Checked: the schemas, admission, and agreement with the
 //! reference engine run on the derived CRD.
 
-use crd_codegen::engine::Engine;
 use crd_derive::{CrdSchema, CustomResource};
 use crd_runtime::k8s_openapi::apimachinery::pkg::api::resource::Quantity;
-use crd_runtime::schema::{CustomResource as _, Resource};
-use crd_tests::differential::Comparison;
+use crd_runtime::schema::CustomResource as _;
+use crd_tests::differential::kind_agrees_with_the_engine;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -140,19 +139,5 @@ fn instances_are_admitted_with_their_arguments_checks() {
 
 #[test]
 fn service_agrees_with_the_engine() {
-    let crd = crd();
-    let loaded = crd_codegen::load::load_str(&crd.to_string(), "Service");
-    assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
-    let ir = loaded.irs().remove(0);
-    let engine = Engine::new(&ir);
-    let mut comparison = Comparison::default();
-    comparison.run(
-        "Service",
-        &ir,
-        &engine,
-        &ir.versions[0],
-        &Resource::of::<Service>(),
-        150,
-    );
-    comparison.assert_agreed();
+    kind_agrees_with_the_engine::<Service>(150);
 }

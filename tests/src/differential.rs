@@ -72,6 +72,22 @@ impl Strength {
     }
 }
 
+/// A derived kind against the reference engine run on its own `crd()` (its single
+/// version): `n` random valid, one-fault and update admissions must agree.
+pub fn kind_agrees_with_the_engine<T>(n: u64)
+where
+    T: crd_runtime::schema::CustomResource + crd_runtime::kube::CustomResourceExt,
+{
+    let crd = serde_json::to_string(&T::crd()).expect("a CRD is JSON");
+    let loaded = crd_codegen::load::load_str(&crd, T::KIND);
+    assert!(!loaded.has_errors(), "{}: {:?}", T::KIND, loaded.diagnostics);
+    let ir = loaded.irs().remove(0);
+    let engine = Engine::new(&ir);
+    let mut comparison = Comparison::default();
+    comparison.run(T::KIND, &ir, &engine, &ir.versions[0], &Resource::of::<T>(), n);
+    comparison.assert_agreed();
+}
+
 pub fn describe(a: &Admission) -> String {
     let mut s = format!(
         "object: {}\npruned: {:?}\nrules cost: {}\n",
