@@ -1,13 +1,14 @@
-//! `#[serde(flatten)]` of a struct: the holder's schema needs the flattened struct's
-//! fields, which its derive cannot see. So every `#[derive(CrdSchema)]` struct also
-//! defines a macro, named like the type (macros and types live in different
-//! namespaces), that hands its definition over: a holder with flattened fields
-//! expands to a call of the first one's macro, which appends its definition and calls
-//! `crd_derive::__flattened!`, and so on until every flattened definition is at hand;
-//! then the holder is derived with them (`lower::lower_flattened`).
+//! Definitions a derive needs but cannot see: the fields of a `#[serde(flatten)]`
+//! struct (they become the holder's) and of a generic struct used with arguments
+//! (`Range<i32>`: the instance's schema is derived where it is used). So every
+//! `#[derive(CrdSchema)]` struct also defines a macro, named like the type (macros
+//! and types live in different namespaces), that hands its definition over: a holder
+//! that needs one expands to a call of its macro, which appends the definition and
+//! calls `crd_derive::__flattened!`, and so on until every definition is at hand; then
+//! the holder is derived with them (`lower::lower_flattened`, `lower::instantiate`).
 //!
-//! The flattened type must be in scope where the holder is, as its fields' types are
-//! read there too.
+//! The type must be in scope where the holder is, as its fields' types are read there
+//! too.
 
 use super::attrs::TypeInput;
 use proc_macro2::{Ident, TokenStream};
@@ -30,7 +31,8 @@ impl Mode {
     }
 }
 
-/// The name of a flattened struct type: the last segment of a plain path.
+/// The name of a flattened struct type: the last segment of a plain path (no
+/// arguments: a flattened generic struct is not supported).
 pub fn type_name(ty: &syn::Type) -> Option<String> {
     let syn::Type::Path(p) = ty else { return None };
     let last = p.path.segments.last()?;

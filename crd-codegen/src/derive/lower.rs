@@ -544,7 +544,10 @@ fn lower_field(
 fn lower_flattened(field: &FieldInput, out: &mut Lowered, errors: &mut darling::error::Accumulator) {
     let (options, inner) = strip_options(&field.ty);
     let Some(name) = super::flatten::type_name(inner) else {
-        errors.push(Error::custom("a flattened field holds a struct that derives `CrdSchema`").with_span(&field.ty));
+        errors.push(
+            Error::custom("a flattened field holds a struct that derives `CrdSchema`, without type arguments")
+                .with_span(&field.ty),
+        );
         return;
     };
     if out.flattening.contains(&name) {
