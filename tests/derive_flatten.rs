@@ -155,3 +155,44 @@ fn flattened_kinds_agree_with_the_engine() {
     kind_agrees_with_the_engine::<App>(150);
     kind_agrees_with_the_engine::<Tiered>(150);
 }
+
+/// controller-gen's one-of groups on a flattened type apply to the holder.
+#[derive(CrdSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[crd(exactly_one_of = ["image", "build"])]
+pub struct Source {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub image: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub build: Option<String>,
+}
+
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[crd(group = "derive.example.com", version = "v1", kind = "Job", namespaced)]
+pub struct JobSpec {
+    pub name: String,
+    #[serde(flatten)]
+    pub source: Source,
+}
+
+#[test]
+fn one_of_groups_of_a_flattened_type_apply_to_the_holder() {
+    let job = |spec: Value| {
+        json!({"apiVersion": "derive.example.com/v1", "kind": "Job",
+               "metadata": {"name": "j", "namespace": "default"}, "spec": spec})
+    };
+    let errors: Vec<String> = Job::admit_value(job(json!({"name": "x", "image": "a", "build": "b"})), "default")
+        .errors
+        .iter()
+        .map(|e| e.to_string())
+        .collect();
+    assert_eq!(
+        errors,
+        ["spec: Invalid value: exactly one of the fields in [image build] must be set"]
+    );
+    assert!(
+        Job::admit_value(job(json!({"name": "x", "build": "b"})), "default")
+            .errors
+            .is_empty()
+    );
+    kind_agrees_with_the_engine::<Job>(100);
+}

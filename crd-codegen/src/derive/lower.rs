@@ -24,12 +24,11 @@ pub struct Lowered {
     /// The span of what made each of the type's own rules, in order.
     pub rule_spans: Vec<Span>,
     /// The definitions of the structs `#[serde(flatten)]` fields and generic field
-    /// types name (handed over by their macros, see [`super::flatten`]), parsed and as
-    /// written (generic ones are instantiated from the latter), and the ones being
-    /// lowered now.
-    flattened: Vec<TypeInput>,
+    /// types name, as written (handed over by their macros, see [`super::flatten`]).
     sources: Vec<syn::DeriveInput>,
-    flattening: Vec<String>,
+    /// The types being lowered now (`Range<i32>`, or a flattened `Common`): one met
+    /// again inside itself is a type that contains itself.
+    expanding: Vec<String>,
 }
 
 /// The pattern controller-gen gives `resource.Quantity`.
@@ -52,19 +51,14 @@ pub fn lower_type(input: &TypeInput, sources: Vec<syn::DeriveInput>) -> Result<L
         };
         errors.push(Error::custom(why).with_span(p));
     }
-    let flattened = sources
-        .iter()
-        .filter_map(|d| errors.handle(TypeInput::from_derive_input(d)))
-        .collect();
     let mut out = Lowered {
         ident: input.ident.clone(),
         schema: Schema::default(),
         foreign: Vec::new(),
         field_spans: Vec::new(),
         rule_spans: Vec::new(),
-        flattened,
         sources,
-        flattening: vec![input.ident.to_string()],
+        expanding: vec![input.ident.to_string()],
     };
     match &input.data {
         darling::ast::Data::Enum(variants) => lower_enum(variants, &serde, &mut out, &mut errors),
@@ -106,23 +100,35 @@ pub fn lower_type(input: &TypeInput, sources: Vec<syn::DeriveInput>) -> Result<L
     apply_keywords(&input.resource.keywords, &mut out.schema, Place::Type, &mut errors);
     out.rule_spans
         .extend(input.resource.keywords.rule.iter().map(|r| r.rule.span()));
-    // controller-gen's one-of markers: rules over the type's own properties.
+    for (rule, span) in one_of_rules(&input.resource.keywords, &out.schema, is_object, &mut errors) {
+        out.schema.validations.push(rule);
+        out.rule_spans.push(span);
+    }
+    errors.finish_with(out)
+}
+
+/// controller-gen's one-of markers on a type: rules over its own properties, each
+/// with the span of its group.
+fn one_of_rules(
+    kw: &Keywords,
+    schema: &Schema,
+    is_object: bool,
+    errors: &mut darling::error::Accumulator,
+) -> Vec<(ir::Rule, Span)> {
+    let mut out = Vec::new();
     for (groups, kind) in [
-        (&input.resource.keywords.exactly_one_of, OneOf::Exactly),
-        (&input.resource.keywords.at_most_one_of, OneOf::AtMost),
-        (&input.resource.keywords.at_least_one_of, OneOf::AtLeast),
+        (&kw.exactly_one_of, OneOf::Exactly),
+        (&kw.at_most_one_of, OneOf::AtMost),
+        (&kw.at_least_one_of, OneOf::AtLeast),
     ] {
         for group in groups {
-            match one_of_rule(group, kind, &out.schema, is_object) {
-                Ok(rule) => {
-                    out.schema.validations.push(rule);
-                    out.rule_spans.push(group.span());
-                }
+            match one_of_rule(group, kind, schema, is_object) {
+                Ok(rule) => out.push((rule, group.span())),
                 Err(e) => errors.push(e.with_span(&group.span())),
             }
         }
     }
-    errors.finish_with(out)
+    out
 }
 
 /// The fields of a struct (or struct variant) as an object node, their spans and
@@ -396,7 +402,7 @@ fn lower_untagged(
                     // Any integer: int-or-string's integer has no format.
                     s.format = None;
                     for t in [Type::Integer, Type::String] {
-                        if s == leaf_schema(t) {
+                        if s == leaf(t, None) {
                             types.push(t.as_str());
                         }
                     }
@@ -406,11 +412,7 @@ fn lower_untagged(
         }
         types.sort_unstable();
         if types == ["integer", "string"] && live.len() == 2 {
-            return Schema {
-                int_or_string: true,
-                any_of: vec![leaf_schema(Type::Integer), leaf_schema(Type::String)],
-                ..Default::default()
-            };
+            return int_or_string(None);
         }
         errors.push(unsupported());
         return Schema::default();
@@ -440,9 +442,22 @@ fn lower_untagged(
     holder
 }
 
-fn leaf_schema(t: Type) -> Schema {
+/// A node of type `t` with an optional format.
+fn leaf(t: Type, format: Option<&str>) -> Schema {
     Schema {
         type_: Some(t),
+        format: format.map(str::to_string),
+        ..Default::default()
+    }
+}
+
+/// controller-gen's int-or-string node (`anyOf` integer, string), with a pattern for
+/// a quantity.
+fn int_or_string(pattern: Option<&str>) -> Schema {
+    Schema {
+        int_or_string: true,
+        any_of: vec![leaf(Type::Integer, None), leaf(Type::String, None)],
+        pattern: pattern.map(str::to_string),
         ..Default::default()
     }
 }
@@ -538,9 +553,9 @@ fn lower_field(
     out.schema.properties.insert(json, node);
 }
 
-/// A `#[serde(flatten)]` struct field: the struct's fields (and its rules) are the
+/// A `#[serde(flatten)]` struct field: the struct's fields and rules are the
 /// holder's, as controller-gen flattens an embedded struct; under `Option`, none of
-/// them is required.
+/// its fields is required.
 fn lower_flattened(field: &FieldInput, out: &mut Lowered, errors: &mut darling::error::Accumulator) {
     let (options, inner) = strip_options(&field.ty);
     let Some(name) = super::flatten::type_name(inner) else {
@@ -550,48 +565,75 @@ fn lower_flattened(field: &FieldInput, out: &mut Lowered, errors: &mut darling::
         );
         return;
     };
-    if out.flattening.contains(&name) {
-        errors.push(Error::custom(format!("`{name}` flattens itself")).with_span(&field.ty));
-        return;
-    }
-    // Taken out while its fields are lowered: they may flatten the others.
-    let Some(at) = out.flattened.iter().position(|i| i.ident == name) else {
-        // The first expansion hands the definitions over; the second finds them all.
-        errors.push(Error::custom(format!("`{name}` is not among the flattened definitions")).with_span(&field.ty));
-        return;
+    let item = match definition(inner, &name, &[], out) {
+        Ok(item) => item,
+        Err(e) => return errors.push(e),
     };
-    let item = out.flattened.remove(at);
-    match &item.data {
-        darling::ast::Data::Struct(fields) => {
-            let serde = SerdeAttrs::parse(&item.attrs).unwrap_or_default();
-            let required = out.schema.required.len();
-            out.flattening.push(name);
-            for f in fields.iter() {
-                lower_field(
-                    f,
-                    serde.rename_all.as_ref().map(|r| r.0.as_str()),
-                    item.resource.keywords.preserve_unknown_fields.is_present(),
-                    out,
-                    errors,
-                );
-            }
-            out.flattening.pop();
-            if options > 0 {
-                out.schema.required.truncate(required);
-            }
-            // (A bad rule attribute is reported by the flattened type's own derive.)
-            for attr in &item.resource.keywords.rule {
-                if let Ok(r) = rule(attr) {
-                    out.schema.validations.push(r);
-                    out.rule_spans.push(attr.rule.span());
-                }
-            }
-        }
-        darling::ast::Data::Enum(_) => errors.push(
+    let darling::ast::Data::Struct(fields) = &item.data else {
+        return errors.push(
             Error::custom("a flattened enum has no structural schema here; hold it as a field").with_span(&field.ty),
-        ),
+        );
+    };
+    let serde = SerdeAttrs::parse(&item.attrs).unwrap_or_default();
+    let required = out.schema.required.len();
+    out.expanding.push(quote::quote!(#inner).to_string());
+    for f in fields.iter() {
+        lower_field(
+            f,
+            serde.rename_all.as_ref().map(|r| r.0.as_str()),
+            item.resource.keywords.preserve_unknown_fields.is_present(),
+            out,
+            errors,
+        );
     }
-    out.flattened.insert(at, item);
+    out.expanding.pop();
+    if options > 0 {
+        out.schema.required.truncate(required);
+    }
+    // Its rules and one-of groups, now over the holder's node. (A bad one is reported
+    // by the flattened type's own derive, so not again here.)
+    let kw = &item.resource.keywords;
+    let mut reported = Error::accumulator();
+    let rules = kw.rule.iter().filter_map(|r| Some((rule(r).ok()?, r.rule.span())));
+    let rules: Vec<(ir::Rule, Span)> = rules
+        .chain(one_of_rules(kw, &out.schema, true, &mut reported))
+        .collect();
+    let _ = reported.finish();
+    for (rule, span) in rules {
+        out.schema.validations.push(rule);
+        out.rule_spans.push(span);
+    }
+}
+
+/// The definition handed over for the type `ty` (named `name`), with `args` in place
+/// of its type parameters; `ty` already being lowered is a type that contains itself.
+fn definition(ty: &syn::Type, name: &str, args: &[&syn::Type], out: &Lowered) -> Result<TypeInput> {
+    if out.expanding.contains(&quote::quote!(#ty).to_string()) {
+        return Err(Error::custom(format!(
+            "`{name}` contains itself: a CRD's schema cannot refer back to itself"
+        ))
+        .with_span(ty));
+    }
+    let Some(source) = out.sources.iter().find(|d| d.ident == name) else {
+        // The first expansion hands the definitions over; the second finds them all.
+        return Err(Error::custom(format!("`{name}` is not among the handed-over definitions")).with_span(ty));
+    };
+    let mut di = source.clone();
+    let params: Vec<syn::Ident> = di.generics.type_params().map(|p| p.ident.clone()).collect();
+    if params.len() != di.generics.params.len() || params.len() != args.len() {
+        return Err(Error::custom(format!(
+            "`{name}` is used with its type parameters only, one argument each ({} here)",
+            args.len()
+        ))
+        .with_span(ty));
+    }
+    if let syn::Data::Struct(data) = &mut di.data {
+        for field in data.fields.iter_mut() {
+            substitute(&mut field.ty, &params, args);
+        }
+    }
+    di.generics = syn::Generics::default();
+    TypeInput::from_derive_input(&di)
 }
 
 /// `Option<Option<T>>` → (2, T).
@@ -645,17 +687,6 @@ pub(super) fn map_value_type(ty: &syn::Type) -> Option<&syn::Type> {
 
 /// The schema of a Rust type, controller-gen's mapping for Go's.
 fn type_schema(ty: &syn::Type, out: &mut Lowered) -> Result<Schema> {
-    let leaf = |t: Type, format: Option<&str>| Schema {
-        type_: Some(t),
-        format: format.map(str::to_string),
-        ..Default::default()
-    };
-    let int_or_string = |pattern: Option<&str>| Schema {
-        int_or_string: true,
-        any_of: vec![leaf(Type::Integer, None), leaf(Type::String, None)],
-        pattern: pattern.map(str::to_string),
-        ..Default::default()
-    };
     let unsupported = |what: &str| Error::custom(format!("{what} cannot be a field of a CRD schema")).with_span(ty);
     match ty {
         syn::Type::Path(_) => {}
@@ -725,42 +756,13 @@ fn type_schema(ty: &syn::Type, out: &mut Lowered) -> Result<Schema> {
 /// arguments in place of its parameters, lowered here as a nested node, as if the
 /// instance were written out (a generic type has no schema of its own).
 fn instantiate(ty: &syn::Type, name: &str, args: &[&syn::Type], out: &mut Lowered) -> Result<Schema> {
-    // `Range<Range<i32>>` is two instances; `List<i32>` holding a `List<i32>` is one
-    // that contains itself.
-    let instance = quote::quote!(#ty).to_string();
-    if out.flattening.contains(&instance) {
-        return Err(Error::custom(format!(
-            "`{name}` contains itself: a CRD's schema cannot refer back to itself"
-        ))
-        .with_span(ty));
-    }
-    let Some(source) = out.sources.iter().find(|d| d.ident == name) else {
-        // The first expansion hands the definitions over; the second finds them all.
-        return Err(Error::custom(format!("`{name}` is not among the handed-over definitions")).with_span(ty));
-    };
-    let mut di = source.clone();
-    let params: Vec<syn::Ident> = di.generics.type_params().map(|p| p.ident.clone()).collect();
-    if params.len() != di.generics.params.len() || params.len() != args.len() {
-        return Err(Error::custom(format!(
-            "`{name}` is instantiated with its type parameters only, one argument each ({} here)",
-            args.len()
-        ))
-        .with_span(ty));
-    }
-    let syn::Data::Struct(data) = &mut di.data else {
-        return Err(Error::custom("a generic enum has no schema: only generic structs are instantiated").with_span(ty));
-    };
-    for field in data.fields.iter_mut() {
-        substitute(&mut field.ty, &params, args);
-    }
-    di.generics = syn::Generics::default();
-    let item = TypeInput::from_derive_input(&di)?;
+    let item = definition(ty, name, args, out)?;
     let darling::ast::Data::Struct(fields) = &item.data else {
-        return Err(Error::custom("a generic enum has no schema").with_span(ty));
+        return Err(Error::custom("a generic enum has no schema: only generic structs are instantiated").with_span(ty));
     };
     let serde = SerdeAttrs::parse(&item.attrs).unwrap_or_default();
     let mut errors = Error::accumulator();
-    out.flattening.push(instance);
+    out.expanding.push(quote::quote!(#ty).to_string());
     let mut node = lower_fields(
         &fields.fields,
         serde.rename_all.as_ref().map(|r| r.0.as_str()),
@@ -768,20 +770,11 @@ fn instantiate(ty: &syn::Type, name: &str, args: &[&syn::Type], out: &mut Lowere
         out,
         &mut errors,
     );
-    out.flattening.pop();
+    out.expanding.pop();
     node.description = doc_text(&item.attrs);
     apply_keywords(&item.resource.keywords, &mut node, Place::Type, &mut errors);
-    for (groups, kind) in [
-        (&item.resource.keywords.exactly_one_of, OneOf::Exactly),
-        (&item.resource.keywords.at_most_one_of, OneOf::AtMost),
-        (&item.resource.keywords.at_least_one_of, OneOf::AtLeast),
-    ] {
-        for group in groups {
-            match one_of_rule(group, kind, &node, true) {
-                Ok(rule) => node.validations.push(rule),
-                Err(e) => errors.push(e.with_span(&group.span())),
-            }
-        }
+    for (rule, _) in one_of_rules(&item.resource.keywords, &node, true, &mut errors) {
+        node.validations.push(rule);
     }
     errors.finish_with(node)
 }
