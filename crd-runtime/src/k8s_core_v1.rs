@@ -52,34 +52,31 @@ mod __crd_aws_elastic_block_store_volume_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for AWSElasticBlockStoreVolumeSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "fsType" | "partition" | "readOnly" | "volumeID" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "fsType",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "partition",
+                        shape: &rt::shape::Shape::INT32,
+                    },
+                    rt::shape::Property {
+                        name: "readOnly",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "volumeID",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -161,23 +158,6 @@ mod __crd_aws_elastic_block_store_volume_source {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "fsType" | "partition" | "readOnly" | "volumeID" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -282,51 +262,46 @@ mod __crd_affinity {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for Affinity {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "nodeAffinity" => {
-                                let child_path = &path.field(key);
-                                <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "podAffinity" => {
-                                let child_path = &path.field(key);
-                                <__CrdField1 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "podAntiAffinity" => {
-                                let child_path = &path.field(key);
-                                <__CrdField2 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "nodeAffinity",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "podAffinity",
+                        shape: &SHAPE_1,
+                    },
+                    rt::shape::Property {
+                        name: "podAntiAffinity",
+                        shape: &SHAPE_2,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_3
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -369,30 +344,6 @@ mod __crd_affinity {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    match key.as_str() {
-                        "nodeAffinity" => {
-                            <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "podAffinity" => {
-                            <__CrdField1 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "podAntiAffinity" => {
-                            <__CrdField2 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        _ => {}
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -459,38 +410,6 @@ mod __crd_affinity {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "nodeAffinity" => {
-                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "podAffinity" => {
-                                <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "podAntiAffinity" => {
-                                <__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -525,34 +444,6 @@ mod __crd_affinity {
                         }
                         _ => {}
                     }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("nodeAffinity") {
-                    let child_path = &path.field("nodeAffinity");
-                    <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("podAffinity") {
-                    let child_path = &path.field("podAffinity");
-                    <__CrdField1 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("podAntiAffinity") {
-                    let child_path = &path.field("podAntiAffinity");
-                    <__CrdField2 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
                 }
             }
         }
@@ -703,34 +594,23 @@ mod __crd_app_armor_profile {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for AppArmorProfile {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "localhostProfile" | "type" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "localhostProfile",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "type",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -787,21 +667,6 @@ mod __crd_app_armor_profile {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "localhostProfile" | "type" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -862,35 +727,39 @@ mod __crd_azure_disk_volume_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for AzureDiskVolumeSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "cachingMode" | "diskName" | "diskURI" | "fsType" | "kind"
-                            | "readOnly" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "cachingMode",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "diskName",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "diskURI",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "fsType",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "kind",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "readOnly",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -964,22 +833,6 @@ mod __crd_azure_disk_volume_source {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "cachingMode" | "diskName" | "diskURI" | "fsType" | "kind"
-                            | "readOnly" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -1063,34 +916,27 @@ mod __crd_azure_file_volume_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for AzureFileVolumeSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "readOnly" | "secretName" | "shareName" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "readOnly",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "secretName",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "shareName",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -1160,23 +1006,6 @@ mod __crd_azure_file_volume_source {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "readOnly" | "secretName" | "shareName" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -1254,61 +1083,47 @@ mod __crd_csi_volume_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for CSIVolumeSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "driver" | "fsType" | "readOnly" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "nodePublishSecretRef" => {
-                                let child_path = &path.field(key);
-                                <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "volumeAttributes" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, child| {
-                                                let child_path = &child_path.key(key);
-                                                rt::schema::prune_leaf(child, child_path, pruned);
-                                                !child.is_null()
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        rt::schema::prune_items_unknown(items, child_path, pruned);
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "driver",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "fsType",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "nodePublishSecretRef",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "readOnly",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "volumeAttributes",
+                        shape: &SHAPE_1,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_2
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -1330,15 +1145,6 @@ mod __crd_csi_volume_source {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    if matches!(key.as_str(), "nodePublishSecretRef") {
-                        <__CrdField0 as rt::schema::ObjectSchema>::default_value(child);
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -1473,41 +1279,6 @@ mod __crd_csi_volume_source {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "driver" | "fsType" | "readOnly" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            "nodePublishSecretRef" => {
-                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "volumeAttributes" => {
-                                match (nv, ov) {
-                                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                        rt::schema::fields_equal(
-                                            nv,
-                                            ov,
-                                            &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                        )
-                                    }
-                                    _ => rt::schema::leaf_equal(nv, ov),
-                                }
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -1523,18 +1294,6 @@ mod __crd_csi_volume_source {
                             errs,
                         );
                     }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("nodePublishSecretRef") {
-                    let child_path = &path.field("nodePublishSecretRef");
-                    <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
                 }
             }
         }
@@ -1683,70 +1442,28 @@ mod __crd_capabilities {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for Capabilities {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "add" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            rt::schema::prune_leaf(item, item_path, pruned);
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "drop" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            rt::schema::prune_leaf(item, item_path, pruned);
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&rt::shape::Shape::STRING),
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "add",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "drop",
+                        shape: &SHAPE_0,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_1
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -1826,21 +1543,6 @@ mod __crd_capabilities {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "add" | "drop" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
     /// Public for benchmarks and tests that run one rule on a value read ahead
@@ -1915,63 +1617,51 @@ mod __crd_ceph_fs_volume_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for CephFSVolumeSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "path" | "readOnly" | "secretFile" | "user" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "monitors" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            rt::schema::prune_leaf(item, item_path, pruned);
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "secretRef" => {
-                                let child_path = &path.field(key);
-                                <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&rt::shape::Shape::STRING),
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "monitors",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "path",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "readOnly",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "secretFile",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "secretRef",
+                        shape: &SHAPE_1,
+                    },
+                    rt::shape::Property {
+                        name: "user",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_2
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -1993,15 +1683,6 @@ mod __crd_ceph_fs_volume_source {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    if matches!(key.as_str(), "secretRef") {
-                        <__CrdField0 as rt::schema::ObjectSchema>::default_value(child);
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -2122,29 +1803,6 @@ mod __crd_ceph_fs_volume_source {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "monitors" | "path" | "readOnly" | "secretFile" | "user" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            "secretRef" => {
-                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -2160,18 +1818,6 @@ mod __crd_ceph_fs_volume_source {
                             errs,
                         );
                     }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("secretRef") {
-                    let child_path = &path.field("secretRef");
-                    <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
                 }
             }
         }
@@ -2321,41 +1967,38 @@ mod __crd_cinder_volume_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for CinderVolumeSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "fsType" | "readOnly" | "volumeID" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "secretRef" => {
-                                let child_path = &path.field(key);
-                                <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "fsType",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "readOnly",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "secretRef",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "volumeID",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_1
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -2377,15 +2020,6 @@ mod __crd_cinder_volume_source {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    if matches!(key.as_str(), "secretRef") {
-                        <__CrdField0 as rt::schema::ObjectSchema>::default_value(child);
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -2466,29 +2100,6 @@ mod __crd_cinder_volume_source {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "fsType" | "readOnly" | "volumeID" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            "secretRef" => {
-                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -2504,18 +2115,6 @@ mod __crd_cinder_volume_source {
                             errs,
                         );
                     }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("secretRef") {
-                    let child_path = &path.field("secretRef");
-                    <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
                 }
             }
         }
@@ -2649,41 +2248,46 @@ mod __crd_cluster_trust_bundle_projection {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ClusterTrustBundleProjection {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "name" | "optional" | "path" | "signerName" | "user" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "labelSelector" => {
-                                let child_path = &path.field(key);
-                                <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "labelSelector",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "optional",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "path",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "signerName",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "user",
+                        shape: &rt::shape::Shape::INT64,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_1
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -2705,15 +2309,6 @@ mod __crd_cluster_trust_bundle_projection {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    if matches!(key.as_str(), "labelSelector") {
-                        <__CrdField0 as rt::schema::ObjectSchema>::default_value(child);
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -2807,29 +2402,6 @@ mod __crd_cluster_trust_bundle_projection {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "name" | "optional" | "path" | "signerName" | "user" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            "labelSelector" => {
-                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -2845,18 +2417,6 @@ mod __crd_cluster_trust_bundle_projection {
                             errs,
                         );
                     }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("labelSelector") {
-                    let child_path = &path.field("labelSelector");
-                    <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
                 }
             }
         }
@@ -3013,34 +2573,23 @@ mod __crd_config_map_env_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ConfigMapEnvSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "name" | "optional" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "optional",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -3110,21 +2659,6 @@ mod __crd_config_map_env_source {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "name" | "optional" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -3199,34 +2733,27 @@ mod __crd_config_map_key_selector {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ConfigMapKeySelector {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "key" | "name" | "optional" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "key",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "optional",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -3296,21 +2823,6 @@ mod __crd_config_map_key_selector {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "key" | "name" | "optional" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -3386,58 +2898,41 @@ mod __crd_config_map_projection {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ConfigMapProjection {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "name" | "optional" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "items" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_0),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "items",
+                        shape: &SHAPE_1,
+                    },
+                    rt::shape::Property {
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "optional",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_2
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -3471,21 +2966,6 @@ mod __crd_config_map_projection {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    if matches!(key.as_str(), "items") {
-                        if let rt::Value::Array(items) = child {
-                            for item in items.iter_mut() {
-                                <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                    item,
-                                );
-                            }
-                        }
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -3595,23 +3075,6 @@ mod __crd_config_map_projection {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "items" | "name" | "optional" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -3630,23 +3093,6 @@ mod __crd_config_map_projection {
                                     errs,
                                 );
                             }
-                        }
-                    }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("items") {
-                    let child_path = &path.field("items");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
                         }
                     }
                 }
@@ -3801,58 +3247,49 @@ mod __crd_config_map_volume_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ConfigMapVolumeSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "defaultMode" | "defaultUser" | "name" | "optional" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "items" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_0),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "defaultMode",
+                        shape: &rt::shape::Shape::INT32,
+                    },
+                    rt::shape::Property {
+                        name: "defaultUser",
+                        shape: &rt::shape::Shape::INT64,
+                    },
+                    rt::shape::Property {
+                        name: "items",
+                        shape: &SHAPE_1,
+                    },
+                    rt::shape::Property {
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "optional",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_2
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -3886,21 +3323,6 @@ mod __crd_config_map_volume_source {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    if matches!(key.as_str(), "items") {
-                        if let rt::Value::Array(items) = child {
-                            for item in items.iter_mut() {
-                                <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                    item,
-                                );
-                            }
-                        }
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -4036,22 +3458,6 @@ mod __crd_config_map_volume_source {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "defaultMode" | "defaultUser" | "items" | "name"
-                            | "optional" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -4070,23 +3476,6 @@ mod __crd_config_map_volume_source {
                                     errs,
                                 );
                             }
-                        }
-                    }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("items") {
-                    let child_path = &path.field("items");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
                         }
                     }
                 }
@@ -4315,314 +3704,248 @@ mod __crd_container {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for Container {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "image" | "imagePullPolicy" | "name" | "restartPolicy"
-                            | "stdin" | "stdinOnce" | "terminationMessagePath"
-                            | "terminationMessagePolicy" | "tty" | "workingDir" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "args" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            rt::schema::prune_leaf(item, item_path, pruned);
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "command" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            rt::schema::prune_leaf(item, item_path, pruned);
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "env" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "envFrom" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField1 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "lifecycle" => {
-                                let child_path = &path.field(key);
-                                <__CrdField2 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "livenessProbe" => {
-                                let child_path = &path.field(key);
-                                <__CrdField3 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "ports" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField4 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "readinessProbe" => {
-                                let child_path = &path.field(key);
-                                <__CrdField5 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "resizePolicy" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField6 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "resources" => {
-                                let child_path = &path.field(key);
-                                <__CrdField7 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "restartPolicyRules" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField8 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "securityContext" => {
-                                let child_path = &path.field(key);
-                                <__CrdField9 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "startupProbe" => {
-                                let child_path = &path.field(key);
-                                <__CrdField10 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "volumeDevices" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField11 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "volumeMounts" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField12 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&rt::shape::Shape::STRING),
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_1),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_3),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField4 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_8: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_7),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_9: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField5 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_10: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField6 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_11: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_10),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_12: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField7 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_13: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField8 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_14: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_13),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_15: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField9 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_16: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField10 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_17: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField11 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_18: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_17),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_19: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField12 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_20: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_19),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_21: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "args",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "command",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "env",
+                        shape: &SHAPE_2,
+                    },
+                    rt::shape::Property {
+                        name: "envFrom",
+                        shape: &SHAPE_4,
+                    },
+                    rt::shape::Property {
+                        name: "image",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "imagePullPolicy",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "lifecycle",
+                        shape: &SHAPE_5,
+                    },
+                    rt::shape::Property {
+                        name: "livenessProbe",
+                        shape: &SHAPE_6,
+                    },
+                    rt::shape::Property {
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "ports",
+                        shape: &SHAPE_8,
+                    },
+                    rt::shape::Property {
+                        name: "readinessProbe",
+                        shape: &SHAPE_9,
+                    },
+                    rt::shape::Property {
+                        name: "resizePolicy",
+                        shape: &SHAPE_11,
+                    },
+                    rt::shape::Property {
+                        name: "resources",
+                        shape: &SHAPE_12,
+                    },
+                    rt::shape::Property {
+                        name: "restartPolicy",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "restartPolicyRules",
+                        shape: &SHAPE_14,
+                    },
+                    rt::shape::Property {
+                        name: "securityContext",
+                        shape: &SHAPE_15,
+                    },
+                    rt::shape::Property {
+                        name: "startupProbe",
+                        shape: &SHAPE_16,
+                    },
+                    rt::shape::Property {
+                        name: "stdin",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "stdinOnce",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "terminationMessagePath",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "terminationMessagePolicy",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "tty",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "volumeDevices",
+                        shape: &SHAPE_18,
+                    },
+                    rt::shape::Property {
+                        name: "volumeMounts",
+                        shape: &SHAPE_20,
+                    },
+                    rt::shape::Property {
+                        name: "workingDir",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_21
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -4839,108 +4162,6 @@ mod __crd_container {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    match key.as_str() {
-                        "env" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        "envFrom" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField1 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        "lifecycle" => {
-                            <__CrdField2 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "livenessProbe" => {
-                            <__CrdField3 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "ports" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField4 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        "readinessProbe" => {
-                            <__CrdField5 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "resizePolicy" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField6 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        "resources" => {
-                            <__CrdField7 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "restartPolicyRules" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField8 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        "securityContext" => {
-                            <__CrdField9 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "startupProbe" => {
-                            <__CrdField10 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "volumeDevices" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField11 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        "volumeMounts" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField12 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -5374,64 +4595,6 @@ mod __crd_container {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "args" | "command" | "env" | "envFrom" | "image"
-                            | "imagePullPolicy" | "name" | "ports" | "resizePolicy"
-                            | "restartPolicy" | "restartPolicyRules" | "stdin"
-                            | "stdinOnce" | "terminationMessagePath"
-                            | "terminationMessagePolicy" | "tty" | "volumeDevices"
-                            | "volumeMounts" | "workingDir" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            "lifecycle" => {
-                                <__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "livenessProbe" => {
-                                <__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "readinessProbe" => {
-                                <__CrdField5 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "resources" => {
-                                <__CrdField7 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "securityContext" => {
-                                <__CrdField9 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "startupProbe" => {
-                                <__CrdField10 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -5580,149 +4743,6 @@ mod __crd_container {
                             }
                         }
                         _ => {}
-                    }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("env") {
-                    let child_path = &path.field("env");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
-                    }
-                }
-                if let Some(child) = map.get("envFrom") {
-                    let child_path = &path.field("envFrom");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField1 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
-                    }
-                }
-                if let Some(child) = map.get("lifecycle") {
-                    let child_path = &path.field("lifecycle");
-                    <__CrdField2 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("livenessProbe") {
-                    let child_path = &path.field("livenessProbe");
-                    <__CrdField3 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("ports") {
-                    let child_path = &path.field("ports");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField4 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
-                    }
-                }
-                if let Some(child) = map.get("readinessProbe") {
-                    let child_path = &path.field("readinessProbe");
-                    <__CrdField5 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("resizePolicy") {
-                    let child_path = &path.field("resizePolicy");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField6 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
-                    }
-                }
-                if let Some(child) = map.get("resources") {
-                    let child_path = &path.field("resources");
-                    <__CrdField7 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("restartPolicyRules") {
-                    let child_path = &path.field("restartPolicyRules");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField8 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
-                    }
-                }
-                if let Some(child) = map.get("securityContext") {
-                    let child_path = &path.field("securityContext");
-                    <__CrdField9 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("startupProbe") {
-                    let child_path = &path.field("startupProbe");
-                    <__CrdField10 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("volumeDevices") {
-                    let child_path = &path.field("volumeDevices");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField11 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
-                    }
-                }
-                if let Some(child) = map.get("volumeMounts") {
-                    let child_path = &path.field("volumeMounts");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField12 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
                     }
                 }
             }
@@ -6378,35 +5398,35 @@ mod __crd_container_port {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ContainerPort {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "containerPort" | "hostIP" | "hostPort" | "name"
-                            | "protocol" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "containerPort",
+                        shape: &rt::shape::Shape::INT32,
+                    },
+                    rt::shape::Property {
+                        name: "hostIP",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "hostPort",
+                        shape: &rt::shape::Shape::INT32,
+                    },
+                    rt::shape::Property {
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "protocol",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -6477,22 +5497,6 @@ mod __crd_container_port {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "containerPort" | "hostIP" | "hostPort" | "name"
-                            | "protocol" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -6575,34 +5579,23 @@ mod __crd_container_resize_policy {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ContainerResizePolicy {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "resourceName" | "restartPolicy" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "resourceName",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "restartPolicy",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -6661,23 +5654,6 @@ mod __crd_container_resize_policy {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "resourceName" | "restartPolicy" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -6739,41 +5715,30 @@ mod __crd_container_restart_rule {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ContainerRestartRule {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "action" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "exitCodes" => {
-                                let child_path = &path.field(key);
-                                <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "action",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "exitCodes",
+                        shape: &SHAPE_0,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_1
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -6795,15 +5760,6 @@ mod __crd_container_restart_rule {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    if matches!(key.as_str(), "exitCodes") {
-                        <__CrdField0 as rt::schema::ObjectSchema>::default_value(child);
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -6870,27 +5826,6 @@ mod __crd_container_restart_rule {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "action" => rt::schema::leaf_equal(nv, ov),
-                            "exitCodes" => {
-                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -6906,18 +5841,6 @@ mod __crd_container_restart_rule {
                             errs,
                         );
                     }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("exitCodes") {
-                    let child_path = &path.field("exitCodes");
-                    <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
                 }
             }
         }
@@ -7029,56 +5952,28 @@ mod __crd_container_restart_rule_on_exit_codes {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ContainerRestartRuleOnExitCodes {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "operator" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "values" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            rt::schema::prune_leaf(item, item_path, pruned);
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&rt::shape::Shape::INT32),
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "operator",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "values",
+                        shape: &SHAPE_0,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_1
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -7177,21 +6072,6 @@ mod __crd_container_restart_rule_on_exit_codes {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "operator" | "values" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
     /// Public for benchmarks and tests that run one rule on a value read ahead
@@ -7280,50 +6160,33 @@ mod __crd_downward_api_projection {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for DownwardAPIProjection {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "items" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_0),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "items",
+                        shape: &SHAPE_1,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_2
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -7357,21 +6220,6 @@ mod __crd_downward_api_projection {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    if matches!(key.as_str(), "items") {
-                        if let rt::Value::Array(items) = child {
-                            for item in items.iter_mut() {
-                                <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                    item,
-                                );
-                            }
-                        }
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -7449,21 +6297,6 @@ mod __crd_downward_api_projection {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "items" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -7482,23 +6315,6 @@ mod __crd_downward_api_projection {
                                     errs,
                                 );
                             }
-                        }
-                    }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("items") {
-                    let child_path = &path.field("items");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
                         }
                     }
                 }
@@ -7630,50 +6446,48 @@ mod __crd_downward_api_volume_file {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for DownwardAPIVolumeFile {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "mode" | "path" | "user" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "fieldRef" => {
-                                let child_path = &path.field(key);
-                                <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "resourceFieldRef" => {
-                                let child_path = &path.field(key);
-                                <__CrdField1 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "fieldRef",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "mode",
+                        shape: &rt::shape::Shape::INT32,
+                    },
+                    rt::shape::Property {
+                        name: "path",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "resourceFieldRef",
+                        shape: &SHAPE_1,
+                    },
+                    rt::shape::Property {
+                        name: "user",
+                        shape: &rt::shape::Shape::INT64,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_2
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -7707,25 +6521,6 @@ mod __crd_downward_api_volume_file {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    match key.as_str() {
-                        "fieldRef" => {
-                            <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "resourceFieldRef" => {
-                            <__CrdField1 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        _ => {}
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -7822,33 +6617,6 @@ mod __crd_downward_api_volume_file {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "mode" | "path" | "user" => rt::schema::leaf_equal(nv, ov),
-                            "fieldRef" => {
-                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "resourceFieldRef" => {
-                                <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -7875,26 +6643,6 @@ mod __crd_downward_api_volume_file {
                         }
                         _ => {}
                     }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("fieldRef") {
-                    let child_path = &path.field("fieldRef");
-                    <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("resourceFieldRef") {
-                    let child_path = &path.field("resourceFieldRef");
-                    <__CrdField1 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
                 }
             }
         }
@@ -8069,58 +6817,41 @@ mod __crd_downward_api_volume_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for DownwardAPIVolumeSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "defaultMode" | "defaultUser" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "items" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_0),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "defaultMode",
+                        shape: &rt::shape::Shape::INT32,
+                    },
+                    rt::shape::Property {
+                        name: "defaultUser",
+                        shape: &rt::shape::Shape::INT64,
+                    },
+                    rt::shape::Property {
+                        name: "items",
+                        shape: &SHAPE_1,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_2
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -8154,21 +6885,6 @@ mod __crd_downward_api_volume_source {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    if matches!(key.as_str(), "items") {
-                        if let rt::Value::Array(items) = child {
-                            for item in items.iter_mut() {
-                                <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                    item,
-                                );
-                            }
-                        }
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -8275,23 +6991,6 @@ mod __crd_downward_api_volume_source {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "defaultMode" | "defaultUser" | "items" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -8310,23 +7009,6 @@ mod __crd_downward_api_volume_source {
                                     errs,
                                 );
                             }
-                        }
-                    }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("items") {
-                    let child_path = &path.field("items");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
                         }
                     }
                 }
@@ -8489,46 +7171,51 @@ mod __crd_empty_dir_volume_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for EmptyDirVolumeSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "medium" | "mode" | "sizeLimit" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
-        }
-        fn default_value(_value: &mut rt::Value) {}
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
+        fn shape() -> &'static rt::shape::Shape {
             static PATTERN_1: rt::regex::Pattern = rt::regex::Pattern::new(
                 "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
             );
             static NODE_0: rt::Node = rt::Node {
                 types: rt::openapi::Types::IntOrString,
                 pattern: Some(&PATTERN_1),
+                ..rt::Node::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                node: &NODE_0,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "medium",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "mode",
+                        shape: &rt::shape::Shape::INT32,
+                    },
+                    rt::shape::Property {
+                        name: "sizeLimit",
+                        shape: &SHAPE_2,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_3
+        }
+        fn validate_value(
+            value: &rt::Value,
+            old: Option<&rt::Value>,
+            path: &rt::Path,
+            res: &mut rt::openapi::Res,
+        ) {
+            static PATTERN_5: rt::regex::Pattern = rt::regex::Pattern::new(
+                "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
+            );
+            static NODE_4: rt::Node = rt::Node {
+                types: rt::openapi::Types::IntOrString,
+                pattern: Some(&PATTERN_5),
                 ..rt::Node::EMPTY
             };
             let node_res = rt::openapi::node(
@@ -8569,7 +7256,7 @@ mod __crd_empty_dir_volume_source {
                                     &|v, _o, p| rt::openapi::node(
                                         v,
                                         p,
-                                        &NODE_0,
+                                        &NODE_4,
                                         Some(
                                             &rt::openapi::Junctors {
                                                 all_of: &[],
@@ -8604,12 +7291,12 @@ mod __crd_empty_dir_volume_source {
             );
         }
         fn is_valid(value: &rt::Value) -> bool {
-            static PATTERN_3: rt::regex::Pattern = rt::regex::Pattern::new(
+            static PATTERN_7: rt::regex::Pattern = rt::regex::Pattern::new(
                 "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
             );
-            static NODE_2: rt::Node = rt::Node {
+            static NODE_6: rt::Node = rt::Node {
                 types: rt::openapi::Types::IntOrString,
-                pattern: Some(&PATTERN_3),
+                pattern: Some(&PATTERN_7),
                 ..rt::Node::EMPTY
             };
             rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
@@ -8621,7 +7308,7 @@ mod __crd_empty_dir_volume_source {
                                 "medium" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
                                 "mode" => rt::openapi::leaf_ok(child, &rt::Node::INT32),
                                 "sizeLimit" => {
-                                    rt::openapi::leaf_ok(child, &NODE_2)
+                                    rt::openapi::leaf_ok(child, &NODE_6)
                                         && (rt::openapi::leaf_ok(child, &rt::Node::INTEGER)
                                             || rt::openapi::leaf_ok(child, &rt::Node::STRING))
                                 }
@@ -8631,23 +7318,6 @@ mod __crd_empty_dir_volume_source {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "medium" | "mode" | "sizeLimit" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -8742,50 +7412,40 @@ mod __crd_env_from_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for EnvFromSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "prefix" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "configMapRef" => {
-                                let child_path = &path.field(key);
-                                <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "secretRef" => {
-                                let child_path = &path.field(key);
-                                <__CrdField1 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "configMapRef",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "prefix",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "secretRef",
+                        shape: &SHAPE_1,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_2
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -8819,25 +7479,6 @@ mod __crd_env_from_source {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    match key.as_str() {
-                        "configMapRef" => {
-                            <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "secretRef" => {
-                            <__CrdField1 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        _ => {}
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -8907,33 +7548,6 @@ mod __crd_env_from_source {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "prefix" => rt::schema::leaf_equal(nv, ov),
-                            "configMapRef" => {
-                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "secretRef" => {
-                                <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -8960,26 +7574,6 @@ mod __crd_env_from_source {
                         }
                         _ => {}
                     }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("configMapRef") {
-                    let child_path = &path.field("configMapRef");
-                    <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("secretRef") {
-                    let child_path = &path.field("secretRef");
-                    <__CrdField1 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
                 }
             }
         }
@@ -9119,41 +7713,34 @@ mod __crd_env_var {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for EnvVar {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "name" | "value" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "valueFrom" => {
-                                let child_path = &path.field(key);
-                                <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "value",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "valueFrom",
+                        shape: &SHAPE_0,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_1
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -9175,15 +7762,6 @@ mod __crd_env_var {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    if matches!(key.as_str(), "valueFrom") {
-                        <__CrdField0 as rt::schema::ObjectSchema>::default_value(child);
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -9251,27 +7829,6 @@ mod __crd_env_var {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "name" | "value" => rt::schema::leaf_equal(nv, ov),
-                            "valueFrom" => {
-                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -9287,18 +7844,6 @@ mod __crd_env_var {
                             errs,
                         );
                     }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("valueFrom") {
-                    let child_path = &path.field("valueFrom");
-                    <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
                 }
             }
         }
@@ -9425,69 +7970,66 @@ mod __crd_env_var_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for EnvVarSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "configMapKeyRef" => {
-                                let child_path = &path.field(key);
-                                <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "fieldRef" => {
-                                let child_path = &path.field(key);
-                                <__CrdField1 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "fileKeyRef" => {
-                                let child_path = &path.field(key);
-                                <__CrdField2 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "resourceFieldRef" => {
-                                let child_path = &path.field(key);
-                                <__CrdField3 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "secretKeyRef" => {
-                                let child_path = &path.field(key);
-                                <__CrdField4 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField4 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "configMapKeyRef",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "fieldRef",
+                        shape: &SHAPE_1,
+                    },
+                    rt::shape::Property {
+                        name: "fileKeyRef",
+                        shape: &SHAPE_2,
+                    },
+                    rt::shape::Property {
+                        name: "resourceFieldRef",
+                        shape: &SHAPE_3,
+                    },
+                    rt::shape::Property {
+                        name: "secretKeyRef",
+                        shape: &SHAPE_4,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_5
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -9548,40 +8090,6 @@ mod __crd_env_var_source {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    match key.as_str() {
-                        "configMapKeyRef" => {
-                            <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "fieldRef" => {
-                            <__CrdField1 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "fileKeyRef" => {
-                            <__CrdField2 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "resourceFieldRef" => {
-                            <__CrdField3 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "secretKeyRef" => {
-                            <__CrdField4 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        _ => {}
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -9664,50 +8172,6 @@ mod __crd_env_var_source {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "configMapKeyRef" => {
-                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "fieldRef" => {
-                                <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "fileKeyRef" => {
-                                <__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "resourceFieldRef" => {
-                                <__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "secretKeyRef" => {
-                                <__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -9758,50 +8222,6 @@ mod __crd_env_var_source {
                         }
                         _ => {}
                     }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("configMapKeyRef") {
-                    let child_path = &path.field("configMapKeyRef");
-                    <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("fieldRef") {
-                    let child_path = &path.field("fieldRef");
-                    <__CrdField1 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("fileKeyRef") {
-                    let child_path = &path.field("fileKeyRef");
-                    <__CrdField2 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("resourceFieldRef") {
-                    let child_path = &path.field("resourceFieldRef");
-                    <__CrdField3 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("secretKeyRef") {
-                    let child_path = &path.field("secretKeyRef");
-                    <__CrdField4 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
                 }
             }
         }
@@ -10048,315 +8468,252 @@ mod __crd_ephemeral_container {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for EphemeralContainer {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "image" | "imagePullPolicy" | "name" | "restartPolicy"
-                            | "stdin" | "stdinOnce" | "targetContainerName"
-                            | "terminationMessagePath" | "terminationMessagePolicy"
-                            | "tty" | "workingDir" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "args" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            rt::schema::prune_leaf(item, item_path, pruned);
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "command" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            rt::schema::prune_leaf(item, item_path, pruned);
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "env" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "envFrom" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField1 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "lifecycle" => {
-                                let child_path = &path.field(key);
-                                <__CrdField2 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "livenessProbe" => {
-                                let child_path = &path.field(key);
-                                <__CrdField3 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "ports" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField4 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "readinessProbe" => {
-                                let child_path = &path.field(key);
-                                <__CrdField5 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "resizePolicy" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField6 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "resources" => {
-                                let child_path = &path.field(key);
-                                <__CrdField7 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "restartPolicyRules" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField8 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "securityContext" => {
-                                let child_path = &path.field(key);
-                                <__CrdField9 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "startupProbe" => {
-                                let child_path = &path.field(key);
-                                <__CrdField10 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "volumeDevices" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField11 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "volumeMounts" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField12 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&rt::shape::Shape::STRING),
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_1),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_3),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField4 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_8: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_7),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_9: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField5 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_10: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField6 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_11: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_10),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_12: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField7 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_13: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField8 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_14: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_13),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_15: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField9 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_16: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField10 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_17: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField11 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_18: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_17),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_19: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField12 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_20: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_19),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_21: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "args",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "command",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "env",
+                        shape: &SHAPE_2,
+                    },
+                    rt::shape::Property {
+                        name: "envFrom",
+                        shape: &SHAPE_4,
+                    },
+                    rt::shape::Property {
+                        name: "image",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "imagePullPolicy",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "lifecycle",
+                        shape: &SHAPE_5,
+                    },
+                    rt::shape::Property {
+                        name: "livenessProbe",
+                        shape: &SHAPE_6,
+                    },
+                    rt::shape::Property {
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "ports",
+                        shape: &SHAPE_8,
+                    },
+                    rt::shape::Property {
+                        name: "readinessProbe",
+                        shape: &SHAPE_9,
+                    },
+                    rt::shape::Property {
+                        name: "resizePolicy",
+                        shape: &SHAPE_11,
+                    },
+                    rt::shape::Property {
+                        name: "resources",
+                        shape: &SHAPE_12,
+                    },
+                    rt::shape::Property {
+                        name: "restartPolicy",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "restartPolicyRules",
+                        shape: &SHAPE_14,
+                    },
+                    rt::shape::Property {
+                        name: "securityContext",
+                        shape: &SHAPE_15,
+                    },
+                    rt::shape::Property {
+                        name: "startupProbe",
+                        shape: &SHAPE_16,
+                    },
+                    rt::shape::Property {
+                        name: "stdin",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "stdinOnce",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "targetContainerName",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "terminationMessagePath",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "terminationMessagePolicy",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "tty",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "volumeDevices",
+                        shape: &SHAPE_18,
+                    },
+                    rt::shape::Property {
+                        name: "volumeMounts",
+                        shape: &SHAPE_20,
+                    },
+                    rt::shape::Property {
+                        name: "workingDir",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_21
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -10573,108 +8930,6 @@ mod __crd_ephemeral_container {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    match key.as_str() {
-                        "env" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        "envFrom" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField1 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        "lifecycle" => {
-                            <__CrdField2 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "livenessProbe" => {
-                            <__CrdField3 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "ports" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField4 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        "readinessProbe" => {
-                            <__CrdField5 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "resizePolicy" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField6 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        "resources" => {
-                            <__CrdField7 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "restartPolicyRules" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField8 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        "securityContext" => {
-                            <__CrdField9 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "startupProbe" => {
-                            <__CrdField10 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "volumeDevices" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField11 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        "volumeMounts" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField12 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -11108,64 +9363,6 @@ mod __crd_ephemeral_container {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "args" | "command" | "env" | "envFrom" | "image"
-                            | "imagePullPolicy" | "name" | "ports" | "resizePolicy"
-                            | "restartPolicy" | "restartPolicyRules" | "stdin"
-                            | "stdinOnce" | "targetContainerName"
-                            | "terminationMessagePath" | "terminationMessagePolicy"
-                            | "tty" | "volumeDevices" | "volumeMounts" | "workingDir" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            "lifecycle" => {
-                                <__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "livenessProbe" => {
-                                <__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "readinessProbe" => {
-                                <__CrdField5 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "resources" => {
-                                <__CrdField7 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "securityContext" => {
-                                <__CrdField9 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "startupProbe" => {
-                                <__CrdField10 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -11314,149 +9511,6 @@ mod __crd_ephemeral_container {
                             }
                         }
                         _ => {}
-                    }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("env") {
-                    let child_path = &path.field("env");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
-                    }
-                }
-                if let Some(child) = map.get("envFrom") {
-                    let child_path = &path.field("envFrom");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField1 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
-                    }
-                }
-                if let Some(child) = map.get("lifecycle") {
-                    let child_path = &path.field("lifecycle");
-                    <__CrdField2 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("livenessProbe") {
-                    let child_path = &path.field("livenessProbe");
-                    <__CrdField3 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("ports") {
-                    let child_path = &path.field("ports");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField4 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
-                    }
-                }
-                if let Some(child) = map.get("readinessProbe") {
-                    let child_path = &path.field("readinessProbe");
-                    <__CrdField5 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("resizePolicy") {
-                    let child_path = &path.field("resizePolicy");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField6 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
-                    }
-                }
-                if let Some(child) = map.get("resources") {
-                    let child_path = &path.field("resources");
-                    <__CrdField7 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("restartPolicyRules") {
-                    let child_path = &path.field("restartPolicyRules");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField8 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
-                    }
-                }
-                if let Some(child) = map.get("securityContext") {
-                    let child_path = &path.field("securityContext");
-                    <__CrdField9 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("startupProbe") {
-                    let child_path = &path.field("startupProbe");
-                    <__CrdField10 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("volumeDevices") {
-                    let child_path = &path.field("volumeDevices");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField11 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
-                    }
-                }
-                if let Some(child) = map.get("volumeMounts") {
-                    let child_path = &path.field("volumeMounts");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField12 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
                     }
                 }
             }
@@ -12114,33 +10168,26 @@ mod __crd_ephemeral_volume_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for EphemeralVolumeSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "volumeClaimTemplate" => {
-                                let child_path = &path.field(key);
-                                <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "volumeClaimTemplate",
+                        shape: &SHAPE_0,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_1
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -12162,15 +10209,6 @@ mod __crd_ephemeral_volume_source {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    if matches!(key.as_str(), "volumeClaimTemplate") {
-                        <__CrdField0 as rt::schema::ObjectSchema>::default_value(child);
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -12218,26 +10256,6 @@ mod __crd_ephemeral_volume_source {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "volumeClaimTemplate" => {
-                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -12253,18 +10271,6 @@ mod __crd_ephemeral_volume_source {
                             errs,
                         );
                     }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("volumeClaimTemplate") {
-                    let child_path = &path.field("volumeClaimTemplate");
-                    <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
                 }
             }
         }
@@ -12363,34 +10369,23 @@ mod __crd_eviction_responder {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for EvictionResponder {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "name" | "priority" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "priority",
+                        shape: &rt::shape::Shape::INT32,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -12461,21 +10456,6 @@ mod __crd_eviction_responder {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "name" | "priority" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -12550,48 +10530,24 @@ mod __crd_exec_action {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ExecAction {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "command" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            rt::schema::prune_leaf(item, item_path, pruned);
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&rt::shape::Shape::STRING),
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "command",
+                        shape: &SHAPE_0,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_1
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -12671,21 +10627,6 @@ mod __crd_exec_action {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "command" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
     /// Public for benchmarks and tests that run one rule on a value read ahead
@@ -12759,78 +10700,40 @@ mod __crd_fc_volume_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for FCVolumeSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "fsType" | "lun" | "readOnly" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "targetWWNs" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            rt::schema::prune_leaf(item, item_path, pruned);
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "wwids" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            rt::schema::prune_leaf(item, item_path, pruned);
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&rt::shape::Shape::STRING),
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "fsType",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "lun",
+                        shape: &rt::shape::Shape::INT32,
+                    },
+                    rt::shape::Property {
+                        name: "readOnly",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "targetWWNs",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "wwids",
+                        shape: &SHAPE_0,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_1
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -12948,23 +10851,6 @@ mod __crd_fc_volume_source {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "fsType" | "lun" | "readOnly" | "targetWWNs" | "wwids" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
     /// Public for benchmarks and tests that run one rule on a value read ahead
@@ -13074,34 +10960,31 @@ mod __crd_file_key_selector {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for FileKeySelector {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "key" | "optional" | "path" | "volumeName" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "key",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "optional",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "path",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "volumeName",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -13171,23 +11054,6 @@ mod __crd_file_key_selector {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "key" | "optional" | "path" | "volumeName" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -13265,61 +11131,47 @@ mod __crd_flex_volume_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for FlexVolumeSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "driver" | "fsType" | "readOnly" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "options" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, child| {
-                                                let child_path = &child_path.key(key);
-                                                rt::schema::prune_leaf(child, child_path, pruned);
-                                                !child.is_null()
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        rt::schema::prune_items_unknown(items, child_path, pruned);
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "secretRef" => {
-                                let child_path = &path.field(key);
-                                <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "driver",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "fsType",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "options",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "readOnly",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "secretRef",
+                        shape: &SHAPE_1,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_2
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -13341,15 +11193,6 @@ mod __crd_flex_volume_source {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    if matches!(key.as_str(), "secretRef") {
-                        <__CrdField0 as rt::schema::ObjectSchema>::default_value(child);
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -13484,41 +11327,6 @@ mod __crd_flex_volume_source {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "driver" | "fsType" | "readOnly" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            "options" => {
-                                match (nv, ov) {
-                                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                        rt::schema::fields_equal(
-                                            nv,
-                                            ov,
-                                            &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                        )
-                                    }
-                                    _ => rt::schema::leaf_equal(nv, ov),
-                                }
-                            }
-                            "secretRef" => {
-                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -13534,18 +11342,6 @@ mod __crd_flex_volume_source {
                             errs,
                         );
                     }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("secretRef") {
-                    let child_path = &path.field("secretRef");
-                    <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
                 }
             }
         }
@@ -13693,34 +11489,23 @@ mod __crd_flocker_volume_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for FlockerVolumeSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "datasetName" | "datasetUUID" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "datasetName",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "datasetUUID",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -13771,23 +11556,6 @@ mod __crd_flocker_volume_source {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "datasetName" | "datasetUUID" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -13848,34 +11616,31 @@ mod __crd_gce_persistent_disk_volume_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for GCEPersistentDiskVolumeSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "fsType" | "partition" | "pdName" | "readOnly" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "fsType",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "partition",
+                        shape: &rt::shape::Shape::INT32,
+                    },
+                    rt::shape::Property {
+                        name: "pdName",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "readOnly",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -13957,23 +11722,6 @@ mod __crd_gce_persistent_disk_volume_source {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "fsType" | "partition" | "pdName" | "readOnly" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -14069,34 +11817,27 @@ mod __crd_grpc_action {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for GRPCAction {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "mode" | "port" | "service" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "mode",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "port",
+                        shape: &rt::shape::Shape::INT32,
+                    },
+                    rt::shape::Property {
+                        name: "service",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -14166,21 +11907,6 @@ mod __crd_grpc_action {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "mode" | "port" | "service" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -14255,34 +11981,27 @@ mod __crd_git_repo_volume_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for GitRepoVolumeSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "directory" | "repository" | "revision" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "directory",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "repository",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "revision",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -14341,23 +12060,6 @@ mod __crd_git_repo_volume_source {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "directory" | "repository" | "revision" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -14420,34 +12122,27 @@ mod __crd_glusterfs_volume_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for GlusterfsVolumeSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "endpoints" | "path" | "readOnly" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "endpoints",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "path",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "readOnly",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -14517,23 +12212,6 @@ mod __crd_glusterfs_volume_source {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "endpoints" | "path" | "readOnly" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -14609,58 +12287,53 @@ mod __crd_http_get_action {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for HTTPGetAction {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "host" | "path" | "port" | "protocol" | "scheme" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "httpHeaders" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_0),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "host",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "httpHeaders",
+                        shape: &SHAPE_1,
+                    },
+                    rt::shape::Property {
+                        name: "path",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "port",
+                        shape: &rt::shape::Shape::INT_OR_STRING,
+                    },
+                    rt::shape::Property {
+                        name: "protocol",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "scheme",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_2
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -14694,21 +12367,6 @@ mod __crd_http_get_action {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    if matches!(key.as_str(), "httpHeaders") {
-                        if let rt::Value::Array(items) = child {
-                            for item in items.iter_mut() {
-                                <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                    item,
-                                );
-                            }
-                        }
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -14841,22 +12499,6 @@ mod __crd_http_get_action {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "host" | "httpHeaders" | "path" | "port" | "protocol"
-                            | "scheme" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -14875,23 +12517,6 @@ mod __crd_http_get_action {
                                     errs,
                                 );
                             }
-                        }
-                    }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("httpHeaders") {
-                    let child_path = &path.field("httpHeaders");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
                         }
                     }
                 }
@@ -15054,34 +12679,23 @@ mod __crd_http_header {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for HTTPHeader {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "name" | "value" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "value",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -15135,21 +12749,6 @@ mod __crd_http_header {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "name" | "value" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -15210,56 +12809,28 @@ mod __crd_host_alias {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for HostAlias {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "ip" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "hostnames" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            rt::schema::prune_leaf(item, item_path, pruned);
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&rt::shape::Shape::STRING),
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "hostnames",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "ip",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_1
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -15358,21 +12929,6 @@ mod __crd_host_alias {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "hostnames" | "ip" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
     /// Public for benchmarks and tests that run one rule on a value read ahead
@@ -15446,34 +13002,23 @@ mod __crd_host_path_volume_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for HostPathVolumeSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "path" | "type" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "path",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "type",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -15528,21 +13073,6 @@ mod __crd_host_path_volume_source {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "path" | "type" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -15604,65 +13134,71 @@ mod __crd_iscsi_volume_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ISCSIVolumeSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "chapAuthDiscovery" | "chapAuthSession" | "fsType"
-                            | "initiatorName" | "iqn" | "iscsiInterface" | "lun"
-                            | "readOnly" | "targetPortal" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "portals" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            rt::schema::prune_leaf(item, item_path, pruned);
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "secretRef" => {
-                                let child_path = &path.field(key);
-                                <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&rt::shape::Shape::STRING),
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "chapAuthDiscovery",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "chapAuthSession",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "fsType",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "initiatorName",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "iqn",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "iscsiInterface",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "lun",
+                        shape: &rt::shape::Shape::INT32,
+                    },
+                    rt::shape::Property {
+                        name: "portals",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "readOnly",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "secretRef",
+                        shape: &SHAPE_1,
+                    },
+                    rt::shape::Property {
+                        name: "targetPortal",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_2
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -15684,15 +13220,6 @@ mod __crd_iscsi_volume_source {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    if matches!(key.as_str(), "secretRef") {
-                        <__CrdField0 as rt::schema::ObjectSchema>::default_value(child);
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -15831,31 +13358,6 @@ mod __crd_iscsi_volume_source {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "chapAuthDiscovery" | "chapAuthSession" | "fsType"
-                            | "initiatorName" | "iqn" | "iscsiInterface" | "lun"
-                            | "portals" | "readOnly" | "targetPortal" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            "secretRef" => {
-                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -15871,18 +13373,6 @@ mod __crd_iscsi_volume_source {
                             errs,
                         );
                     }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("secretRef") {
-                    let child_path = &path.field("secretRef");
-                    <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
                 }
             }
         }
@@ -16050,34 +13540,23 @@ mod __crd_image_volume_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ImageVolumeSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "pullPolicy" | "reference" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "pullPolicy",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "reference",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -16128,21 +13607,6 @@ mod __crd_image_volume_source {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "pullPolicy" | "reference" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -16203,34 +13667,31 @@ mod __crd_key_to_path {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for KeyToPath {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "key" | "mode" | "path" | "user" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "key",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "mode",
+                        shape: &rt::shape::Shape::INT32,
+                    },
+                    rt::shape::Property {
+                        name: "path",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "user",
+                        shape: &rt::shape::Shape::INT64,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -16309,23 +13770,6 @@ mod __crd_key_to_path {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "key" | "mode" | "path" | "user" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -16422,50 +13866,40 @@ mod __crd_lifecycle {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for Lifecycle {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "stopSignal" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "postStart" => {
-                                let child_path = &path.field(key);
-                                <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "preStop" => {
-                                let child_path = &path.field(key);
-                                <__CrdField1 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "postStart",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "preStop",
+                        shape: &SHAPE_1,
+                    },
+                    rt::shape::Property {
+                        name: "stopSignal",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_2
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -16499,25 +13933,6 @@ mod __crd_lifecycle {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    match key.as_str() {
-                        "postStart" => {
-                            <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "preStop" => {
-                            <__CrdField1 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        _ => {}
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -16589,33 +14004,6 @@ mod __crd_lifecycle {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "stopSignal" => rt::schema::leaf_equal(nv, ov),
-                            "postStart" => {
-                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "preStop" => {
-                                <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -16642,26 +14030,6 @@ mod __crd_lifecycle {
                         }
                         _ => {}
                     }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("postStart") {
-                    let child_path = &path.field("postStart");
-                    <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("preStop") {
-                    let child_path = &path.field("preStop");
-                    <__CrdField1 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
                 }
             }
         }
@@ -16812,60 +14180,56 @@ mod __crd_lifecycle_handler {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for LifecycleHandler {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "exec" => {
-                                let child_path = &path.field(key);
-                                <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "httpGet" => {
-                                let child_path = &path.field(key);
-                                <__CrdField1 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "sleep" => {
-                                let child_path = &path.field(key);
-                                <__CrdField2 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "tcpSocket" => {
-                                let child_path = &path.field(key);
-                                <__CrdField3 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "exec",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "httpGet",
+                        shape: &SHAPE_1,
+                    },
+                    rt::shape::Property {
+                        name: "sleep",
+                        shape: &SHAPE_2,
+                    },
+                    rt::shape::Property {
+                        name: "tcpSocket",
+                        shape: &SHAPE_3,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_4
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -16917,35 +14281,6 @@ mod __crd_lifecycle_handler {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    match key.as_str() {
-                        "exec" => {
-                            <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "httpGet" => {
-                            <__CrdField1 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "sleep" => {
-                            <__CrdField2 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "tcpSocket" => {
-                            <__CrdField3 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        _ => {}
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -17020,44 +14355,6 @@ mod __crd_lifecycle_handler {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "exec" => {
-                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "httpGet" => {
-                                <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "sleep" => {
-                                <__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "tcpSocket" => {
-                                <__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -17100,42 +14397,6 @@ mod __crd_lifecycle_handler {
                         }
                         _ => {}
                     }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("exec") {
-                    let child_path = &path.field("exec");
-                    <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("httpGet") {
-                    let child_path = &path.field("httpGet");
-                    <__CrdField1 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("sleep") {
-                    let child_path = &path.field("sleep");
-                    <__CrdField2 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("tcpSocket") {
-                    let child_path = &path.field("tcpSocket");
-                    <__CrdField3 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
                 }
             }
         }
@@ -17310,34 +14571,19 @@ mod __crd_local_object_reference {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for LocalObjectReference {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "name" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -17391,21 +14637,6 @@ mod __crd_local_object_reference {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "name" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -17466,34 +14697,27 @@ mod __crd_nfs_volume_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for NFSVolumeSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "path" | "readOnly" | "server" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "path",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "readOnly",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "server",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -17563,23 +14787,6 @@ mod __crd_nfs_volume_source {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "path" | "readOnly" | "server" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -17660,59 +14867,43 @@ mod __crd_node_affinity {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for NodeAffinity {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "preferredDuringSchedulingIgnoredDuringExecution" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "requiredDuringSchedulingIgnoredDuringExecution" => {
-                                let child_path = &path.field(key);
-                                <__CrdField1 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_0),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "preferredDuringSchedulingIgnoredDuringExecution",
+                        shape: &SHAPE_1,
+                    },
+                    rt::shape::Property {
+                        name: "requiredDuringSchedulingIgnoredDuringExecution",
+                        shape: &SHAPE_2,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_3
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -17758,29 +14949,6 @@ mod __crd_node_affinity {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    match key.as_str() {
-                        "preferredDuringSchedulingIgnoredDuringExecution" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        "requiredDuringSchedulingIgnoredDuringExecution" => {
-                            <__CrdField1 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        _ => {}
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -17869,29 +15037,6 @@ mod __crd_node_affinity {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "preferredDuringSchedulingIgnoredDuringExecution" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            "requiredDuringSchedulingIgnoredDuringExecution" => {
-                                <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -17925,37 +15070,6 @@ mod __crd_node_affinity {
                         }
                         _ => {}
                     }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map
-                    .get("preferredDuringSchedulingIgnoredDuringExecution")
-                {
-                    let child_path = &path
-                        .field("preferredDuringSchedulingIgnoredDuringExecution");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
-                    }
-                }
-                if let Some(child) = map
-                    .get("requiredDuringSchedulingIgnoredDuringExecution")
-                {
-                    let child_path = &path
-                        .field("requiredDuringSchedulingIgnoredDuringExecution");
-                    <__CrdField1 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
                 }
             }
         }
@@ -18126,50 +15240,33 @@ mod __crd_node_selector {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for NodeSelector {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "nodeSelectorTerms" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_0),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "nodeSelectorTerms",
+                        shape: &SHAPE_1,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_2
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -18203,21 +15300,6 @@ mod __crd_node_selector {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    if matches!(key.as_str(), "nodeSelectorTerms") {
-                        if let rt::Value::Array(items) = child {
-                            for item in items.iter_mut() {
-                                <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                    item,
-                                );
-                            }
-                        }
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -18298,21 +15380,6 @@ mod __crd_node_selector {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "nodeSelectorTerms" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -18331,23 +15398,6 @@ mod __crd_node_selector {
                                     errs,
                                 );
                             }
-                        }
-                    }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("nodeSelectorTerms") {
-                    let child_path = &path.field("nodeSelectorTerms");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
                         }
                     }
                 }
@@ -18474,56 +15524,32 @@ mod __crd_node_selector_requirement {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for NodeSelectorRequirement {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "key" | "operator" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "values" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            rt::schema::prune_leaf(item, item_path, pruned);
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&rt::shape::Shape::STRING),
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "key",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "operator",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "values",
+                        shape: &SHAPE_0,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_1
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -18622,23 +15648,6 @@ mod __crd_node_selector_requirement {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "key" | "operator" | "values" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
     /// Public for benchmarks and tests that run one rule on a value read ahead
@@ -18718,76 +15727,50 @@ mod __crd_node_selector_term {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for NodeSelectorTerm {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "matchExpressions" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "matchFields" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField1 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_0),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_2),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "matchExpressions",
+                        shape: &SHAPE_1,
+                    },
+                    rt::shape::Property {
+                        name: "matchFields",
+                        shape: &SHAPE_3,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_4
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -18845,33 +15828,6 @@ mod __crd_node_selector_term {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    match key.as_str() {
-                        "matchExpressions" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        "matchFields" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField1 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -18990,23 +15946,6 @@ mod __crd_node_selector_term {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "matchExpressions" | "matchFields" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -19042,36 +15981,6 @@ mod __crd_node_selector_term {
                             }
                         }
                         _ => {}
-                    }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("matchExpressions") {
-                    let child_path = &path.field("matchExpressions");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
-                    }
-                }
-                if let Some(child) = map.get("matchFields") {
-                    let child_path = &path.field("matchFields");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField1 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
                     }
                 }
             }
@@ -19248,34 +16157,23 @@ mod __crd_object_field_selector {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ObjectFieldSelector {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "apiVersion" | "fieldPath" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "apiVersion",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "fieldPath",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -19332,21 +16230,6 @@ mod __crd_object_field_selector {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "apiVersion" | "fieldPath" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -19407,35 +16290,43 @@ mod __crd_object_reference {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ObjectReference {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "apiVersion" | "fieldPath" | "kind" | "name" | "namespace"
-                            | "resourceVersion" | "uid" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "apiVersion",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "fieldPath",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "kind",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "namespace",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "resourceVersion",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "uid",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -19490,22 +16381,6 @@ mod __crd_object_reference {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "apiVersion" | "fieldPath" | "kind" | "name" | "namespace"
-                            | "resourceVersion" | "uid" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -19588,91 +16463,81 @@ mod __crd_persistent_volume_claim_spec {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PersistentVolumeClaimSpec {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "storageClassName" | "volumeAttributesClassName"
-                            | "volumeMode" | "volumeName" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "accessModes" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            rt::schema::prune_leaf(item, item_path, pruned);
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "dataSource" => {
-                                let child_path = &path.field(key);
-                                <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "dataSourceRef" => {
-                                let child_path = &path.field(key);
-                                <__CrdField1 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "resources" => {
-                                let child_path = &path.field(key);
-                                <__CrdField2 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "selector" => {
-                                let child_path = &path.field(key);
-                                <__CrdField3 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&rt::shape::Shape::STRING),
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "accessModes",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "dataSource",
+                        shape: &SHAPE_1,
+                    },
+                    rt::shape::Property {
+                        name: "dataSourceRef",
+                        shape: &SHAPE_2,
+                    },
+                    rt::shape::Property {
+                        name: "resources",
+                        shape: &SHAPE_3,
+                    },
+                    rt::shape::Property {
+                        name: "selector",
+                        shape: &SHAPE_4,
+                    },
+                    rt::shape::Property {
+                        name: "storageClassName",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "volumeAttributesClassName",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "volumeMode",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "volumeName",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_5
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -19724,35 +16589,6 @@ mod __crd_persistent_volume_claim_spec {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    match key.as_str() {
-                        "dataSource" => {
-                            <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "dataSourceRef" => {
-                            <__CrdField1 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "resources" => {
-                            <__CrdField2 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "selector" => {
-                            <__CrdField3 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        _ => {}
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -19883,47 +16719,6 @@ mod __crd_persistent_volume_claim_spec {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "accessModes" | "storageClassName"
-                            | "volumeAttributesClassName" | "volumeMode"
-                            | "volumeName" => rt::schema::leaf_equal(nv, ov),
-                            "dataSource" => {
-                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "dataSourceRef" => {
-                                <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "resources" => {
-                                <__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "selector" => {
-                                <__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -19966,42 +16761,6 @@ mod __crd_persistent_volume_claim_spec {
                         }
                         _ => {}
                     }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("dataSource") {
-                    let child_path = &path.field("dataSource");
-                    <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("dataSourceRef") {
-                    let child_path = &path.field("dataSourceRef");
-                    <__CrdField1 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("resources") {
-                    let child_path = &path.field("resources");
-                    <__CrdField2 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("selector") {
-                    let child_path = &path.field("selector");
-                    <__CrdField3 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
                 }
             }
         }
@@ -20228,42 +16987,36 @@ mod __crd_persistent_volume_claim_template {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PersistentVolumeClaimTemplate {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "metadata" => {
-                                let child_path = &path.field(key);
-                                <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "spec" => {
-                                let child_path = &path.field(key);
-                                <__CrdField1 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "metadata",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "spec",
+                        shape: &SHAPE_1,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_2
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -20297,25 +17050,6 @@ mod __crd_persistent_volume_claim_template {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    match key.as_str() {
-                        "metadata" => {
-                            <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "spec" => {
-                            <__CrdField1 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        _ => {}
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -20377,32 +17111,6 @@ mod __crd_persistent_volume_claim_template {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "metadata" => {
-                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "spec" => {
-                                <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -20429,26 +17137,6 @@ mod __crd_persistent_volume_claim_template {
                         }
                         _ => {}
                     }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("metadata") {
-                    let child_path = &path.field("metadata");
-                    <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("spec") {
-                    let child_path = &path.field("spec");
-                    <__CrdField1 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
                 }
             }
         }
@@ -20578,34 +17266,23 @@ mod __crd_persistent_volume_claim_volume_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PersistentVolumeClaimVolumeSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "claimName" | "readOnly" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "claimName",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "readOnly",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -20675,21 +17352,6 @@ mod __crd_persistent_volume_claim_volume_source {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "claimName" | "readOnly" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -20764,34 +17426,23 @@ mod __crd_photon_persistent_disk_volume_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PhotonPersistentDiskVolumeSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "fsType" | "pdID" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "fsType",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "pdID",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -20846,21 +17497,6 @@ mod __crd_photon_persistent_disk_volume_source {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "fsType" | "pdID" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -20927,76 +17563,50 @@ mod __crd_pod_affinity {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodAffinity {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "preferredDuringSchedulingIgnoredDuringExecution" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "requiredDuringSchedulingIgnoredDuringExecution" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField1 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_0),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_2),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "preferredDuringSchedulingIgnoredDuringExecution",
+                        shape: &SHAPE_1,
+                    },
+                    rt::shape::Property {
+                        name: "requiredDuringSchedulingIgnoredDuringExecution",
+                        shape: &SHAPE_3,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_4
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -21054,33 +17664,6 @@ mod __crd_pod_affinity {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    match key.as_str() {
-                        "preferredDuringSchedulingIgnoredDuringExecution" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        "requiredDuringSchedulingIgnoredDuringExecution" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField1 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -21199,24 +17782,6 @@ mod __crd_pod_affinity {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "preferredDuringSchedulingIgnoredDuringExecution"
-                            | "requiredDuringSchedulingIgnoredDuringExecution" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -21254,42 +17819,6 @@ mod __crd_pod_affinity {
                             }
                         }
                         _ => {}
-                    }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map
-                    .get("preferredDuringSchedulingIgnoredDuringExecution")
-                {
-                    let child_path = &path
-                        .field("preferredDuringSchedulingIgnoredDuringExecution");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
-                    }
-                }
-                if let Some(child) = map
-                    .get("requiredDuringSchedulingIgnoredDuringExecution")
-                {
-                    let child_path = &path
-                        .field("requiredDuringSchedulingIgnoredDuringExecution");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField1 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
                     }
                 }
             }
@@ -21492,116 +18021,57 @@ mod __crd_pod_affinity_term {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodAffinityTerm {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "topologyKey" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "labelSelector" => {
-                                let child_path = &path.field(key);
-                                <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "matchLabelKeys" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            rt::schema::prune_leaf(item, item_path, pruned);
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "mismatchLabelKeys" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            rt::schema::prune_leaf(item, item_path, pruned);
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "namespaceSelector" => {
-                                let child_path = &path.field(key);
-                                <__CrdField1 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "namespaces" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            rt::schema::prune_leaf(item, item_path, pruned);
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&rt::shape::Shape::STRING),
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "labelSelector",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "matchLabelKeys",
+                        shape: &SHAPE_1,
+                    },
+                    rt::shape::Property {
+                        name: "mismatchLabelKeys",
+                        shape: &SHAPE_1,
+                    },
+                    rt::shape::Property {
+                        name: "namespaceSelector",
+                        shape: &SHAPE_2,
+                    },
+                    rt::shape::Property {
+                        name: "namespaces",
+                        shape: &SHAPE_1,
+                    },
+                    rt::shape::Property {
+                        name: "topologyKey",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_3
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -21635,25 +18105,6 @@ mod __crd_pod_affinity_term {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    match key.as_str() {
-                        "labelSelector" => {
-                            <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "namespaceSelector" => {
-                            <__CrdField1 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        _ => {}
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -21769,34 +18220,6 @@ mod __crd_pod_affinity_term {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "matchLabelKeys" | "mismatchLabelKeys" | "namespaces"
-                            | "topologyKey" => rt::schema::leaf_equal(nv, ov),
-                            "labelSelector" => {
-                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "namespaceSelector" => {
-                                <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -21823,26 +18246,6 @@ mod __crd_pod_affinity_term {
                         }
                         _ => {}
                     }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("labelSelector") {
-                    let child_path = &path.field("labelSelector");
-                    <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("namespaceSelector") {
-                    let child_path = &path.field("namespaceSelector");
-                    <__CrdField1 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
                 }
             }
         }
@@ -22010,76 +18413,50 @@ mod __crd_pod_anti_affinity {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodAntiAffinity {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "preferredDuringSchedulingIgnoredDuringExecution" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "requiredDuringSchedulingIgnoredDuringExecution" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField1 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_0),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_2),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "preferredDuringSchedulingIgnoredDuringExecution",
+                        shape: &SHAPE_1,
+                    },
+                    rt::shape::Property {
+                        name: "requiredDuringSchedulingIgnoredDuringExecution",
+                        shape: &SHAPE_3,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_4
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -22137,33 +18514,6 @@ mod __crd_pod_anti_affinity {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    match key.as_str() {
-                        "preferredDuringSchedulingIgnoredDuringExecution" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        "requiredDuringSchedulingIgnoredDuringExecution" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField1 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -22282,24 +18632,6 @@ mod __crd_pod_anti_affinity {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "preferredDuringSchedulingIgnoredDuringExecution"
-                            | "requiredDuringSchedulingIgnoredDuringExecution" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -22337,42 +18669,6 @@ mod __crd_pod_anti_affinity {
                             }
                         }
                         _ => {}
-                    }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map
-                    .get("preferredDuringSchedulingIgnoredDuringExecution")
-                {
-                    let child_path = &path
-                        .field("preferredDuringSchedulingIgnoredDuringExecution");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
-                    }
-                }
-                if let Some(child) = map
-                    .get("requiredDuringSchedulingIgnoredDuringExecution")
-                {
-                    let child_path = &path
-                        .field("requiredDuringSchedulingIgnoredDuringExecution");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField1 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
                     }
                 }
             }
@@ -22569,56 +18865,52 @@ mod __crd_pod_certificate_projection {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodCertificateProjection {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "certificateChainPath" | "credentialBundlePath" | "keyPath"
-                            | "keyType" | "maxExpirationSeconds" | "signerName"
-                            | "user" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "userAnnotations" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, child| {
-                                                let child_path = &child_path.key(key);
-                                                rt::schema::prune_leaf(child, child_path, pruned);
-                                                !child.is_null()
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        rt::schema::prune_items_unknown(items, child_path, pruned);
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "certificateChainPath",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "credentialBundlePath",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "keyPath",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "keyType",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "maxExpirationSeconds",
+                        shape: &rt::shape::Shape::INT32,
+                    },
+                    rt::shape::Property {
+                        name: "signerName",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "user",
+                        shape: &rt::shape::Shape::INT64,
+                    },
+                    rt::shape::Property {
+                        name: "userAnnotations",
+                        shape: &SHAPE_0,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_1
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -22759,35 +19051,6 @@ mod __crd_pod_certificate_projection {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "certificateChainPath" | "credentialBundlePath" | "keyPath"
-                            | "keyType" | "maxExpirationSeconds" | "signerName"
-                            | "user" => rt::schema::leaf_equal(nv, ov),
-                            "userAnnotations" => {
-                                match (nv, ov) {
-                                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                        rt::schema::fields_equal(
-                                            nv,
-                                            ov,
-                                            &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                        )
-                                    }
-                                    _ => rt::schema::leaf_equal(nv, ov),
-                                }
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
     /// Public for benchmarks and tests that run one rule on a value read ahead
@@ -22901,94 +19164,46 @@ mod __crd_pod_dns_config {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodDNSConfig {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "nameservers" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            rt::schema::prune_leaf(item, item_path, pruned);
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "options" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "searches" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            rt::schema::prune_leaf(item, item_path, pruned);
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&rt::shape::Shape::STRING),
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_1),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "nameservers",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "options",
+                        shape: &SHAPE_2,
+                    },
+                    rt::shape::Property {
+                        name: "searches",
+                        shape: &SHAPE_0,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_3
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -23022,21 +19237,6 @@ mod __crd_pod_dns_config {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    if matches!(key.as_str(), "options") {
-                        if let rt::Value::Array(items) = child {
-                            for item in items.iter_mut() {
-                                <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                    item,
-                                );
-                            }
-                        }
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -23158,23 +19358,6 @@ mod __crd_pod_dns_config {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "nameservers" | "options" | "searches" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -23193,23 +19376,6 @@ mod __crd_pod_dns_config {
                                     errs,
                                 );
                             }
-                        }
-                    }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("options") {
-                    let child_path = &path.field("options");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
                         }
                     }
                 }
@@ -23365,34 +19531,23 @@ mod __crd_pod_dns_config_option {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodDNSConfigOption {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "name" | "value" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "value",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -23443,21 +19598,6 @@ mod __crd_pod_dns_config_option {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "name" | "value" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -23518,34 +19658,19 @@ mod __crd_pod_os {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodOS {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "name" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -23599,21 +19724,6 @@ mod __crd_pod_os {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "name" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -23674,34 +19784,19 @@ mod __crd_pod_readiness_gate {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodReadinessGate {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "conditionType" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "conditionType",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -23755,21 +19850,6 @@ mod __crd_pod_readiness_gate {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "conditionType" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -23830,35 +19910,27 @@ mod __crd_pod_resource_claim {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodResourceClaim {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "name" | "resourceClaimName"
-                            | "resourceClaimTemplateName" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "resourceClaimName",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "resourceClaimTemplateName",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -23918,24 +19990,6 @@ mod __crd_pod_resource_claim {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "name" | "resourceClaimName"
-                            | "resourceClaimTemplateName" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -24002,34 +20056,19 @@ mod __crd_pod_scheduling_gate {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodSchedulingGate {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "name" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -24083,21 +20122,6 @@ mod __crd_pod_scheduling_gate {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "name" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -24158,34 +20182,19 @@ mod __crd_pod_scheduling_group {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodSchedulingGroup {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "podGroupName" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "podGroupName",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -24236,21 +20245,6 @@ mod __crd_pod_scheduling_group {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "podGroupName" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -24326,118 +20320,110 @@ mod __crd_pod_security_context {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodSecurityContext {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "fsGroup" | "fsGroupChangePolicy" | "runAsGroup"
-                            | "runAsNonRoot" | "runAsUser" | "seLinuxChangePolicy"
-                            | "supplementalGroupsPolicy" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "appArmorProfile" => {
-                                let child_path = &path.field(key);
-                                <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "seLinuxOptions" => {
-                                let child_path = &path.field(key);
-                                <__CrdField1 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "seccompProfile" => {
-                                let child_path = &path.field(key);
-                                <__CrdField2 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "supplementalGroups" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            rt::schema::prune_leaf(item, item_path, pruned);
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "sysctls" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField3 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "windowsOptions" => {
-                                let child_path = &path.field(key);
-                                <__CrdField4 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&rt::shape::Shape::INT64),
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_4),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField4 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "appArmorProfile",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "fsGroup",
+                        shape: &rt::shape::Shape::INT64,
+                    },
+                    rt::shape::Property {
+                        name: "fsGroupChangePolicy",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "runAsGroup",
+                        shape: &rt::shape::Shape::INT64,
+                    },
+                    rt::shape::Property {
+                        name: "runAsNonRoot",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "runAsUser",
+                        shape: &rt::shape::Shape::INT64,
+                    },
+                    rt::shape::Property {
+                        name: "seLinuxChangePolicy",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "seLinuxOptions",
+                        shape: &SHAPE_1,
+                    },
+                    rt::shape::Property {
+                        name: "seccompProfile",
+                        shape: &SHAPE_2,
+                    },
+                    rt::shape::Property {
+                        name: "supplementalGroups",
+                        shape: &SHAPE_3,
+                    },
+                    rt::shape::Property {
+                        name: "supplementalGroupsPolicy",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "sysctls",
+                        shape: &SHAPE_5,
+                    },
+                    rt::shape::Property {
+                        name: "windowsOptions",
+                        shape: &SHAPE_6,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_7
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -24510,44 +20496,6 @@ mod __crd_pod_security_context {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    match key.as_str() {
-                        "appArmorProfile" => {
-                            <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "seLinuxOptions" => {
-                            <__CrdField1 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "seccompProfile" => {
-                            <__CrdField2 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "sysctls" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField3 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        "windowsOptions" => {
-                            <__CrdField4 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        _ => {}
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -24742,48 +20690,6 @@ mod __crd_pod_security_context {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "fsGroup" | "fsGroupChangePolicy" | "runAsGroup"
-                            | "runAsNonRoot" | "runAsUser" | "seLinuxChangePolicy"
-                            | "supplementalGroups" | "supplementalGroupsPolicy"
-                            | "sysctls" => rt::schema::leaf_equal(nv, ov),
-                            "appArmorProfile" => {
-                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "seLinuxOptions" => {
-                                <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "seccompProfile" => {
-                                <__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "windowsOptions" => {
-                                <__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -24839,55 +20745,6 @@ mod __crd_pod_security_context {
                         }
                         _ => {}
                     }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("appArmorProfile") {
-                    let child_path = &path.field("appArmorProfile");
-                    <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("seLinuxOptions") {
-                    let child_path = &path.field("seLinuxOptions");
-                    <__CrdField1 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("seccompProfile") {
-                    let child_path = &path.field("seccompProfile");
-                    <__CrdField2 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("sysctls") {
-                    let child_path = &path.field("sysctls");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField3 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
-                    }
-                }
-                if let Some(child) = map.get("windowsOptions") {
-                    let child_path = &path.field("windowsOptions");
-                    <__CrdField4 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
                 }
             }
         }
@@ -25241,446 +21098,402 @@ mod __crd_pod_spec {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodSpec {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "activeDeadlineSeconds" | "automountServiceAccountToken"
-                            | "dnsPolicy" | "enableServiceLinks" | "hostIPC"
-                            | "hostNetwork" | "hostPID" | "hostUsers" | "hostname"
-                            | "hostnameOverride" | "nodeName" | "preemptionPolicy"
-                            | "priority" | "priorityClassName" | "restartPolicy"
-                            | "runtimeClassName" | "schedulerName" | "serviceAccount"
-                            | "serviceAccountName" | "setHostnameAsFQDN"
-                            | "shareProcessNamespace" | "subdomain"
-                            | "terminationGracePeriodSeconds" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "affinity" => {
-                                let child_path = &path.field(key);
-                                <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "containers" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField1 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "dnsConfig" => {
-                                let child_path = &path.field(key);
-                                <__CrdField2 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "ephemeralContainers" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField3 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "evictionResponders" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField4 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "hostAliases" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField5 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "imagePullSecrets" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField6 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "initContainers" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField7 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "nodeSelector" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, child| {
-                                                let child_path = &child_path.key(key);
-                                                rt::schema::prune_leaf(child, child_path, pruned);
-                                                !child.is_null()
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        rt::schema::prune_items_unknown(items, child_path, pruned);
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "os" => {
-                                let child_path = &path.field(key);
-                                <__CrdField8 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "overhead" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, child| {
-                                                let child_path = &child_path.key(key);
-                                                rt::schema::prune_leaf(child, child_path, pruned);
-                                                !child.is_null()
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        rt::schema::prune_items_unknown(items, child_path, pruned);
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "readinessGates" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField9 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "resourceClaims" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField10 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "resources" => {
-                                let child_path = &path.field(key);
-                                <__CrdField11 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "schedulingGates" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField12 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "schedulingGroup" => {
-                                let child_path = &path.field(key);
-                                <__CrdField13 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "securityContext" => {
-                                let child_path = &path.field(key);
-                                <__CrdField14 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "tolerations" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField15 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "topologySpreadConstraints" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField16 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "volumes" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField17 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static PATTERN_17: rt::regex::Pattern = rt::regex::Pattern::new(
+                "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
+            );
+            static NODE_16: rt::Node = rt::Node {
+                types: rt::openapi::Types::IntOrString,
+                pattern: Some(&PATTERN_17),
+                ..rt::Node::EMPTY
+            };
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_1),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_4),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField4 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_6),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_8: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField5 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_9: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_8),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_10: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField6 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_11: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_10),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_12: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField7 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_13: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_12),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_14: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_15: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField8 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_18: rt::shape::Shape = rt::shape::Shape {
+                node: &NODE_16,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_19: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                additional: rt::shape::Additional::Schema(&SHAPE_18),
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_20: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField9 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_21: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_20),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_22: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField10 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_23: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_22),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_24: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField11 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_25: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField12 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_26: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_25),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_27: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField13 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_28: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField14 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_29: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField15 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_30: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_29),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_31: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField16 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_32: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_31),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_33: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField17 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_34: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_33),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_35: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "activeDeadlineSeconds",
+                        shape: &rt::shape::Shape::INT64,
+                    },
+                    rt::shape::Property {
+                        name: "affinity",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "automountServiceAccountToken",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "containers",
+                        shape: &SHAPE_2,
+                    },
+                    rt::shape::Property {
+                        name: "dnsConfig",
+                        shape: &SHAPE_3,
+                    },
+                    rt::shape::Property {
+                        name: "dnsPolicy",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "enableServiceLinks",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "ephemeralContainers",
+                        shape: &SHAPE_5,
+                    },
+                    rt::shape::Property {
+                        name: "evictionResponders",
+                        shape: &SHAPE_7,
+                    },
+                    rt::shape::Property {
+                        name: "hostAliases",
+                        shape: &SHAPE_9,
+                    },
+                    rt::shape::Property {
+                        name: "hostIPC",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "hostNetwork",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "hostPID",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "hostUsers",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "hostname",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "hostnameOverride",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "imagePullSecrets",
+                        shape: &SHAPE_11,
+                    },
+                    rt::shape::Property {
+                        name: "initContainers",
+                        shape: &SHAPE_13,
+                    },
+                    rt::shape::Property {
+                        name: "nodeName",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "nodeSelector",
+                        shape: &SHAPE_14,
+                    },
+                    rt::shape::Property {
+                        name: "os",
+                        shape: &SHAPE_15,
+                    },
+                    rt::shape::Property {
+                        name: "overhead",
+                        shape: &SHAPE_19,
+                    },
+                    rt::shape::Property {
+                        name: "preemptionPolicy",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "priority",
+                        shape: &rt::shape::Shape::INT32,
+                    },
+                    rt::shape::Property {
+                        name: "priorityClassName",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "readinessGates",
+                        shape: &SHAPE_21,
+                    },
+                    rt::shape::Property {
+                        name: "resourceClaims",
+                        shape: &SHAPE_23,
+                    },
+                    rt::shape::Property {
+                        name: "resources",
+                        shape: &SHAPE_24,
+                    },
+                    rt::shape::Property {
+                        name: "restartPolicy",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "runtimeClassName",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "schedulerName",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "schedulingGates",
+                        shape: &SHAPE_26,
+                    },
+                    rt::shape::Property {
+                        name: "schedulingGroup",
+                        shape: &SHAPE_27,
+                    },
+                    rt::shape::Property {
+                        name: "securityContext",
+                        shape: &SHAPE_28,
+                    },
+                    rt::shape::Property {
+                        name: "serviceAccount",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "serviceAccountName",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "setHostnameAsFQDN",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "shareProcessNamespace",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "subdomain",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "terminationGracePeriodSeconds",
+                        shape: &rt::shape::Shape::INT64,
+                    },
+                    rt::shape::Property {
+                        name: "tolerations",
+                        shape: &SHAPE_30,
+                    },
+                    rt::shape::Property {
+                        name: "topologySpreadConstraints",
+                        shape: &SHAPE_32,
+                    },
+                    rt::shape::Property {
+                        name: "volumes",
+                        shape: &SHAPE_34,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_35
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -26003,165 +21816,18 @@ mod __crd_pod_spec {
             }
             Ok(())
         }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    match key.as_str() {
-                        "affinity" => {
-                            <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "containers" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField1 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        "dnsConfig" => {
-                            <__CrdField2 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "ephemeralContainers" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField3 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        "evictionResponders" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField4 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        "hostAliases" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField5 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        "imagePullSecrets" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField6 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        "initContainers" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField7 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        "os" => {
-                            <__CrdField8 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "readinessGates" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField9 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        "resourceClaims" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField10 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        "resources" => {
-                            <__CrdField11 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "schedulingGates" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField12 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        "schedulingGroup" => {
-                            <__CrdField13 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "securityContext" => {
-                            <__CrdField14 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "tolerations" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField15 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        "topologySpreadConstraints" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField16 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        "volumes" => {
-                            if let rt::Value::Array(items) = child {
-                                for item in items.iter_mut() {
-                                    <__CrdField17 as rt::schema::ObjectSchema>::default_value(
-                                        item,
-                                    );
-                                }
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
-        }
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
             path: &rt::Path,
             res: &mut rt::openapi::Res,
         ) {
-            static PATTERN_1: rt::regex::Pattern = rt::regex::Pattern::new(
+            static PATTERN_37: rt::regex::Pattern = rt::regex::Pattern::new(
                 "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
             );
-            static NODE_0: rt::Node = rt::Node {
+            static NODE_36: rt::Node = rt::Node {
                 types: rt::openapi::Types::IntOrString,
-                pattern: Some(&PATTERN_1),
+                pattern: Some(&PATTERN_37),
                 ..rt::Node::EMPTY
             };
             let node_res = rt::openapi::node(
@@ -26430,7 +22096,7 @@ mod __crd_pod_spec {
                                                         &|v, _o, p| rt::openapi::node(
                                                             v,
                                                             p,
-                                                            &NODE_0,
+                                                            &NODE_36,
                                                             Some(
                                                                 &rt::openapi::Junctors {
                                                                     all_of: &[],
@@ -26650,12 +22316,12 @@ mod __crd_pod_spec {
             );
         }
         fn is_valid(value: &rt::Value) -> bool {
-            static PATTERN_3: rt::regex::Pattern = rt::regex::Pattern::new(
+            static PATTERN_39: rt::regex::Pattern = rt::regex::Pattern::new(
                 "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
             );
-            static NODE_2: rt::Node = rt::Node {
+            static NODE_38: rt::Node = rt::Node {
                 types: rt::openapi::Types::IntOrString,
-                pattern: Some(&PATTERN_3),
+                pattern: Some(&PATTERN_39),
                 ..rt::Node::EMPTY
             };
             rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
@@ -26796,7 +22462,7 @@ mod __crd_pod_spec {
                                                 rt::openapi::all_fields(
                                                     map,
                                                     &mut |_, child| {
-                                                        rt::openapi::leaf_ok(child, &NODE_2)
+                                                        rt::openapi::leaf_ok(child, &NODE_38)
                                                             && (rt::openapi::leaf_ok(child, &rt::Node::INTEGER)
                                                                 || rt::openapi::leaf_ok(child, &rt::Node::STRING))
                                                     },
@@ -26905,95 +22571,6 @@ mod __crd_pod_spec {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "activeDeadlineSeconds" | "automountServiceAccountToken"
-                            | "containers" | "dnsPolicy" | "enableServiceLinks"
-                            | "ephemeralContainers" | "evictionResponders"
-                            | "hostAliases" | "hostIPC" | "hostNetwork" | "hostPID"
-                            | "hostUsers" | "hostname" | "hostnameOverride"
-                            | "imagePullSecrets" | "initContainers" | "nodeName"
-                            | "preemptionPolicy" | "priority" | "priorityClassName"
-                            | "readinessGates" | "resourceClaims" | "restartPolicy"
-                            | "runtimeClassName" | "schedulerName" | "schedulingGates"
-                            | "serviceAccount" | "serviceAccountName"
-                            | "setHostnameAsFQDN" | "shareProcessNamespace" | "subdomain"
-                            | "terminationGracePeriodSeconds" | "tolerations"
-                            | "topologySpreadConstraints" | "volumes" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            "affinity" => {
-                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "dnsConfig" => {
-                                <__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "nodeSelector" => {
-                                match (nv, ov) {
-                                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                        rt::schema::fields_equal(
-                                            nv,
-                                            ov,
-                                            &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                        )
-                                    }
-                                    _ => rt::schema::leaf_equal(nv, ov),
-                                }
-                            }
-                            "os" => {
-                                <__CrdField8 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "overhead" => {
-                                match (nv, ov) {
-                                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                        rt::schema::fields_equal(
-                                            nv,
-                                            ov,
-                                            &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                        )
-                                    }
-                                    _ => rt::schema::leaf_equal(nv, ov),
-                                }
-                            }
-                            "resources" => {
-                                <__CrdField11 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "schedulingGroup" => {
-                                <__CrdField13 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "securityContext" => {
-                                <__CrdField14 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -27208,214 +22785,6 @@ mod __crd_pod_spec {
                             }
                         }
                         _ => {}
-                    }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("affinity") {
-                    let child_path = &path.field("affinity");
-                    <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("containers") {
-                    let child_path = &path.field("containers");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField1 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
-                    }
-                }
-                if let Some(child) = map.get("dnsConfig") {
-                    let child_path = &path.field("dnsConfig");
-                    <__CrdField2 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("ephemeralContainers") {
-                    let child_path = &path.field("ephemeralContainers");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField3 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
-                    }
-                }
-                if let Some(child) = map.get("evictionResponders") {
-                    let child_path = &path.field("evictionResponders");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField4 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
-                    }
-                }
-                if let Some(child) = map.get("hostAliases") {
-                    let child_path = &path.field("hostAliases");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField5 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
-                    }
-                }
-                if let Some(child) = map.get("imagePullSecrets") {
-                    let child_path = &path.field("imagePullSecrets");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField6 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
-                    }
-                }
-                if let Some(child) = map.get("initContainers") {
-                    let child_path = &path.field("initContainers");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField7 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
-                    }
-                }
-                if let Some(child) = map.get("os") {
-                    let child_path = &path.field("os");
-                    <__CrdField8 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("readinessGates") {
-                    let child_path = &path.field("readinessGates");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField9 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
-                    }
-                }
-                if let Some(child) = map.get("resourceClaims") {
-                    let child_path = &path.field("resourceClaims");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField10 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
-                    }
-                }
-                if let Some(child) = map.get("resources") {
-                    let child_path = &path.field("resources");
-                    <__CrdField11 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("schedulingGates") {
-                    let child_path = &path.field("schedulingGates");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField12 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
-                    }
-                }
-                if let Some(child) = map.get("schedulingGroup") {
-                    let child_path = &path.field("schedulingGroup");
-                    <__CrdField13 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("securityContext") {
-                    let child_path = &path.field("securityContext");
-                    <__CrdField14 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("tolerations") {
-                    let child_path = &path.field("tolerations");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField15 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
-                    }
-                }
-                if let Some(child) = map.get("topologySpreadConstraints") {
-                    let child_path = &path.field("topologySpreadConstraints");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField16 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
-                    }
-                }
-                if let Some(child) = map.get("volumes") {
-                    let child_path = &path.field("volumes");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField17 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
-                        }
                     }
                 }
             }
@@ -28414,42 +23783,36 @@ mod __crd_pod_template_spec {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodTemplateSpec {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "metadata" => {
-                                let child_path = &path.field(key);
-                                <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "spec" => {
-                                let child_path = &path.field(key);
-                                <__CrdField1 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "metadata",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "spec",
+                        shape: &SHAPE_1,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_2
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -28483,25 +23846,6 @@ mod __crd_pod_template_spec {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    match key.as_str() {
-                        "metadata" => {
-                            <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "spec" => {
-                            <__CrdField1 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        _ => {}
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -28560,32 +23904,6 @@ mod __crd_pod_template_spec {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "metadata" => {
-                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "spec" => {
-                                <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -28612,26 +23930,6 @@ mod __crd_pod_template_spec {
                         }
                         _ => {}
                     }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("metadata") {
-                    let child_path = &path.field("metadata");
-                    <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("spec") {
-                    let child_path = &path.field("spec");
-                    <__CrdField1 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
                 }
             }
         }
@@ -28754,34 +24052,27 @@ mod __crd_portworx_volume_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PortworxVolumeSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "fsType" | "readOnly" | "volumeID" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "fsType",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "readOnly",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "volumeID",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -28852,23 +24143,6 @@ mod __crd_portworx_volume_source {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "fsType" | "readOnly" | "volumeID" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -28944,41 +24218,30 @@ mod __crd_preferred_scheduling_term {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PreferredSchedulingTerm {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "weight" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "preference" => {
-                                let child_path = &path.field(key);
-                                <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "preference",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "weight",
+                        shape: &rt::shape::Shape::INT32,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_1
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -29000,15 +24263,6 @@ mod __crd_preferred_scheduling_term {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    if matches!(key.as_str(), "preference") {
-                        <__CrdField0 as rt::schema::ObjectSchema>::default_value(child);
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -29076,27 +24330,6 @@ mod __crd_preferred_scheduling_term {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "weight" => rt::schema::leaf_equal(nv, ov),
-                            "preference" => {
-                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -29112,18 +24345,6 @@ mod __crd_preferred_scheduling_term {
                             errs,
                         );
                     }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("preference") {
-                    let child_path = &path.field("preference");
-                    <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
                 }
             }
         }
@@ -29247,70 +24468,80 @@ mod __crd_probe {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for Probe {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "failureThreshold" | "initialDelaySeconds" | "periodSeconds"
-                            | "successThreshold" | "terminationGracePeriodSeconds"
-                            | "timeoutSeconds" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "exec" => {
-                                let child_path = &path.field(key);
-                                <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "grpc" => {
-                                let child_path = &path.field(key);
-                                <__CrdField1 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "httpGet" => {
-                                let child_path = &path.field(key);
-                                <__CrdField2 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "tcpSocket" => {
-                                let child_path = &path.field(key);
-                                <__CrdField3 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "exec",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "failureThreshold",
+                        shape: &rt::shape::Shape::INT32,
+                    },
+                    rt::shape::Property {
+                        name: "grpc",
+                        shape: &SHAPE_1,
+                    },
+                    rt::shape::Property {
+                        name: "httpGet",
+                        shape: &SHAPE_2,
+                    },
+                    rt::shape::Property {
+                        name: "initialDelaySeconds",
+                        shape: &rt::shape::Shape::INT32,
+                    },
+                    rt::shape::Property {
+                        name: "periodSeconds",
+                        shape: &rt::shape::Shape::INT32,
+                    },
+                    rt::shape::Property {
+                        name: "successThreshold",
+                        shape: &rt::shape::Shape::INT32,
+                    },
+                    rt::shape::Property {
+                        name: "tcpSocket",
+                        shape: &SHAPE_3,
+                    },
+                    rt::shape::Property {
+                        name: "terminationGracePeriodSeconds",
+                        shape: &rt::shape::Shape::INT64,
+                    },
+                    rt::shape::Property {
+                        name: "timeoutSeconds",
+                        shape: &rt::shape::Shape::INT32,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_4
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -29362,35 +24593,6 @@ mod __crd_probe {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    match key.as_str() {
-                        "exec" => {
-                            <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "grpc" => {
-                            <__CrdField1 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "httpGet" => {
-                            <__CrdField2 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "tcpSocket" => {
-                            <__CrdField3 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        _ => {}
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -29493,47 +24695,6 @@ mod __crd_probe {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "failureThreshold" | "initialDelaySeconds" | "periodSeconds"
-                            | "successThreshold" | "terminationGracePeriodSeconds"
-                            | "timeoutSeconds" => rt::schema::leaf_equal(nv, ov),
-                            "exec" => {
-                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "grpc" => {
-                                <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "httpGet" => {
-                                <__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "tcpSocket" => {
-                                <__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -29576,42 +24737,6 @@ mod __crd_probe {
                         }
                         _ => {}
                     }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("exec") {
-                    let child_path = &path.field("exec");
-                    <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("grpc") {
-                    let child_path = &path.field("grpc");
-                    <__CrdField1 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("httpGet") {
-                    let child_path = &path.field("httpGet");
-                    <__CrdField2 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("tcpSocket") {
-                    let child_path = &path.field("tcpSocket");
-                    <__CrdField3 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
                 }
             }
         }
@@ -29826,58 +24951,41 @@ mod __crd_projected_volume_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ProjectedVolumeSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "defaultMode" | "defaultUser" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "sources" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_0),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "defaultMode",
+                        shape: &rt::shape::Shape::INT32,
+                    },
+                    rt::shape::Property {
+                        name: "defaultUser",
+                        shape: &rt::shape::Shape::INT64,
+                    },
+                    rt::shape::Property {
+                        name: "sources",
+                        shape: &SHAPE_1,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_2
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -29911,21 +25019,6 @@ mod __crd_projected_volume_source {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    if matches!(key.as_str(), "sources") {
-                        if let rt::Value::Array(items) = child {
-                            for item in items.iter_mut() {
-                                <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                    item,
-                                );
-                            }
-                        }
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -30032,23 +25125,6 @@ mod __crd_projected_volume_source {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "defaultMode" | "defaultUser" | "sources" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -30067,23 +25143,6 @@ mod __crd_projected_volume_source {
                                     errs,
                                 );
                             }
-                        }
-                    }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("sources") {
-                    let child_path = &path.field("sources");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
                         }
                     }
                 }
@@ -30239,35 +25298,39 @@ mod __crd_quobyte_volume_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for QuobyteVolumeSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "group" | "readOnly" | "registry" | "tenant" | "user"
-                            | "volume" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "group",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "readOnly",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "registry",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "tenant",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "user",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "volume",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -30340,22 +25403,6 @@ mod __crd_quobyte_volume_source {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "group" | "readOnly" | "registry" | "tenant" | "user"
-                            | "volume" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -30440,64 +25487,59 @@ mod __crd_rbd_volume_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for RBDVolumeSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "fsType" | "image" | "keyring" | "pool" | "readOnly"
-                            | "user" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "monitors" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            rt::schema::prune_leaf(item, item_path, pruned);
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "secretRef" => {
-                                let child_path = &path.field(key);
-                                <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&rt::shape::Shape::STRING),
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "fsType",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "image",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "keyring",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "monitors",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "pool",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "readOnly",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "secretRef",
+                        shape: &SHAPE_1,
+                    },
+                    rt::shape::Property {
+                        name: "user",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_2
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -30519,15 +25561,6 @@ mod __crd_rbd_volume_source {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    if matches!(key.as_str(), "secretRef") {
-                        <__CrdField0 as rt::schema::ObjectSchema>::default_value(child);
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -30652,28 +25685,6 @@ mod __crd_rbd_volume_source {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "fsType" | "image" | "keyring" | "monitors" | "pool"
-                            | "readOnly" | "user" => rt::schema::leaf_equal(nv, ov),
-                            "secretRef" => {
-                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -30689,18 +25700,6 @@ mod __crd_rbd_volume_source {
                             errs,
                         );
                     }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("secretRef") {
-                    let child_path = &path.field("secretRef");
-                    <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
                 }
             }
         }
@@ -30851,34 +25850,23 @@ mod __crd_resource_claim {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ResourceClaim {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "name" | "request" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "request",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -30933,21 +25921,6 @@ mod __crd_resource_claim {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "name" | "request" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -31008,46 +25981,51 @@ mod __crd_resource_field_selector {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ResourceFieldSelector {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "containerName" | "divisor" | "resource" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
-        }
-        fn default_value(_value: &mut rt::Value) {}
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
+        fn shape() -> &'static rt::shape::Shape {
             static PATTERN_1: rt::regex::Pattern = rt::regex::Pattern::new(
                 "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
             );
             static NODE_0: rt::Node = rt::Node {
                 types: rt::openapi::Types::IntOrString,
                 pattern: Some(&PATTERN_1),
+                ..rt::Node::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                node: &NODE_0,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "containerName",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "divisor",
+                        shape: &SHAPE_2,
+                    },
+                    rt::shape::Property {
+                        name: "resource",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_3
+        }
+        fn validate_value(
+            value: &rt::Value,
+            old: Option<&rt::Value>,
+            path: &rt::Path,
+            res: &mut rt::openapi::Res,
+        ) {
+            static PATTERN_5: rt::regex::Pattern = rt::regex::Pattern::new(
+                "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
+            );
+            static NODE_4: rt::Node = rt::Node {
+                types: rt::openapi::Types::IntOrString,
+                pattern: Some(&PATTERN_5),
                 ..rt::Node::EMPTY
             };
             let node_res = rt::openapi::node(
@@ -31078,7 +26056,7 @@ mod __crd_resource_field_selector {
                                     &|v, _o, p| rt::openapi::node(
                                         v,
                                         p,
-                                        &NODE_0,
+                                        &NODE_4,
                                         Some(
                                             &rt::openapi::Junctors {
                                                 all_of: &[],
@@ -31114,12 +26092,12 @@ mod __crd_resource_field_selector {
             );
         }
         fn is_valid(value: &rt::Value) -> bool {
-            static PATTERN_3: rt::regex::Pattern = rt::regex::Pattern::new(
+            static PATTERN_7: rt::regex::Pattern = rt::regex::Pattern::new(
                 "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
             );
-            static NODE_2: rt::Node = rt::Node {
+            static NODE_6: rt::Node = rt::Node {
                 types: rt::openapi::Types::IntOrString,
-                pattern: Some(&PATTERN_3),
+                pattern: Some(&PATTERN_7),
                 ..rt::Node::EMPTY
             };
             rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
@@ -31133,7 +26111,7 @@ mod __crd_resource_field_selector {
                                     rt::openapi::leaf_ok(child, &rt::Node::STRING)
                                 }
                                 "divisor" => {
-                                    rt::openapi::leaf_ok(child, &NODE_2)
+                                    rt::openapi::leaf_ok(child, &NODE_6)
                                         && (rt::openapi::leaf_ok(child, &rt::Node::INTEGER)
                                             || rt::openapi::leaf_ok(child, &rt::Node::STRING))
                                 }
@@ -31147,23 +26125,6 @@ mod __crd_resource_field_selector {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "containerName" | "divisor" | "resource" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -31241,90 +26202,58 @@ mod __crd_resource_requirements {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ResourceRequirements {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "claims" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "limits" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, child| {
-                                                let child_path = &child_path.key(key);
-                                                rt::schema::prune_leaf(child, child_path, pruned);
-                                                !child.is_null()
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        rt::schema::prune_items_unknown(items, child_path, pruned);
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "requests" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, child| {
-                                                let child_path = &child_path.key(key);
-                                                rt::schema::prune_leaf(child, child_path, pruned);
-                                                !child.is_null()
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        rt::schema::prune_items_unknown(items, child_path, pruned);
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static PATTERN_3: rt::regex::Pattern = rt::regex::Pattern::new(
+                "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
+            );
+            static NODE_2: rt::Node = rt::Node {
+                types: rt::openapi::Types::IntOrString,
+                pattern: Some(&PATTERN_3),
+                ..rt::Node::EMPTY
+            };
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_0),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                node: &NODE_2,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                additional: rt::shape::Additional::Schema(&SHAPE_4),
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "claims",
+                        shape: &SHAPE_1,
+                    },
+                    rt::shape::Property {
+                        name: "limits",
+                        shape: &SHAPE_5,
+                    },
+                    rt::shape::Property {
+                        name: "requests",
+                        shape: &SHAPE_5,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_6
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -31359,33 +26288,18 @@ mod __crd_resource_requirements {
             }
             Ok(())
         }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    if matches!(key.as_str(), "claims") {
-                        if let rt::Value::Array(items) = child {
-                            for item in items.iter_mut() {
-                                <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                    item,
-                                );
-                            }
-                        }
-                    }
-                }
-            }
-        }
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
             path: &rt::Path,
             res: &mut rt::openapi::Res,
         ) {
-            static PATTERN_1: rt::regex::Pattern = rt::regex::Pattern::new(
+            static PATTERN_8: rt::regex::Pattern = rt::regex::Pattern::new(
                 "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
             );
-            static NODE_0: rt::Node = rt::Node {
+            static NODE_7: rt::Node = rt::Node {
                 types: rt::openapi::Types::IntOrString,
-                pattern: Some(&PATTERN_1),
+                pattern: Some(&PATTERN_8),
                 ..rt::Node::EMPTY
             };
             let node_res = rt::openapi::node(
@@ -31444,7 +26358,7 @@ mod __crd_resource_requirements {
                                                         &|v, _o, p| rt::openapi::node(
                                                             v,
                                                             p,
-                                                            &NODE_0,
+                                                            &NODE_7,
                                                             Some(
                                                                 &rt::openapi::Junctors {
                                                                     all_of: &[],
@@ -31504,7 +26418,7 @@ mod __crd_resource_requirements {
                                                         &|v, _o, p| rt::openapi::node(
                                                             v,
                                                             p,
-                                                            &NODE_0,
+                                                            &NODE_7,
                                                             Some(
                                                                 &rt::openapi::Junctors {
                                                                     all_of: &[],
@@ -31554,12 +26468,12 @@ mod __crd_resource_requirements {
             );
         }
         fn is_valid(value: &rt::Value) -> bool {
-            static PATTERN_3: rt::regex::Pattern = rt::regex::Pattern::new(
+            static PATTERN_10: rt::regex::Pattern = rt::regex::Pattern::new(
                 "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
             );
-            static NODE_2: rt::Node = rt::Node {
+            static NODE_9: rt::Node = rt::Node {
                 types: rt::openapi::Types::IntOrString,
-                pattern: Some(&PATTERN_3),
+                pattern: Some(&PATTERN_10),
                 ..rt::Node::EMPTY
             };
             rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
@@ -31589,7 +26503,7 @@ mod __crd_resource_requirements {
                                                 rt::openapi::all_fields(
                                                     map,
                                                     &mut |_, child| {
-                                                        rt::openapi::leaf_ok(child, &NODE_2)
+                                                        rt::openapi::leaf_ok(child, &NODE_9)
                                                             && (rt::openapi::leaf_ok(child, &rt::Node::INTEGER)
                                                                 || rt::openapi::leaf_ok(child, &rt::Node::STRING))
                                                     },
@@ -31605,7 +26519,7 @@ mod __crd_resource_requirements {
                                                 rt::openapi::all_fields(
                                                     map,
                                                     &mut |_, child| {
-                                                        rt::openapi::leaf_ok(child, &NODE_2)
+                                                        rt::openapi::leaf_ok(child, &NODE_9)
                                                             && (rt::openapi::leaf_ok(child, &rt::Node::INTEGER)
                                                                 || rt::openapi::leaf_ok(child, &rt::Node::STRING))
                                                     },
@@ -31620,45 +26534,6 @@ mod __crd_resource_requirements {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "claims" => rt::schema::leaf_equal(nv, ov),
-                            "limits" => {
-                                match (nv, ov) {
-                                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                        rt::schema::fields_equal(
-                                            nv,
-                                            ov,
-                                            &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                        )
-                                    }
-                                    _ => rt::schema::leaf_equal(nv, ov),
-                                }
-                            }
-                            "requests" => {
-                                match (nv, ov) {
-                                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                        rt::schema::fields_equal(
-                                            nv,
-                                            ov,
-                                            &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                        )
-                                    }
-                                    _ => rt::schema::leaf_equal(nv, ov),
-                                }
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -31678,23 +26553,6 @@ mod __crd_resource_requirements {
                                     errs,
                                 );
                             }
-                        }
-                    }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("claims") {
-                    let child_path = &path.field("claims");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
                         }
                     }
                 }
@@ -31848,34 +26706,31 @@ mod __crd_se_linux_options {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for SELinuxOptions {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "level" | "role" | "type" | "user" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "level",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "role",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "type",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "user",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -31926,23 +26781,6 @@ mod __crd_se_linux_options {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "level" | "role" | "type" | "user" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -32006,43 +26844,62 @@ mod __crd_scale_io_volume_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ScaleIOVolumeSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "fsType" | "gateway" | "protectionDomain" | "readOnly"
-                            | "sslEnabled" | "storageMode" | "storagePool" | "system"
-                            | "volumeName" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "secretRef" => {
-                                let child_path = &path.field(key);
-                                <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "fsType",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "gateway",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "protectionDomain",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "readOnly",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "secretRef",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "sslEnabled",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "storageMode",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "storagePool",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "system",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "volumeName",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_1
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -32064,15 +26921,6 @@ mod __crd_scale_io_volume_source {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    if matches!(key.as_str(), "secretRef") {
-                        <__CrdField0 as rt::schema::ObjectSchema>::default_value(child);
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -32163,29 +27011,6 @@ mod __crd_scale_io_volume_source {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "fsType" | "gateway" | "protectionDomain" | "readOnly"
-                            | "sslEnabled" | "storageMode" | "storagePool" | "system"
-                            | "volumeName" => rt::schema::leaf_equal(nv, ov),
-                            "secretRef" => {
-                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -32201,18 +27026,6 @@ mod __crd_scale_io_volume_source {
                             errs,
                         );
                     }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("secretRef") {
-                    let child_path = &path.field("secretRef");
-                    <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
                 }
             }
         }
@@ -32351,34 +27164,23 @@ mod __crd_seccomp_profile {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for SeccompProfile {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "localhostProfile" | "type" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "localhostProfile",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "type",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -32435,21 +27237,6 @@ mod __crd_seccomp_profile {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "localhostProfile" | "type" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -32510,34 +27297,23 @@ mod __crd_secret_env_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for SecretEnvSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "name" | "optional" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "optional",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -32607,21 +27383,6 @@ mod __crd_secret_env_source {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "name" | "optional" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -32696,34 +27457,27 @@ mod __crd_secret_key_selector {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for SecretKeySelector {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "key" | "name" | "optional" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "key",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "optional",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -32793,21 +27547,6 @@ mod __crd_secret_key_selector {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "key" | "name" | "optional" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -32883,58 +27622,41 @@ mod __crd_secret_projection {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for SecretProjection {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "name" | "optional" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "items" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_0),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "items",
+                        shape: &SHAPE_1,
+                    },
+                    rt::shape::Property {
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "optional",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_2
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -32968,21 +27690,6 @@ mod __crd_secret_projection {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    if matches!(key.as_str(), "items") {
-                        if let rt::Value::Array(items) = child {
-                            for item in items.iter_mut() {
-                                <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                    item,
-                                );
-                            }
-                        }
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -33092,23 +27799,6 @@ mod __crd_secret_projection {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "items" | "name" | "optional" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -33127,23 +27817,6 @@ mod __crd_secret_projection {
                                     errs,
                                 );
                             }
-                        }
-                    }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("items") {
-                    let child_path = &path.field("items");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
                         }
                     }
                 }
@@ -33297,34 +27970,23 @@ mod __crd_secret_reference {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for SecretReference {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "name" | "namespace" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "namespace",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -33375,21 +28037,6 @@ mod __crd_secret_reference {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "name" | "namespace" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -33451,58 +28098,49 @@ mod __crd_secret_volume_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for SecretVolumeSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "defaultMode" | "defaultUser" | "optional" | "secretName" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "items" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_0),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "defaultMode",
+                        shape: &rt::shape::Shape::INT32,
+                    },
+                    rt::shape::Property {
+                        name: "defaultUser",
+                        shape: &rt::shape::Shape::INT64,
+                    },
+                    rt::shape::Property {
+                        name: "items",
+                        shape: &SHAPE_1,
+                    },
+                    rt::shape::Property {
+                        name: "optional",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "secretName",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_2
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -33536,21 +28174,6 @@ mod __crd_secret_volume_source {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    if matches!(key.as_str(), "items") {
-                        if let rt::Value::Array(items) = child {
-                            for item in items.iter_mut() {
-                                <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                    item,
-                                );
-                            }
-                        }
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -33683,22 +28306,6 @@ mod __crd_secret_volume_source {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "defaultMode" | "defaultUser" | "items" | "optional"
-                            | "secretName" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -33717,23 +28324,6 @@ mod __crd_secret_volume_source {
                                     errs,
                                 );
                             }
-                        }
-                    }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("items") {
-                    let child_path = &path.field("items");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
                         }
                     }
                 }
@@ -33938,79 +28528,94 @@ mod __crd_security_context {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for SecurityContext {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "allowPrivilegeEscalation" | "privileged" | "procMount"
-                            | "readOnlyRootFilesystem" | "runAsGroup" | "runAsNonRoot"
-                            | "runAsUser" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "appArmorProfile" => {
-                                let child_path = &path.field(key);
-                                <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "capabilities" => {
-                                let child_path = &path.field(key);
-                                <__CrdField1 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "seLinuxOptions" => {
-                                let child_path = &path.field(key);
-                                <__CrdField2 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "seccompProfile" => {
-                                let child_path = &path.field(key);
-                                <__CrdField3 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "windowsOptions" => {
-                                let child_path = &path.field(key);
-                                <__CrdField4 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField4 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "allowPrivilegeEscalation",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "appArmorProfile",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "capabilities",
+                        shape: &SHAPE_1,
+                    },
+                    rt::shape::Property {
+                        name: "privileged",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "procMount",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "readOnlyRootFilesystem",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "runAsGroup",
+                        shape: &rt::shape::Shape::INT64,
+                    },
+                    rt::shape::Property {
+                        name: "runAsNonRoot",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "runAsUser",
+                        shape: &rt::shape::Shape::INT64,
+                    },
+                    rt::shape::Property {
+                        name: "seLinuxOptions",
+                        shape: &SHAPE_2,
+                    },
+                    rt::shape::Property {
+                        name: "seccompProfile",
+                        shape: &SHAPE_3,
+                    },
+                    rt::shape::Property {
+                        name: "windowsOptions",
+                        shape: &SHAPE_4,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_5
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -34071,40 +28676,6 @@ mod __crd_security_context {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    match key.as_str() {
-                        "appArmorProfile" => {
-                            <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "capabilities" => {
-                            <__CrdField1 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "seLinuxOptions" => {
-                            <__CrdField2 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "seccompProfile" => {
-                            <__CrdField3 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "windowsOptions" => {
-                            <__CrdField4 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        _ => {}
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -34228,53 +28799,6 @@ mod __crd_security_context {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "allowPrivilegeEscalation" | "privileged" | "procMount"
-                            | "readOnlyRootFilesystem" | "runAsGroup" | "runAsNonRoot"
-                            | "runAsUser" => rt::schema::leaf_equal(nv, ov),
-                            "appArmorProfile" => {
-                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "capabilities" => {
-                                <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "seLinuxOptions" => {
-                                <__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "seccompProfile" => {
-                                <__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "windowsOptions" => {
-                                <__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -34325,50 +28849,6 @@ mod __crd_security_context {
                         }
                         _ => {}
                     }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("appArmorProfile") {
-                    let child_path = &path.field("appArmorProfile");
-                    <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("capabilities") {
-                    let child_path = &path.field("capabilities");
-                    <__CrdField1 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("seLinuxOptions") {
-                    let child_path = &path.field("seLinuxOptions");
-                    <__CrdField2 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("seccompProfile") {
-                    let child_path = &path.field("seccompProfile");
-                    <__CrdField3 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("windowsOptions") {
-                    let child_path = &path.field("windowsOptions");
-                    <__CrdField4 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
                 }
             }
         }
@@ -34627,34 +29107,31 @@ mod __crd_service_account_token_projection {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ServiceAccountTokenProjection {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "audience" | "expirationSeconds" | "path" | "user" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "audience",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "expirationSeconds",
+                        shape: &rt::shape::Shape::INT64,
+                    },
+                    rt::shape::Property {
+                        name: "path",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "user",
+                        shape: &rt::shape::Shape::INT64,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -34725,23 +29202,6 @@ mod __crd_service_account_token_projection {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "audience" | "expirationSeconds" | "path" | "user" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -34823,35 +29283,39 @@ mod __crd_service_port {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ServicePort {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "appProtocol" | "name" | "nodePort" | "port" | "protocol"
-                            | "targetPort" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "appProtocol",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "nodePort",
+                        shape: &rt::shape::Shape::INT32,
+                    },
+                    rt::shape::Property {
+                        name: "port",
+                        shape: &rt::shape::Shape::INT32,
+                    },
+                    rt::shape::Property {
+                        name: "protocol",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "targetPort",
+                        shape: &rt::shape::Shape::INT_OR_STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -34959,22 +29423,6 @@ mod __crd_service_port {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "appProtocol" | "name" | "nodePort" | "port" | "protocol"
-                            | "targetPort" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
     /// Public for benchmarks and tests that run one rule on a value read ahead
@@ -35071,34 +29519,19 @@ mod __crd_sleep_action {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for SleepAction {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "seconds" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "seconds",
+                        shape: &rt::shape::Shape::INT64,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -35152,21 +29585,6 @@ mod __crd_sleep_action {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "seconds" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -35228,41 +29646,42 @@ mod __crd_storage_os_volume_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for StorageOSVolumeSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "fsType" | "readOnly" | "volumeName" | "volumeNamespace" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "secretRef" => {
-                                let child_path = &path.field(key);
-                                <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "fsType",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "readOnly",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "secretRef",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "volumeName",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "volumeNamespace",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_1
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -35284,15 +29703,6 @@ mod __crd_storage_os_volume_source {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    if matches!(key.as_str(), "secretRef") {
-                        <__CrdField0 as rt::schema::ObjectSchema>::default_value(child);
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -35369,29 +29779,6 @@ mod __crd_storage_os_volume_source {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "fsType" | "readOnly" | "volumeName" | "volumeNamespace" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            "secretRef" => {
-                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -35407,18 +29794,6 @@ mod __crd_storage_os_volume_source {
                             errs,
                         );
                     }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("secretRef") {
-                    let child_path = &path.field("secretRef");
-                    <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
                 }
             }
         }
@@ -35552,34 +29927,23 @@ mod __crd_sysctl {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for Sysctl {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "name" | "value" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "value",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -35633,21 +29997,6 @@ mod __crd_sysctl {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "name" | "value" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -35708,34 +30057,23 @@ mod __crd_tcp_socket_action {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for TCPSocketAction {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "host" | "port" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "host",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "port",
+                        shape: &rt::shape::Shape::INT_OR_STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -35827,21 +30165,6 @@ mod __crd_tcp_socket_action {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "host" | "port" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
     /// Public for benchmarks and tests that run one rule on a value read ahead
@@ -35915,35 +30238,35 @@ mod __crd_toleration {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for Toleration {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "effect" | "key" | "operator" | "tolerationSeconds"
-                            | "value" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "effect",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "key",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "operator",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "tolerationSeconds",
+                        shape: &rt::shape::Shape::INT64,
+                    },
+                    rt::shape::Property {
+                        name: "value",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -36010,22 +30333,6 @@ mod __crd_toleration {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "effect" | "key" | "operator" | "tolerationSeconds"
-                            | "value" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -36109,65 +30416,59 @@ mod __crd_topology_spread_constraint {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for TopologySpreadConstraint {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "maxSkew" | "minDomains" | "nodeAffinityPolicy"
-                            | "nodeTaintsPolicy" | "topologyKey"
-                            | "whenUnsatisfiable" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "labelSelector" => {
-                                let child_path = &path.field(key);
-                                <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "matchLabelKeys" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            rt::schema::prune_leaf(item, item_path, pruned);
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&rt::shape::Shape::STRING),
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "labelSelector",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "matchLabelKeys",
+                        shape: &SHAPE_1,
+                    },
+                    rt::shape::Property {
+                        name: "maxSkew",
+                        shape: &rt::shape::Shape::INT32,
+                    },
+                    rt::shape::Property {
+                        name: "minDomains",
+                        shape: &rt::shape::Shape::INT32,
+                    },
+                    rt::shape::Property {
+                        name: "nodeAffinityPolicy",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "nodeTaintsPolicy",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "topologyKey",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "whenUnsatisfiable",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_2
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -36189,15 +30490,6 @@ mod __crd_topology_spread_constraint {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    if matches!(key.as_str(), "labelSelector") {
-                        <__CrdField0 as rt::schema::ObjectSchema>::default_value(child);
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -36331,29 +30623,6 @@ mod __crd_topology_spread_constraint {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "matchLabelKeys" | "maxSkew" | "minDomains"
-                            | "nodeAffinityPolicy" | "nodeTaintsPolicy" | "topologyKey"
-                            | "whenUnsatisfiable" => rt::schema::leaf_equal(nv, ov),
-                            "labelSelector" => {
-                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -36369,18 +30638,6 @@ mod __crd_topology_spread_constraint {
                             errs,
                         );
                     }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("labelSelector") {
-                    let child_path = &path.field("labelSelector");
-                    <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
                 }
             }
         }
@@ -36539,34 +30796,27 @@ mod __crd_typed_local_object_reference {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for TypedLocalObjectReference {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "apiGroup" | "kind" | "name" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "apiGroup",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "kind",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -36621,23 +30871,6 @@ mod __crd_typed_local_object_reference {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "apiGroup" | "kind" | "name" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -36698,34 +30931,31 @@ mod __crd_typed_object_reference {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for TypedObjectReference {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "apiGroup" | "kind" | "name" | "namespace" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "apiGroup",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "kind",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "namespace",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -36784,23 +31014,6 @@ mod __crd_typed_object_reference {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "apiGroup" | "kind" | "name" | "namespace" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -36953,302 +31166,320 @@ mod __crd_volume {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for Volume {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "name" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "awsElasticBlockStore" => {
-                                let child_path = &path.field(key);
-                                <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "azureDisk" => {
-                                let child_path = &path.field(key);
-                                <__CrdField1 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "azureFile" => {
-                                let child_path = &path.field(key);
-                                <__CrdField2 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "cephfs" => {
-                                let child_path = &path.field(key);
-                                <__CrdField3 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "cinder" => {
-                                let child_path = &path.field(key);
-                                <__CrdField4 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "configMap" => {
-                                let child_path = &path.field(key);
-                                <__CrdField5 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "csi" => {
-                                let child_path = &path.field(key);
-                                <__CrdField6 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "downwardAPI" => {
-                                let child_path = &path.field(key);
-                                <__CrdField7 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "emptyDir" => {
-                                let child_path = &path.field(key);
-                                <__CrdField8 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "ephemeral" => {
-                                let child_path = &path.field(key);
-                                <__CrdField9 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "fc" => {
-                                let child_path = &path.field(key);
-                                <__CrdField10 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "flexVolume" => {
-                                let child_path = &path.field(key);
-                                <__CrdField11 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "flocker" => {
-                                let child_path = &path.field(key);
-                                <__CrdField12 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "gcePersistentDisk" => {
-                                let child_path = &path.field(key);
-                                <__CrdField13 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "gitRepo" => {
-                                let child_path = &path.field(key);
-                                <__CrdField14 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "glusterfs" => {
-                                let child_path = &path.field(key);
-                                <__CrdField15 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "hostPath" => {
-                                let child_path = &path.field(key);
-                                <__CrdField16 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "image" => {
-                                let child_path = &path.field(key);
-                                <__CrdField17 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "iscsi" => {
-                                let child_path = &path.field(key);
-                                <__CrdField18 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "nfs" => {
-                                let child_path = &path.field(key);
-                                <__CrdField19 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "persistentVolumeClaim" => {
-                                let child_path = &path.field(key);
-                                <__CrdField20 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "photonPersistentDisk" => {
-                                let child_path = &path.field(key);
-                                <__CrdField21 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "portworxVolume" => {
-                                let child_path = &path.field(key);
-                                <__CrdField22 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "projected" => {
-                                let child_path = &path.field(key);
-                                <__CrdField23 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "quobyte" => {
-                                let child_path = &path.field(key);
-                                <__CrdField24 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "rbd" => {
-                                let child_path = &path.field(key);
-                                <__CrdField25 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "scaleIO" => {
-                                let child_path = &path.field(key);
-                                <__CrdField26 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "secret" => {
-                                let child_path = &path.field(key);
-                                <__CrdField27 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "storageos" => {
-                                let child_path = &path.field(key);
-                                <__CrdField28 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "vsphereVolume" => {
-                                let child_path = &path.field(key);
-                                <__CrdField29 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField4 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField5 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField6 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField7 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_8: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField8 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_9: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField9 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_10: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField10 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_11: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField11 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_12: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField12 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_13: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField13 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_14: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField14 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_15: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField15 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_16: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField16 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_17: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField17 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_18: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField18 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_19: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField19 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_20: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField20 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_21: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField21 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_22: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField22 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_23: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField23 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_24: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField24 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_25: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField25 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_26: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField26 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_27: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField27 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_28: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField28 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_29: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField29 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_30: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "awsElasticBlockStore",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "azureDisk",
+                        shape: &SHAPE_1,
+                    },
+                    rt::shape::Property {
+                        name: "azureFile",
+                        shape: &SHAPE_2,
+                    },
+                    rt::shape::Property {
+                        name: "cephfs",
+                        shape: &SHAPE_3,
+                    },
+                    rt::shape::Property {
+                        name: "cinder",
+                        shape: &SHAPE_4,
+                    },
+                    rt::shape::Property {
+                        name: "configMap",
+                        shape: &SHAPE_5,
+                    },
+                    rt::shape::Property {
+                        name: "csi",
+                        shape: &SHAPE_6,
+                    },
+                    rt::shape::Property {
+                        name: "downwardAPI",
+                        shape: &SHAPE_7,
+                    },
+                    rt::shape::Property {
+                        name: "emptyDir",
+                        shape: &SHAPE_8,
+                    },
+                    rt::shape::Property {
+                        name: "ephemeral",
+                        shape: &SHAPE_9,
+                    },
+                    rt::shape::Property {
+                        name: "fc",
+                        shape: &SHAPE_10,
+                    },
+                    rt::shape::Property {
+                        name: "flexVolume",
+                        shape: &SHAPE_11,
+                    },
+                    rt::shape::Property {
+                        name: "flocker",
+                        shape: &SHAPE_12,
+                    },
+                    rt::shape::Property {
+                        name: "gcePersistentDisk",
+                        shape: &SHAPE_13,
+                    },
+                    rt::shape::Property {
+                        name: "gitRepo",
+                        shape: &SHAPE_14,
+                    },
+                    rt::shape::Property {
+                        name: "glusterfs",
+                        shape: &SHAPE_15,
+                    },
+                    rt::shape::Property {
+                        name: "hostPath",
+                        shape: &SHAPE_16,
+                    },
+                    rt::shape::Property {
+                        name: "image",
+                        shape: &SHAPE_17,
+                    },
+                    rt::shape::Property {
+                        name: "iscsi",
+                        shape: &SHAPE_18,
+                    },
+                    rt::shape::Property {
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "nfs",
+                        shape: &SHAPE_19,
+                    },
+                    rt::shape::Property {
+                        name: "persistentVolumeClaim",
+                        shape: &SHAPE_20,
+                    },
+                    rt::shape::Property {
+                        name: "photonPersistentDisk",
+                        shape: &SHAPE_21,
+                    },
+                    rt::shape::Property {
+                        name: "portworxVolume",
+                        shape: &SHAPE_22,
+                    },
+                    rt::shape::Property {
+                        name: "projected",
+                        shape: &SHAPE_23,
+                    },
+                    rt::shape::Property {
+                        name: "quobyte",
+                        shape: &SHAPE_24,
+                    },
+                    rt::shape::Property {
+                        name: "rbd",
+                        shape: &SHAPE_25,
+                    },
+                    rt::shape::Property {
+                        name: "scaleIO",
+                        shape: &SHAPE_26,
+                    },
+                    rt::shape::Property {
+                        name: "secret",
+                        shape: &SHAPE_27,
+                    },
+                    rt::shape::Property {
+                        name: "storageos",
+                        shape: &SHAPE_28,
+                    },
+                    rt::shape::Property {
+                        name: "vsphereVolume",
+                        shape: &SHAPE_29,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_30
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -37534,165 +31765,6 @@ mod __crd_volume {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    match key.as_str() {
-                        "awsElasticBlockStore" => {
-                            <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "azureDisk" => {
-                            <__CrdField1 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "azureFile" => {
-                            <__CrdField2 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "cephfs" => {
-                            <__CrdField3 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "cinder" => {
-                            <__CrdField4 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "configMap" => {
-                            <__CrdField5 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "csi" => {
-                            <__CrdField6 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "downwardAPI" => {
-                            <__CrdField7 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "emptyDir" => {
-                            <__CrdField8 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "ephemeral" => {
-                            <__CrdField9 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "fc" => {
-                            <__CrdField10 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "flexVolume" => {
-                            <__CrdField11 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "flocker" => {
-                            <__CrdField12 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "gcePersistentDisk" => {
-                            <__CrdField13 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "gitRepo" => {
-                            <__CrdField14 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "glusterfs" => {
-                            <__CrdField15 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "hostPath" => {
-                            <__CrdField16 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "image" => {
-                            <__CrdField17 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "iscsi" => {
-                            <__CrdField18 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "nfs" => {
-                            <__CrdField19 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "persistentVolumeClaim" => {
-                            <__CrdField20 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "photonPersistentDisk" => {
-                            <__CrdField21 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "portworxVolume" => {
-                            <__CrdField22 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "projected" => {
-                            <__CrdField23 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "quobyte" => {
-                            <__CrdField24 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "rbd" => {
-                            <__CrdField25 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "scaleIO" => {
-                            <__CrdField26 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "secret" => {
-                            <__CrdField27 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "storageos" => {
-                            <__CrdField28 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "vsphereVolume" => {
-                            <__CrdField29 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        _ => {}
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -37991,201 +32063,6 @@ mod __crd_volume {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "name" => rt::schema::leaf_equal(nv, ov),
-                            "awsElasticBlockStore" => {
-                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "azureDisk" => {
-                                <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "azureFile" => {
-                                <__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "cephfs" => {
-                                <__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "cinder" => {
-                                <__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "configMap" => {
-                                <__CrdField5 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "csi" => {
-                                <__CrdField6 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "downwardAPI" => {
-                                <__CrdField7 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "emptyDir" => {
-                                <__CrdField8 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "ephemeral" => {
-                                <__CrdField9 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "fc" => {
-                                <__CrdField10 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "flexVolume" => {
-                                <__CrdField11 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "flocker" => {
-                                <__CrdField12 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "gcePersistentDisk" => {
-                                <__CrdField13 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "gitRepo" => {
-                                <__CrdField14 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "glusterfs" => {
-                                <__CrdField15 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "hostPath" => {
-                                <__CrdField16 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "image" => {
-                                <__CrdField17 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "iscsi" => {
-                                <__CrdField18 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "nfs" => {
-                                <__CrdField19 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "persistentVolumeClaim" => {
-                                <__CrdField20 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "photonPersistentDisk" => {
-                                <__CrdField21 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "portworxVolume" => {
-                                <__CrdField22 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "projected" => {
-                                <__CrdField23 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "quobyte" => {
-                                <__CrdField24 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "rbd" => {
-                                <__CrdField25 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "scaleIO" => {
-                                <__CrdField26 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "secret" => {
-                                <__CrdField27 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "storageos" => {
-                                <__CrdField28 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "vsphereVolume" => {
-                                <__CrdField29 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -38436,250 +32313,6 @@ mod __crd_volume {
                         }
                         _ => {}
                     }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("awsElasticBlockStore") {
-                    let child_path = &path.field("awsElasticBlockStore");
-                    <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("azureDisk") {
-                    let child_path = &path.field("azureDisk");
-                    <__CrdField1 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("azureFile") {
-                    let child_path = &path.field("azureFile");
-                    <__CrdField2 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("cephfs") {
-                    let child_path = &path.field("cephfs");
-                    <__CrdField3 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("cinder") {
-                    let child_path = &path.field("cinder");
-                    <__CrdField4 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("configMap") {
-                    let child_path = &path.field("configMap");
-                    <__CrdField5 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("csi") {
-                    let child_path = &path.field("csi");
-                    <__CrdField6 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("downwardAPI") {
-                    let child_path = &path.field("downwardAPI");
-                    <__CrdField7 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("emptyDir") {
-                    let child_path = &path.field("emptyDir");
-                    <__CrdField8 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("ephemeral") {
-                    let child_path = &path.field("ephemeral");
-                    <__CrdField9 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("fc") {
-                    let child_path = &path.field("fc");
-                    <__CrdField10 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("flexVolume") {
-                    let child_path = &path.field("flexVolume");
-                    <__CrdField11 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("flocker") {
-                    let child_path = &path.field("flocker");
-                    <__CrdField12 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("gcePersistentDisk") {
-                    let child_path = &path.field("gcePersistentDisk");
-                    <__CrdField13 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("gitRepo") {
-                    let child_path = &path.field("gitRepo");
-                    <__CrdField14 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("glusterfs") {
-                    let child_path = &path.field("glusterfs");
-                    <__CrdField15 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("hostPath") {
-                    let child_path = &path.field("hostPath");
-                    <__CrdField16 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("image") {
-                    let child_path = &path.field("image");
-                    <__CrdField17 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("iscsi") {
-                    let child_path = &path.field("iscsi");
-                    <__CrdField18 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("nfs") {
-                    let child_path = &path.field("nfs");
-                    <__CrdField19 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("persistentVolumeClaim") {
-                    let child_path = &path.field("persistentVolumeClaim");
-                    <__CrdField20 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("photonPersistentDisk") {
-                    let child_path = &path.field("photonPersistentDisk");
-                    <__CrdField21 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("portworxVolume") {
-                    let child_path = &path.field("portworxVolume");
-                    <__CrdField22 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("projected") {
-                    let child_path = &path.field("projected");
-                    <__CrdField23 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("quobyte") {
-                    let child_path = &path.field("quobyte");
-                    <__CrdField24 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("rbd") {
-                    let child_path = &path.field("rbd");
-                    <__CrdField25 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("scaleIO") {
-                    let child_path = &path.field("scaleIO");
-                    <__CrdField26 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("secret") {
-                    let child_path = &path.field("secret");
-                    <__CrdField27 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("storageos") {
-                    let child_path = &path.field("storageos");
-                    <__CrdField28 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("vsphereVolume") {
-                    let child_path = &path.field("vsphereVolume");
-                    <__CrdField29 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
                 }
             }
         }
@@ -39556,34 +33189,23 @@ mod __crd_volume_device {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for VolumeDevice {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "devicePath" | "name" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "devicePath",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -39637,21 +33259,6 @@ mod __crd_volume_device {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "devicePath" | "name" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -39712,57 +33319,52 @@ mod __crd_volume_mount {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for VolumeMount {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "mountPath" | "mountPropagation" | "name" | "readOnly"
-                            | "recursiveReadOnly" | "subPath" | "subPathExpr" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "bindMountOptions" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            rt::schema::prune_leaf(item, item_path, pruned);
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&rt::shape::Shape::STRING),
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "bindMountOptions",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "mountPath",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "mountPropagation",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "readOnly",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "recursiveReadOnly",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "subPath",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "subPathExpr",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_1
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -39878,23 +33480,6 @@ mod __crd_volume_mount {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "bindMountOptions" | "mountPath" | "mountPropagation"
-                            | "name" | "readOnly" | "recursiveReadOnly" | "subPath"
-                            | "subPathExpr" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -40012,78 +33597,76 @@ mod __crd_volume_projection {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for VolumeProjection {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "clusterTrustBundle" => {
-                                let child_path = &path.field(key);
-                                <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "configMap" => {
-                                let child_path = &path.field(key);
-                                <__CrdField1 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "downwardAPI" => {
-                                let child_path = &path.field(key);
-                                <__CrdField2 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "podCertificate" => {
-                                let child_path = &path.field(key);
-                                <__CrdField3 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "secret" => {
-                                let child_path = &path.field(key);
-                                <__CrdField4 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            "serviceAccountToken" => {
-                                let child_path = &path.field(key);
-                                <__CrdField5 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField4 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField5 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "clusterTrustBundle",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "configMap",
+                        shape: &SHAPE_1,
+                    },
+                    rt::shape::Property {
+                        name: "downwardAPI",
+                        shape: &SHAPE_2,
+                    },
+                    rt::shape::Property {
+                        name: "podCertificate",
+                        shape: &SHAPE_3,
+                    },
+                    rt::shape::Property {
+                        name: "secret",
+                        shape: &SHAPE_4,
+                    },
+                    rt::shape::Property {
+                        name: "serviceAccountToken",
+                        shape: &SHAPE_5,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_6
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -40153,45 +33736,6 @@ mod __crd_volume_projection {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    match key.as_str() {
-                        "clusterTrustBundle" => {
-                            <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "configMap" => {
-                            <__CrdField1 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "downwardAPI" => {
-                            <__CrdField2 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "podCertificate" => {
-                            <__CrdField3 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "secret" => {
-                            <__CrdField4 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        "serviceAccountToken" => {
-                            <__CrdField5 as rt::schema::ObjectSchema>::default_value(
-                                child,
-                            );
-                        }
-                        _ => {}
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -40282,56 +33826,6 @@ mod __crd_volume_projection {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "clusterTrustBundle" => {
-                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "configMap" => {
-                                <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "downwardAPI" => {
-                                <__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "podCertificate" => {
-                                <__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "secret" => {
-                                <__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            "serviceAccountToken" => {
-                                <__CrdField5 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -40390,58 +33884,6 @@ mod __crd_volume_projection {
                         }
                         _ => {}
                     }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("clusterTrustBundle") {
-                    let child_path = &path.field("clusterTrustBundle");
-                    <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("configMap") {
-                    let child_path = &path.field("configMap");
-                    <__CrdField1 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("downwardAPI") {
-                    let child_path = &path.field("downwardAPI");
-                    <__CrdField2 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("podCertificate") {
-                    let child_path = &path.field("podCertificate");
-                    <__CrdField3 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("secret") {
-                    let child_path = &path.field("secret");
-                    <__CrdField4 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
-                }
-                if let Some(child) = map.get("serviceAccountToken") {
-                    let child_path = &path.field("serviceAccountToken");
-                    <__CrdField5 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
                 }
             }
         }
@@ -40676,78 +34118,52 @@ mod __crd_volume_resource_requirements {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for VolumeResourceRequirements {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "limits" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, child| {
-                                                let child_path = &child_path.key(key);
-                                                rt::schema::prune_leaf(child, child_path, pruned);
-                                                !child.is_null()
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        rt::schema::prune_items_unknown(items, child_path, pruned);
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "requests" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, child| {
-                                                let child_path = &child_path.key(key);
-                                                rt::schema::prune_leaf(child, child_path, pruned);
-                                                !child.is_null()
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        rt::schema::prune_items_unknown(items, child_path, pruned);
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
-        }
-        fn default_value(_value: &mut rt::Value) {}
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
+        fn shape() -> &'static rt::shape::Shape {
             static PATTERN_1: rt::regex::Pattern = rt::regex::Pattern::new(
                 "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
             );
             static NODE_0: rt::Node = rt::Node {
                 types: rt::openapi::Types::IntOrString,
                 pattern: Some(&PATTERN_1),
+                ..rt::Node::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                node: &NODE_0,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                additional: rt::shape::Additional::Schema(&SHAPE_2),
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "limits",
+                        shape: &SHAPE_3,
+                    },
+                    rt::shape::Property {
+                        name: "requests",
+                        shape: &SHAPE_3,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_4
+        }
+        fn validate_value(
+            value: &rt::Value,
+            old: Option<&rt::Value>,
+            path: &rt::Path,
+            res: &mut rt::openapi::Res,
+        ) {
+            static PATTERN_6: rt::regex::Pattern = rt::regex::Pattern::new(
+                "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
+            );
+            static NODE_5: rt::Node = rt::Node {
+                types: rt::openapi::Types::IntOrString,
+                pattern: Some(&PATTERN_6),
                 ..rt::Node::EMPTY
             };
             let node_res = rt::openapi::node(
@@ -40782,7 +34198,7 @@ mod __crd_volume_resource_requirements {
                                                         &|v, _o, p| rt::openapi::node(
                                                             v,
                                                             p,
-                                                            &NODE_0,
+                                                            &NODE_5,
                                                             Some(
                                                                 &rt::openapi::Junctors {
                                                                     all_of: &[],
@@ -40842,7 +34258,7 @@ mod __crd_volume_resource_requirements {
                                                         &|v, _o, p| rt::openapi::node(
                                                             v,
                                                             p,
-                                                            &NODE_0,
+                                                            &NODE_5,
                                                             Some(
                                                                 &rt::openapi::Junctors {
                                                                     all_of: &[],
@@ -40892,12 +34308,12 @@ mod __crd_volume_resource_requirements {
             );
         }
         fn is_valid(value: &rt::Value) -> bool {
-            static PATTERN_3: rt::regex::Pattern = rt::regex::Pattern::new(
+            static PATTERN_8: rt::regex::Pattern = rt::regex::Pattern::new(
                 "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
             );
-            static NODE_2: rt::Node = rt::Node {
+            static NODE_7: rt::Node = rt::Node {
                 types: rt::openapi::Types::IntOrString,
-                pattern: Some(&PATTERN_3),
+                pattern: Some(&PATTERN_8),
                 ..rt::Node::EMPTY
             };
             rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
@@ -40913,7 +34329,7 @@ mod __crd_volume_resource_requirements {
                                                 rt::openapi::all_fields(
                                                     map,
                                                     &mut |_, child| {
-                                                        rt::openapi::leaf_ok(child, &NODE_2)
+                                                        rt::openapi::leaf_ok(child, &NODE_7)
                                                             && (rt::openapi::leaf_ok(child, &rt::Node::INTEGER)
                                                                 || rt::openapi::leaf_ok(child, &rt::Node::STRING))
                                                     },
@@ -40929,7 +34345,7 @@ mod __crd_volume_resource_requirements {
                                                 rt::openapi::all_fields(
                                                     map,
                                                     &mut |_, child| {
-                                                        rt::openapi::leaf_ok(child, &NODE_2)
+                                                        rt::openapi::leaf_ok(child, &NODE_7)
                                                             && (rt::openapi::leaf_ok(child, &rt::Node::INTEGER)
                                                                 || rt::openapi::leaf_ok(child, &rt::Node::STRING))
                                                     },
@@ -40944,44 +34360,6 @@ mod __crd_volume_resource_requirements {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "limits" => {
-                                match (nv, ov) {
-                                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                        rt::schema::fields_equal(
-                                            nv,
-                                            ov,
-                                            &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                        )
-                                    }
-                                    _ => rt::schema::leaf_equal(nv, ov),
-                                }
-                            }
-                            "requests" => {
-                                match (nv, ov) {
-                                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                        rt::schema::fields_equal(
-                                            nv,
-                                            ov,
-                                            &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                        )
-                                    }
-                                    _ => rt::schema::leaf_equal(nv, ov),
-                                }
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -41056,35 +34434,31 @@ mod __crd_vsphere_virtual_disk_volume_source {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for VsphereVirtualDiskVolumeSource {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "fsType" | "storagePolicyID" | "storagePolicyName"
-                            | "volumePath" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "fsType",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "storagePolicyID",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "storagePolicyName",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "volumePath",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -41144,22 +34518,6 @@ mod __crd_vsphere_virtual_disk_volume_source {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "fsType" | "storagePolicyID" | "storagePolicyName"
-                            | "volumePath" => rt::schema::leaf_equal(nv, ov),
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -41228,41 +34586,30 @@ mod __crd_weighted_pod_affinity_term {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for WeightedPodAffinityTerm {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "weight" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "podAffinityTerm" => {
-                                let child_path = &path.field(key);
-                                <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                    child,
-                                    child_path,
-                                    pruned,
-                                );
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "podAffinityTerm",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "weight",
+                        shape: &rt::shape::Shape::INT32,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_1
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -41284,15 +34631,6 @@ mod __crd_weighted_pod_affinity_term {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    if matches!(key.as_str(), "podAffinityTerm") {
-                        <__CrdField0 as rt::schema::ObjectSchema>::default_value(child);
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -41360,27 +34698,6 @@ mod __crd_weighted_pod_affinity_term {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "weight" => rt::schema::leaf_equal(nv, ov),
-                            "podAffinityTerm" => {
-                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                    nv,
-                                    ov,
-                                )
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -41396,18 +34713,6 @@ mod __crd_weighted_pod_affinity_term {
                             errs,
                         );
                     }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("podAffinityTerm") {
-                    let child_path = &path.field("podAffinityTerm");
-                    <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                        child,
-                        child_path,
-                        errs,
-                    );
                 }
             }
         }
@@ -41527,35 +34832,31 @@ mod __crd_windows_security_context_options {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for WindowsSecurityContextOptions {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "gmsaCredentialSpec" | "gmsaCredentialSpecName"
-                            | "hostProcess" | "runAsUserName" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "gmsaCredentialSpec",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "gmsaCredentialSpecName",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "hostProcess",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                    },
+                    rt::shape::Property {
+                        name: "runAsUserName",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_0
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -41624,24 +34925,6 @@ mod __crd_windows_security_context_options {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "gmsaCredentialSpec" | "gmsaCredentialSpecName"
-                            | "hostProcess" | "runAsUserName" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.

@@ -19,68 +19,34 @@ mod __crd_condition {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for Condition {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "lastTransitionTime" | "message" | "observedGeneration"
-                            | "reason" | "status" | "type" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
-        }
-        fn default_value(_value: &mut rt::Value) {}
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
+        fn shape() -> &'static rt::shape::Shape {
             static NODE_0: rt::Node = rt::Node {
                 types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                 format: "date-time",
                 ..rt::Node::EMPTY
             };
-            static NODE_1: rt::Node = rt::Node {
+            static NODE_2: rt::Node = rt::Node {
                 types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                 max_length: Some(32768i64),
                 ..rt::Node::EMPTY
             };
-            static NODE_2: rt::Node = rt::Node {
+            static NODE_4: rt::Node = rt::Node {
                 types: rt::openapi::Types::One(rt::openapi::JsonType::Integer),
                 format: "int64",
                 minimum: Some(0f64),
                 ..rt::Node::EMPTY
             };
-            static PATTERN_4: rt::regex::Pattern = rt::regex::Pattern::new(
+            static PATTERN_7: rt::regex::Pattern = rt::regex::Pattern::new(
                 "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$",
             );
-            static NODE_3: rt::Node = rt::Node {
+            static NODE_6: rt::Node = rt::Node {
                 types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                 max_length: Some(1024i64),
                 min_length: Some(1i64),
-                pattern: Some(&PATTERN_4),
+                pattern: Some(&PATTERN_7),
                 ..rt::Node::EMPTY
             };
-            static NODE_5: rt::Node = rt::Node {
+            static NODE_9: rt::Node = rt::Node {
                 types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                 enum_values: &[
                     rt::openapi::Lit::Str("True"),
@@ -90,13 +56,120 @@ mod __crd_condition {
                 enum_strings: Some(|s| matches!(s, "True" | "False" | "Unknown")),
                 ..rt::Node::EMPTY
             };
-            static PATTERN_7: rt::regex::Pattern = rt::regex::Pattern::new(
+            static PATTERN_12: rt::regex::Pattern = rt::regex::Pattern::new(
                 "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$",
             );
-            static NODE_6: rt::Node = rt::Node {
+            static NODE_11: rt::Node = rt::Node {
                 types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                 max_length: Some(316i64),
-                pattern: Some(&PATTERN_7),
+                pattern: Some(&PATTERN_12),
+                ..rt::Node::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &NODE_0,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                node: &NODE_2,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                node: &NODE_4,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_8: rt::shape::Shape = rt::shape::Shape {
+                node: &NODE_6,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_10: rt::shape::Shape = rt::shape::Shape {
+                node: &NODE_9,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_13: rt::shape::Shape = rt::shape::Shape {
+                node: &NODE_11,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_14: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "lastTransitionTime",
+                        shape: &SHAPE_1,
+                    },
+                    rt::shape::Property {
+                        name: "message",
+                        shape: &SHAPE_3,
+                    },
+                    rt::shape::Property {
+                        name: "observedGeneration",
+                        shape: &SHAPE_5,
+                    },
+                    rt::shape::Property {
+                        name: "reason",
+                        shape: &SHAPE_8,
+                    },
+                    rt::shape::Property {
+                        name: "status",
+                        shape: &SHAPE_10,
+                    },
+                    rt::shape::Property {
+                        name: "type",
+                        shape: &SHAPE_13,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_14
+        }
+        fn validate_value(
+            value: &rt::Value,
+            old: Option<&rt::Value>,
+            path: &rt::Path,
+            res: &mut rt::openapi::Res,
+        ) {
+            static NODE_15: rt::Node = rt::Node {
+                types: rt::openapi::Types::One(rt::openapi::JsonType::String),
+                format: "date-time",
+                ..rt::Node::EMPTY
+            };
+            static NODE_16: rt::Node = rt::Node {
+                types: rt::openapi::Types::One(rt::openapi::JsonType::String),
+                max_length: Some(32768i64),
+                ..rt::Node::EMPTY
+            };
+            static NODE_17: rt::Node = rt::Node {
+                types: rt::openapi::Types::One(rt::openapi::JsonType::Integer),
+                format: "int64",
+                minimum: Some(0f64),
+                ..rt::Node::EMPTY
+            };
+            static PATTERN_19: rt::regex::Pattern = rt::regex::Pattern::new(
+                "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$",
+            );
+            static NODE_18: rt::Node = rt::Node {
+                types: rt::openapi::Types::One(rt::openapi::JsonType::String),
+                max_length: Some(1024i64),
+                min_length: Some(1i64),
+                pattern: Some(&PATTERN_19),
+                ..rt::Node::EMPTY
+            };
+            static NODE_20: rt::Node = rt::Node {
+                types: rt::openapi::Types::One(rt::openapi::JsonType::String),
+                enum_values: &[
+                    rt::openapi::Lit::Str("True"),
+                    rt::openapi::Lit::Str("False"),
+                    rt::openapi::Lit::Str("Unknown"),
+                ],
+                enum_strings: Some(|s| matches!(s, "True" | "False" | "Unknown")),
+                ..rt::Node::EMPTY
+            };
+            static PATTERN_22: rt::regex::Pattern = rt::regex::Pattern::new(
+                "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$",
+            );
+            static NODE_21: rt::Node = rt::Node {
+                types: rt::openapi::Types::One(rt::openapi::JsonType::String),
+                max_length: Some(316i64),
+                pattern: Some(&PATTERN_22),
                 ..rt::Node::EMPTY
             };
             let node_res = rt::openapi::node(
@@ -109,22 +182,22 @@ mod __crd_condition {
                     for (key, child) in map.iter() {
                         match key.as_str() {
                             "lastTransitionTime" => {
-                                rt::schema::leaf_field(r, child, old, path, key, &NODE_0);
+                                rt::schema::leaf_field(r, child, old, path, key, &NODE_15);
                             }
                             "message" => {
-                                rt::schema::leaf_field(r, child, old, path, key, &NODE_1);
+                                rt::schema::leaf_field(r, child, old, path, key, &NODE_16);
                             }
                             "observedGeneration" => {
-                                rt::schema::leaf_field(r, child, old, path, key, &NODE_2);
+                                rt::schema::leaf_field(r, child, old, path, key, &NODE_17);
                             }
                             "reason" => {
-                                rt::schema::leaf_field(r, child, old, path, key, &NODE_3);
+                                rt::schema::leaf_field(r, child, old, path, key, &NODE_18);
                             }
                             "status" => {
-                                rt::schema::leaf_field(r, child, old, path, key, &NODE_5);
+                                rt::schema::leaf_field(r, child, old, path, key, &NODE_20);
                             }
                             "type" => {
-                                rt::schema::leaf_field(r, child, old, path, key, &NODE_6);
+                                rt::schema::leaf_field(r, child, old, path, key, &NODE_21);
                             }
                             _ => {}
                         }
@@ -145,33 +218,33 @@ mod __crd_condition {
             );
         }
         fn is_valid(value: &rt::Value) -> bool {
-            static NODE_8: rt::Node = rt::Node {
+            static NODE_23: rt::Node = rt::Node {
                 types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                 format: "date-time",
                 ..rt::Node::EMPTY
             };
-            static NODE_9: rt::Node = rt::Node {
+            static NODE_24: rt::Node = rt::Node {
                 types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                 max_length: Some(32768i64),
                 ..rt::Node::EMPTY
             };
-            static NODE_10: rt::Node = rt::Node {
+            static NODE_25: rt::Node = rt::Node {
                 types: rt::openapi::Types::One(rt::openapi::JsonType::Integer),
                 format: "int64",
                 minimum: Some(0f64),
                 ..rt::Node::EMPTY
             };
-            static PATTERN_12: rt::regex::Pattern = rt::regex::Pattern::new(
+            static PATTERN_27: rt::regex::Pattern = rt::regex::Pattern::new(
                 "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$",
             );
-            static NODE_11: rt::Node = rt::Node {
+            static NODE_26: rt::Node = rt::Node {
                 types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                 max_length: Some(1024i64),
                 min_length: Some(1i64),
-                pattern: Some(&PATTERN_12),
+                pattern: Some(&PATTERN_27),
                 ..rt::Node::EMPTY
             };
-            static NODE_13: rt::Node = rt::Node {
+            static NODE_28: rt::Node = rt::Node {
                 types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                 enum_values: &[
                     rt::openapi::Lit::Str("True"),
@@ -181,13 +254,13 @@ mod __crd_condition {
                 enum_strings: Some(|s| matches!(s, "True" | "False" | "Unknown")),
                 ..rt::Node::EMPTY
             };
-            static PATTERN_15: rt::regex::Pattern = rt::regex::Pattern::new(
+            static PATTERN_30: rt::regex::Pattern = rt::regex::Pattern::new(
                 "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$",
             );
-            static NODE_14: rt::Node = rt::Node {
+            static NODE_29: rt::Node = rt::Node {
                 types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                 max_length: Some(316i64),
-                pattern: Some(&PATTERN_15),
+                pattern: Some(&PATTERN_30),
                 ..rt::Node::EMPTY
             };
             rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
@@ -199,26 +272,26 @@ mod __crd_condition {
                             &mut |key, child| match key.as_str() {
                                 "lastTransitionTime" => {
                                     seen += 1;
-                                    rt::openapi::leaf_ok(child, &NODE_8)
+                                    rt::openapi::leaf_ok(child, &NODE_23)
                                 }
                                 "message" => {
                                     seen += 1;
-                                    rt::openapi::leaf_ok(child, &NODE_9)
+                                    rt::openapi::leaf_ok(child, &NODE_24)
                                 }
                                 "observedGeneration" => {
-                                    rt::openapi::leaf_ok(child, &NODE_10)
+                                    rt::openapi::leaf_ok(child, &NODE_25)
                                 }
                                 "reason" => {
                                     seen += 1;
-                                    rt::openapi::leaf_ok(child, &NODE_11)
+                                    rt::openapi::leaf_ok(child, &NODE_26)
                                 }
                                 "status" => {
                                     seen += 1;
-                                    rt::openapi::leaf_ok(child, &NODE_13)
+                                    rt::openapi::leaf_ok(child, &NODE_28)
                                 }
                                 "type" => {
                                     seen += 1;
-                                    rt::openapi::leaf_ok(child, &NODE_14)
+                                    rt::openapi::leaf_ok(child, &NODE_29)
                                 }
                                 _ => true,
                             },
@@ -226,24 +299,6 @@ mod __crd_condition {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "lastTransitionTime" | "message" | "observedGeneration"
-                            | "reason" | "status" | "type" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -342,70 +397,43 @@ mod __crd_label_selector {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for LabelSelector {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "matchExpressions" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            <__CrdField0 as rt::schema::ObjectSchema>::prune(
-                                                item,
-                                                item_path,
-                                                pruned,
-                                            );
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "matchLabels" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, child| {
-                                                let child_path = &child_path.key(key);
-                                                rt::schema::prune_leaf(child, child_path, pruned);
-                                                !child.is_null()
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        rt::schema::prune_items_unknown(items, child_path, pruned);
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_0),
+                list_type: Some(rt::listtype::ListType::Atomic),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "matchExpressions",
+                        shape: &SHAPE_1,
+                    },
+                    rt::shape::Property {
+                        name: "matchLabels",
+                        shape: &SHAPE_2,
+                    },
+                ],
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_3
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -439,21 +467,6 @@ mod __crd_label_selector {
                 }
             }
             Ok(())
-        }
-        fn default_value(value: &mut rt::Value) {
-            if let rt::Value::Object(map) = value {
-                for (key, child) in map.iter_mut() {
-                    if matches!(key.as_str(), "matchExpressions") {
-                        if let rt::Value::Array(items) = child {
-                            for item in items.iter_mut() {
-                                <__CrdField0 as rt::schema::ObjectSchema>::default_value(
-                                    item,
-                                );
-                            }
-                        }
-                    }
-                }
-            }
         }
         fn validate_value(
             value: &rt::Value,
@@ -588,33 +601,6 @@ mod __crd_label_selector {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "matchExpressions" => rt::schema::leaf_equal(nv, ov),
-                            "matchLabels" => {
-                                match (nv, ov) {
-                                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                        rt::schema::fields_equal(
-                                            nv,
-                                            ov,
-                                            &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                        )
-                                    }
-                                    _ => rt::schema::leaf_equal(nv, ov),
-                                }
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
         fn validate_embedded(
             value: &rt::Value,
             path: &rt::Path,
@@ -633,23 +619,6 @@ mod __crd_label_selector {
                                     errs,
                                 );
                             }
-                        }
-                    }
-                }
-            }
-        }
-        fn validate_lists(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-            if let rt::Value::Object(map) = value {
-                if let Some(child) = map.get("matchExpressions") {
-                    let child_path = &path.field("matchExpressions");
-                    if let rt::Value::Array(items) = child {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_path = &child_path.index(i);
-                            <__CrdField0 as rt::schema::ObjectSchema>::validate_lists(
-                                item,
-                                item_path,
-                                errs,
-                            );
                         }
                     }
                 }
@@ -804,56 +773,33 @@ mod __crd_label_selector_requirement {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for LabelSelectorRequirement {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "key" | "operator" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "values" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            rt::schema::prune_leaf(item, item_path, pruned);
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&rt::shape::Shape::STRING),
+                list_type: Some(rt::listtype::ListType::Atomic),
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "key",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "operator",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "values",
+                        shape: &SHAPE_0,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_1
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -952,23 +898,6 @@ mod __crd_label_selector_requirement {
                     _ => true,
                 }
         }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "key" | "operator" | "values" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
-        }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
     /// Public for benchmarks and tests that run one rule on a value read ahead
@@ -1042,96 +971,45 @@ mod __crd_embedded_object_meta {
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for EmbeddedObjectMeta {
-        fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-            match value {
-                rt::Value::Object(map) => {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "name" | "namespace" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "annotations" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, child| {
-                                                let child_path = &child_path.key(key);
-                                                rt::schema::prune_leaf(child, child_path, pruned);
-                                                !child.is_null()
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        rt::schema::prune_items_unknown(items, child_path, pruned);
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "finalizers" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            rt::schema::prune_leaf(item, item_path, pruned);
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            "labels" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, child| {
-                                                let child_path = &child_path.key(key);
-                                                rt::schema::prune_leaf(child, child_path, pruned);
-                                                !child.is_null()
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        rt::schema::prune_items_unknown(items, child_path, pruned);
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => {
-                                rt::schema::record_pruned(pruned, path, key);
-                                false
-                            }
-                        },
-                    )
-                }
-                rt::Value::Array(items) => {
-                    rt::schema::prune_items_unknown(items, path, pruned);
-                }
-                _ => {}
-            }
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&rt::shape::Shape::STRING),
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                properties: &[
+                    rt::shape::Property {
+                        name: "annotations",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "finalizers",
+                        shape: &SHAPE_1,
+                    },
+                    rt::shape::Property {
+                        name: "labels",
+                        shape: &SHAPE_0,
+                    },
+                    rt::shape::Property {
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                    rt::shape::Property {
+                        name: "namespace",
+                        shape: &rt::shape::Shape::STRING,
+                    },
+                ],
+                ..rt::shape::Shape::EMPTY
+            };
+            &SHAPE_2
         }
-        fn default_value(_value: &mut rt::Value) {}
         fn validate_value(
             value: &rt::Value,
             old: Option<&rt::Value>,
@@ -1280,47 +1158,6 @@ mod __crd_embedded_object_meta {
                     }
                     _ => true,
                 }
-        }
-        fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-            match (value, old) {
-                (rt::Value::Object(_), rt::Value::Object(_)) => {
-                    rt::schema::fields_equal(
-                        value,
-                        old,
-                        &|key, nv, ov| match key {
-                            "finalizers" | "name" | "namespace" => {
-                                rt::schema::leaf_equal(nv, ov)
-                            }
-                            "annotations" => {
-                                match (nv, ov) {
-                                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                        rt::schema::fields_equal(
-                                            nv,
-                                            ov,
-                                            &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                        )
-                                    }
-                                    _ => rt::schema::leaf_equal(nv, ov),
-                                }
-                            }
-                            "labels" => {
-                                match (nv, ov) {
-                                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                        rt::schema::fields_equal(
-                                            nv,
-                                            ov,
-                                            &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                        )
-                                    }
-                                    _ => rt::schema::leaf_equal(nv, ov),
-                                }
-                            }
-                            _ => false,
-                        },
-                    )
-                }
-                _ => rt::schema::leaf_equal(value, old),
-            }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.

@@ -75,7 +75,7 @@ pub mod __private {
     pub use crate::{JsonMap, Value};
     pub use crate::{
         admission, cel, compiled, conversion, derived, formats, listtype, objectmeta, openapi, quantity, ratchet,
-        regex, rules, schema, strings, table, time,
+        regex, rules, schema, shape, strings, table, time,
     };
     pub use k8s_openapi;
     pub use serde;
@@ -203,6 +203,8 @@ pub mod scale;
 pub mod schema;
 #[doc(hidden)]
 pub mod semver;
+#[doc(hidden)]
+pub mod shape;
 #[doc(hidden)]
 pub mod strictjson;
 #[doc(hidden)]

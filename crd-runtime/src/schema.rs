@@ -23,10 +23,14 @@ use std::marker::PhantomData;
     note = "k8s-openapi's core/v1 types (`Container`, `PodSpec`, ...) have one with crd-runtime's `core-v1` feature"
 )]
 pub trait ObjectSchema {
+    /// The type's schema as static data, which the table-driven steps below walk.
+    fn shape() -> &'static crate::shape::Shape;
     /// `prune` at a node of this type, dropping non-nullable nulls without defaults
     /// (`PruneNonNullableNullsWithoutDefaults`) in the same pass: both decide per key
     /// from the key's schema alone, so one pass gives what the API server's two give.
-    fn prune(value: &mut Value, path: &Path, pruned: &mut Vec<String>);
+    fn prune(value: &mut Value, path: &Path, pruned: &mut Vec<String>) {
+        crate::shape::prune(Self::shape(), value, path, pruned)
+    }
     /// `objectmeta.Coerce` of embedded resources at or below a node of this type: with
     /// `drop_invalid`, malformed meta fields are dropped; without, the first error is
     /// returned (the request decoder's strict mode).
@@ -38,7 +42,9 @@ pub trait ObjectSchema {
         Ok(())
     }
     /// `Default` at a node of this type.
-    fn default_value(value: &mut Value);
+    fn default_value(value: &mut Value) {
+        crate::shape::default(Self::shape(), value)
+    }
     /// OpenAPI validation of a node of this type; `old` is the correlated old value on
     /// update (ratcheting), `None` on create or when nothing correlates.
     fn validate_value(value: &Value, old: Option<&Value>, path: &Path, res: &mut Res);
@@ -46,11 +52,15 @@ pub trait ObjectSchema {
     /// ratcheting): a fast check for the common, valid case.
     fn is_valid(value: &Value) -> bool;
     /// `CorrelatedObject.CachedDeepEqual` for a node of this type.
-    fn ratchet_equal(value: &Value, old: &Value) -> bool;
+    fn ratchet_equal(value: &Value, old: &Value) -> bool {
+        crate::shape::ratchet_equal(Self::shape(), value, old)
+    }
     /// `objectmeta.Validate` at or below a node of this type.
     fn validate_embedded(_value: &Value, _path: &Path, _errs: &mut ErrorList) {}
     /// `listtype.ValidateListSetsAndMaps` below a node of this type.
-    fn validate_lists(_value: &Value, _path: &Path, _errs: &mut ErrorList) {}
+    fn validate_lists(value: &Value, path: &Path, errs: &mut ErrorList) {
+        crate::shape::validate_lists(Self::shape(), value, path, errs)
+    }
     /// The `x-kubernetes-validations` rules at and below a node of this type (`value`
     /// not `null`). Derived types implement it; a generated module's walk functions
     /// call each other directly instead.

@@ -100,15 +100,8 @@ impl<'a> AdmitEmitter<'a> {
         let this = Some(s as *const Schema);
         let rt = rt();
         // The resource root is pruned, coerced and validated as an embedded resource.
-        let embedded = is_root || s.embedded_resource;
 
-        let prune = self.prune_object_body(s, this, embedded);
-        let default = if has_defaults(s) {
-            let body = self.default_node(s, quote!(value), this);
-            quote!(fn default_value(value: &mut #rt::Value) { #body })
-        } else {
-            quote!(fn default_value(_value: &mut #rt::Value) {})
-        };
+        let shape = self.shape_fn(s, this, is_root);
         let validate = {
             let node = self.node_expr(s, &quote!(value), &quote!(old), &quote!(path), None, is_root);
             let statics = self.take_statics();
@@ -128,7 +121,6 @@ impl<'a> AdmitEmitter<'a> {
                 #ok
             }
         };
-        let equal = self.equal_node(s, quote!(value), quote!(old), this);
         let coerce = if has_embedded_below(s) || (s.embedded_resource && !is_root) {
             let body = self.coerce_node(s, this, s.embedded_resource && !is_root);
             quote! {
@@ -147,16 +139,6 @@ impl<'a> AdmitEmitter<'a> {
             let body = self.embedded_node(s, quote!(value), quote!(path), this, is_root);
             quote! {
                 fn validate_embedded(value: &#rt::Value, path: &#rt::Path, errs: &mut #rt::ErrorList) {
-                    #body
-                }
-            }
-        } else {
-            TokenStream::new()
-        };
-        let lists_fn = if has_lists_below(s) {
-            let body = self.lists_object(s, quote!(value), quote!(path), this);
-            quote! {
-                fn validate_lists(value: &#rt::Value, path: &#rt::Path, errs: &mut #rt::ErrorList) {
                     #body
                 }
             }
@@ -188,13 +170,9 @@ impl<'a> AdmitEmitter<'a> {
         };
         quote! {
             impl #rt::schema::ObjectSchema for #name {
-                fn prune(value: &mut #rt::Value, path: &#rt::Path, pruned: &mut Vec<String>) {
-                    #prune
-                }
+                #shape
 
                 #coerce
-
-                #default
 
                 fn validate_value(
                     value: &#rt::Value,
@@ -209,19 +187,123 @@ impl<'a> AdmitEmitter<'a> {
                     #is_valid
                 }
 
-                fn ratchet_equal(value: &#rt::Value, old: &#rt::Value) -> bool {
-                    #equal
-                }
-
                 #embedded_fn
-
-                #lists_fn
 
                 #walk_rules
             }
 
             #root_impl
         }
+    }
+
+    // ---- the type's schema as static data ----
+
+    /// `fn shape()`: the statics describing the type's schema, for the table-driven
+    /// steps of `crd_runtime::shape` (prune, default, ratchet equality, list checks).
+    fn shape_fn(&self, s: &Schema, this: Option<*const Schema>, is_root: bool) -> TokenStream {
+        let rt = rt();
+        let mut defs = ShapeStatics::default();
+        let root = self.shape_static(s, this, is_root, &mut defs);
+        let node_statics = self.take_statics();
+        let statics = defs.statics;
+        quote! {
+            fn shape() -> &'static #rt::shape::Shape {
+                #( #node_statics )*
+                #( #statics )*
+                &#root
+            }
+        }
+    }
+
+    /// The static for node `s` (after those of its children): a shared shape of the
+    /// runtime for a bare leaf, else a static, one per distinct definition.
+    fn shape_static(
+        &self,
+        s: &Schema,
+        this: Option<*const Schema>,
+        resource_root: bool,
+        defs: &mut ShapeStatics,
+    ) -> TokenStream {
+        let rt = rt();
+        let named = self.named_type(s, this);
+        // Everything but the node's value keywords.
+        let mut fields = Vec::new();
+        if let Some(t) = &named {
+            fields.push(quote!(of_type: Some(<#t as #rt::schema::ObjectSchema>::shape)));
+        } else {
+            if !s.properties.is_empty() {
+                let mut props: Vec<(&String, &Schema)> = s.properties.iter().collect();
+                props.sort_by(|a, b| a.0.cmp(b.0));
+                let props = props.into_iter().map(|(k, c)| {
+                    let c = self.shape_static(c, this, false, defs);
+                    quote!(#rt::shape::Property { name: #k, shape: &#c })
+                });
+                fields.push(quote!(properties: &[ #( #props ),* ]));
+            }
+            match &s.additional_properties {
+                Some(AdditionalProperties::Bool(b)) => {
+                    fields.push(quote!(additional: #rt::shape::Additional::Bool(#b)))
+                }
+                Some(AdditionalProperties::Schema(c)) => {
+                    let c = self.shape_static(c, this, false, defs);
+                    fields.push(quote!(additional: #rt::shape::Additional::Schema(&#c)));
+                }
+                None => {}
+            }
+            if let Some(items) = &s.items {
+                let c = self.shape_static(items, this, false, defs);
+                fields.push(quote!(items: Some(&#c)));
+            }
+            if s.preserve_unknown_fields {
+                fields.push(quote!(preserve_unknown_fields: true));
+            }
+            if s.embedded_resource {
+                fields.push(quote!(embedded_resource: true));
+            }
+            if resource_root {
+                fields.push(quote!(resource_root: true));
+            }
+            if let Some(t) = s.list_type {
+                let t = format_ident!("{}", format!("{t:?}"));
+                fields.push(quote!(list_type: Some(#rt::listtype::ListType::#t)));
+            }
+            if !s.list_map_keys.is_empty() {
+                let keys = &s.list_map_keys;
+                fields.push(quote!(list_map_keys: &[ #( #keys ),* ]));
+            }
+        }
+        if s.nullable {
+            fields.push(quote!(nullable: true));
+        }
+        if let Some(d) = &s.default {
+            let d = lit_tokens(d);
+            fields.push(quote!(default: Some(#d)));
+        }
+        if has_defaults(s) {
+            fields.push(quote!(has_defaults: true));
+        }
+        if has_lists_at_or_below(s) {
+            fields.push(quote!(has_lists: true));
+        }
+        if named.is_none() {
+            if let Some(shared) = shared_node(s).filter(|_| fields.is_empty()) {
+                let shared = format_ident!("{}", shared);
+                return quote!(#rt::shape::Shape::#shared);
+            }
+            if shared_node(s) != Some("ANY") {
+                let node = self.node_static(s);
+                fields.insert(0, quote!(node: &#node));
+            }
+        }
+        let body = quote!(#rt::shape::Shape { #( #fields, )* ..#rt::shape::Shape::EMPTY });
+        let key = body.to_string();
+        if let Some(existing) = defs.by_definition.get(&key) {
+            return quote!(#existing);
+        }
+        let name = self.fresh("SHAPE");
+        defs.statics.push(quote!(static #name: #rt::shape::Shape = #body;));
+        defs.by_definition.insert(key, name.clone());
+        quote!(#name)
     }
 
     fn custom_resource_impl(
@@ -296,387 +378,6 @@ impl<'a> AdmitEmitter<'a> {
                 #rules
             }
         }
-    }
-
-    // ---- prune (with null dropping) ----
-
-    /// The body of `prune` for an object type's own node.
-    fn prune_object_body(&self, s: &Schema, this: Option<*const Schema>, embedded: bool) -> TokenStream {
-        if s.preserve_unknown_fields {
-            self.skip_prune_node(s, quote!(value), quote!(path), this, embedded)
-        } else {
-            self.prune_map_array(s, quote!(value), quote!(path), this, embedded)
-        }
-    }
-
-    /// `prune(v, s)` then `PruneNonNullableNullsWithoutDefaults(v, s)` for a node
-    /// reached through a property, item or map value (`None`: no schema).
-    fn prune_node(
-        &self,
-        s: Option<&Schema>,
-        v: TokenStream,
-        p: TokenStream,
-        this: Option<*const Schema>,
-    ) -> TokenStream {
-        let rt = rt();
-        let Some(s) = s else {
-            return quote!(#rt::schema::prune_all(#v, #p, pruned););
-        };
-        if let Some(t) = self.named_type(s, this) {
-            let t = qualified(&t, s);
-            return quote!(#t::prune(#v, #p, pruned););
-        }
-        if s.preserve_unknown_fields {
-            return self.skip_prune_node(s, v, p, this, s.embedded_resource);
-        }
-        if is_prune_leaf(s) {
-            return quote!(#rt::schema::prune_leaf(#v, #p, pruned););
-        }
-        self.prune_map_array(s, v, p, this, s.embedded_resource)
-    }
-
-    /// Whether to keep the key of a `child` with this schema: not when it is `null`
-    /// and the schema is neither nullable nor defaulted.
-    fn keep_expr(child: Option<&Schema>) -> TokenStream {
-        match child {
-            Some(c) if !c.nullable && c.default.is_none() => quote!(!child.is_null()),
-            _ => quote!(true),
-        }
-    }
-
-    /// The match arms for the keys of an object node: properties (leaves grouped by
-    /// their null rule) and embedded-resource meta fields; and the catch-all body for
-    /// additionalProperties, or `unknown` for unknown keys.
-    fn prune_key_arms(
-        &self,
-        s: &Schema,
-        p: &TokenStream,
-        this: Option<*const Schema>,
-        embedded: bool,
-        unknown: TokenStream,
-    ) -> (Vec<Arm>, TokenStream) {
-        let rt = rt();
-        let mut arms = Vec::new();
-        let ap_schema = s.additional_properties_schema();
-        if embedded {
-            // Meta fields are not pruned; their nulls are dropped by their schema.
-            let mut plain: Vec<&str> = Vec::new();
-            for k in ["apiVersion", "kind", "metadata"] {
-                match s.properties.get(k).or(ap_schema) {
-                    Some(c) => {
-                        let nulls = if has_maps_below(c) {
-                            self.drop_nulls_node(c, quote!(child))
-                        } else {
-                            TokenStream::new()
-                        };
-                        let keep = Self::keep_expr(Some(c));
-                        arms.push((quote!(#k), quote!({ #nulls #keep })));
-                    }
-                    None => plain.push(k),
-                }
-            }
-            if !plain.is_empty() {
-                arms.push((quote!(#( #plain )|*), quote!(true)));
-            }
-        }
-        let props: Vec<(&String, &Schema)> = s
-            .properties
-            .iter()
-            .filter(|(k, _)| !(embedded && is_meta_field(k)))
-            .collect();
-        for drop_null in [true, false] {
-            let leaves: Vec<&String> = props
-                .iter()
-                .filter(|(_, c)| self.named_type(c, this).is_none() && is_prune_leaf(c))
-                .filter(|(_, c)| (!c.nullable && c.default.is_none()) == drop_null)
-                .map(|(k, _)| *k)
-                .collect();
-            if !leaves.is_empty() {
-                arms.push((
-                    quote!(#( #leaves )|*),
-                    quote!(#rt::schema::prune_leaf_child(child, &#p.field(key), pruned, #drop_null)),
-                ));
-            }
-        }
-        for (k, prop) in &props {
-            if self.named_type(prop, this).is_none() && is_prune_leaf(prop) {
-                continue;
-            }
-            let child = self.prune_node(Some(prop), quote!(child), quote!(child_path), this);
-            let keep = Self::keep_expr(Some(prop));
-            arms.push((
-                quote!(#k),
-                quote!({
-                    let child_path = &#p.field(key);
-                    #child
-                    #keep
-                }),
-            ));
-        }
-        let other = match &s.additional_properties {
-            Some(_) => {
-                let child = self.prune_node(ap_schema, quote!(child), quote!(child_path), this);
-                let keep = Self::keep_expr(ap_schema);
-                quote!({
-                    let child_path = &#p.key(key);
-                    #child
-                    #keep
-                })
-            }
-            None => unknown,
-        };
-        (arms, other)
-    }
-
-    fn prune_map_array(
-        &self,
-        s: &Schema,
-        v: TokenStream,
-        p: TokenStream,
-        this: Option<*const Schema>,
-        embedded: bool,
-    ) -> TokenStream {
-        let rt = rt();
-        let unknown = quote!({
-            #rt::schema::record_pruned(pruned, #p, key);
-            false
-        });
-        let (arms, other) = self.prune_key_arms(s, &p, this, embedded, unknown);
-        let body = match_arms(quote!(key.as_str()), arms, Some(other));
-        let (key_param, child_param) = (param("key", &body), param("child", &body));
-        let items = match &s.items {
-            Some(items) => {
-                let child = self.prune_node(Some(items), quote!(item), quote!(item_path), this);
-                quote! {
-                    for (i, item) in items.iter_mut().enumerate() {
-                        let item_path = &#p.index(i);
-                        #child
-                    }
-                }
-            }
-            None => quote!(#rt::schema::prune_items_unknown(items, #p, pruned);),
-        };
-        let retain = quote!(#rt::schema::retain(map, &mut |#key_param, #child_param| #body));
-        quote! {
-            match #v {
-                #rt::Value::Object(map) => #retain,
-                #rt::Value::Array(items) => { #items }
-                _ => {}
-            }
-        }
-    }
-
-    /// `skipPrune(v, s)` (`x-kubernetes-preserve-unknown-fields`): unknown fields
-    /// stay; known ones are pruned normally and their nulls dropped.
-    fn skip_prune_node(
-        &self,
-        s: &Schema,
-        v: TokenStream,
-        p: TokenStream,
-        this: Option<*const Schema>,
-        embedded: bool,
-    ) -> TokenStream {
-        let rt = rt();
-        // Meta fields of an embedded resource matter only when declared (their nulls).
-        let has_map_work = !s.properties.is_empty() || s.additional_properties.is_some();
-        let map_part = has_map_work.then(|| {
-            let (arms, other) = self.prune_key_arms(s, &p, this, embedded, quote!(true));
-            let body = match_arms(quote!(key.as_str()), arms, Some(other));
-            let (key_param, child_param) = (param("key", &body), param("child", &body));
-            (
-                quote!(#rt::Value::Object(map)),
-                quote!(#rt::schema::retain(map, &mut |#key_param, #child_param| #body)),
-            )
-        });
-        let array_part = s.items.as_deref().map(|items| {
-            let child = self.skip_prune_node(items, quote!(item), quote!(item_path), this, items.embedded_resource);
-            (
-                quote!(#rt::Value::Array(items)),
-                quote! {
-                    for (i, item) in items.iter_mut().enumerate() {
-                        let item_path = &#p.index(i);
-                        #child
-                    }
-                },
-            )
-        });
-        if map_part.is_none() && array_part.is_none() {
-            return quote! { let _ = (&#v, #p, &pruned); };
-        }
-        match_arms(v, map_part.into_iter().chain(array_part).collect(), None)
-    }
-
-    // ---- drop nulls ----
-
-    /// `PruneNonNullableNullsWithoutDefaults(v, s)`.
-    fn drop_nulls_node(&self, s: &Schema, v: TokenStream) -> TokenStream {
-        let rt = rt();
-        // Used only below embedded-resource meta fields, which pruning leaves alone;
-        // inline, since generated types drop nulls while pruning.
-        let child_code = |child: &Schema| -> TokenStream {
-            if has_maps_below(child) {
-                self.drop_nulls_node(child, quote!(child))
-            } else {
-                TokenStream::new()
-            }
-        };
-        let decision = |child: &Schema| -> TokenStream {
-            let body = child_code(child);
-            if !child.nullable && child.default.is_none() {
-                quote! {
-                    if child.is_null() {
-                        return false;
-                    }
-                    #body
-                    true
-                }
-            } else {
-                quote! {
-                    #body
-                    true
-                }
-            }
-        };
-        // Properties with nothing below them group into two arms: dropped when null,
-        // or kept (the catch-all).
-        let simple: Vec<&String> = s
-            .properties
-            .iter()
-            .filter(|(_, c)| child_code(c).is_empty() && !c.nullable && c.default.is_none())
-            .map(|(k, _)| k)
-            .collect();
-        let simple_arm = (!simple.is_empty()).then(|| (quote!(#( #simple )|*), quote!(!child.is_null())));
-        let prop_arms = s
-            .properties
-            .iter()
-            .filter(|(k, c)| !simple.contains(k) && !child_code(c).is_empty())
-            .map(|(k, prop)| {
-                let d = decision(prop);
-                (quote!(#k), quote!({ #d }))
-            });
-        let prop_arms: Vec<Arm> = simple_arm.into_iter().chain(prop_arms).collect();
-        let other = match s.additional_properties_schema() {
-            Some(ap) => {
-                let d = decision(ap);
-                quote!({ #d })
-            }
-            None => quote!(true),
-        };
-        let body = match_arms(quote!(key.as_str()), prop_arms, Some(other));
-        let (key_param, child_param) = (param("key", &body), param("child", &body));
-        let object = (
-            quote!(#rt::Value::Object(map)),
-            quote!(#rt::schema::retain(map, &mut |#key_param, #child_param| #body)),
-        );
-        let items = s
-            .items
-            .as_deref()
-            .map(child_code)
-            .filter(|b| !b.is_empty())
-            .map(|body| {
-                (
-                    quote!(#rt::Value::Array(items)),
-                    quote! {
-                        for child in items.iter_mut() {
-                            #body
-                        }
-                    },
-                )
-            });
-        match_arms(v, std::iter::once(object).chain(items).collect(), None)
-    }
-
-    // ---- default ----
-
-    /// `Default(v, s)`.
-    fn default_node(&self, s: &Schema, v: TokenStream, this: Option<*const Schema>) -> TokenStream {
-        let rt = rt();
-        let child_code = |child: &Schema, var: TokenStream| -> TokenStream {
-            match self.named_type(child, this) {
-                Some(t) if has_defaults(child) => {
-                    let t = qualified(&t, child);
-                    quote!(#t::default_value(#var);)
-                }
-                Some(_) => TokenStream::new(),
-                None if has_defaults(child) => self.default_node(child, var, this),
-                None => TokenStream::new(),
-            }
-        };
-        let mut props: Vec<(&String, &Schema)> = s.properties.iter().collect();
-        props.sort_by(|a, b| a.0.cmp(b.0));
-        let inserts = props.iter().filter_map(|(k, prop)| {
-            let d = prop.default.as_ref()?;
-            let value = json_tokens(d);
-            let nullable = prop.nullable;
-            Some(quote!(#rt::schema::insert_default(map, #k, #nullable, || #value);))
-        });
-        let prop_arms = props
-            .iter()
-            .filter(|(_, prop)| has_defaults(prop))
-            .map(|(k, prop)| {
-                let c = child_code(prop, quote!(child));
-                (quote!(#k), quote!({ #c }))
-            })
-            .collect::<Vec<_>>();
-        let other = s.additional_properties_schema().map(|ap| {
-            let null_default = if ap.nullable {
-                TokenStream::new()
-            } else {
-                let d = ap.default.as_ref().map(json_tokens).unwrap_or(quote!(#rt::Value::Null));
-                quote!(if child.is_null() { *child = #d; })
-            };
-            let c = child_code(ap, quote!(child));
-            quote!({ #null_default #c })
-        });
-        let map_loop = if prop_arms.is_empty()
-            && s.additional_properties_schema()
-                .is_none_or(|ap| !has_defaults(ap) && (ap.nullable || ap.default.is_none()))
-        {
-            TokenStream::new()
-        } else {
-            let body = match_arms(quote!(key.as_str()), prop_arms, other);
-            let key_param = if uses_ident(&body, "key") {
-                quote!(key)
-            } else {
-                quote!(_)
-            };
-            quote! {
-                for (#key_param, child) in map.iter_mut() {
-                    #body
-                }
-            }
-        };
-        let items = s.items.as_deref().and_then(|items| {
-            let null_default = if items.nullable || items.default.is_none() {
-                TokenStream::new()
-            } else {
-                let d = json_tokens(items.default.as_ref().unwrap_or(&Value::Null));
-                quote!(if item.is_null() { *item = #d; })
-            };
-            let c = child_code(items, quote!(item));
-            (!null_default.is_empty() || !c.is_empty()).then(|| {
-                (
-                    quote!(#rt::Value::Array(items)),
-                    quote! {
-                        for item in items.iter_mut() {
-                            #null_default
-                            #c
-                        }
-                    },
-                )
-            })
-        });
-        let inserts: Vec<TokenStream> = inserts.collect();
-        let object = (!inserts.is_empty() || !map_loop.is_empty()).then(|| {
-            (
-                quote!(#rt::Value::Object(map)),
-                quote!({
-                    #( #inserts )*
-                    #map_loop
-                }),
-            )
-        });
-        match_arms(v, object.into_iter().chain(items).collect(), None)
     }
 
     // ---- validate ----
@@ -1387,72 +1088,13 @@ impl<'a> AdmitEmitter<'a> {
         let children = match_arms(v, object.into_iter().chain(items).collect(), None);
         quote!(#own #children)
     }
+}
 
-    // ---- list sets and maps ----
-
-    /// `ValidateListSetsAndMaps(path, s, obj)` for an object value: additionalProperties
-    /// values first, then properties.
-    fn lists_object(&self, s: &Schema, v: TokenStream, p: TokenStream, this: Option<*const Schema>) -> TokenStream {
-        let rt = rt();
-        let ap = s
-            .additional_properties_schema()
-            .filter(|c| has_lists_at_or_below(c))
-            .map(|ap| {
-                let code = self.lists_value(ap, quote!(child), quote!(child_path), this);
-                quote! {
-                    for (key, child) in map.iter() {
-                        let child_path = &#p.key(key);
-                        #code
-                    }
-                }
-            });
-        let props = s
-            .properties
-            .iter()
-            .filter(|(_, c)| has_lists_at_or_below(c))
-            .map(|(k, c)| {
-                let code = self.lists_value(c, quote!(child), quote!(child_path), this);
-                quote! {
-                    if let Some(child) = map.get(#k) {
-                        let child_path = &#p.field(#k);
-                        #code
-                    }
-                }
-            });
-        if_block(quote!(let #rt::Value::Object(map) = #v), quote!(#ap #( #props )*))
-    }
-
-    /// `validationListSetAndMaps(path, s, v)`: arrays get the list checks then their
-    /// items, objects recurse.
-    fn lists_value(&self, s: &Schema, v: TokenStream, p: TokenStream, this: Option<*const Schema>) -> TokenStream {
-        let rt = rt();
-        if let Some(t) = self.named_type(s, this) {
-            let t = qualified(&t, s);
-            return quote!(#t::validate_lists(#v, #p, errs););
-        }
-        let list_check = match (s.list_type, &s.list_map_keys) {
-            (Some(ListType::Set), _) => {
-                quote!(#rt::listtype::validate_list::<&str>(#p, Some(#rt::listtype::ListType::Set), &[], items, errs);)
-            }
-            (Some(ListType::Map), keys) => {
-                quote!(#rt::listtype::validate_list(#p, Some(#rt::listtype::ListType::Map), &[ #( #keys ),* ], items, errs);)
-            }
-            _ => TokenStream::new(),
-        };
-        let item_code = s.items.as_deref().filter(|i| has_lists_at_or_below(i)).map(|items| {
-            let code = self.lists_value(items, quote!(item), quote!(item_path), this);
-            quote!(for (i, item) in items.iter().enumerate() { let item_path = &#p.index(i); #code })
-        });
-        let array_arm = (!list_check.is_empty() || item_code.is_some())
-            .then(|| (quote!(#rt::Value::Array(items)), quote!({ #list_check #item_code })));
-        let object_arm = (s.properties.values().any(has_lists_at_or_below)
-            || s.additional_properties_schema().is_some_and(has_lists_at_or_below))
-        .then(|| {
-            let body = self.lists_object(s, v.clone(), p.clone(), this);
-            (quote!(#rt::Value::Object(_)), quote!({ #body }))
-        });
-        match_arms(v, array_arm.into_iter().chain(object_arm).collect(), None)
-    }
+/// The shape statics of one type, and their names by definition.
+#[derive(Default)]
+struct ShapeStatics {
+    statics: Vec<TokenStream>,
+    by_definition: HashMap<String, Ident>,
 }
 
 /// A match arm: a pattern and its body (an expression or a block).
@@ -1649,19 +1291,6 @@ impl Schema {
     }
 }
 
-fn is_meta_field(k: &str) -> bool {
-    matches!(k, "apiVersion" | "kind" | "metadata")
-}
-
-/// A node whose pruning does not depend on its schema (no known fields or items).
-fn is_prune_leaf(s: &Schema) -> bool {
-    s.properties.is_empty()
-        && s.additional_properties.is_none()
-        && s.items.is_none()
-        && !s.embedded_resource
-        && !s.preserve_unknown_fields
-}
-
 /// Child schemas reached by the structural traversals (not junctors).
 fn children(s: &Schema) -> impl Iterator<Item = &Schema> {
     s.properties
@@ -1690,10 +1319,6 @@ pub fn has_defaults(s: &Schema) -> bool {
         || s.items.as_deref().is_some_and(|i| !i.nullable && i.default.is_some())
 }
 
-fn has_maps_below(s: &Schema) -> bool {
-    s.rust_type.is_some() || !s.properties.is_empty() || s.additional_properties.is_some() || s.items.is_some()
-}
-
 fn has_embedded_at_or_below(s: &Schema) -> bool {
     s.rust_type.is_some() || s.embedded_resource || has_embedded_below(s)
 }
@@ -1708,24 +1333,6 @@ fn has_lists_at_or_below(s: &Schema) -> bool {
 
 fn has_lists_below(s: &Schema) -> bool {
     children(s).any(has_lists_at_or_below)
-}
-
-/// A `serde_json::json!` expression for a value.
-fn json_tokens(v: &Value) -> TokenStream {
-    let rt = rt();
-    let text = serde_json::to_string(v).unwrap_or_else(|_| "null".into());
-    match v {
-        Value::Null => quote!(#rt::Value::Null),
-        Value::Bool(b) => quote!(#rt::Value::Bool(#b)),
-        Value::String(s) => quote!(#rt::Value::String(#s.to_string())),
-        Value::Number(n) if n.is_i64() => {
-            let i = n.as_i64().unwrap_or_default();
-            quote!(#rt::Value::from(#i))
-        }
-        // Composite values and other numbers: parsed from JSON text, which keeps
-        // them exactly as written (no float re-rendering).
-        _ => quote!(#rt::serde_json::from_str::<#rt::Value>(#text).unwrap_or(#rt::Value::Null)),
-    }
 }
 
 /// An `openapi::Lit` for an enum value.

@@ -124,30 +124,23 @@ pub mod embedded_example_com {
         }
 
         impl rt::schema::ObjectSchema for Wrapper {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::retain(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "apiVersion" | "kind" | "metadata" => true,
-                                "spec" => {
-                                    let child_path = &path.field(key);
-                                    WrapperSpec::prune(child, child_path, pruned);
-                                    !child.is_null()
-                                }
-                                _ => {
-                                    rt::schema::record_pruned(pruned, path, key);
-                                    false
-                                }
-                            },
-                        )
-                    }
-                    rt::Value::Array(items) => {
-                        rt::schema::prune_items_unknown(items, path, pruned);
-                    }
-                    _ => {}
-                }
+            fn shape() -> &'static rt::shape::Shape {
+                static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                    of_type: Some(<WrapperSpec as rt::schema::ObjectSchema>::shape),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "spec",
+                            shape: &SHAPE_0,
+                        },
+                    ],
+                    resource_root: true,
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_1
             }
             fn coerce_embedded(
                 value: &mut rt::Value,
@@ -166,7 +159,6 @@ pub mod embedded_example_com {
                 }
                 Ok(())
             }
-            fn default_value(_value: &mut rt::Value) {}
             fn validate_value(
                 value: &rt::Value,
                 old: Option<&rt::Value>,
@@ -211,21 +203,6 @@ pub mod embedded_example_com {
                         _ => true,
                     }
             }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "spec" => WrapperSpec::ratchet_equal(nv, ov),
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
-            }
             fn validate_embedded(
                 value: &rt::Value,
                 path: &rt::Path,
@@ -260,34 +237,34 @@ pub mod embedded_example_com {
         }
 
         impl rt::schema::ObjectSchema for WrapperSpec {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::retain(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "raw" => {
-                                    let child_path = &path.field(key);
-                                    let _ = (&child, child_path, &pruned);
-                                    !child.is_null()
-                                }
-                                "template" => {
-                                    let child_path = &path.field(key);
-                                    WrapperSpecTemplate::prune(child, child_path, pruned);
-                                    !child.is_null()
-                                }
-                                _ => {
-                                    rt::schema::record_pruned(pruned, path, key);
-                                    false
-                                }
-                            },
-                        )
-                    }
-                    rt::Value::Array(items) => {
-                        rt::schema::prune_items_unknown(items, path, pruned);
-                    }
-                    _ => {}
-                }
+            fn shape() -> &'static rt::shape::Shape {
+                static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    preserve_unknown_fields: true,
+                    embedded_resource: true,
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                    of_type: Some(
+                        <WrapperSpecTemplate as rt::schema::ObjectSchema>::shape,
+                    ),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "raw",
+                            shape: &SHAPE_2,
+                        },
+                        rt::shape::Property {
+                            name: "template",
+                            shape: &SHAPE_3,
+                        },
+                    ],
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_4
             }
             fn coerce_embedded(
                 value: &mut rt::Value,
@@ -336,7 +313,6 @@ pub mod embedded_example_com {
                 }
                 Ok(())
             }
-            fn default_value(_value: &mut rt::Value) {}
             fn validate_value(
                 value: &rt::Value,
                 old: Option<&rt::Value>,
@@ -395,22 +371,6 @@ pub mod embedded_example_com {
                         _ => true,
                     }
             }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "raw" => rt::schema::leaf_equal(nv, ov),
-                                "template" => WrapperSpecTemplate::ratchet_equal(nv, ov),
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
-            }
             fn validate_embedded(
                 value: &rt::Value,
                 path: &rt::Path,
@@ -460,45 +420,24 @@ pub mod embedded_example_com {
         }
 
         impl rt::schema::ObjectSchema for WrapperSpecTemplate {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::retain(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "apiVersion" | "kind" | "metadata" => true,
-                                "data" => {
-                                    let child_path = &path.field(key);
-                                    match child {
-                                        rt::Value::Object(map) => {
-                                            rt::schema::retain(
-                                                map,
-                                                &mut |key, child| {
-                                                    let child_path = &child_path.key(key);
-                                                    rt::schema::prune_leaf(child, child_path, pruned);
-                                                    !child.is_null()
-                                                },
-                                            )
-                                        }
-                                        rt::Value::Array(items) => {
-                                            rt::schema::prune_items_unknown(items, child_path, pruned);
-                                        }
-                                        _ => {}
-                                    }
-                                    !child.is_null()
-                                }
-                                _ => {
-                                    rt::schema::record_pruned(pruned, path, key);
-                                    false
-                                }
-                            },
-                        )
-                    }
-                    rt::Value::Array(items) => {
-                        rt::schema::prune_items_unknown(items, path, pruned);
-                    }
-                    _ => {}
-                }
+            fn shape() -> &'static rt::shape::Shape {
+                static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "data",
+                            shape: &SHAPE_5,
+                        },
+                    ],
+                    embedded_resource: true,
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_6
             }
             fn coerce_embedded(
                 value: &mut rt::Value,
@@ -516,7 +455,6 @@ pub mod embedded_example_com {
                 }
                 Ok(())
             }
-            fn default_value(_value: &mut rt::Value) {}
             fn validate_value(
                 value: &rt::Value,
                 old: Option<&rt::Value>,
@@ -608,32 +546,6 @@ pub mod embedded_example_com {
                         }
                         _ => true,
                     }
-            }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "data" => {
-                                    match (nv, ov) {
-                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                            rt::schema::fields_equal(
-                                                nv,
-                                                ov,
-                                                &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                            )
-                                        }
-                                        _ => rt::schema::leaf_equal(nv, ov),
-                                    }
-                                }
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
             }
             fn validate_embedded(
                 value: &rt::Value,

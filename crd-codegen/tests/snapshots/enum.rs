@@ -122,39 +122,25 @@ pub mod enums_example_com {
         }
 
         impl rt::schema::ObjectSchema for Matcher {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::retain(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "apiVersion" | "kind" | "metadata" => true,
-                                "spec" => {
-                                    let child_path = &path.field(key);
-                                    MatcherSpec::prune(child, child_path, pruned);
-                                    !child.is_null()
-                                }
-                                _ => {
-                                    rt::schema::record_pruned(pruned, path, key);
-                                    false
-                                }
-                            },
-                        )
-                    }
-                    rt::Value::Array(items) => {
-                        rt::schema::prune_items_unknown(items, path, pruned);
-                    }
-                    _ => {}
-                }
-            }
-            fn default_value(value: &mut rt::Value) {
-                if let rt::Value::Object(map) = value {
-                    for (key, child) in map.iter_mut() {
-                        if matches!(key.as_str(), "spec") {
-                            MatcherSpec::default_value(child);
-                        }
-                    }
-                }
+            fn shape() -> &'static rt::shape::Shape {
+                static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                    of_type: Some(<MatcherSpec as rt::schema::ObjectSchema>::shape),
+                    has_defaults: true,
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "spec",
+                            shape: &SHAPE_0,
+                        },
+                    ],
+                    resource_root: true,
+                    has_defaults: true,
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_1
             }
             fn validate_value(
                 value: &rt::Value,
@@ -200,21 +186,6 @@ pub mod enums_example_com {
                         _ => true,
                     }
             }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "spec" => MatcherSpec::ratchet_equal(nv, ov),
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
-            }
         }
 
         impl rt::schema::CustomResource for Matcher {
@@ -245,80 +216,8 @@ pub mod enums_example_com {
         }
 
         impl rt::schema::ObjectSchema for MatcherSpec {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::retain(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "level" | "operator" | "protocol" => {
-                                    rt::schema::prune_leaf_child(
-                                        child,
-                                        &path.field(key),
-                                        pruned,
-                                        true,
-                                    )
-                                }
-                                "mode" | "policy" => {
-                                    rt::schema::prune_leaf_child(
-                                        child,
-                                        &path.field(key),
-                                        pruned,
-                                        false,
-                                    )
-                                }
-                                "rules" => {
-                                    let child_path = &path.field(key);
-                                    match child {
-                                        rt::Value::Object(map) => {
-                                            rt::schema::retain(
-                                                map,
-                                                &mut |key, _| {
-                                                    rt::schema::record_pruned(pruned, child_path, key);
-                                                    false
-                                                },
-                                            )
-                                        }
-                                        rt::Value::Array(items) => {
-                                            for (i, item) in items.iter_mut().enumerate() {
-                                                let item_path = &child_path.index(i);
-                                                MatcherSpecRules::prune(item, item_path, pruned);
-                                            }
-                                        }
-                                        _ => {}
-                                    }
-                                    !child.is_null()
-                                }
-                                _ => {
-                                    rt::schema::record_pruned(pruned, path, key);
-                                    false
-                                }
-                            },
-                        )
-                    }
-                    rt::Value::Array(items) => {
-                        rt::schema::prune_items_unknown(items, path, pruned);
-                    }
-                    _ => {}
-                }
-            }
-            fn default_value(value: &mut rt::Value) {
-                if let rt::Value::Object(map) = value {
-                    rt::schema::insert_default(
-                        map,
-                        "policy",
-                        false,
-                        || rt::Value::String("IfNotPresent".to_string()),
-                    );
-                }
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                static NODE_0: rt::Node = rt::Node {
+            fn shape() -> &'static rt::shape::Shape {
+                static NODE_2: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::Integer),
                     enum_values: &[
                         rt::openapi::Lit::Int(1i64),
@@ -328,7 +227,7 @@ pub mod enums_example_com {
                     enum_strings: Some(|_| false),
                     ..rt::Node::EMPTY
                 };
-                static NODE_1: rt::Node = rt::Node {
+                static NODE_4: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     nullable: true,
                     enum_values: &[
@@ -339,7 +238,7 @@ pub mod enums_example_com {
                     enum_strings: Some(|s| matches!(s, "fast" | "slow")),
                     ..rt::Node::EMPTY
                 };
-                static NODE_2: rt::Node = rt::Node {
+                static NODE_6: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     enum_values: &[
                         rt::openapi::Lit::Str("="),
@@ -350,7 +249,7 @@ pub mod enums_example_com {
                     enum_strings: Some(|s| matches!(s, "=" | "!=" | "=~" | "!~")),
                     ..rt::Node::EMPTY
                 };
-                static NODE_3: rt::Node = rt::Node {
+                static NODE_8: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     enum_values: &[
                         rt::openapi::Lit::Str("Always"),
@@ -362,7 +261,131 @@ pub mod enums_example_com {
                     }),
                     ..rt::Node::EMPTY
                 };
-                static NODE_4: rt::Node = rt::Node {
+                static NODE_10: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
+                    enum_values: &[
+                        rt::openapi::Lit::Str("TCP"),
+                        rt::openapi::Lit::Str("tcp"),
+                        rt::openapi::Lit::Str("UDP"),
+                    ],
+                    enum_strings: Some(|s| matches!(s, "TCP" | "tcp" | "UDP")),
+                    ..rt::Node::EMPTY
+                };
+                static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                    node: &NODE_2,
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                    node: &NODE_4,
+                    nullable: true,
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
+                    node: &NODE_6,
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_9: rt::shape::Shape = rt::shape::Shape {
+                    node: &NODE_8,
+                    default: Some(rt::openapi::Lit::Str("IfNotPresent")),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_11: rt::shape::Shape = rt::shape::Shape {
+                    node: &NODE_10,
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_12: rt::shape::Shape = rt::shape::Shape {
+                    of_type: Some(<MatcherSpecRules as rt::schema::ObjectSchema>::shape),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_13: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::ARRAY,
+                    items: Some(&SHAPE_12),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_14: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "level",
+                            shape: &SHAPE_3,
+                        },
+                        rt::shape::Property {
+                            name: "mode",
+                            shape: &SHAPE_5,
+                        },
+                        rt::shape::Property {
+                            name: "operator",
+                            shape: &SHAPE_7,
+                        },
+                        rt::shape::Property {
+                            name: "policy",
+                            shape: &SHAPE_9,
+                        },
+                        rt::shape::Property {
+                            name: "protocol",
+                            shape: &SHAPE_11,
+                        },
+                        rt::shape::Property {
+                            name: "rules",
+                            shape: &SHAPE_13,
+                        },
+                    ],
+                    has_defaults: true,
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_14
+            }
+            fn validate_value(
+                value: &rt::Value,
+                old: Option<&rt::Value>,
+                path: &rt::Path,
+                res: &mut rt::openapi::Res,
+            ) {
+                static NODE_15: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::Integer),
+                    enum_values: &[
+                        rt::openapi::Lit::Int(1i64),
+                        rt::openapi::Lit::Int(2i64),
+                        rt::openapi::Lit::Int(3i64),
+                    ],
+                    enum_strings: Some(|_| false),
+                    ..rt::Node::EMPTY
+                };
+                static NODE_16: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
+                    nullable: true,
+                    enum_values: &[
+                        rt::openapi::Lit::Str("fast"),
+                        rt::openapi::Lit::Str("slow"),
+                        rt::openapi::Lit::Null,
+                    ],
+                    enum_strings: Some(|s| matches!(s, "fast" | "slow")),
+                    ..rt::Node::EMPTY
+                };
+                static NODE_17: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
+                    enum_values: &[
+                        rt::openapi::Lit::Str("="),
+                        rt::openapi::Lit::Str("!="),
+                        rt::openapi::Lit::Str("=~"),
+                        rt::openapi::Lit::Str("!~"),
+                    ],
+                    enum_strings: Some(|s| matches!(s, "=" | "!=" | "=~" | "!~")),
+                    ..rt::Node::EMPTY
+                };
+                static NODE_18: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
+                    enum_values: &[
+                        rt::openapi::Lit::Str("Always"),
+                        rt::openapi::Lit::Str("IfNotPresent"),
+                        rt::openapi::Lit::Str("Never"),
+                    ],
+                    enum_strings: Some(|s| {
+                        matches!(s, "Always" | "IfNotPresent" | "Never")
+                    }),
+                    ..rt::Node::EMPTY
+                };
+                static NODE_19: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     enum_values: &[
                         rt::openapi::Lit::Str("TCP"),
@@ -382,19 +405,19 @@ pub mod enums_example_com {
                         for (key, child) in map.iter() {
                             match key.as_str() {
                                 "level" => {
-                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_0);
+                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_15);
                                 }
                                 "mode" => {
-                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_1);
+                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_16);
                                 }
                                 "operator" => {
-                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_2);
+                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_17);
                                 }
                                 "policy" => {
-                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_3);
+                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_18);
                                 }
                                 "protocol" => {
-                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_4);
+                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_19);
                                 }
                                 "rules" => {
                                     rt::schema::composite(
@@ -434,7 +457,7 @@ pub mod enums_example_com {
                 );
             }
             fn is_valid(value: &rt::Value) -> bool {
-                static NODE_5: rt::Node = rt::Node {
+                static NODE_20: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::Integer),
                     enum_values: &[
                         rt::openapi::Lit::Int(1i64),
@@ -444,7 +467,7 @@ pub mod enums_example_com {
                     enum_strings: Some(|_| false),
                     ..rt::Node::EMPTY
                 };
-                static NODE_6: rt::Node = rt::Node {
+                static NODE_21: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     nullable: true,
                     enum_values: &[
@@ -455,7 +478,7 @@ pub mod enums_example_com {
                     enum_strings: Some(|s| matches!(s, "fast" | "slow")),
                     ..rt::Node::EMPTY
                 };
-                static NODE_7: rt::Node = rt::Node {
+                static NODE_22: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     enum_values: &[
                         rt::openapi::Lit::Str("="),
@@ -466,7 +489,7 @@ pub mod enums_example_com {
                     enum_strings: Some(|s| matches!(s, "=" | "!=" | "=~" | "!~")),
                     ..rt::Node::EMPTY
                 };
-                static NODE_8: rt::Node = rt::Node {
+                static NODE_23: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     enum_values: &[
                         rt::openapi::Lit::Str("Always"),
@@ -478,7 +501,7 @@ pub mod enums_example_com {
                     }),
                     ..rt::Node::EMPTY
                 };
-                static NODE_9: rt::Node = rt::Node {
+                static NODE_24: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     enum_values: &[
                         rt::openapi::Lit::Str("TCP"),
@@ -495,14 +518,14 @@ pub mod enums_example_com {
                             rt::openapi::all_fields(
                                 map,
                                 &mut |key, child| match key.as_str() {
-                                    "level" => rt::openapi::leaf_ok(child, &NODE_5),
-                                    "mode" => rt::openapi::leaf_ok(child, &NODE_6),
+                                    "level" => rt::openapi::leaf_ok(child, &NODE_20),
+                                    "mode" => rt::openapi::leaf_ok(child, &NODE_21),
                                     "operator" => {
                                         seen += 1;
-                                        rt::openapi::leaf_ok(child, &NODE_7)
+                                        rt::openapi::leaf_ok(child, &NODE_22)
                                     }
-                                    "policy" => rt::openapi::leaf_ok(child, &NODE_8),
-                                    "protocol" => rt::openapi::leaf_ok(child, &NODE_9),
+                                    "policy" => rt::openapi::leaf_ok(child, &NODE_23),
+                                    "protocol" => rt::openapi::leaf_ok(child, &NODE_24),
                                     "rules" => {
                                         rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
                                             && match child {
@@ -521,22 +544,6 @@ pub mod enums_example_com {
                         }
                         _ => true,
                     }
-            }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "level" | "mode" | "operator" | "policy" | "protocol"
-                                | "rules" => rt::schema::leaf_equal(nv, ov),
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
             }
         }
 
@@ -637,41 +644,42 @@ pub mod enums_example_com {
         }
 
         impl rt::schema::ObjectSchema for MatcherSpecRules {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::retain(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "policy" => {
-                                    rt::schema::prune_leaf_child(
-                                        child,
-                                        &path.field(key),
-                                        pruned,
-                                        true,
-                                    )
-                                }
-                                _ => {
-                                    rt::schema::record_pruned(pruned, path, key);
-                                    false
-                                }
-                            },
-                        )
-                    }
-                    rt::Value::Array(items) => {
-                        rt::schema::prune_items_unknown(items, path, pruned);
-                    }
-                    _ => {}
-                }
+            fn shape() -> &'static rt::shape::Shape {
+                static NODE_25: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
+                    enum_values: &[
+                        rt::openapi::Lit::Str("Always"),
+                        rt::openapi::Lit::Str("IfNotPresent"),
+                        rt::openapi::Lit::Str("Never"),
+                    ],
+                    enum_strings: Some(|s| {
+                        matches!(s, "Always" | "IfNotPresent" | "Never")
+                    }),
+                    ..rt::Node::EMPTY
+                };
+                static SHAPE_26: rt::shape::Shape = rt::shape::Shape {
+                    node: &NODE_25,
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_27: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "policy",
+                            shape: &SHAPE_26,
+                        },
+                    ],
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_27
             }
-            fn default_value(_value: &mut rt::Value) {}
             fn validate_value(
                 value: &rt::Value,
                 old: Option<&rt::Value>,
                 path: &rt::Path,
                 res: &mut rt::openapi::Res,
             ) {
-                static NODE_10: rt::Node = rt::Node {
+                static NODE_28: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     enum_values: &[
                         rt::openapi::Lit::Str("Always"),
@@ -692,7 +700,7 @@ pub mod enums_example_com {
                     &mut |map, r| {
                         for (key, child) in map.iter() {
                             if matches!(key.as_str(), "policy") {
-                                rt::schema::leaf_field(r, child, old, path, key, &NODE_10);
+                                rt::schema::leaf_field(r, child, old, path, key, &NODE_28);
                             }
                         }
                     },
@@ -705,7 +713,7 @@ pub mod enums_example_com {
                 );
             }
             fn is_valid(value: &rt::Value) -> bool {
-                static NODE_11: rt::Node = rt::Node {
+                static NODE_29: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     enum_values: &[
                         rt::openapi::Lit::Str("Always"),
@@ -723,28 +731,13 @@ pub mod enums_example_com {
                             rt::openapi::all_fields(
                                 map,
                                 &mut |key, child| match key.as_str() {
-                                    "policy" => rt::openapi::leaf_ok(child, &NODE_11),
+                                    "policy" => rt::openapi::leaf_ok(child, &NODE_29),
                                     _ => true,
                                 },
                             )
                         }
                         _ => true,
                     }
-            }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "policy" => rt::schema::leaf_equal(nv, ov),
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
             }
         }
 

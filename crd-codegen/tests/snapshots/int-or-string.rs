@@ -124,32 +124,24 @@ pub mod intstr_example_com {
         }
 
         impl rt::schema::ObjectSchema for Rollout {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::retain(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "apiVersion" | "kind" | "metadata" => true,
-                                "spec" => {
-                                    let child_path = &path.field(key);
-                                    RolloutSpec::prune(child, child_path, pruned);
-                                    !child.is_null()
-                                }
-                                _ => {
-                                    rt::schema::record_pruned(pruned, path, key);
-                                    false
-                                }
-                            },
-                        )
-                    }
-                    rt::Value::Array(items) => {
-                        rt::schema::prune_items_unknown(items, path, pruned);
-                    }
-                    _ => {}
-                }
+            fn shape() -> &'static rt::shape::Shape {
+                static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                    of_type: Some(<RolloutSpec as rt::schema::ObjectSchema>::shape),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "spec",
+                            shape: &SHAPE_0,
+                        },
+                    ],
+                    resource_root: true,
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_1
             }
-            fn default_value(_value: &mut rt::Value) {}
             fn validate_value(
                 value: &rt::Value,
                 old: Option<&rt::Value>,
@@ -194,21 +186,6 @@ pub mod intstr_example_com {
                         _ => true,
                     }
             }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "spec" => RolloutSpec::ratchet_equal(nv, ov),
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
-            }
         }
 
         impl rt::schema::CustomResource for Rollout {
@@ -231,68 +208,60 @@ pub mod intstr_example_com {
         }
 
         impl rt::schema::ObjectSchema for RolloutSpec {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::retain(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "maxSurge" | "maxUnavailable" | "memory" => {
-                                    rt::schema::prune_leaf_child(
-                                        child,
-                                        &path.field(key),
-                                        pruned,
-                                        true,
-                                    )
-                                }
-                                "ports" => {
-                                    let child_path = &path.field(key);
-                                    match child {
-                                        rt::Value::Object(map) => {
-                                            rt::schema::retain(
-                                                map,
-                                                &mut |key, _| {
-                                                    rt::schema::record_pruned(pruned, child_path, key);
-                                                    false
-                                                },
-                                            )
-                                        }
-                                        rt::Value::Array(items) => {
-                                            for (i, item) in items.iter_mut().enumerate() {
-                                                let item_path = &child_path.index(i);
-                                                rt::schema::prune_leaf(item, item_path, pruned);
-                                            }
-                                        }
-                                        _ => {}
-                                    }
-                                    !child.is_null()
-                                }
-                                _ => {
-                                    rt::schema::record_pruned(pruned, path, key);
-                                    false
-                                }
-                            },
-                        )
-                    }
-                    rt::Value::Array(items) => {
-                        rt::schema::prune_items_unknown(items, path, pruned);
-                    }
-                    _ => {}
-                }
+            fn shape() -> &'static rt::shape::Shape {
+                static PATTERN_3: rt::regex::Pattern = rt::regex::Pattern::new(
+                    "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
+                );
+                static NODE_2: rt::Node = rt::Node {
+                    types: rt::openapi::Types::IntOrString,
+                    pattern: Some(&PATTERN_3),
+                    ..rt::Node::EMPTY
+                };
+                static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                    node: &NODE_2,
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::ARRAY,
+                    items: Some(&rt::shape::Shape::INT_OR_STRING),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "maxSurge",
+                            shape: &rt::shape::Shape::INT_OR_STRING,
+                        },
+                        rt::shape::Property {
+                            name: "maxUnavailable",
+                            shape: &rt::shape::Shape::INT_OR_STRING,
+                        },
+                        rt::shape::Property {
+                            name: "memory",
+                            shape: &SHAPE_4,
+                        },
+                        rt::shape::Property {
+                            name: "ports",
+                            shape: &SHAPE_5,
+                        },
+                    ],
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_6
             }
-            fn default_value(_value: &mut rt::Value) {}
             fn validate_value(
                 value: &rt::Value,
                 old: Option<&rt::Value>,
                 path: &rt::Path,
                 res: &mut rt::openapi::Res,
             ) {
-                static PATTERN_1: rt::regex::Pattern = rt::regex::Pattern::new(
+                static PATTERN_8: rt::regex::Pattern = rt::regex::Pattern::new(
                     "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
                 );
-                static NODE_0: rt::Node = rt::Node {
+                static NODE_7: rt::Node = rt::Node {
                     types: rt::openapi::Types::IntOrString,
-                    pattern: Some(&PATTERN_1),
+                    pattern: Some(&PATTERN_8),
                     ..rt::Node::EMPTY
                 };
                 let node_res = rt::openapi::node(
@@ -354,7 +323,7 @@ pub mod intstr_example_com {
                                         &|v, _o, p| rt::openapi::node(
                                             v,
                                             p,
-                                            &NODE_0,
+                                            &NODE_7,
                                             Some(
                                                 &rt::openapi::Junctors {
                                                     all_of: &[],
@@ -419,12 +388,12 @@ pub mod intstr_example_com {
                 );
             }
             fn is_valid(value: &rt::Value) -> bool {
-                static PATTERN_3: rt::regex::Pattern = rt::regex::Pattern::new(
+                static PATTERN_10: rt::regex::Pattern = rt::regex::Pattern::new(
                     "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
                 );
-                static NODE_2: rt::Node = rt::Node {
+                static NODE_9: rt::Node = rt::Node {
                     types: rt::openapi::Types::IntOrString,
-                    pattern: Some(&PATTERN_3),
+                    pattern: Some(&PATTERN_10),
                     ..rt::Node::EMPTY
                 };
                 rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
@@ -444,7 +413,7 @@ pub mod intstr_example_com {
                                                 || rt::openapi::leaf_ok(child, &rt::Node::STRING))
                                     }
                                     "memory" => {
-                                        rt::openapi::leaf_ok(child, &NODE_2)
+                                        rt::openapi::leaf_ok(child, &NODE_9)
                                             && (rt::openapi::leaf_ok(child, &rt::Node::INTEGER)
                                                 || rt::openapi::leaf_ok(child, &rt::Node::STRING))
                                     }
@@ -469,23 +438,6 @@ pub mod intstr_example_com {
                         }
                         _ => true,
                     }
-            }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "maxSurge" | "maxUnavailable" | "memory" | "ports" => {
-                                    rt::schema::leaf_equal(nv, ov)
-                                }
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
             }
         }
     }

@@ -124,32 +124,24 @@ pub mod maps_example_com {
         }
 
         impl rt::schema::ObjectSchema for ConfigSet {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::retain(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "apiVersion" | "kind" | "metadata" => true,
-                                "spec" => {
-                                    let child_path = &path.field(key);
-                                    ConfigSetSpec::prune(child, child_path, pruned);
-                                    !child.is_null()
-                                }
-                                _ => {
-                                    rt::schema::record_pruned(pruned, path, key);
-                                    false
-                                }
-                            },
-                        )
-                    }
-                    rt::Value::Array(items) => {
-                        rt::schema::prune_items_unknown(items, path, pruned);
-                    }
-                    _ => {}
-                }
+            fn shape() -> &'static rt::shape::Shape {
+                static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                    of_type: Some(<ConfigSetSpec as rt::schema::ObjectSchema>::shape),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "spec",
+                            shape: &SHAPE_0,
+                        },
+                    ],
+                    resource_root: true,
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_1
             }
-            fn default_value(_value: &mut rt::Value) {}
             fn validate_value(
                 value: &rt::Value,
                 old: Option<&rt::Value>,
@@ -194,21 +186,6 @@ pub mod maps_example_com {
                         _ => true,
                     }
             }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "spec" => ConfigSetSpec::ratchet_equal(nv, ov),
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
-            }
         }
 
         impl rt::schema::CustomResource for ConfigSet {
@@ -239,151 +216,75 @@ pub mod maps_example_com {
         }
 
         impl rt::schema::ObjectSchema for ConfigSetSpec {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::retain(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "empty" => {
-                                    rt::schema::prune_leaf_child(
-                                        child,
-                                        &path.field(key),
-                                        pruned,
-                                        true,
-                                    )
-                                }
-                                "anything" => {
-                                    let child_path = &path.field(key);
-                                    match child {
-                                        rt::Value::Object(map) => {
-                                            rt::schema::retain(
-                                                map,
-                                                &mut |key, child| {
-                                                    let child_path = &child_path.key(key);
-                                                    rt::schema::prune_all(child, child_path, pruned);
-                                                    true
-                                                },
-                                            )
-                                        }
-                                        rt::Value::Array(items) => {
-                                            rt::schema::prune_items_unknown(items, child_path, pruned);
-                                        }
-                                        _ => {}
-                                    }
-                                    !child.is_null()
-                                }
-                                "endpoints" => {
-                                    let child_path = &path.field(key);
-                                    match child {
-                                        rt::Value::Object(map) => {
-                                            rt::schema::retain(
-                                                map,
-                                                &mut |key, child| {
-                                                    let child_path = &child_path.key(key);
-                                                    ConfigSetSpecEndpoints::prune(child, child_path, pruned);
-                                                    !child.is_null()
-                                                },
-                                            )
-                                        }
-                                        rt::Value::Array(items) => {
-                                            rt::schema::prune_items_unknown(items, child_path, pruned);
-                                        }
-                                        _ => {}
-                                    }
-                                    !child.is_null()
-                                }
-                                "labels" => {
-                                    let child_path = &path.field(key);
-                                    match child {
-                                        rt::Value::Object(map) => {
-                                            rt::schema::retain(
-                                                map,
-                                                &mut |key, child| {
-                                                    let child_path = &child_path.key(key);
-                                                    rt::schema::prune_leaf(child, child_path, pruned);
-                                                    !child.is_null()
-                                                },
-                                            )
-                                        }
-                                        rt::Value::Array(items) => {
-                                            rt::schema::prune_items_unknown(items, child_path, pruned);
-                                        }
-                                        _ => {}
-                                    }
-                                    !child.is_null()
-                                }
-                                "limits" => {
-                                    let child_path = &path.field(key);
-                                    match child {
-                                        rt::Value::Object(map) => {
-                                            rt::schema::retain(
-                                                map,
-                                                &mut |key, child| {
-                                                    let child_path = &child_path.key(key);
-                                                    rt::schema::prune_leaf(child, child_path, pruned);
-                                                    !child.is_null()
-                                                },
-                                            )
-                                        }
-                                        rt::Value::Array(items) => {
-                                            rt::schema::prune_items_unknown(items, child_path, pruned);
-                                        }
-                                        _ => {}
-                                    }
-                                    !child.is_null()
-                                }
-                                "routes" => {
-                                    let child_path = &path.field(key);
-                                    match child {
-                                        rt::Value::Object(map) => {
-                                            rt::schema::retain(
-                                                map,
-                                                &mut |key, child| {
-                                                    let child_path = &child_path.key(key);
-                                                    match child {
-                                                        rt::Value::Object(map) => {
-                                                            rt::schema::retain(
-                                                                map,
-                                                                &mut |key, _| {
-                                                                    rt::schema::record_pruned(pruned, child_path, key);
-                                                                    false
-                                                                },
-                                                            )
-                                                        }
-                                                        rt::Value::Array(items) => {
-                                                            for (i, item) in items.iter_mut().enumerate() {
-                                                                let item_path = &child_path.index(i);
-                                                                rt::schema::prune_leaf(item, item_path, pruned);
-                                                            }
-                                                        }
-                                                        _ => {}
-                                                    }
-                                                    !child.is_null()
-                                                },
-                                            )
-                                        }
-                                        rt::Value::Array(items) => {
-                                            rt::schema::prune_items_unknown(items, child_path, pruned);
-                                        }
-                                        _ => {}
-                                    }
-                                    !child.is_null()
-                                }
-                                _ => {
-                                    rt::schema::record_pruned(pruned, path, key);
-                                    false
-                                }
-                            },
-                        )
-                    }
-                    rt::Value::Array(items) => {
-                        rt::schema::prune_items_unknown(items, path, pruned);
-                    }
-                    _ => {}
-                }
+            fn shape() -> &'static rt::shape::Shape {
+                static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    additional: rt::shape::Additional::Bool(true),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                    of_type: Some(
+                        <ConfigSetSpecEndpoints as rt::schema::ObjectSchema>::shape,
+                    ),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    additional: rt::shape::Additional::Schema(&SHAPE_3),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    additional: rt::shape::Additional::Schema(&rt::shape::Shape::INT32),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::ARRAY,
+                    items: Some(&rt::shape::Shape::STRING),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_8: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    additional: rt::shape::Additional::Schema(&SHAPE_7),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_9: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "anything",
+                            shape: &SHAPE_2,
+                        },
+                        rt::shape::Property {
+                            name: "empty",
+                            shape: &rt::shape::Shape::OBJECT,
+                        },
+                        rt::shape::Property {
+                            name: "endpoints",
+                            shape: &SHAPE_4,
+                        },
+                        rt::shape::Property {
+                            name: "labels",
+                            shape: &SHAPE_5,
+                        },
+                        rt::shape::Property {
+                            name: "limits",
+                            shape: &SHAPE_6,
+                        },
+                        rt::shape::Property {
+                            name: "routes",
+                            shape: &SHAPE_8,
+                        },
+                    ],
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_9
             }
-            fn default_value(_value: &mut rt::Value) {}
             fn validate_value(
                 value: &rt::Value,
                 old: Option<&rt::Value>,
@@ -683,69 +584,6 @@ pub mod maps_example_com {
                         _ => true,
                     }
             }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "anything" | "empty" => rt::schema::leaf_equal(nv, ov),
-                                "endpoints" => {
-                                    match (nv, ov) {
-                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                            rt::schema::fields_equal(
-                                                nv,
-                                                ov,
-                                                &|_, nv, ov| ConfigSetSpecEndpoints::ratchet_equal(nv, ov),
-                                            )
-                                        }
-                                        _ => rt::schema::leaf_equal(nv, ov),
-                                    }
-                                }
-                                "labels" => {
-                                    match (nv, ov) {
-                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                            rt::schema::fields_equal(
-                                                nv,
-                                                ov,
-                                                &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                            )
-                                        }
-                                        _ => rt::schema::leaf_equal(nv, ov),
-                                    }
-                                }
-                                "limits" => {
-                                    match (nv, ov) {
-                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                            rt::schema::fields_equal(
-                                                nv,
-                                                ov,
-                                                &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                            )
-                                        }
-                                        _ => rt::schema::leaf_equal(nv, ov),
-                                    }
-                                }
-                                "routes" => {
-                                    match (nv, ov) {
-                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                            rt::schema::fields_equal(
-                                                nv,
-                                                ov,
-                                                &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                            )
-                                        }
-                                        _ => rt::schema::leaf_equal(nv, ov),
-                                    }
-                                }
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
-            }
         }
 
         #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -757,34 +595,23 @@ pub mod maps_example_com {
         }
 
         impl rt::schema::ObjectSchema for ConfigSetSpecEndpoints {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::retain(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "url" | "weight" => {
-                                    rt::schema::prune_leaf_child(
-                                        child,
-                                        &path.field(key),
-                                        pruned,
-                                        true,
-                                    )
-                                }
-                                _ => {
-                                    rt::schema::record_pruned(pruned, path, key);
-                                    false
-                                }
-                            },
-                        )
-                    }
-                    rt::Value::Array(items) => {
-                        rt::schema::prune_items_unknown(items, path, pruned);
-                    }
-                    _ => {}
-                }
+            fn shape() -> &'static rt::shape::Shape {
+                static SHAPE_10: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "url",
+                            shape: &rt::shape::Shape::STRING,
+                        },
+                        rt::shape::Property {
+                            name: "weight",
+                            shape: &rt::shape::Shape::INTEGER,
+                        },
+                    ],
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_10
             }
-            fn default_value(_value: &mut rt::Value) {}
             fn validate_value(
                 value: &rt::Value,
                 old: Option<&rt::Value>,
@@ -852,21 +679,6 @@ pub mod maps_example_com {
                         }
                         _ => true,
                     }
-            }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "url" | "weight" => rt::schema::leaf_equal(nv, ov),
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
             }
         }
     }

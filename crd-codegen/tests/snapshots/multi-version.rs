@@ -130,37 +130,32 @@ pub mod versions_example_com {
         }
 
         impl rt::schema::ObjectSchema for Widget {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::retain(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "apiVersion" | "kind" | "metadata" => true,
-                                "spec" => {
-                                    let child_path = &path.field(key);
-                                    WidgetSpec::prune(child, child_path, pruned);
-                                    !child.is_null()
-                                }
-                                "status" => {
-                                    let child_path = &path.field(key);
-                                    WidgetStatus::prune(child, child_path, pruned);
-                                    !child.is_null()
-                                }
-                                _ => {
-                                    rt::schema::record_pruned(pruned, path, key);
-                                    false
-                                }
-                            },
-                        )
-                    }
-                    rt::Value::Array(items) => {
-                        rt::schema::prune_items_unknown(items, path, pruned);
-                    }
-                    _ => {}
-                }
+            fn shape() -> &'static rt::shape::Shape {
+                static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                    of_type: Some(<WidgetSpec as rt::schema::ObjectSchema>::shape),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                    of_type: Some(<WidgetStatus as rt::schema::ObjectSchema>::shape),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "spec",
+                            shape: &SHAPE_0,
+                        },
+                        rt::shape::Property {
+                            name: "status",
+                            shape: &SHAPE_1,
+                        },
+                    ],
+                    resource_root: true,
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_2
             }
-            fn default_value(_value: &mut rt::Value) {}
             fn validate_value(
                 value: &rt::Value,
                 old: Option<&rt::Value>,
@@ -214,22 +209,6 @@ pub mod versions_example_com {
                         _ => true,
                     }
             }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "spec" => WidgetSpec::ratchet_equal(nv, ov),
-                                "status" => WidgetStatus::ratchet_equal(nv, ov),
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
-            }
         }
 
         impl rt::schema::CustomResource for Widget {
@@ -256,31 +235,23 @@ pub mod versions_example_com {
         }
 
         impl rt::schema::ObjectSchema for WidgetSpec {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::retain(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "size" => {
-                                    let child_path = &path.field(key);
-                                    WidgetSpecSize::prune(child, child_path, pruned);
-                                    !child.is_null()
-                                }
-                                _ => {
-                                    rt::schema::record_pruned(pruned, path, key);
-                                    false
-                                }
-                            },
-                        )
-                    }
-                    rt::Value::Array(items) => {
-                        rt::schema::prune_items_unknown(items, path, pruned);
-                    }
-                    _ => {}
-                }
+            fn shape() -> &'static rt::shape::Shape {
+                static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                    of_type: Some(<WidgetSpecSize as rt::schema::ObjectSchema>::shape),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "size",
+                            shape: &SHAPE_3,
+                        },
+                    ],
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_4
             }
-            fn default_value(_value: &mut rt::Value) {}
             fn validate_value(
                 value: &rt::Value,
                 old: Option<&rt::Value>,
@@ -330,21 +301,6 @@ pub mod versions_example_com {
                         _ => true,
                     }
             }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "size" => WidgetSpecSize::ratchet_equal(nv, ov),
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
-            }
         }
 
         #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -357,34 +313,23 @@ pub mod versions_example_com {
         }
 
         impl rt::schema::ObjectSchema for WidgetSpecSize {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::retain(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "height" | "width" => {
-                                    rt::schema::prune_leaf_child(
-                                        child,
-                                        &path.field(key),
-                                        pruned,
-                                        true,
-                                    )
-                                }
-                                _ => {
-                                    rt::schema::record_pruned(pruned, path, key);
-                                    false
-                                }
-                            },
-                        )
-                    }
-                    rt::Value::Array(items) => {
-                        rt::schema::prune_items_unknown(items, path, pruned);
-                    }
-                    _ => {}
-                }
+            fn shape() -> &'static rt::shape::Shape {
+                static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "height",
+                            shape: &rt::shape::Shape::INTEGER,
+                        },
+                        rt::shape::Property {
+                            name: "width",
+                            shape: &rt::shape::Shape::INTEGER,
+                        },
+                    ],
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_5
             }
-            fn default_value(_value: &mut rt::Value) {}
             fn validate_value(
                 value: &rt::Value,
                 old: Option<&rt::Value>,
@@ -436,21 +381,6 @@ pub mod versions_example_com {
                         _ => true,
                     }
             }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "height" | "width" => rt::schema::leaf_equal(nv, ov),
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
-            }
         }
 
         #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -461,34 +391,19 @@ pub mod versions_example_com {
         }
 
         impl rt::schema::ObjectSchema for WidgetStatus {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::retain(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "ready" => {
-                                    rt::schema::prune_leaf_child(
-                                        child,
-                                        &path.field(key),
-                                        pruned,
-                                        true,
-                                    )
-                                }
-                                _ => {
-                                    rt::schema::record_pruned(pruned, path, key);
-                                    false
-                                }
-                            },
-                        )
-                    }
-                    rt::Value::Array(items) => {
-                        rt::schema::prune_items_unknown(items, path, pruned);
-                    }
-                    _ => {}
-                }
+            fn shape() -> &'static rt::shape::Shape {
+                static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "ready",
+                            shape: &rt::shape::Shape::BOOLEAN,
+                        },
+                    ],
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_6
             }
-            fn default_value(_value: &mut rt::Value) {}
             fn validate_value(
                 value: &rt::Value,
                 old: Option<&rt::Value>,
@@ -537,21 +452,6 @@ pub mod versions_example_com {
                         }
                         _ => true,
                     }
-            }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "ready" => rt::schema::leaf_equal(nv, ov),
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
             }
         }
     }
@@ -682,32 +582,24 @@ pub mod versions_example_com {
         }
 
         impl rt::schema::ObjectSchema for Widget {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::retain(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "apiVersion" | "kind" | "metadata" => true,
-                                "spec" => {
-                                    let child_path = &path.field(key);
-                                    WidgetSpec::prune(child, child_path, pruned);
-                                    !child.is_null()
-                                }
-                                _ => {
-                                    rt::schema::record_pruned(pruned, path, key);
-                                    false
-                                }
-                            },
-                        )
-                    }
-                    rt::Value::Array(items) => {
-                        rt::schema::prune_items_unknown(items, path, pruned);
-                    }
-                    _ => {}
-                }
+            fn shape() -> &'static rt::shape::Shape {
+                static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                    of_type: Some(<WidgetSpec as rt::schema::ObjectSchema>::shape),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "spec",
+                            shape: &SHAPE_0,
+                        },
+                    ],
+                    resource_root: true,
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_1
             }
-            fn default_value(_value: &mut rt::Value) {}
             fn validate_value(
                 value: &rt::Value,
                 old: Option<&rt::Value>,
@@ -752,21 +644,6 @@ pub mod versions_example_com {
                         _ => true,
                     }
             }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "spec" => WidgetSpec::ratchet_equal(nv, ov),
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
-            }
         }
 
         impl rt::schema::CustomResource for Widget {
@@ -783,34 +660,19 @@ pub mod versions_example_com {
         }
 
         impl rt::schema::ObjectSchema for WidgetSpec {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::retain(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "size" => {
-                                    rt::schema::prune_leaf_child(
-                                        child,
-                                        &path.field(key),
-                                        pruned,
-                                        true,
-                                    )
-                                }
-                                _ => {
-                                    rt::schema::record_pruned(pruned, path, key);
-                                    false
-                                }
-                            },
-                        )
-                    }
-                    rt::Value::Array(items) => {
-                        rt::schema::prune_items_unknown(items, path, pruned);
-                    }
-                    _ => {}
-                }
+            fn shape() -> &'static rt::shape::Shape {
+                static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "size",
+                            shape: &rt::shape::Shape::STRING,
+                        },
+                    ],
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_2
             }
-            fn default_value(_value: &mut rt::Value) {}
             fn validate_value(
                 value: &rt::Value,
                 old: Option<&rt::Value>,
@@ -859,21 +721,6 @@ pub mod versions_example_com {
                         }
                         _ => true,
                     }
-            }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "size" => rt::schema::leaf_equal(nv, ov),
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
             }
         }
     }

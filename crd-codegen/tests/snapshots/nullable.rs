@@ -124,39 +124,25 @@ pub mod nullable_example_com {
         }
 
         impl rt::schema::ObjectSchema for Setting {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::retain(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "apiVersion" | "kind" | "metadata" => true,
-                                "spec" => {
-                                    let child_path = &path.field(key);
-                                    SettingSpec::prune(child, child_path, pruned);
-                                    !child.is_null()
-                                }
-                                _ => {
-                                    rt::schema::record_pruned(pruned, path, key);
-                                    false
-                                }
-                            },
-                        )
-                    }
-                    rt::Value::Array(items) => {
-                        rt::schema::prune_items_unknown(items, path, pruned);
-                    }
-                    _ => {}
-                }
-            }
-            fn default_value(value: &mut rt::Value) {
-                if let rt::Value::Object(map) = value {
-                    for (key, child) in map.iter_mut() {
-                        if matches!(key.as_str(), "spec") {
-                            SettingSpec::default_value(child);
-                        }
-                    }
-                }
+            fn shape() -> &'static rt::shape::Shape {
+                static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                    of_type: Some(<SettingSpec as rt::schema::ObjectSchema>::shape),
+                    has_defaults: true,
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "spec",
+                            shape: &SHAPE_0,
+                        },
+                    ],
+                    resource_root: true,
+                    has_defaults: true,
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_1
             }
             fn validate_value(
                 value: &rt::Value,
@@ -202,21 +188,6 @@ pub mod nullable_example_com {
                         _ => true,
                     }
             }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "spec" => SettingSpec::ratchet_equal(nv, ov),
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
-            }
         }
 
         impl rt::schema::CustomResource for Setting {
@@ -250,84 +221,73 @@ pub mod nullable_example_com {
         }
 
         impl rt::schema::ObjectSchema for SettingSpec {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::retain(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "count" | "note" | "owner" => {
-                                    rt::schema::prune_leaf_child(
-                                        child,
-                                        &path.field(key),
-                                        pruned,
-                                        false,
-                                    )
-                                }
-                                "overrides" => {
-                                    let child_path = &path.field(key);
-                                    match child {
-                                        rt::Value::Object(map) => {
-                                            rt::schema::retain(
-                                                map,
-                                                &mut |key, child| {
-                                                    let child_path = &child_path.key(key);
-                                                    SettingSpecOverrides::prune(child, child_path, pruned);
-                                                    true
-                                                },
-                                            )
-                                        }
-                                        rt::Value::Array(items) => {
-                                            rt::schema::prune_items_unknown(items, child_path, pruned);
-                                        }
-                                        _ => {}
-                                    }
-                                    !child.is_null()
-                                }
-                                "tags" => {
-                                    let child_path = &path.field(key);
-                                    match child {
-                                        rt::Value::Object(map) => {
-                                            rt::schema::retain(
-                                                map,
-                                                &mut |key, _| {
-                                                    rt::schema::record_pruned(pruned, child_path, key);
-                                                    false
-                                                },
-                                            )
-                                        }
-                                        rt::Value::Array(items) => {
-                                            for (i, item) in items.iter_mut().enumerate() {
-                                                let item_path = &child_path.index(i);
-                                                rt::schema::prune_leaf(item, item_path, pruned);
-                                            }
-                                        }
-                                        _ => {}
-                                    }
-                                    !child.is_null()
-                                }
-                                _ => {
-                                    rt::schema::record_pruned(pruned, path, key);
-                                    false
-                                }
-                            },
-                        )
-                    }
-                    rt::Value::Array(items) => {
-                        rt::schema::prune_items_unknown(items, path, pruned);
-                    }
-                    _ => {}
-                }
-            }
-            fn default_value(value: &mut rt::Value) {
-                if let rt::Value::Object(map) = value {
-                    rt::schema::insert_default(
-                        map,
-                        "count",
-                        true,
-                        || rt::Value::from(3i64),
-                    );
-                }
+            fn shape() -> &'static rt::shape::Shape {
+                static NODE_2: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::Integer),
+                    nullable: true,
+                    ..rt::Node::EMPTY
+                };
+                static NODE_4: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
+                    nullable: true,
+                    ..rt::Node::EMPTY
+                };
+                static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                    node: &NODE_2,
+                    nullable: true,
+                    default: Some(rt::openapi::Lit::Int(3i64)),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                    node: &NODE_4,
+                    nullable: true,
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+                    of_type: Some(
+                        <SettingSpecOverrides as rt::schema::ObjectSchema>::shape,
+                    ),
+                    nullable: true,
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    additional: rt::shape::Additional::Schema(&SHAPE_6),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_8: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::ARRAY,
+                    items: Some(&SHAPE_5),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_9: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "count",
+                            shape: &SHAPE_3,
+                        },
+                        rt::shape::Property {
+                            name: "note",
+                            shape: &SHAPE_5,
+                        },
+                        rt::shape::Property {
+                            name: "overrides",
+                            shape: &SHAPE_7,
+                        },
+                        rt::shape::Property {
+                            name: "owner",
+                            shape: &SHAPE_5,
+                        },
+                        rt::shape::Property {
+                            name: "tags",
+                            shape: &SHAPE_8,
+                        },
+                    ],
+                    has_defaults: true,
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_9
             }
             fn validate_value(
                 value: &rt::Value,
@@ -335,12 +295,12 @@ pub mod nullable_example_com {
                 path: &rt::Path,
                 res: &mut rt::openapi::Res,
             ) {
-                static NODE_0: rt::Node = rt::Node {
+                static NODE_10: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::Integer),
                     nullable: true,
                     ..rt::Node::EMPTY
                 };
-                static NODE_1: rt::Node = rt::Node {
+                static NODE_11: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     nullable: true,
                     ..rt::Node::EMPTY
@@ -355,10 +315,10 @@ pub mod nullable_example_com {
                         for (key, child) in map.iter() {
                             match key.as_str() {
                                 "count" => {
-                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_0);
+                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_10);
                                 }
                                 "note" => {
-                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_1);
+                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_11);
                                 }
                                 "overrides" => {
                                     rt::schema::composite(
@@ -395,7 +355,7 @@ pub mod nullable_example_com {
                                     );
                                 }
                                 "owner" => {
-                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_1);
+                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_11);
                                 }
                                 "tags" => {
                                     rt::schema::composite(
@@ -411,7 +371,7 @@ pub mod nullable_example_com {
                                             &mut |items, r| {
                                                 for (i, item) in items.iter().enumerate() {
                                                     let item_old = None;
-                                                    rt::schema::leaf_item(r, item, item_old, p, i, &NODE_1);
+                                                    rt::schema::leaf_item(r, item, item_old, p, i, &NODE_11);
                                                 }
                                             },
                                             &mut |_, _| {},
@@ -433,12 +393,12 @@ pub mod nullable_example_com {
                 );
             }
             fn is_valid(value: &rt::Value) -> bool {
-                static NODE_2: rt::Node = rt::Node {
+                static NODE_12: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::Integer),
                     nullable: true,
                     ..rt::Node::EMPTY
                 };
-                static NODE_3: rt::Node = rt::Node {
+                static NODE_13: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     nullable: true,
                     ..rt::Node::EMPTY
@@ -450,8 +410,8 @@ pub mod nullable_example_com {
                             rt::openapi::all_fields(
                                 map,
                                 &mut |key, child| match key.as_str() {
-                                    "count" => rt::openapi::leaf_ok(child, &NODE_2),
-                                    "note" => rt::openapi::leaf_ok(child, &NODE_3),
+                                    "count" => rt::openapi::leaf_ok(child, &NODE_12),
+                                    "note" => rt::openapi::leaf_ok(child, &NODE_13),
                                     "overrides" => {
                                         rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
                                             && match child {
@@ -466,7 +426,7 @@ pub mod nullable_example_com {
                                     }
                                     "owner" => {
                                         seen += 1;
-                                        rt::openapi::leaf_ok(child, &NODE_3)
+                                        rt::openapi::leaf_ok(child, &NODE_13)
                                     }
                                     "tags" => {
                                         rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
@@ -474,7 +434,7 @@ pub mod nullable_example_com {
                                                 rt::Value::Array(items) => {
                                                     rt::openapi::all_items(
                                                         items,
-                                                        &mut |item| rt::openapi::leaf_ok(item, &NODE_3),
+                                                        &mut |item| rt::openapi::leaf_ok(item, &NODE_13),
                                                     )
                                                 }
                                                 _ => true,
@@ -487,35 +447,6 @@ pub mod nullable_example_com {
                         _ => true,
                     }
             }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "count" | "note" | "owner" | "tags" => {
-                                    rt::schema::leaf_equal(nv, ov)
-                                }
-                                "overrides" => {
-                                    match (nv, ov) {
-                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                            rt::schema::fields_equal(
-                                                nv,
-                                                ov,
-                                                &|_, nv, ov| SettingSpecOverrides::ratchet_equal(nv, ov),
-                                            )
-                                        }
-                                        _ => rt::schema::leaf_equal(nv, ov),
-                                    }
-                                }
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
-            }
         }
 
         #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -526,41 +457,32 @@ pub mod nullable_example_com {
         }
 
         impl rt::schema::ObjectSchema for SettingSpecOverrides {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::retain(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "value" => {
-                                    rt::schema::prune_leaf_child(
-                                        child,
-                                        &path.field(key),
-                                        pruned,
-                                        true,
-                                    )
-                                }
-                                _ => {
-                                    rt::schema::record_pruned(pruned, path, key);
-                                    false
-                                }
-                            },
-                        )
-                    }
-                    rt::Value::Array(items) => {
-                        rt::schema::prune_items_unknown(items, path, pruned);
-                    }
-                    _ => {}
-                }
+            fn shape() -> &'static rt::shape::Shape {
+                static NODE_14: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::Object),
+                    nullable: true,
+                    ..rt::Node::EMPTY
+                };
+                static SHAPE_15: rt::shape::Shape = rt::shape::Shape {
+                    node: &NODE_14,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "value",
+                            shape: &rt::shape::Shape::STRING,
+                        },
+                    ],
+                    nullable: true,
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_15
             }
-            fn default_value(_value: &mut rt::Value) {}
             fn validate_value(
                 value: &rt::Value,
                 old: Option<&rt::Value>,
                 path: &rt::Path,
                 res: &mut rt::openapi::Res,
             ) {
-                static NODE_4: rt::Node = rt::Node {
+                static NODE_16: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::Object),
                     nullable: true,
                     ..rt::Node::EMPTY
@@ -568,7 +490,7 @@ pub mod nullable_example_com {
                 let node_res = rt::openapi::node(
                     value,
                     path,
-                    &NODE_4,
+                    &NODE_16,
                     None,
                     &mut |_, _| {},
                     &mut |map, r| {
@@ -594,12 +516,12 @@ pub mod nullable_example_com {
                 );
             }
             fn is_valid(value: &rt::Value) -> bool {
-                static NODE_5: rt::Node = rt::Node {
+                static NODE_17: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::Object),
                     nullable: true,
                     ..rt::Node::EMPTY
                 };
-                rt::openapi::leaf_ok(value, &NODE_5)
+                rt::openapi::leaf_ok(value, &NODE_17)
                     && match value {
                         rt::Value::Object(map) => {
                             rt::openapi::all_fields(
@@ -612,21 +534,6 @@ pub mod nullable_example_com {
                         }
                         _ => true,
                     }
-            }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "value" => rt::schema::leaf_equal(nv, ov),
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
             }
         }
     }

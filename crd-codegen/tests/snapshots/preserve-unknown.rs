@@ -124,32 +124,24 @@ pub mod preserve_example_com {
         }
 
         impl rt::schema::ObjectSchema for Pipeline {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::retain(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "apiVersion" | "kind" | "metadata" => true,
-                                "spec" => {
-                                    let child_path = &path.field(key);
-                                    PipelineSpec::prune(child, child_path, pruned);
-                                    !child.is_null()
-                                }
-                                _ => {
-                                    rt::schema::record_pruned(pruned, path, key);
-                                    false
-                                }
-                            },
-                        )
-                    }
-                    rt::Value::Array(items) => {
-                        rt::schema::prune_items_unknown(items, path, pruned);
-                    }
-                    _ => {}
-                }
+            fn shape() -> &'static rt::shape::Shape {
+                static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                    of_type: Some(<PipelineSpec as rt::schema::ObjectSchema>::shape),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "spec",
+                            shape: &SHAPE_0,
+                        },
+                    ],
+                    resource_root: true,
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_1
             }
-            fn default_value(_value: &mut rt::Value) {}
             fn validate_value(
                 value: &rt::Value,
                 old: Option<&rt::Value>,
@@ -194,21 +186,6 @@ pub mod preserve_example_com {
                         _ => true,
                     }
             }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "spec" => PipelineSpec::ratchet_equal(nv, ov),
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
-            }
         }
 
         impl rt::schema::CustomResource for Pipeline {
@@ -232,41 +209,42 @@ pub mod preserve_example_com {
         }
 
         impl rt::schema::ObjectSchema for PipelineSpec {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::retain(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "config" => {
-                                    let child_path = &path.field(key);
-                                    let _ = (&child, child_path, &pruned);
-                                    !child.is_null()
-                                }
-                                "params" => {
-                                    let child_path = &path.field(key);
-                                    let _ = (&child, child_path, &pruned);
-                                    !child.is_null()
-                                }
-                                "template" => {
-                                    let child_path = &path.field(key);
-                                    PipelineSpecTemplate::prune(child, child_path, pruned);
-                                    !child.is_null()
-                                }
-                                _ => {
-                                    rt::schema::record_pruned(pruned, path, key);
-                                    false
-                                }
-                            },
-                        )
-                    }
-                    rt::Value::Array(items) => {
-                        rt::schema::prune_items_unknown(items, path, pruned);
-                    }
-                    _ => {}
-                }
+            fn shape() -> &'static rt::shape::Shape {
+                static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    preserve_unknown_fields: true,
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                    preserve_unknown_fields: true,
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                    of_type: Some(
+                        <PipelineSpecTemplate as rt::schema::ObjectSchema>::shape,
+                    ),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "config",
+                            shape: &SHAPE_2,
+                        },
+                        rt::shape::Property {
+                            name: "params",
+                            shape: &SHAPE_3,
+                        },
+                        rt::shape::Property {
+                            name: "template",
+                            shape: &SHAPE_4,
+                        },
+                    ],
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_5
             }
-            fn default_value(_value: &mut rt::Value) {}
             fn validate_value(
                 value: &rt::Value,
                 old: Option<&rt::Value>,
@@ -336,22 +314,6 @@ pub mod preserve_example_com {
                         _ => true,
                     }
             }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "config" | "params" => rt::schema::leaf_equal(nv, ov),
-                                "template" => PipelineSpecTemplate::ratchet_equal(nv, ov),
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
-            }
         }
 
         /// Known fields plus whatever else the user writes.
@@ -369,47 +331,34 @@ pub mod preserve_example_com {
         }
 
         impl rt::schema::ObjectSchema for PipelineSpecTemplate {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                if let rt::Value::Object(map) = value {
-                    rt::schema::retain(
-                        map,
-                        &mut |key, child| match key.as_str() {
-                            "name" => {
-                                rt::schema::prune_leaf_child(
-                                    child,
-                                    &path.field(key),
-                                    pruned,
-                                    true,
-                                )
-                            }
-                            "steps" => {
-                                let child_path = &path.field(key);
-                                match child {
-                                    rt::Value::Object(map) => {
-                                        rt::schema::retain(
-                                            map,
-                                            &mut |key, _| {
-                                                rt::schema::record_pruned(pruned, child_path, key);
-                                                false
-                                            },
-                                        )
-                                    }
-                                    rt::Value::Array(items) => {
-                                        for (i, item) in items.iter_mut().enumerate() {
-                                            let item_path = &child_path.index(i);
-                                            let _ = (&item, item_path, &pruned);
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                !child.is_null()
-                            }
-                            _ => true,
+            fn shape() -> &'static rt::shape::Shape {
+                static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    preserve_unknown_fields: true,
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::ARRAY,
+                    items: Some(&SHAPE_6),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_8: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "name",
+                            shape: &rt::shape::Shape::STRING,
                         },
-                    )
-                }
+                        rt::shape::Property {
+                            name: "steps",
+                            shape: &SHAPE_7,
+                        },
+                    ],
+                    preserve_unknown_fields: true,
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_8
             }
-            fn default_value(_value: &mut rt::Value) {}
             fn validate_value(
                 value: &rt::Value,
                 old: Option<&rt::Value>,
@@ -502,21 +451,6 @@ pub mod preserve_example_com {
                         }
                         _ => true,
                     }
-            }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "name" | "steps" => rt::schema::leaf_equal(nv, ov),
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
             }
         }
     }

@@ -128,37 +128,32 @@ pub mod legacy_example_com {
         }
 
         impl rt::schema::ObjectSchema for Backup {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::retain(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "apiVersion" | "kind" | "metadata" => true,
-                                "spec" => {
-                                    let child_path = &path.field(key);
-                                    BackupSpec::prune(child, child_path, pruned);
-                                    !child.is_null()
-                                }
-                                "status" => {
-                                    let child_path = &path.field(key);
-                                    BackupStatus::prune(child, child_path, pruned);
-                                    !child.is_null()
-                                }
-                                _ => {
-                                    rt::schema::record_pruned(pruned, path, key);
-                                    false
-                                }
-                            },
-                        )
-                    }
-                    rt::Value::Array(items) => {
-                        rt::schema::prune_items_unknown(items, path, pruned);
-                    }
-                    _ => {}
-                }
+            fn shape() -> &'static rt::shape::Shape {
+                static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                    of_type: Some(<BackupSpec as rt::schema::ObjectSchema>::shape),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                    of_type: Some(<BackupStatus as rt::schema::ObjectSchema>::shape),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "spec",
+                            shape: &SHAPE_0,
+                        },
+                        rt::shape::Property {
+                            name: "status",
+                            shape: &SHAPE_1,
+                        },
+                    ],
+                    resource_root: true,
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_2
             }
-            fn default_value(_value: &mut rt::Value) {}
             fn validate_value(
                 value: &rt::Value,
                 old: Option<&rt::Value>,
@@ -212,22 +207,6 @@ pub mod legacy_example_com {
                         _ => true,
                     }
             }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "spec" => BackupSpec::ratchet_equal(nv, ov),
-                                "status" => BackupStatus::ratchet_equal(nv, ov),
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
-            }
         }
 
         impl rt::schema::CustomResource for Backup {
@@ -267,41 +246,39 @@ pub mod legacy_example_com {
         }
 
         impl rt::schema::ObjectSchema for BackupSpec {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::retain(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "schedule" | "ttl" => {
-                                    rt::schema::prune_leaf_child(
-                                        child,
-                                        &path.field(key),
-                                        pruned,
-                                        true,
-                                    )
-                                }
-                                _ => {
-                                    rt::schema::record_pruned(pruned, path, key);
-                                    false
-                                }
-                            },
-                        )
-                    }
-                    rt::Value::Array(items) => {
-                        rt::schema::prune_items_unknown(items, path, pruned);
-                    }
-                    _ => {}
-                }
+            fn shape() -> &'static rt::shape::Shape {
+                static NODE_3: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
+                    format: "duration",
+                    ..rt::Node::EMPTY
+                };
+                static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                    node: &NODE_3,
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "schedule",
+                            shape: &rt::shape::Shape::STRING,
+                        },
+                        rt::shape::Property {
+                            name: "ttl",
+                            shape: &SHAPE_4,
+                        },
+                    ],
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_5
             }
-            fn default_value(_value: &mut rt::Value) {}
             fn validate_value(
                 value: &rt::Value,
                 old: Option<&rt::Value>,
                 path: &rt::Path,
                 res: &mut rt::openapi::Res,
             ) {
-                static NODE_0: rt::Node = rt::Node {
+                static NODE_6: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     format: "duration",
                     ..rt::Node::EMPTY
@@ -326,7 +303,7 @@ pub mod legacy_example_com {
                                     );
                                 }
                                 "ttl" => {
-                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_0);
+                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_6);
                                 }
                                 _ => {}
                             }
@@ -341,7 +318,7 @@ pub mod legacy_example_com {
                 );
             }
             fn is_valid(value: &rt::Value) -> bool {
-                static NODE_1: rt::Node = rt::Node {
+                static NODE_7: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     format: "duration",
                     ..rt::Node::EMPTY
@@ -353,28 +330,13 @@ pub mod legacy_example_com {
                                 map,
                                 &mut |key, child| match key.as_str() {
                                     "schedule" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
-                                    "ttl" => rt::openapi::leaf_ok(child, &NODE_1),
+                                    "ttl" => rt::openapi::leaf_ok(child, &NODE_7),
                                     _ => true,
                                 },
                             )
                         }
                         _ => true,
                     }
-            }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "schedule" | "ttl" => rt::schema::leaf_equal(nv, ov),
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
             }
         }
 
@@ -386,34 +348,19 @@ pub mod legacy_example_com {
         }
 
         impl rt::schema::ObjectSchema for BackupStatus {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::retain(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "phase" => {
-                                    rt::schema::prune_leaf_child(
-                                        child,
-                                        &path.field(key),
-                                        pruned,
-                                        true,
-                                    )
-                                }
-                                _ => {
-                                    rt::schema::record_pruned(pruned, path, key);
-                                    false
-                                }
-                            },
-                        )
-                    }
-                    rt::Value::Array(items) => {
-                        rt::schema::prune_items_unknown(items, path, pruned);
-                    }
-                    _ => {}
-                }
+            fn shape() -> &'static rt::shape::Shape {
+                static SHAPE_8: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "phase",
+                            shape: &rt::shape::Shape::STRING,
+                        },
+                    ],
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_8
             }
-            fn default_value(_value: &mut rt::Value) {}
             fn validate_value(
                 value: &rt::Value,
                 old: Option<&rt::Value>,
@@ -462,21 +409,6 @@ pub mod legacy_example_com {
                         }
                         _ => true,
                     }
-            }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "phase" => rt::schema::leaf_equal(nv, ov),
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
             }
         }
     }

@@ -122,32 +122,24 @@ pub mod hub_example_com {
         }
 
         impl rt::schema::ObjectSchema for Backend {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::retain(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "apiVersion" | "kind" | "metadata" => true,
-                                "spec" => {
-                                    let child_path = &path.field(key);
-                                    BackendSpec::prune(child, child_path, pruned);
-                                    !child.is_null()
-                                }
-                                _ => {
-                                    rt::schema::record_pruned(pruned, path, key);
-                                    false
-                                }
-                            },
-                        )
-                    }
-                    rt::Value::Array(items) => {
-                        rt::schema::prune_items_unknown(items, path, pruned);
-                    }
-                    _ => {}
-                }
+            fn shape() -> &'static rt::shape::Shape {
+                static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                    of_type: Some(<BackendSpec as rt::schema::ObjectSchema>::shape),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "spec",
+                            shape: &SHAPE_0,
+                        },
+                    ],
+                    resource_root: true,
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_1
             }
-            fn default_value(_value: &mut rt::Value) {}
             fn validate_value(
                 value: &rt::Value,
                 old: Option<&rt::Value>,
@@ -192,21 +184,6 @@ pub mod hub_example_com {
                         _ => true,
                     }
             }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "spec" => BackendSpec::ratchet_equal(nv, ov),
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
-            }
         }
 
         impl rt::schema::CustomResource for Backend {
@@ -229,76 +206,47 @@ pub mod hub_example_com {
         }
 
         impl rt::schema::ObjectSchema for BackendSpec {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::retain(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "hostPort" | "replicas" => {
-                                    rt::schema::prune_leaf_child(
-                                        child,
-                                        &path.field(key),
-                                        pruned,
-                                        true,
-                                    )
-                                }
-                                "containers" => {
-                                    let child_path = &path.field(key);
-                                    match child {
-                                        rt::Value::Object(map) => {
-                                            rt::schema::retain(
-                                                map,
-                                                &mut |key, _| {
-                                                    rt::schema::record_pruned(pruned, child_path, key);
-                                                    false
-                                                },
-                                            )
-                                        }
-                                        rt::Value::Array(items) => {
-                                            for (i, item) in items.iter_mut().enumerate() {
-                                                let item_path = &child_path.index(i);
-                                                BackendSpecContainers::prune(item, item_path, pruned);
-                                            }
-                                        }
-                                        _ => {}
-                                    }
-                                    !child.is_null()
-                                }
-                                "labels" => {
-                                    let child_path = &path.field(key);
-                                    match child {
-                                        rt::Value::Object(map) => {
-                                            rt::schema::retain(
-                                                map,
-                                                &mut |key, child| {
-                                                    let child_path = &child_path.key(key);
-                                                    rt::schema::prune_leaf(child, child_path, pruned);
-                                                    !child.is_null()
-                                                },
-                                            )
-                                        }
-                                        rt::Value::Array(items) => {
-                                            rt::schema::prune_items_unknown(items, child_path, pruned);
-                                        }
-                                        _ => {}
-                                    }
-                                    !child.is_null()
-                                }
-                                _ => {
-                                    rt::schema::record_pruned(pruned, path, key);
-                                    false
-                                }
-                            },
-                        )
-                    }
-                    rt::Value::Array(items) => {
-                        rt::schema::prune_items_unknown(items, path, pruned);
-                    }
-                    _ => {}
-                }
+            fn shape() -> &'static rt::shape::Shape {
+                static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                    of_type: Some(
+                        <BackendSpecContainers as rt::schema::ObjectSchema>::shape,
+                    ),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::ARRAY,
+                    items: Some(&SHAPE_2),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "containers",
+                            shape: &SHAPE_3,
+                        },
+                        rt::shape::Property {
+                            name: "hostPort",
+                            shape: &rt::shape::Shape::STRING,
+                        },
+                        rt::shape::Property {
+                            name: "labels",
+                            shape: &SHAPE_4,
+                        },
+                        rt::shape::Property {
+                            name: "replicas",
+                            shape: &rt::shape::Shape::INTEGER,
+                        },
+                    ],
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_5
             }
-            fn default_value(_value: &mut rt::Value) {}
             fn validate_value(
                 value: &rt::Value,
                 old: Option<&rt::Value>,
@@ -454,35 +402,6 @@ pub mod hub_example_com {
                         _ => true,
                     }
             }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "containers" | "hostPort" | "replicas" => {
-                                    rt::schema::leaf_equal(nv, ov)
-                                }
-                                "labels" => {
-                                    match (nv, ov) {
-                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                            rt::schema::fields_equal(
-                                                nv,
-                                                ov,
-                                                &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                            )
-                                        }
-                                        _ => rt::schema::leaf_equal(nv, ov),
-                                    }
-                                }
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
-            }
         }
 
         #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -494,34 +413,23 @@ pub mod hub_example_com {
         }
 
         impl rt::schema::ObjectSchema for BackendSpecContainers {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::retain(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "name" | "port" => {
-                                    rt::schema::prune_leaf_child(
-                                        child,
-                                        &path.field(key),
-                                        pruned,
-                                        true,
-                                    )
-                                }
-                                _ => {
-                                    rt::schema::record_pruned(pruned, path, key);
-                                    false
-                                }
-                            },
-                        )
-                    }
-                    rt::Value::Array(items) => {
-                        rt::schema::prune_items_unknown(items, path, pruned);
-                    }
-                    _ => {}
-                }
+            fn shape() -> &'static rt::shape::Shape {
+                static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "name",
+                            shape: &rt::shape::Shape::STRING,
+                        },
+                        rt::shape::Property {
+                            name: "port",
+                            shape: &rt::shape::Shape::STRING,
+                        },
+                    ],
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_6
             }
-            fn default_value(_value: &mut rt::Value) {}
             fn validate_value(
                 value: &rt::Value,
                 old: Option<&rt::Value>,
@@ -576,21 +484,6 @@ pub mod hub_example_com {
                         }
                         _ => true,
                     }
-            }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "name" | "port" => rt::schema::leaf_equal(nv, ov),
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
             }
         }
     }
@@ -715,32 +608,24 @@ pub mod hub_example_com {
         }
 
         impl rt::schema::ObjectSchema for Backend {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::retain(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "apiVersion" | "kind" | "metadata" => true,
-                                "spec" => {
-                                    let child_path = &path.field(key);
-                                    BackendSpec::prune(child, child_path, pruned);
-                                    !child.is_null()
-                                }
-                                _ => {
-                                    rt::schema::record_pruned(pruned, path, key);
-                                    false
-                                }
-                            },
-                        )
-                    }
-                    rt::Value::Array(items) => {
-                        rt::schema::prune_items_unknown(items, path, pruned);
-                    }
-                    _ => {}
-                }
+            fn shape() -> &'static rt::shape::Shape {
+                static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                    of_type: Some(<BackendSpec as rt::schema::ObjectSchema>::shape),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "spec",
+                            shape: &SHAPE_0,
+                        },
+                    ],
+                    resource_root: true,
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_1
             }
-            fn default_value(_value: &mut rt::Value) {}
             fn validate_value(
                 value: &rt::Value,
                 old: Option<&rt::Value>,
@@ -785,21 +670,6 @@ pub mod hub_example_com {
                         _ => true,
                     }
             }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "spec" => BackendSpec::ratchet_equal(nv, ov),
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
-            }
         }
 
         impl rt::schema::CustomResource for Backend {
@@ -824,76 +694,51 @@ pub mod hub_example_com {
         }
 
         impl rt::schema::ObjectSchema for BackendSpec {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::retain(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "host" | "port" | "replicas" => {
-                                    rt::schema::prune_leaf_child(
-                                        child,
-                                        &path.field(key),
-                                        pruned,
-                                        true,
-                                    )
-                                }
-                                "containers" => {
-                                    let child_path = &path.field(key);
-                                    match child {
-                                        rt::Value::Object(map) => {
-                                            rt::schema::retain(
-                                                map,
-                                                &mut |key, _| {
-                                                    rt::schema::record_pruned(pruned, child_path, key);
-                                                    false
-                                                },
-                                            )
-                                        }
-                                        rt::Value::Array(items) => {
-                                            for (i, item) in items.iter_mut().enumerate() {
-                                                let item_path = &child_path.index(i);
-                                                BackendSpecContainers::prune(item, item_path, pruned);
-                                            }
-                                        }
-                                        _ => {}
-                                    }
-                                    !child.is_null()
-                                }
-                                "labels" => {
-                                    let child_path = &path.field(key);
-                                    match child {
-                                        rt::Value::Object(map) => {
-                                            rt::schema::retain(
-                                                map,
-                                                &mut |key, child| {
-                                                    let child_path = &child_path.key(key);
-                                                    rt::schema::prune_leaf(child, child_path, pruned);
-                                                    !child.is_null()
-                                                },
-                                            )
-                                        }
-                                        rt::Value::Array(items) => {
-                                            rt::schema::prune_items_unknown(items, child_path, pruned);
-                                        }
-                                        _ => {}
-                                    }
-                                    !child.is_null()
-                                }
-                                _ => {
-                                    rt::schema::record_pruned(pruned, path, key);
-                                    false
-                                }
-                            },
-                        )
-                    }
-                    rt::Value::Array(items) => {
-                        rt::schema::prune_items_unknown(items, path, pruned);
-                    }
-                    _ => {}
-                }
+            fn shape() -> &'static rt::shape::Shape {
+                static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                    of_type: Some(
+                        <BackendSpecContainers as rt::schema::ObjectSchema>::shape,
+                    ),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::ARRAY,
+                    items: Some(&SHAPE_2),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "containers",
+                            shape: &SHAPE_3,
+                        },
+                        rt::shape::Property {
+                            name: "host",
+                            shape: &rt::shape::Shape::STRING,
+                        },
+                        rt::shape::Property {
+                            name: "labels",
+                            shape: &SHAPE_4,
+                        },
+                        rt::shape::Property {
+                            name: "port",
+                            shape: &rt::shape::Shape::INT32,
+                        },
+                        rt::shape::Property {
+                            name: "replicas",
+                            shape: &rt::shape::Shape::INTEGER,
+                        },
+                    ],
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_5
             }
-            fn default_value(_value: &mut rt::Value) {}
             fn validate_value(
                 value: &rt::Value,
                 old: Option<&rt::Value>,
@@ -1060,35 +905,6 @@ pub mod hub_example_com {
                         _ => true,
                     }
             }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "containers" | "host" | "port" | "replicas" => {
-                                    rt::schema::leaf_equal(nv, ov)
-                                }
-                                "labels" => {
-                                    match (nv, ov) {
-                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                            rt::schema::fields_equal(
-                                                nv,
-                                                ov,
-                                                &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                            )
-                                        }
-                                        _ => rt::schema::leaf_equal(nv, ov),
-                                    }
-                                }
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
-            }
         }
 
         #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -1100,34 +916,23 @@ pub mod hub_example_com {
         }
 
         impl rt::schema::ObjectSchema for BackendSpecContainers {
-            fn prune(value: &mut rt::Value, path: &rt::Path, pruned: &mut Vec<String>) {
-                match value {
-                    rt::Value::Object(map) => {
-                        rt::schema::retain(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "name" | "port" => {
-                                    rt::schema::prune_leaf_child(
-                                        child,
-                                        &path.field(key),
-                                        pruned,
-                                        true,
-                                    )
-                                }
-                                _ => {
-                                    rt::schema::record_pruned(pruned, path, key);
-                                    false
-                                }
-                            },
-                        )
-                    }
-                    rt::Value::Array(items) => {
-                        rt::schema::prune_items_unknown(items, path, pruned);
-                    }
-                    _ => {}
-                }
+            fn shape() -> &'static rt::shape::Shape {
+                static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    properties: &[
+                        rt::shape::Property {
+                            name: "name",
+                            shape: &rt::shape::Shape::STRING,
+                        },
+                        rt::shape::Property {
+                            name: "port",
+                            shape: &rt::shape::Shape::INTEGER,
+                        },
+                    ],
+                    ..rt::shape::Shape::EMPTY
+                };
+                &SHAPE_6
             }
-            fn default_value(_value: &mut rt::Value) {}
             fn validate_value(
                 value: &rt::Value,
                 old: Option<&rt::Value>,
@@ -1195,21 +1000,6 @@ pub mod hub_example_com {
                         }
                         _ => true,
                     }
-            }
-            fn ratchet_equal(value: &rt::Value, old: &rt::Value) -> bool {
-                match (value, old) {
-                    (rt::Value::Object(_), rt::Value::Object(_)) => {
-                        rt::schema::fields_equal(
-                            value,
-                            old,
-                            &|key, nv, ov| match key {
-                                "name" | "port" => rt::schema::leaf_equal(nv, ov),
-                                _ => false,
-                            },
-                        )
-                    }
-                    _ => rt::schema::leaf_equal(value, old),
-                }
             }
         }
     }

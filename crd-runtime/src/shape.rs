@@ -1,0 +1,373 @@
+//! Admission steps driven by a schema held as static data.
+//!
+//! Every generated object type describes its schema as a tree of `static` [`Shape`]s
+//! (`ObjectSchema::shape`); a node of another generated type is a small shape pointing
+//! at that type's own ([`Shape::of_type`]). The steps here walk that tree: one
+//! implementation compiled once in this crate, where a function per type and step
+//! would be compiled again in every user's crate. Generated code is compiled on every
+//! clean build of the user's crate, so its size is what users pay; these steps are
+//! the API server's per-node algorithms, written once:
+//!
+//! - [`prune`]: `prune`/`skipPrune` and `PruneNonNullableNullsWithoutDefaults` in one
+//!   pass (both decide per key from the key's schema alone);
+//! - [`default`]: `Default`;
+//! - [`ratchet_equal`]: `CorrelatedObject.CachedDeepEqual`;
+//! - [`validate_lists`]: `listtype.ValidateListSetsAndMaps`.
+
+use crate::errors::{ErrorList, Path};
+use crate::listtype::{self, ListType};
+use crate::openapi::{Lit, Node};
+use crate::ratchet::{self, CorrelationSchema};
+use crate::schema::{insert_default, prune_all, prune_items_unknown, record_pruned};
+use serde_json::{Map, Value};
+
+/// One schema node of a generated type, as static data.
+#[derive(Debug)]
+pub struct Shape {
+    /// For a node of another generated type: that type's shape, which gives the
+    /// structure. Of such a node only the field's own keywords are set here
+    /// (`nullable`, `default`, and the `has_*` summaries).
+    pub of_type: Option<fn() -> &'static Shape>,
+    /// The node's own value keywords (type, format, bounds, `enum`, ...).
+    pub node: &'static Node<'static>,
+    pub nullable: bool,
+    pub default: Option<Lit<'static>>,
+    /// Sorted by name.
+    pub properties: &'static [Property],
+    pub additional: Additional,
+    pub items: Option<&'static Shape>,
+    pub preserve_unknown_fields: bool,
+    pub embedded_resource: bool,
+    /// The root of a resource: pruned as an embedded resource (its `apiVersion`,
+    /// `kind` and `metadata` kept).
+    pub resource_root: bool,
+    pub list_type: Option<ListType>,
+    pub list_map_keys: &'static [&'static str],
+    /// Whether defaulting can change anything at or below this node.
+    pub has_defaults: bool,
+    /// Whether a list of type `set` or `map` is at or below this node.
+    pub has_lists: bool,
+}
+
+/// A property: its name and schema.
+#[derive(Debug)]
+pub struct Property {
+    pub name: &'static str,
+    pub shape: &'static Shape,
+}
+
+/// `additionalProperties`.
+#[derive(Clone, Copy, Debug)]
+pub enum Additional {
+    /// Not given.
+    None,
+    /// `true` or `false`.
+    Bool(bool),
+    Schema(&'static Shape),
+}
+
+impl Shape {
+    /// A node with nothing set, to start `static` definitions from.
+    pub const EMPTY: Shape = Shape {
+        of_type: None,
+        node: &Node::ANY,
+        nullable: false,
+        default: None,
+        properties: &[],
+        additional: Additional::None,
+        items: None,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        list_type: None,
+        list_map_keys: &[],
+        has_defaults: false,
+        has_lists: false,
+    };
+
+    const fn leaf(node: &'static Node<'static>) -> Shape {
+        Shape { node, ..Shape::EMPTY }
+    }
+
+    // Leaves whose only keywords are a type (and an integer format): what most
+    // properties are, shared instead of a static each.
+    /// `type: string`.
+    pub const STRING: Shape = Shape::leaf(&Node::STRING);
+    /// `type: integer`.
+    pub const INTEGER: Shape = Shape::leaf(&Node::INTEGER);
+    /// `type: integer`, `format: int32`.
+    pub const INT32: Shape = Shape::leaf(&Node::INT32);
+    /// `type: integer`, `format: int64`.
+    pub const INT64: Shape = Shape::leaf(&Node::INT64);
+    /// `type: number`.
+    pub const NUMBER: Shape = Shape::leaf(&Node::NUMBER);
+    /// `type: boolean`.
+    pub const BOOLEAN: Shape = Shape::leaf(&Node::BOOLEAN);
+    /// `type: object` and nothing else.
+    pub const OBJECT: Shape = Shape::leaf(&Node::OBJECT);
+    /// `type: array` and nothing else.
+    pub const ARRAY: Shape = Shape::leaf(&Node::ARRAY);
+    /// `x-kubernetes-int-or-string`.
+    pub const INT_OR_STRING: Shape = Shape::leaf(&Node::INT_OR_STRING);
+    /// No keywords.
+    pub const ANY: Shape = Shape::EMPTY;
+
+    /// The shape that gives this node's structure: the named type's for a node of
+    /// another type, else this one.
+    #[inline]
+    pub fn resolved(&'static self) -> &'static Shape {
+        match self.of_type {
+            Some(shape) => shape(),
+            None => self,
+        }
+    }
+
+    /// The schema of property `name`.
+    #[inline]
+    pub fn property(&self, name: &str) -> Option<&'static Shape> {
+        let props = self.properties;
+        props
+            .binary_search_by(|p| p.name.cmp(name))
+            .ok()
+            .and_then(|i| props.get(i))
+            .map(|p| p.shape)
+    }
+
+    fn additional_schema(&self) -> Option<&'static Shape> {
+        match self.additional {
+            Additional::Schema(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Whether a `null` at this node is dropped (non-nullable, no default).
+    #[inline]
+    fn drops_null(&self) -> bool {
+        !self.nullable && self.default.is_none()
+    }
+}
+
+// ---- prune ----
+
+/// `prune` at a node of `shape` (a generated type's own node, or a child), dropping
+/// non-nullable nulls without defaults below it.
+pub fn prune(shape: &'static Shape, value: &mut Value, path: &Path, pruned: &mut Vec<String>) {
+    let s = shape.resolved();
+    let embedded = s.embedded_resource || s.resource_root;
+    if s.preserve_unknown_fields {
+        skip_prune(s, value, path, pruned, embedded);
+        return;
+    }
+    match value {
+        Value::Object(map) => map.retain(|key, child| prune_key(s, key, child, path, pruned, embedded, false)),
+        Value::Array(items) => match s.items {
+            Some(item) => {
+                for (i, v) in items.iter_mut().enumerate() {
+                    prune(item, v, &path.index(i), pruned);
+                }
+            }
+            None => prune_items_unknown(items, path, pruned),
+        },
+        _ => {}
+    }
+}
+
+/// `skipPrune` (`x-kubernetes-preserve-unknown-fields`): unknown fields stay; known
+/// ones are pruned and their nulls dropped.
+fn skip_prune(s: &'static Shape, value: &mut Value, path: &Path, pruned: &mut Vec<String>, embedded: bool) {
+    match value {
+        Value::Object(map) if !s.properties.is_empty() || !matches!(s.additional, Additional::None) => {
+            map.retain(|key, child| prune_key(s, key, child, path, pruned, embedded, true))
+        }
+        Value::Array(items) => {
+            if let Some(item) = s.items {
+                let item = item.resolved();
+                for (i, v) in items.iter_mut().enumerate() {
+                    skip_prune(item, v, &path.index(i), pruned, item.embedded_resource);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Prunes the value of `key` of an object of `s`; returns whether to keep the key.
+fn prune_key(
+    s: &'static Shape,
+    key: &str,
+    child: &mut Value,
+    path: &Path,
+    pruned: &mut Vec<String>,
+    embedded: bool,
+    keep_unknown: bool,
+) -> bool {
+    if embedded && matches!(key, "apiVersion" | "kind" | "metadata") {
+        // Meta fields are not pruned; their nulls are dropped by their schema.
+        return match s.property(key).or(s.additional_schema()) {
+            Some(c) => {
+                drop_nulls(c, child);
+                !(c.drops_null() && child.is_null())
+            }
+            None => true,
+        };
+    }
+    let (c, child_path) = match s.property(key) {
+        Some(c) => (c, path.field(key)),
+        None => match s.additional {
+            Additional::Schema(c) => (c, path.key(key)),
+            Additional::Bool(_) => {
+                prune_all(child, &path.key(key), pruned);
+                return true;
+            }
+            Additional::None if keep_unknown => return true,
+            Additional::None => {
+                record_pruned(pruned, path, key);
+                return false;
+            }
+        },
+    };
+    prune(c, child, &child_path, pruned);
+    !(c.drops_null() && child.is_null())
+}
+
+/// `PruneNonNullableNullsWithoutDefaults` below an embedded resource's meta field
+/// (which pruning leaves alone).
+fn drop_nulls(shape: &'static Shape, value: &mut Value) {
+    let s = shape.resolved();
+    match value {
+        Value::Object(map) => map.retain(|key, child| match s.property(key).or(s.additional_schema()) {
+            Some(c) => {
+                if c.drops_null() && child.is_null() {
+                    return false;
+                }
+                drop_nulls(c, child);
+                true
+            }
+            None => true,
+        }),
+        Value::Array(items) => {
+            if let Some(item) = s.items {
+                for v in items {
+                    drop_nulls(item, v);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+// ---- default ----
+
+/// `Default` at a node of `shape`.
+pub fn default(shape: &'static Shape, value: &mut Value) {
+    if !shape.has_defaults {
+        return;
+    }
+    let s = shape.resolved();
+    match value {
+        Value::Object(map) => default_object(s, map),
+        Value::Array(items) => {
+            if let Some(item) = s.items {
+                for v in items.iter_mut() {
+                    if v.is_null()
+                        && !item.nullable
+                        && let Some(d) = item.default
+                    {
+                        *v = d.to_value();
+                    }
+                    default(item, v);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn default_object(s: &'static Shape, map: &mut Map<String, Value>) {
+    for p in s.properties {
+        if let Some(d) = p.shape.default {
+            insert_default(map, p.name, p.shape.nullable, || d.to_value());
+        }
+    }
+    for (key, child) in map.iter_mut() {
+        match s.property(key) {
+            Some(c) => default(c, child),
+            None => {
+                if let Some(c) = s.additional_schema() {
+                    if child.is_null() && !c.nullable {
+                        *child = c.default.map(Lit::to_value).unwrap_or(Value::Null);
+                    }
+                    default(c, child);
+                }
+            }
+        }
+    }
+}
+
+// ---- ratchet equality ----
+
+/// `CorrelatedObject.CachedDeepEqual` of `value` and `old` at a node of `shape`.
+pub fn ratchet_equal(shape: &'static Shape, value: &Value, old: &Value) -> bool {
+    ratchet::deep_equal(value, old, shape.resolved())
+}
+
+impl CorrelationSchema for Shape {
+    type Key = &'static str;
+
+    fn field_schema(&self, name: &str) -> Option<&Shape> {
+        self.property(name).or(self.additional_schema()).map(Shape::resolved)
+    }
+
+    fn items_schema(&self) -> Option<&Shape> {
+        self.items.map(Shape::resolved)
+    }
+
+    fn list_type(&self) -> Option<ListType> {
+        self.list_type
+    }
+
+    fn list_map_keys(&self) -> &[&'static str] {
+        self.list_map_keys
+    }
+
+    fn is_array(&self) -> bool {
+        self.items.is_some()
+    }
+}
+
+// ---- list sets and maps ----
+
+/// `ValidateListSetsAndMaps` for a value of `shape` at `path`: lists of type `set`
+/// must not repeat an element, lists of type `map` an element's keys.
+pub fn validate_lists(shape: &'static Shape, value: &Value, path: &Path, errs: &mut ErrorList) {
+    if !shape.has_lists {
+        return;
+    }
+    let s = shape.resolved();
+    match value {
+        Value::Array(items) => {
+            if matches!(s.list_type, Some(ListType::Set | ListType::Map)) {
+                listtype::validate_list(path, s.list_type, s.list_map_keys, items, errs);
+            }
+            if let Some(item) = s.items {
+                for (i, v) in items.iter().enumerate() {
+                    validate_lists(item, v, &path.index(i), errs);
+                }
+            }
+        }
+        Value::Object(map) => {
+            // Go walks additionalProperties and properties in two separate loops.
+            if let Some(c) = s.additional_schema() {
+                for (key, v) in map {
+                    validate_lists(c, v, &path.key(key), errs);
+                }
+            }
+            for (key, v) in map {
+                if let Some(c) = s.property(key) {
+                    validate_lists(c, v, &path.field(key), errs);
+                }
+            }
+        }
+        _ => {}
+    }
+}
