@@ -59,105 +59,28 @@ mod __crd_aws_elastic_block_store_volume_source {
                     rt::shape::Property {
                         name: "fsType",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "partition",
                         shape: &rt::shape::Shape::INT32,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "readOnly",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "volumeID",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                 ],
+                required: &["volumeID"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "fsType" | "volumeID" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "partition" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT32,
-                                );
-                            }
-                            "readOnly" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["volumeID"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "fsType" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
-                                "partition" => rt::openapi::leaf_ok(child, &rt::Node::INT32),
-                                "readOnly" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                "volumeID" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -287,14 +210,17 @@ mod __crd_affinity {
                     rt::shape::Property {
                         name: "nodeAffinity",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "podAffinity",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "podAntiAffinity",
                         shape: &SHAPE_2,
+                        required: false,
                     },
                 ],
                 has_defaults: true,
@@ -344,71 +270,6 @@ mod __crd_affinity {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "nodeAffinity" => {
-                                rt::schema::object_field::<
-                                    __CrdField0,
-                                >(r, child, old, path, key);
-                            }
-                            "podAffinity" => {
-                                rt::schema::object_field::<
-                                    __CrdField1,
-                                >(r, child, old, path, key);
-                            }
-                            "podAntiAffinity" => {
-                                rt::schema::object_field::<
-                                    __CrdField2,
-                                >(r, child, old, path, key);
-                            }
-                            _ => {}
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "nodeAffinity" => {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "podAffinity" => {
-                                    <__CrdField1 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "podAntiAffinity" => {
-                                    <__CrdField2 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -601,72 +462,18 @@ mod __crd_app_armor_profile {
                     rt::shape::Property {
                         name: "localhostProfile",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "type",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                 ],
+                required: &["type"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(key.as_str(), "localhostProfile" | "type") {
-                            rt::schema::leaf_field(
-                                r,
-                                child,
-                                old,
-                                path,
-                                key,
-                                &rt::Node::STRING,
-                            );
-                        }
-                    }
-                    rt::openapi::required(map, &["type"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "localhostProfile" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "type" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -734,105 +541,38 @@ mod __crd_azure_disk_volume_source {
                     rt::shape::Property {
                         name: "cachingMode",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "diskName",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "diskURI",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "fsType",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "kind",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "readOnly",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                 ],
+                required: &["diskName", "diskURI"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "cachingMode" | "diskName" | "diskURI" | "fsType"
-                            | "kind" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "readOnly" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["diskName", "diskURI"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "cachingMode" | "fsType" | "kind" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "diskName" | "diskURI" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "readOnly" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 2usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -923,89 +663,23 @@ mod __crd_azure_file_volume_source {
                     rt::shape::Property {
                         name: "readOnly",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "secretName",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "shareName",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                 ],
+                required: &["secretName", "shareName"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "readOnly" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            "secretName" | "shareName" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["secretName", "shareName"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "readOnly" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                "secretName" | "shareName" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 2usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -1101,24 +775,30 @@ mod __crd_csi_volume_source {
                     rt::shape::Property {
                         name: "driver",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "fsType",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "nodePublishSecretRef",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "readOnly",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "volumeAttributes",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                 ],
+                required: &["driver"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -1145,139 +825,6 @@ mod __crd_csi_volume_source {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "driver" | "fsType" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "nodePublishSecretRef" => {
-                                rt::schema::object_field::<
-                                    __CrdField0,
-                                >(r, child, old, path, key);
-                            }
-                            "readOnly" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            "volumeAttributes" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::OBJECT,
-                                        None,
-                                        &mut |_, _| {},
-                                        &mut |map, r| {
-                                            for (key, child) in map.iter() {
-                                                if true {
-                                                    rt::schema::leaf_key(
-                                                        r,
-                                                        child,
-                                                        o,
-                                                        p,
-                                                        key,
-                                                        &rt::Node::STRING,
-                                                    );
-                                                }
-                                            }
-                                        },
-                                    ),
-                                    &|v, o| match (v, o) {
-                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                            rt::schema::fields_equal(
-                                                v,
-                                                o,
-                                                &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                            )
-                                        }
-                                        _ => rt::schema::leaf_equal(v, o),
-                                    },
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["driver"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "driver" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "fsType" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
-                                "nodePublishSecretRef" => {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "readOnly" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                "volumeAttributes" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
-                                        && match child {
-                                            rt::Value::Object(map) => {
-                                                rt::openapi::all_fields(
-                                                    map,
-                                                    &mut |_, child| rt::openapi::leaf_ok(
-                                                        child,
-                                                        &rt::Node::STRING,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -1454,94 +1001,17 @@ mod __crd_capabilities {
                     rt::shape::Property {
                         name: "add",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "drop",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                 ],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_1
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(key.as_str(), "add" | "drop") {
-                            rt::schema::composite(
-                                r,
-                                child,
-                                rt::schema::old_field(old, key),
-                                &path.field(key),
-                                &|v, _o, p| rt::openapi::node(
-                                    v,
-                                    p,
-                                    &rt::Node::ARRAY,
-                                    None,
-                                    &mut |items, r| {
-                                        for (i, item) in items.iter().enumerate() {
-                                            let item_old = None;
-                                            rt::schema::leaf_item(
-                                                r,
-                                                item,
-                                                item_old,
-                                                p,
-                                                i,
-                                                &rt::Node::STRING,
-                                            );
-                                        }
-                                    },
-                                    &mut |_, _| {},
-                                ),
-                                &rt::schema::leaf_equal,
-                            );
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "add" | "drop" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| rt::openapi::leaf_ok(item, &rt::Node::STRING),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -1635,28 +1105,35 @@ mod __crd_ceph_fs_volume_source {
                     rt::shape::Property {
                         name: "monitors",
                         shape: &SHAPE_0,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "path",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "readOnly",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "secretFile",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "secretRef",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "user",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
+                required: &["monitors"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -1683,125 +1160,6 @@ mod __crd_ceph_fs_volume_source {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "monitors" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::leaf_item(
-                                                    r,
-                                                    item,
-                                                    item_old,
-                                                    p,
-                                                    i,
-                                                    &rt::Node::STRING,
-                                                );
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "path" | "secretFile" | "user" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "readOnly" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            "secretRef" => {
-                                rt::schema::object_field::<
-                                    __CrdField0,
-                                >(r, child, old, path, key);
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["monitors"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "monitors" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| rt::openapi::leaf_ok(item, &rt::Node::STRING),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "path" | "secretFile" | "user" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "readOnly" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                "secretRef" => {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -1980,20 +1338,25 @@ mod __crd_cinder_volume_source {
                     rt::shape::Property {
                         name: "fsType",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "readOnly",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "secretRef",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "volumeID",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                 ],
+                required: &["volumeID"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -2020,85 +1383,6 @@ mod __crd_cinder_volume_source {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "fsType" | "volumeID" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "readOnly" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            "secretRef" => {
-                                rt::schema::object_field::<
-                                    __CrdField0,
-                                >(r, child, old, path, key);
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["volumeID"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "fsType" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
-                                "readOnly" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                "secretRef" => {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "volumeID" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -2261,28 +1545,35 @@ mod __crd_cluster_trust_bundle_projection {
                     rt::shape::Property {
                         name: "labelSelector",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "optional",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "path",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "signerName",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "user",
                         shape: &rt::shape::Shape::INT64,
+                        required: false,
                     },
                 ],
+                required: &["path"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -2309,98 +1600,6 @@ mod __crd_cluster_trust_bundle_projection {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "labelSelector" => {
-                                rt::schema::object_field::<
-                                    __CrdField0,
-                                >(r, child, old, path, key);
-                            }
-                            "name" | "path" | "signerName" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "optional" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            "user" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT64,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["path"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "labelSelector" => {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "name" | "signerName" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "optional" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                "path" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "user" => rt::openapi::leaf_ok(child, &rt::Node::INT64),
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -2580,85 +1779,18 @@ mod __crd_config_map_env_source {
                     rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "optional",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                 ],
+                required: &["name"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "name" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "optional" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["name"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "name" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "optional" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -2740,89 +1872,23 @@ mod __crd_config_map_key_selector {
                     rt::shape::Property {
                         name: "key",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "optional",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                 ],
+                required: &["key", "name"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "key" | "name" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "optional" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["key", "name"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "key" | "name" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "optional" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 2usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -2918,16 +1984,20 @@ mod __crd_config_map_projection {
                     rt::shape::Property {
                         name: "items",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "optional",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                 ],
+                required: &["name"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -2966,114 +2036,6 @@ mod __crd_config_map_projection {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "items" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField0,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "name" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "optional" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["name"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "items" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField0 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "name" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "optional" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -3267,24 +2229,30 @@ mod __crd_config_map_volume_source {
                     rt::shape::Property {
                         name: "defaultMode",
                         shape: &rt::shape::Shape::INT32,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "defaultUser",
                         shape: &rt::shape::Shape::INT64,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "items",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "optional",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                 ],
+                required: &["name"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -3323,140 +2291,6 @@ mod __crd_config_map_volume_source {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "defaultMode" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT32,
-                                );
-                            }
-                            "defaultUser" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT64,
-                                );
-                            }
-                            "items" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField0,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "name" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "optional" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["name"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "defaultMode" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::INT32)
-                                }
-                                "defaultUser" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::INT64)
-                                }
-                                "items" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField0 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "name" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "optional" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -3843,104 +2677,130 @@ mod __crd_container {
                     rt::shape::Property {
                         name: "args",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "command",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "env",
                         shape: &SHAPE_2,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "envFrom",
                         shape: &SHAPE_4,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "image",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "imagePullPolicy",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "lifecycle",
                         shape: &SHAPE_5,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "livenessProbe",
                         shape: &SHAPE_6,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "ports",
                         shape: &SHAPE_8,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "readinessProbe",
                         shape: &SHAPE_9,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "resizePolicy",
                         shape: &SHAPE_11,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "resources",
                         shape: &SHAPE_12,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "restartPolicy",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "restartPolicyRules",
                         shape: &SHAPE_14,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "securityContext",
                         shape: &SHAPE_15,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "startupProbe",
                         shape: &SHAPE_16,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "stdin",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "stdinOnce",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "terminationMessagePath",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "terminationMessagePolicy",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "tty",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "volumeDevices",
                         shape: &SHAPE_18,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "volumeMounts",
                         shape: &SHAPE_20,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "workingDir",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
+                required: &["name"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -4162,438 +3022,6 @@ mod __crd_container {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "args" | "command" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::leaf_item(
-                                                    r,
-                                                    item,
-                                                    item_old,
-                                                    p,
-                                                    i,
-                                                    &rt::Node::STRING,
-                                                );
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "env" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField0,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "envFrom" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField1,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "image" | "imagePullPolicy" | "name" | "restartPolicy"
-                            | "terminationMessagePath" | "terminationMessagePolicy"
-                            | "workingDir" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "lifecycle" => {
-                                rt::schema::object_field::<
-                                    __CrdField2,
-                                >(r, child, old, path, key);
-                            }
-                            "livenessProbe" => {
-                                rt::schema::object_field::<
-                                    __CrdField3,
-                                >(r, child, old, path, key);
-                            }
-                            "ports" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField4,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "readinessProbe" => {
-                                rt::schema::object_field::<
-                                    __CrdField5,
-                                >(r, child, old, path, key);
-                            }
-                            "resizePolicy" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField6,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "resources" => {
-                                rt::schema::object_field::<
-                                    __CrdField7,
-                                >(r, child, old, path, key);
-                            }
-                            "restartPolicyRules" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField8,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "securityContext" => {
-                                rt::schema::object_field::<
-                                    __CrdField9,
-                                >(r, child, old, path, key);
-                            }
-                            "startupProbe" => {
-                                rt::schema::object_field::<
-                                    __CrdField10,
-                                >(r, child, old, path, key);
-                            }
-                            "stdin" | "stdinOnce" | "tty" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            "volumeDevices" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField11,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "volumeMounts" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField12,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["name"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "args" | "command" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| rt::openapi::leaf_ok(item, &rt::Node::STRING),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "env" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField0 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "envFrom" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField1 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "image" | "imagePullPolicy" | "restartPolicy"
-                                | "terminationMessagePath" | "terminationMessagePolicy"
-                                | "workingDir" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "lifecycle" => {
-                                    <__CrdField2 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "livenessProbe" => {
-                                    <__CrdField3 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "name" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "ports" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField4 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "readinessProbe" => {
-                                    <__CrdField5 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "resizePolicy" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField6 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "resources" => {
-                                    <__CrdField7 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "restartPolicyRules" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField8 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "securityContext" => {
-                                    <__CrdField9 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "startupProbe" => {
-                                    <__CrdField10 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "stdin" | "stdinOnce" | "tty" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                "volumeDevices" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField11 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "volumeMounts" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField12 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -5405,98 +3833,33 @@ mod __crd_container_port {
                     rt::shape::Property {
                         name: "containerPort",
                         shape: &rt::shape::Shape::INT32,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "hostIP",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "hostPort",
                         shape: &rt::shape::Shape::INT32,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "protocol",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
+                required: &["containerPort"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "containerPort" | "hostPort" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT32,
-                                );
-                            }
-                            "hostIP" | "name" | "protocol" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["containerPort"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "containerPort" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::INT32)
-                                }
-                                "hostIP" | "name" | "protocol" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "hostPort" => rt::openapi::leaf_ok(child, &rt::Node::INT32),
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -5586,74 +3949,18 @@ mod __crd_container_resize_policy {
                     rt::shape::Property {
                         name: "resourceName",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "restartPolicy",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                 ],
+                required: &["resourceName", "restartPolicy"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(key.as_str(), "resourceName" | "restartPolicy") {
-                            rt::schema::leaf_field(
-                                r,
-                                child,
-                                old,
-                                path,
-                                key,
-                                &rt::Node::STRING,
-                            );
-                        }
-                    }
-                    rt::openapi::required(
-                        map,
-                        &["resourceName", "restartPolicy"],
-                        path,
-                        r,
-                    );
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "resourceName" | "restartPolicy" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 2usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -5728,12 +4035,15 @@ mod __crd_container_restart_rule {
                     rt::shape::Property {
                         name: "action",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "exitCodes",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                 ],
+                required: &["action"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -5760,71 +4070,6 @@ mod __crd_container_restart_rule {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "action" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "exitCodes" => {
-                                rt::schema::object_field::<
-                                    __CrdField0,
-                                >(r, child, old, path, key);
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["action"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "action" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "exitCodes" => {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -5964,113 +4209,18 @@ mod __crd_container_restart_rule_on_exit_codes {
                     rt::shape::Property {
                         name: "operator",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "values",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                 ],
+                required: &["operator"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_1
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "operator" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "values" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::leaf_item(
-                                                    r,
-                                                    item,
-                                                    item_old,
-                                                    p,
-                                                    i,
-                                                    &rt::Node::INT32,
-                                                );
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["operator"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "operator" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "values" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| rt::openapi::leaf_ok(item, &rt::Node::INT32),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -6180,6 +4330,7 @@ mod __crd_downward_api_projection {
                     rt::shape::Property {
                         name: "items",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                 ],
                 has_defaults: true,
@@ -6220,82 +4371,6 @@ mod __crd_downward_api_projection {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(key.as_str(), "items") {
-                            rt::schema::composite(
-                                r,
-                                child,
-                                rt::schema::old_field(old, key),
-                                &path.field(key),
-                                &|v, _o, p| rt::openapi::node(
-                                    v,
-                                    p,
-                                    &rt::Node::ARRAY,
-                                    None,
-                                    &mut |items, r| {
-                                        for (i, item) in items.iter().enumerate() {
-                                            let item_old = None;
-                                            rt::schema::object_item::<
-                                                __CrdField0,
-                                            >(r, item, item_old, p, i);
-                                        }
-                                    },
-                                    &mut |_, _| {},
-                                ),
-                                &rt::schema::leaf_equal,
-                            );
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "items" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField0 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -6465,24 +4540,30 @@ mod __crd_downward_api_volume_file {
                     rt::shape::Property {
                         name: "fieldRef",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "mode",
                         shape: &rt::shape::Shape::INT32,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "path",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "resourceFieldRef",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "user",
                         shape: &rt::shape::Shape::INT64,
+                        required: false,
                     },
                 ],
+                required: &["path"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -6521,101 +4602,6 @@ mod __crd_downward_api_volume_file {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "fieldRef" => {
-                                rt::schema::object_field::<
-                                    __CrdField0,
-                                >(r, child, old, path, key);
-                            }
-                            "mode" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT32,
-                                );
-                            }
-                            "path" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "resourceFieldRef" => {
-                                rt::schema::object_field::<
-                                    __CrdField1,
-                                >(r, child, old, path, key);
-                            }
-                            "user" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT64,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["path"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "fieldRef" => {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "mode" => rt::openapi::leaf_ok(child, &rt::Node::INT32),
-                                "path" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "resourceFieldRef" => {
-                                    <__CrdField1 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "user" => rt::openapi::leaf_ok(child, &rt::Node::INT64),
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -6837,14 +4823,17 @@ mod __crd_downward_api_volume_source {
                     rt::shape::Property {
                         name: "defaultMode",
                         shape: &rt::shape::Shape::INT32,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "defaultUser",
                         shape: &rt::shape::Shape::INT64,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "items",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                 ],
                 has_defaults: true,
@@ -6885,111 +4874,6 @@ mod __crd_downward_api_volume_source {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "defaultMode" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT32,
-                                );
-                            }
-                            "defaultUser" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT64,
-                                );
-                            }
-                            "items" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField0,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "defaultMode" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::INT32)
-                                }
-                                "defaultUser" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::INT64)
-                                }
-                                "items" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField0 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -7182,6 +5066,7 @@ mod __crd_empty_dir_volume_source {
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
                 node: &NODE_0,
+                any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
@@ -7190,134 +5075,22 @@ mod __crd_empty_dir_volume_source {
                     rt::shape::Property {
                         name: "medium",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "mode",
                         shape: &rt::shape::Shape::INT32,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "sizeLimit",
                         shape: &SHAPE_2,
+                        required: false,
                     },
                 ],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_3
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            static PATTERN_5: rt::regex::Pattern = rt::regex::Pattern::new(
-                "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
-            );
-            static NODE_4: rt::Node = rt::Node {
-                types: rt::openapi::Types::IntOrString,
-                pattern: Some(&PATTERN_5),
-                ..rt::Node::EMPTY
-            };
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "medium" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "mode" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT32,
-                                );
-                            }
-                            "sizeLimit" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &NODE_4,
-                                        Some(
-                                            &rt::openapi::Junctors {
-                                                all_of: &[],
-                                                any_of: &[
-                                                    &|bv: &rt::Value, bp: &rt::Path, br: &mut rt::openapi::Res| {
-                                                        br.merge(rt::openapi::leaf(bv, bp, &rt::Node::INTEGER))
-                                                    },
-                                                    &|bv: &rt::Value, bp: &rt::Path, br: &mut rt::openapi::Res| {
-                                                        br.merge(rt::openapi::leaf(bv, bp, &rt::Node::STRING))
-                                                    },
-                                                ],
-                                                one_of: &[],
-                                                not: None,
-                                            },
-                                        ),
-                                        &mut |_, _| {},
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            static PATTERN_7: rt::regex::Pattern = rt::regex::Pattern::new(
-                "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
-            );
-            static NODE_6: rt::Node = rt::Node {
-                types: rt::openapi::Types::IntOrString,
-                pattern: Some(&PATTERN_7),
-                ..rt::Node::EMPTY
-            };
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "medium" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
-                                "mode" => rt::openapi::leaf_ok(child, &rt::Node::INT32),
-                                "sizeLimit" => {
-                                    rt::openapi::leaf_ok(child, &NODE_6)
-                                        && (rt::openapi::leaf_ok(child, &rt::Node::INTEGER)
-                                            || rt::openapi::leaf_ok(child, &rt::Node::STRING))
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -7431,14 +5204,17 @@ mod __crd_env_from_source {
                     rt::shape::Property {
                         name: "configMapRef",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "prefix",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "secretRef",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                 ],
                 has_defaults: true,
@@ -7479,74 +5255,6 @@ mod __crd_env_from_source {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "configMapRef" => {
-                                rt::schema::object_field::<
-                                    __CrdField0,
-                                >(r, child, old, path, key);
-                            }
-                            "prefix" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "secretRef" => {
-                                rt::schema::object_field::<
-                                    __CrdField1,
-                                >(r, child, old, path, key);
-                            }
-                            _ => {}
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "configMapRef" => {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "prefix" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
-                                "secretRef" => {
-                                    <__CrdField1 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -7726,16 +5434,20 @@ mod __crd_env_var {
                     rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "value",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "valueFrom",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                 ],
+                required: &["name"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -7762,72 +5474,6 @@ mod __crd_env_var {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "name" | "value" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "valueFrom" => {
-                                rt::schema::object_field::<
-                                    __CrdField0,
-                                >(r, child, old, path, key);
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["name"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "name" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "value" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
-                                "valueFrom" => {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -8007,22 +5653,27 @@ mod __crd_env_var_source {
                     rt::shape::Property {
                         name: "configMapKeyRef",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "fieldRef",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "fileKeyRef",
                         shape: &SHAPE_2,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "resourceFieldRef",
                         shape: &SHAPE_3,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "secretKeyRef",
                         shape: &SHAPE_4,
+                        required: false,
                     },
                 ],
                 has_defaults: true,
@@ -8090,87 +5741,6 @@ mod __crd_env_var_source {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "configMapKeyRef" => {
-                                rt::schema::object_field::<
-                                    __CrdField0,
-                                >(r, child, old, path, key);
-                            }
-                            "fieldRef" => {
-                                rt::schema::object_field::<
-                                    __CrdField1,
-                                >(r, child, old, path, key);
-                            }
-                            "fileKeyRef" => {
-                                rt::schema::object_field::<
-                                    __CrdField2,
-                                >(r, child, old, path, key);
-                            }
-                            "resourceFieldRef" => {
-                                rt::schema::object_field::<
-                                    __CrdField3,
-                                >(r, child, old, path, key);
-                            }
-                            "secretKeyRef" => {
-                                rt::schema::object_field::<
-                                    __CrdField4,
-                                >(r, child, old, path, key);
-                            }
-                            _ => {}
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "configMapKeyRef" => {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "fieldRef" => {
-                                    <__CrdField1 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "fileKeyRef" => {
-                                    <__CrdField2 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "resourceFieldRef" => {
-                                    <__CrdField3 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "secretKeyRef" => {
-                                    <__CrdField4 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -8607,108 +6177,135 @@ mod __crd_ephemeral_container {
                     rt::shape::Property {
                         name: "args",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "command",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "env",
                         shape: &SHAPE_2,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "envFrom",
                         shape: &SHAPE_4,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "image",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "imagePullPolicy",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "lifecycle",
                         shape: &SHAPE_5,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "livenessProbe",
                         shape: &SHAPE_6,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "ports",
                         shape: &SHAPE_8,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "readinessProbe",
                         shape: &SHAPE_9,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "resizePolicy",
                         shape: &SHAPE_11,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "resources",
                         shape: &SHAPE_12,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "restartPolicy",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "restartPolicyRules",
                         shape: &SHAPE_14,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "securityContext",
                         shape: &SHAPE_15,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "startupProbe",
                         shape: &SHAPE_16,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "stdin",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "stdinOnce",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "targetContainerName",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "terminationMessagePath",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "terminationMessagePolicy",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "tty",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "volumeDevices",
                         shape: &SHAPE_18,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "volumeMounts",
                         shape: &SHAPE_20,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "workingDir",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
+                required: &["name"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -8930,438 +6527,6 @@ mod __crd_ephemeral_container {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "args" | "command" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::leaf_item(
-                                                    r,
-                                                    item,
-                                                    item_old,
-                                                    p,
-                                                    i,
-                                                    &rt::Node::STRING,
-                                                );
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "env" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField0,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "envFrom" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField1,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "image" | "imagePullPolicy" | "name" | "restartPolicy"
-                            | "targetContainerName" | "terminationMessagePath"
-                            | "terminationMessagePolicy" | "workingDir" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "lifecycle" => {
-                                rt::schema::object_field::<
-                                    __CrdField2,
-                                >(r, child, old, path, key);
-                            }
-                            "livenessProbe" => {
-                                rt::schema::object_field::<
-                                    __CrdField3,
-                                >(r, child, old, path, key);
-                            }
-                            "ports" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField4,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "readinessProbe" => {
-                                rt::schema::object_field::<
-                                    __CrdField5,
-                                >(r, child, old, path, key);
-                            }
-                            "resizePolicy" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField6,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "resources" => {
-                                rt::schema::object_field::<
-                                    __CrdField7,
-                                >(r, child, old, path, key);
-                            }
-                            "restartPolicyRules" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField8,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "securityContext" => {
-                                rt::schema::object_field::<
-                                    __CrdField9,
-                                >(r, child, old, path, key);
-                            }
-                            "startupProbe" => {
-                                rt::schema::object_field::<
-                                    __CrdField10,
-                                >(r, child, old, path, key);
-                            }
-                            "stdin" | "stdinOnce" | "tty" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            "volumeDevices" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField11,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "volumeMounts" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField12,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["name"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "args" | "command" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| rt::openapi::leaf_ok(item, &rt::Node::STRING),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "env" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField0 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "envFrom" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField1 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "image" | "imagePullPolicy" | "restartPolicy"
-                                | "targetContainerName" | "terminationMessagePath"
-                                | "terminationMessagePolicy" | "workingDir" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "lifecycle" => {
-                                    <__CrdField2 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "livenessProbe" => {
-                                    <__CrdField3 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "name" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "ports" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField4 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "readinessProbe" => {
-                                    <__CrdField5 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "resizePolicy" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField6 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "resources" => {
-                                    <__CrdField7 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "restartPolicyRules" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField8 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "securityContext" => {
-                                    <__CrdField9 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "startupProbe" => {
-                                    <__CrdField10 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "stdin" | "stdinOnce" | "tty" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                "volumeDevices" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField11 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "volumeMounts" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField12 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -10181,6 +7346,7 @@ mod __crd_ephemeral_volume_source {
                     rt::shape::Property {
                         name: "volumeClaimTemplate",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                 ],
                 has_defaults: true,
@@ -10209,52 +7375,6 @@ mod __crd_ephemeral_volume_source {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(key.as_str(), "volumeClaimTemplate") {
-                            rt::schema::object_field::<
-                                __CrdField0,
-                            >(r, child, old, path, key);
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "volumeClaimTemplate" => {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -10376,86 +7496,18 @@ mod __crd_eviction_responder {
                     rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "priority",
                         shape: &rt::shape::Shape::INT32,
+                        required: true,
                     },
                 ],
+                required: &["name", "priority"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "name" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "priority" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT32,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["name", "priority"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "name" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "priority" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::INT32)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 2usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -10542,90 +7594,12 @@ mod __crd_exec_action {
                     rt::shape::Property {
                         name: "command",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                 ],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_1
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(key.as_str(), "command") {
-                            rt::schema::composite(
-                                r,
-                                child,
-                                rt::schema::old_field(old, key),
-                                &path.field(key),
-                                &|v, _o, p| rt::openapi::node(
-                                    v,
-                                    p,
-                                    &rt::Node::ARRAY,
-                                    None,
-                                    &mut |items, r| {
-                                        for (i, item) in items.iter().enumerate() {
-                                            let item_old = None;
-                                            rt::schema::leaf_item(
-                                                r,
-                                                item,
-                                                item_old,
-                                                p,
-                                                i,
-                                                &rt::Node::STRING,
-                                            );
-                                        }
-                                    },
-                                    &mut |_, _| {},
-                                ),
-                                &rt::schema::leaf_equal,
-                            );
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "command" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| rt::openapi::leaf_ok(item, &rt::Node::STRING),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -10712,144 +7686,32 @@ mod __crd_fc_volume_source {
                     rt::shape::Property {
                         name: "fsType",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "lun",
                         shape: &rt::shape::Shape::INT32,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "readOnly",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "targetWWNs",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "wwids",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                 ],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_1
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "fsType" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "lun" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT32,
-                                );
-                            }
-                            "readOnly" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            "targetWWNs" | "wwids" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::leaf_item(
-                                                    r,
-                                                    item,
-                                                    item_old,
-                                                    p,
-                                                    i,
-                                                    &rt::Node::STRING,
-                                                );
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "fsType" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
-                                "lun" => rt::openapi::leaf_ok(child, &rt::Node::INT32),
-                                "readOnly" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                "targetWWNs" | "wwids" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| rt::openapi::leaf_ok(item, &rt::Node::STRING),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -10967,93 +7829,28 @@ mod __crd_file_key_selector {
                     rt::shape::Property {
                         name: "key",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "optional",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "path",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "volumeName",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                 ],
+                required: &["key", "path", "volumeName"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "key" | "path" | "volumeName" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "optional" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["key", "path", "volumeName"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "key" | "path" | "volumeName" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "optional" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 3usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -11149,24 +7946,30 @@ mod __crd_flex_volume_source {
                     rt::shape::Property {
                         name: "driver",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "fsType",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "options",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "readOnly",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "secretRef",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                 ],
+                required: &["driver"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -11193,139 +7996,6 @@ mod __crd_flex_volume_source {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "driver" | "fsType" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "options" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::OBJECT,
-                                        None,
-                                        &mut |_, _| {},
-                                        &mut |map, r| {
-                                            for (key, child) in map.iter() {
-                                                if true {
-                                                    rt::schema::leaf_key(
-                                                        r,
-                                                        child,
-                                                        o,
-                                                        p,
-                                                        key,
-                                                        &rt::Node::STRING,
-                                                    );
-                                                }
-                                            }
-                                        },
-                                    ),
-                                    &|v, o| match (v, o) {
-                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                            rt::schema::fields_equal(
-                                                v,
-                                                o,
-                                                &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                            )
-                                        }
-                                        _ => rt::schema::leaf_equal(v, o),
-                                    },
-                                );
-                            }
-                            "readOnly" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            "secretRef" => {
-                                rt::schema::object_field::<
-                                    __CrdField0,
-                                >(r, child, old, path, key);
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["driver"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "driver" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "fsType" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
-                                "options" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
-                                        && match child {
-                                            rt::Value::Object(map) => {
-                                                rt::openapi::all_fields(
-                                                    map,
-                                                    &mut |_, child| rt::openapi::leaf_ok(
-                                                        child,
-                                                        &rt::Node::STRING,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "readOnly" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                "secretRef" => {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -11496,66 +8166,17 @@ mod __crd_flocker_volume_source {
                     rt::shape::Property {
                         name: "datasetName",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "datasetUUID",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(key.as_str(), "datasetName" | "datasetUUID") {
-                            rt::schema::leaf_field(
-                                r,
-                                child,
-                                old,
-                                path,
-                                key,
-                                &rt::Node::STRING,
-                            );
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "datasetName" | "datasetUUID" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -11623,105 +8244,28 @@ mod __crd_gce_persistent_disk_volume_source {
                     rt::shape::Property {
                         name: "fsType",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "partition",
                         shape: &rt::shape::Shape::INT32,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "pdName",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "readOnly",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                 ],
+                required: &["pdName"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "fsType" | "pdName" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "partition" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT32,
-                                );
-                            }
-                            "readOnly" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["pdName"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "fsType" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
-                                "partition" => rt::openapi::leaf_ok(child, &rt::Node::INT32),
-                                "pdName" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "readOnly" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -11824,89 +8368,23 @@ mod __crd_grpc_action {
                     rt::shape::Property {
                         name: "mode",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "port",
                         shape: &rt::shape::Shape::INT32,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "service",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
+                required: &["port"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "mode" | "service" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "port" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT32,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["port"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "mode" | "service" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "port" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::INT32)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -11988,78 +8466,23 @@ mod __crd_git_repo_volume_source {
                     rt::shape::Property {
                         name: "directory",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "repository",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "revision",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
+                required: &["repository"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(
-                            key.as_str(), "directory" | "repository" | "revision"
-                        ) {
-                            rt::schema::leaf_field(
-                                r,
-                                child,
-                                old,
-                                path,
-                                key,
-                                &rt::Node::STRING,
-                            );
-                        }
-                    }
-                    rt::openapi::required(map, &["repository"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "directory" | "revision" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "repository" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -12129,89 +8552,23 @@ mod __crd_glusterfs_volume_source {
                     rt::shape::Property {
                         name: "endpoints",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "path",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "readOnly",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                 ],
+                required: &["endpoints", "path"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "endpoints" | "path" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "readOnly" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["endpoints", "path"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "endpoints" | "path" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "readOnly" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 2usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -12302,38 +8659,50 @@ mod __crd_http_get_action {
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::INT_OR_STRING,
+                any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
                         name: "host",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "httpHeaders",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "path",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "port",
-                        shape: &rt::shape::Shape::INT_OR_STRING,
+                        shape: &SHAPE_2,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "protocol",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "scheme",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
+                required: &["port"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_2
+            &SHAPE_3
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -12367,137 +8736,6 @@ mod __crd_http_get_action {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "host" | "path" | "protocol" | "scheme" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "httpHeaders" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField0,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "port" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::INT_OR_STRING,
-                                        Some(
-                                            &rt::openapi::Junctors {
-                                                all_of: &[],
-                                                any_of: &[
-                                                    &|bv: &rt::Value, bp: &rt::Path, br: &mut rt::openapi::Res| {
-                                                        br.merge(rt::openapi::leaf(bv, bp, &rt::Node::INTEGER))
-                                                    },
-                                                    &|bv: &rt::Value, bp: &rt::Path, br: &mut rt::openapi::Res| {
-                                                        br.merge(rt::openapi::leaf(bv, bp, &rt::Node::STRING))
-                                                    },
-                                                ],
-                                                one_of: &[],
-                                                not: None,
-                                            },
-                                        ),
-                                        &mut |_, _| {},
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["port"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "host" | "path" | "protocol" | "scheme" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "httpHeaders" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField0 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "port" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::INT_OR_STRING)
-                                        && (rt::openapi::leaf_ok(child, &rt::Node::INTEGER)
-                                            || rt::openapi::leaf_ok(child, &rt::Node::STRING))
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -12686,69 +8924,18 @@ mod __crd_http_header {
                     rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "value",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                 ],
+                required: &["name", "value"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(key.as_str(), "name" | "value") {
-                            rt::schema::leaf_field(
-                                r,
-                                child,
-                                old,
-                                path,
-                                key,
-                                &rt::Node::STRING,
-                            );
-                        }
-                    }
-                    rt::openapi::required(map, &["name", "value"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "name" | "value" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 2usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -12821,113 +9008,18 @@ mod __crd_host_alias {
                     rt::shape::Property {
                         name: "hostnames",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "ip",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                 ],
+                required: &["ip"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_1
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "hostnames" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::leaf_item(
-                                                    r,
-                                                    item,
-                                                    item_old,
-                                                    p,
-                                                    i,
-                                                    &rt::Node::STRING,
-                                                );
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "ip" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["ip"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "hostnames" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| rt::openapi::leaf_ok(item, &rt::Node::STRING),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "ip" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -13009,70 +9101,18 @@ mod __crd_host_path_volume_source {
                     rt::shape::Property {
                         name: "path",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "type",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
+                required: &["path"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(key.as_str(), "path" | "type") {
-                            rt::schema::leaf_field(
-                                r,
-                                child,
-                                old,
-                                path,
-                                key,
-                                &rt::Node::STRING,
-                            );
-                        }
-                    }
-                    rt::openapi::required(map, &["path"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "path" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "type" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -13152,48 +9192,60 @@ mod __crd_iscsi_volume_source {
                     rt::shape::Property {
                         name: "chapAuthDiscovery",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "chapAuthSession",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "fsType",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "initiatorName",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "iqn",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "iscsiInterface",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "lun",
                         shape: &rt::shape::Shape::INT32,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "portals",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "readOnly",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "secretRef",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "targetPortal",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                 ],
+                required: &["iqn", "lun", "targetPortal"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -13220,143 +9272,6 @@ mod __crd_iscsi_volume_source {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "chapAuthDiscovery" | "chapAuthSession" | "readOnly" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            "fsType" | "initiatorName" | "iqn" | "iscsiInterface"
-                            | "targetPortal" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "lun" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT32,
-                                );
-                            }
-                            "portals" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::leaf_item(
-                                                    r,
-                                                    item,
-                                                    item_old,
-                                                    p,
-                                                    i,
-                                                    &rt::Node::STRING,
-                                                );
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "secretRef" => {
-                                rt::schema::object_field::<
-                                    __CrdField0,
-                                >(r, child, old, path, key);
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["iqn", "lun", "targetPortal"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "chapAuthDiscovery" | "chapAuthSession" | "readOnly" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                "fsType" | "initiatorName" | "iscsiInterface" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "iqn" | "targetPortal" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "lun" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::INT32)
-                                }
-                                "portals" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| rt::openapi::leaf_ok(item, &rt::Node::STRING),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "secretRef" => {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 3usize
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -13547,66 +9462,17 @@ mod __crd_image_volume_source {
                     rt::shape::Property {
                         name: "pullPolicy",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "reference",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(key.as_str(), "pullPolicy" | "reference") {
-                            rt::schema::leaf_field(
-                                r,
-                                child,
-                                old,
-                                path,
-                                key,
-                                &rt::Node::STRING,
-                            );
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "pullPolicy" | "reference" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -13674,102 +9540,28 @@ mod __crd_key_to_path {
                     rt::shape::Property {
                         name: "key",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "mode",
                         shape: &rt::shape::Shape::INT32,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "path",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "user",
                         shape: &rt::shape::Shape::INT64,
+                        required: false,
                     },
                 ],
+                required: &["key", "path"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "key" | "path" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "mode" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT32,
-                                );
-                            }
-                            "user" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT64,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["key", "path"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "key" | "path" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "mode" => rt::openapi::leaf_ok(child, &rt::Node::INT32),
-                                "user" => rt::openapi::leaf_ok(child, &rt::Node::INT64),
-                                _ => true,
-                            },
-                        ) && seen == 2usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -13885,14 +9677,17 @@ mod __crd_lifecycle {
                     rt::shape::Property {
                         name: "postStart",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "preStop",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "stopSignal",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
                 has_defaults: true,
@@ -13933,76 +9728,6 @@ mod __crd_lifecycle {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "postStart" => {
-                                rt::schema::object_field::<
-                                    __CrdField0,
-                                >(r, child, old, path, key);
-                            }
-                            "preStop" => {
-                                rt::schema::object_field::<
-                                    __CrdField1,
-                                >(r, child, old, path, key);
-                            }
-                            "stopSignal" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "postStart" => {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "preStop" => {
-                                    <__CrdField1 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "stopSignal" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -14211,18 +9936,22 @@ mod __crd_lifecycle_handler {
                     rt::shape::Property {
                         name: "exec",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "httpGet",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "sleep",
                         shape: &SHAPE_2,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "tcpSocket",
                         shape: &SHAPE_3,
+                        required: false,
                     },
                 ],
                 has_defaults: true,
@@ -14281,79 +10010,6 @@ mod __crd_lifecycle_handler {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "exec" => {
-                                rt::schema::object_field::<
-                                    __CrdField0,
-                                >(r, child, old, path, key);
-                            }
-                            "httpGet" => {
-                                rt::schema::object_field::<
-                                    __CrdField1,
-                                >(r, child, old, path, key);
-                            }
-                            "sleep" => {
-                                rt::schema::object_field::<
-                                    __CrdField2,
-                                >(r, child, old, path, key);
-                            }
-                            "tcpSocket" => {
-                                rt::schema::object_field::<
-                                    __CrdField3,
-                                >(r, child, old, path, key);
-                            }
-                            _ => {}
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "exec" => {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "httpGet" => {
-                                    <__CrdField1 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "sleep" => {
-                                    <__CrdField2 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "tcpSocket" => {
-                                    <__CrdField3 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -14578,65 +10234,13 @@ mod __crd_local_object_reference {
                     rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                 ],
+                required: &["name"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(key.as_str(), "name") {
-                            rt::schema::leaf_field(
-                                r,
-                                child,
-                                old,
-                                path,
-                                key,
-                                &rt::Node::STRING,
-                            );
-                        }
-                    }
-                    rt::openapi::required(map, &["name"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "name" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -14704,89 +10308,23 @@ mod __crd_nfs_volume_source {
                     rt::shape::Property {
                         name: "path",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "readOnly",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "server",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                 ],
+                required: &["path", "server"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "path" | "server" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "readOnly" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["path", "server"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "path" | "server" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "readOnly" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 2usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -14893,10 +10431,12 @@ mod __crd_node_affinity {
                     rt::shape::Property {
                         name: "preferredDuringSchedulingIgnoredDuringExecution",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "requiredDuringSchedulingIgnoredDuringExecution",
                         shape: &SHAPE_2,
+                        required: false,
                     },
                 ],
                 has_defaults: true,
@@ -14949,93 +10489,6 @@ mod __crd_node_affinity {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "preferredDuringSchedulingIgnoredDuringExecution" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField0,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "requiredDuringSchedulingIgnoredDuringExecution" => {
-                                rt::schema::object_field::<
-                                    __CrdField1,
-                                >(r, child, old, path, key);
-                            }
-                            _ => {}
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "preferredDuringSchedulingIgnoredDuringExecution" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField0 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "requiredDuringSchedulingIgnoredDuringExecution" => {
-                                    <__CrdField1 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -15260,8 +10713,10 @@ mod __crd_node_selector {
                     rt::shape::Property {
                         name: "nodeSelectorTerms",
                         shape: &SHAPE_1,
+                        required: true,
                     },
                 ],
+                required: &["nodeSelectorTerms"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -15300,85 +10755,6 @@ mod __crd_node_selector {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(key.as_str(), "nodeSelectorTerms") {
-                            rt::schema::composite(
-                                r,
-                                child,
-                                rt::schema::old_field(old, key),
-                                &path.field(key),
-                                &|v, _o, p| rt::openapi::node(
-                                    v,
-                                    p,
-                                    &rt::Node::ARRAY,
-                                    None,
-                                    &mut |items, r| {
-                                        for (i, item) in items.iter().enumerate() {
-                                            let item_old = None;
-                                            rt::schema::object_item::<
-                                                __CrdField0,
-                                            >(r, item, item_old, p, i);
-                                        }
-                                    },
-                                    &mut |_, _| {},
-                                ),
-                                &rt::schema::leaf_equal,
-                            );
-                        }
-                    }
-                    rt::openapi::required(map, &["nodeSelectorTerms"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "nodeSelectorTerms" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField0 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -15536,117 +10912,23 @@ mod __crd_node_selector_requirement {
                     rt::shape::Property {
                         name: "key",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "operator",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "values",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                 ],
+                required: &["key", "operator"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_1
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "key" | "operator" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "values" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::leaf_item(
-                                                    r,
-                                                    item,
-                                                    item_old,
-                                                    p,
-                                                    i,
-                                                    &rt::Node::STRING,
-                                                );
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["key", "operator"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "key" | "operator" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "values" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| rt::openapi::leaf_ok(item, &rt::Node::STRING),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 2usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -15760,10 +11042,12 @@ mod __crd_node_selector_term {
                     rt::shape::Property {
                         name: "matchExpressions",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "matchFields",
                         shape: &SHAPE_3,
+                        required: false,
                     },
                 ],
                 has_defaults: true,
@@ -15828,123 +11112,6 @@ mod __crd_node_selector_term {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "matchExpressions" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField0,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "matchFields" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField1,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "matchExpressions" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField0 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "matchFields" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField1 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -16164,72 +11331,18 @@ mod __crd_object_field_selector {
                     rt::shape::Property {
                         name: "apiVersion",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "fieldPath",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                 ],
+                required: &["fieldPath"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(key.as_str(), "apiVersion" | "fieldPath") {
-                            rt::schema::leaf_field(
-                                r,
-                                child,
-                                old,
-                                path,
-                                key,
-                                &rt::Node::STRING,
-                            );
-                        }
-                    }
-                    rt::openapi::required(map, &["fieldPath"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "apiVersion" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "fieldPath" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -16297,90 +11410,42 @@ mod __crd_object_reference {
                     rt::shape::Property {
                         name: "apiVersion",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "fieldPath",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "kind",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "namespace",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "resourceVersion",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "uid",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(
-                            key.as_str(), "apiVersion" | "fieldPath" | "kind" | "name" |
-                            "namespace" | "resourceVersion" | "uid"
-                        ) {
-                            rt::schema::leaf_field(
-                                r,
-                                child,
-                                old,
-                                path,
-                                key,
-                                &rt::Node::STRING,
-                            );
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "apiVersion" | "fieldPath" | "kind" | "name" | "namespace"
-                                | "resourceVersion" | "uid" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -16499,38 +11564,47 @@ mod __crd_persistent_volume_claim_spec {
                     rt::shape::Property {
                         name: "accessModes",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "dataSource",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "dataSourceRef",
                         shape: &SHAPE_2,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "resources",
                         shape: &SHAPE_3,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "selector",
                         shape: &SHAPE_4,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "storageClassName",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "volumeAttributesClassName",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "volumeMode",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "volumeName",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
                 has_defaults: true,
@@ -16589,135 +11663,6 @@ mod __crd_persistent_volume_claim_spec {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "accessModes" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::leaf_item(
-                                                    r,
-                                                    item,
-                                                    item_old,
-                                                    p,
-                                                    i,
-                                                    &rt::Node::STRING,
-                                                );
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "dataSource" => {
-                                rt::schema::object_field::<
-                                    __CrdField0,
-                                >(r, child, old, path, key);
-                            }
-                            "dataSourceRef" => {
-                                rt::schema::object_field::<
-                                    __CrdField1,
-                                >(r, child, old, path, key);
-                            }
-                            "resources" => {
-                                rt::schema::object_field::<
-                                    __CrdField2,
-                                >(r, child, old, path, key);
-                            }
-                            "selector" => {
-                                rt::schema::object_field::<
-                                    __CrdField3,
-                                >(r, child, old, path, key);
-                            }
-                            "storageClassName" | "volumeAttributesClassName"
-                            | "volumeMode" | "volumeName" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "accessModes" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| rt::openapi::leaf_ok(item, &rt::Node::STRING),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "dataSource" => {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "dataSourceRef" => {
-                                    <__CrdField1 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "resources" => {
-                                    <__CrdField2 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "selector" => {
-                                    <__CrdField3 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "storageClassName" | "volumeAttributesClassName"
-                                | "volumeMode" | "volumeName" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -17006,12 +11951,15 @@ mod __crd_persistent_volume_claim_template {
                     rt::shape::Property {
                         name: "metadata",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "spec",
                         shape: &SHAPE_1,
+                        required: true,
                     },
                 ],
+                required: &["spec"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -17050,66 +11998,6 @@ mod __crd_persistent_volume_claim_template {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "metadata" => {
-                                rt::schema::object_field::<
-                                    __CrdField0,
-                                >(r, child, old, path, key);
-                            }
-                            "spec" => {
-                                rt::schema::object_field::<
-                                    __CrdField1,
-                                >(r, child, old, path, key);
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["spec"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "metadata" => {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "spec" => {
-                                    seen += 1;
-                                    <__CrdField1 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -17273,85 +12161,18 @@ mod __crd_persistent_volume_claim_volume_source {
                     rt::shape::Property {
                         name: "claimName",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "readOnly",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                 ],
+                required: &["claimName"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "claimName" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "readOnly" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["claimName"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "claimName" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "readOnly" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -17433,70 +12254,18 @@ mod __crd_photon_persistent_disk_volume_source {
                     rt::shape::Property {
                         name: "fsType",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "pdID",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                 ],
+                required: &["pdID"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(key.as_str(), "fsType" | "pdID") {
-                            rt::schema::leaf_field(
-                                r,
-                                child,
-                                old,
-                                path,
-                                key,
-                                &rt::Node::STRING,
-                            );
-                        }
-                    }
-                    rt::openapi::required(map, &["pdID"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "fsType" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
-                                "pdID" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -17596,10 +12365,12 @@ mod __crd_pod_affinity {
                     rt::shape::Property {
                         name: "preferredDuringSchedulingIgnoredDuringExecution",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "requiredDuringSchedulingIgnoredDuringExecution",
                         shape: &SHAPE_3,
+                        required: false,
                     },
                 ],
                 has_defaults: true,
@@ -17664,123 +12435,6 @@ mod __crd_pod_affinity {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "preferredDuringSchedulingIgnoredDuringExecution" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField0,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "requiredDuringSchedulingIgnoredDuringExecution" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField1,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "preferredDuringSchedulingIgnoredDuringExecution" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField0 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "requiredDuringSchedulingIgnoredDuringExecution" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField1 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -18045,28 +12699,35 @@ mod __crd_pod_affinity_term {
                     rt::shape::Property {
                         name: "labelSelector",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "matchLabelKeys",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "mismatchLabelKeys",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "namespaceSelector",
                         shape: &SHAPE_2,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "namespaces",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "topologyKey",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                 ],
+                required: &["topologyKey"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -18105,120 +12766,6 @@ mod __crd_pod_affinity_term {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "labelSelector" => {
-                                rt::schema::object_field::<
-                                    __CrdField0,
-                                >(r, child, old, path, key);
-                            }
-                            "matchLabelKeys" | "mismatchLabelKeys" | "namespaces" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::leaf_item(
-                                                    r,
-                                                    item,
-                                                    item_old,
-                                                    p,
-                                                    i,
-                                                    &rt::Node::STRING,
-                                                );
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "namespaceSelector" => {
-                                rt::schema::object_field::<
-                                    __CrdField1,
-                                >(r, child, old, path, key);
-                            }
-                            "topologyKey" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["topologyKey"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "labelSelector" => {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "matchLabelKeys" | "mismatchLabelKeys" | "namespaces" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| rt::openapi::leaf_ok(item, &rt::Node::STRING),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "namespaceSelector" => {
-                                    <__CrdField1 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "topologyKey" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -18446,10 +12993,12 @@ mod __crd_pod_anti_affinity {
                     rt::shape::Property {
                         name: "preferredDuringSchedulingIgnoredDuringExecution",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "requiredDuringSchedulingIgnoredDuringExecution",
                         shape: &SHAPE_3,
+                        required: false,
                     },
                 ],
                 has_defaults: true,
@@ -18514,123 +13063,6 @@ mod __crd_pod_anti_affinity {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "preferredDuringSchedulingIgnoredDuringExecution" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField0,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "requiredDuringSchedulingIgnoredDuringExecution" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField1,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "preferredDuringSchedulingIgnoredDuringExecution" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField0 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "requiredDuringSchedulingIgnoredDuringExecution" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField1 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -18877,179 +13309,48 @@ mod __crd_pod_certificate_projection {
                     rt::shape::Property {
                         name: "certificateChainPath",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "credentialBundlePath",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "keyPath",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "keyType",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "maxExpirationSeconds",
                         shape: &rt::shape::Shape::INT32,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "signerName",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "user",
                         shape: &rt::shape::Shape::INT64,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "userAnnotations",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                 ],
+                required: &["keyType", "signerName"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_1
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "certificateChainPath" | "credentialBundlePath" | "keyPath"
-                            | "keyType" | "signerName" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "maxExpirationSeconds" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT32,
-                                );
-                            }
-                            "user" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT64,
-                                );
-                            }
-                            "userAnnotations" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::OBJECT,
-                                        None,
-                                        &mut |_, _| {},
-                                        &mut |map, r| {
-                                            for (key, child) in map.iter() {
-                                                if true {
-                                                    rt::schema::leaf_key(
-                                                        r,
-                                                        child,
-                                                        o,
-                                                        p,
-                                                        key,
-                                                        &rt::Node::STRING,
-                                                    );
-                                                }
-                                            }
-                                        },
-                                    ),
-                                    &|v, o| match (v, o) {
-                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                            rt::schema::fields_equal(
-                                                v,
-                                                o,
-                                                &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                            )
-                                        }
-                                        _ => rt::schema::leaf_equal(v, o),
-                                    },
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["keyType", "signerName"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "certificateChainPath" | "credentialBundlePath"
-                                | "keyPath" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "keyType" | "signerName" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "maxExpirationSeconds" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::INT32)
-                                }
-                                "user" => rt::openapi::leaf_ok(child, &rt::Node::INT64),
-                                "userAnnotations" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
-                                        && match child {
-                                            rt::Value::Object(map) => {
-                                                rt::openapi::all_fields(
-                                                    map,
-                                                    &mut |_, child| rt::openapi::leaf_ok(
-                                                        child,
-                                                        &rt::Node::STRING,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 2usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -19189,14 +13490,17 @@ mod __crd_pod_dns_config {
                     rt::shape::Property {
                         name: "nameservers",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "options",
                         shape: &SHAPE_2,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "searches",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                 ],
                 has_defaults: true,
@@ -19237,126 +13541,6 @@ mod __crd_pod_dns_config {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "nameservers" | "searches" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::leaf_item(
-                                                    r,
-                                                    item,
-                                                    item_old,
-                                                    p,
-                                                    i,
-                                                    &rt::Node::STRING,
-                                                );
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "options" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField0,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "nameservers" | "searches" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| rt::openapi::leaf_ok(item, &rt::Node::STRING),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "options" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField0 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -19538,66 +13722,17 @@ mod __crd_pod_dns_config_option {
                     rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "value",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(key.as_str(), "name" | "value") {
-                            rt::schema::leaf_field(
-                                r,
-                                child,
-                                old,
-                                path,
-                                key,
-                                &rt::Node::STRING,
-                            );
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "name" | "value" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -19665,65 +13800,13 @@ mod __crd_pod_os {
                     rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                 ],
+                required: &["name"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(key.as_str(), "name") {
-                            rt::schema::leaf_field(
-                                r,
-                                child,
-                                old,
-                                path,
-                                key,
-                                &rt::Node::STRING,
-                            );
-                        }
-                    }
-                    rt::openapi::required(map, &["name"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "name" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -19791,65 +13874,13 @@ mod __crd_pod_readiness_gate {
                     rt::shape::Property {
                         name: "conditionType",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                 ],
+                required: &["conditionType"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(key.as_str(), "conditionType") {
-                            rt::schema::leaf_field(
-                                r,
-                                child,
-                                old,
-                                path,
-                                key,
-                                &rt::Node::STRING,
-                            );
-                        }
-                    }
-                    rt::openapi::required(map, &["conditionType"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "conditionType" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -19917,79 +13948,23 @@ mod __crd_pod_resource_claim {
                     rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "resourceClaimName",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "resourceClaimTemplateName",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
+                required: &["name"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(
-                            key.as_str(), "name" | "resourceClaimName" |
-                            "resourceClaimTemplateName"
-                        ) {
-                            rt::schema::leaf_field(
-                                r,
-                                child,
-                                old,
-                                path,
-                                key,
-                                &rt::Node::STRING,
-                            );
-                        }
-                    }
-                    rt::openapi::required(map, &["name"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "name" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "resourceClaimName" | "resourceClaimTemplateName" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -20063,65 +14038,13 @@ mod __crd_pod_scheduling_gate {
                     rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                 ],
+                required: &["name"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(key.as_str(), "name") {
-                            rt::schema::leaf_field(
-                                r,
-                                child,
-                                old,
-                                path,
-                                key,
-                                &rt::Node::STRING,
-                            );
-                        }
-                    }
-                    rt::openapi::required(map, &["name"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "name" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -20189,62 +14112,12 @@ mod __crd_pod_scheduling_group {
                     rt::shape::Property {
                         name: "podGroupName",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(key.as_str(), "podGroupName") {
-                            rt::schema::leaf_field(
-                                r,
-                                child,
-                                old,
-                                path,
-                                key,
-                                &rt::Node::STRING,
-                            );
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "podGroupName" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -20369,54 +14242,67 @@ mod __crd_pod_security_context {
                     rt::shape::Property {
                         name: "appArmorProfile",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "fsGroup",
                         shape: &rt::shape::Shape::INT64,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "fsGroupChangePolicy",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "runAsGroup",
                         shape: &rt::shape::Shape::INT64,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "runAsNonRoot",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "runAsUser",
                         shape: &rt::shape::Shape::INT64,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "seLinuxChangePolicy",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "seLinuxOptions",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "seccompProfile",
                         shape: &SHAPE_2,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "supplementalGroups",
                         shape: &SHAPE_3,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "supplementalGroupsPolicy",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "sysctls",
                         shape: &SHAPE_5,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "windowsOptions",
                         shape: &SHAPE_6,
+                        required: false,
                     },
                 ],
                 has_defaults: true,
@@ -20496,199 +14382,6 @@ mod __crd_pod_security_context {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "appArmorProfile" => {
-                                rt::schema::object_field::<
-                                    __CrdField0,
-                                >(r, child, old, path, key);
-                            }
-                            "fsGroup" | "runAsGroup" | "runAsUser" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT64,
-                                );
-                            }
-                            "fsGroupChangePolicy" | "seLinuxChangePolicy"
-                            | "supplementalGroupsPolicy" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "runAsNonRoot" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            "seLinuxOptions" => {
-                                rt::schema::object_field::<
-                                    __CrdField1,
-                                >(r, child, old, path, key);
-                            }
-                            "seccompProfile" => {
-                                rt::schema::object_field::<
-                                    __CrdField2,
-                                >(r, child, old, path, key);
-                            }
-                            "supplementalGroups" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::leaf_item(
-                                                    r,
-                                                    item,
-                                                    item_old,
-                                                    p,
-                                                    i,
-                                                    &rt::Node::INT64,
-                                                );
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "sysctls" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField3,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "windowsOptions" => {
-                                rt::schema::object_field::<
-                                    __CrdField4,
-                                >(r, child, old, path, key);
-                            }
-                            _ => {}
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "appArmorProfile" => {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "fsGroup" | "runAsGroup" | "runAsUser" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::INT64)
-                                }
-                                "fsGroupChangePolicy" | "seLinuxChangePolicy"
-                                | "supplementalGroupsPolicy" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "runAsNonRoot" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                "seLinuxOptions" => {
-                                    <__CrdField1 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "seccompProfile" => {
-                                    <__CrdField2 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "supplementalGroups" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| rt::openapi::leaf_ok(item, &rt::Node::INT64),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "sysctls" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField3 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "windowsOptions" => {
-                                    <__CrdField4 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -21210,6 +14903,7 @@ mod __crd_pod_spec {
             };
             static SHAPE_18: rt::shape::Shape = rt::shape::Shape {
                 node: &NODE_16,
+                any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_19: rt::shape::Shape = rt::shape::Shape {
@@ -21319,176 +15013,220 @@ mod __crd_pod_spec {
                     rt::shape::Property {
                         name: "activeDeadlineSeconds",
                         shape: &rt::shape::Shape::INT64,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "affinity",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "automountServiceAccountToken",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "containers",
                         shape: &SHAPE_2,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "dnsConfig",
                         shape: &SHAPE_3,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "dnsPolicy",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "enableServiceLinks",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "ephemeralContainers",
                         shape: &SHAPE_5,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "evictionResponders",
                         shape: &SHAPE_7,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "hostAliases",
                         shape: &SHAPE_9,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "hostIPC",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "hostNetwork",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "hostPID",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "hostUsers",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "hostname",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "hostnameOverride",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "imagePullSecrets",
                         shape: &SHAPE_11,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "initContainers",
                         shape: &SHAPE_13,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "nodeName",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "nodeSelector",
                         shape: &SHAPE_14,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "os",
                         shape: &SHAPE_15,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "overhead",
                         shape: &SHAPE_19,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "preemptionPolicy",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "priority",
                         shape: &rt::shape::Shape::INT32,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "priorityClassName",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "readinessGates",
                         shape: &SHAPE_21,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "resourceClaims",
                         shape: &SHAPE_23,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "resources",
                         shape: &SHAPE_24,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "restartPolicy",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "runtimeClassName",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "schedulerName",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "schedulingGates",
                         shape: &SHAPE_26,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "schedulingGroup",
                         shape: &SHAPE_27,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "securityContext",
                         shape: &SHAPE_28,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "serviceAccount",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "serviceAccountName",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "setHostnameAsFQDN",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "shareProcessNamespace",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "subdomain",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "terminationGracePeriodSeconds",
                         shape: &rt::shape::Shape::INT64,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "tolerations",
                         shape: &SHAPE_30,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "topologySpreadConstraints",
                         shape: &SHAPE_32,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "volumes",
                         shape: &SHAPE_34,
+                        required: false,
                     },
                 ],
+                required: &["containers"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -21815,762 +15553,6 @@ mod __crd_pod_spec {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            static PATTERN_37: rt::regex::Pattern = rt::regex::Pattern::new(
-                "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
-            );
-            static NODE_36: rt::Node = rt::Node {
-                types: rt::openapi::Types::IntOrString,
-                pattern: Some(&PATTERN_37),
-                ..rt::Node::EMPTY
-            };
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "activeDeadlineSeconds"
-                            | "terminationGracePeriodSeconds" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT64,
-                                );
-                            }
-                            "affinity" => {
-                                rt::schema::object_field::<
-                                    __CrdField0,
-                                >(r, child, old, path, key);
-                            }
-                            "automountServiceAccountToken" | "enableServiceLinks"
-                            | "hostIPC" | "hostNetwork" | "hostPID" | "hostUsers"
-                            | "setHostnameAsFQDN" | "shareProcessNamespace" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            "containers" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField1,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "dnsConfig" => {
-                                rt::schema::object_field::<
-                                    __CrdField2,
-                                >(r, child, old, path, key);
-                            }
-                            "dnsPolicy" | "hostname" | "hostnameOverride" | "nodeName"
-                            | "preemptionPolicy" | "priorityClassName" | "restartPolicy"
-                            | "runtimeClassName" | "schedulerName" | "serviceAccount"
-                            | "serviceAccountName" | "subdomain" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "ephemeralContainers" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField3,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "evictionResponders" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField4,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "hostAliases" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField5,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "imagePullSecrets" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField6,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "initContainers" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField7,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "nodeSelector" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::OBJECT,
-                                        None,
-                                        &mut |_, _| {},
-                                        &mut |map, r| {
-                                            for (key, child) in map.iter() {
-                                                if true {
-                                                    rt::schema::leaf_key(
-                                                        r,
-                                                        child,
-                                                        o,
-                                                        p,
-                                                        key,
-                                                        &rt::Node::STRING,
-                                                    );
-                                                }
-                                            }
-                                        },
-                                    ),
-                                    &|v, o| match (v, o) {
-                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                            rt::schema::fields_equal(
-                                                v,
-                                                o,
-                                                &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                            )
-                                        }
-                                        _ => rt::schema::leaf_equal(v, o),
-                                    },
-                                );
-                            }
-                            "os" => {
-                                rt::schema::object_field::<
-                                    __CrdField8,
-                                >(r, child, old, path, key);
-                            }
-                            "overhead" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::OBJECT,
-                                        None,
-                                        &mut |_, _| {},
-                                        &mut |map, r| {
-                                            for (key, child) in map.iter() {
-                                                if true {
-                                                    rt::schema::composite(
-                                                        r,
-                                                        child,
-                                                        rt::schema::old_field(o, key),
-                                                        &p.key(key),
-                                                        &|v, _o, p| rt::openapi::node(
-                                                            v,
-                                                            p,
-                                                            &NODE_36,
-                                                            Some(
-                                                                &rt::openapi::Junctors {
-                                                                    all_of: &[],
-                                                                    any_of: &[
-                                                                        &|bv: &rt::Value, bp: &rt::Path, br: &mut rt::openapi::Res| {
-                                                                            br.merge(rt::openapi::leaf(bv, bp, &rt::Node::INTEGER))
-                                                                        },
-                                                                        &|bv: &rt::Value, bp: &rt::Path, br: &mut rt::openapi::Res| {
-                                                                            br.merge(rt::openapi::leaf(bv, bp, &rt::Node::STRING))
-                                                                        },
-                                                                    ],
-                                                                    one_of: &[],
-                                                                    not: None,
-                                                                },
-                                                            ),
-                                                            &mut |_, _| {},
-                                                            &mut |_, _| {},
-                                                        ),
-                                                        &rt::schema::leaf_equal,
-                                                    );
-                                                }
-                                            }
-                                        },
-                                    ),
-                                    &|v, o| match (v, o) {
-                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                            rt::schema::fields_equal(
-                                                v,
-                                                o,
-                                                &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                            )
-                                        }
-                                        _ => rt::schema::leaf_equal(v, o),
-                                    },
-                                );
-                            }
-                            "priority" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT32,
-                                );
-                            }
-                            "readinessGates" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField9,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "resourceClaims" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField10,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "resources" => {
-                                rt::schema::object_field::<
-                                    __CrdField11,
-                                >(r, child, old, path, key);
-                            }
-                            "schedulingGates" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField12,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "schedulingGroup" => {
-                                rt::schema::object_field::<
-                                    __CrdField13,
-                                >(r, child, old, path, key);
-                            }
-                            "securityContext" => {
-                                rt::schema::object_field::<
-                                    __CrdField14,
-                                >(r, child, old, path, key);
-                            }
-                            "tolerations" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField15,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "topologySpreadConstraints" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField16,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "volumes" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField17,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["containers"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            static PATTERN_39: rt::regex::Pattern = rt::regex::Pattern::new(
-                "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
-            );
-            static NODE_38: rt::Node = rt::Node {
-                types: rt::openapi::Types::IntOrString,
-                pattern: Some(&PATTERN_39),
-                ..rt::Node::EMPTY
-            };
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "activeDeadlineSeconds"
-                                | "terminationGracePeriodSeconds" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::INT64)
-                                }
-                                "affinity" => {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "automountServiceAccountToken" | "enableServiceLinks"
-                                | "hostIPC" | "hostNetwork" | "hostPID" | "hostUsers"
-                                | "setHostnameAsFQDN" | "shareProcessNamespace" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                "containers" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField1 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "dnsConfig" => {
-                                    <__CrdField2 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "dnsPolicy" | "hostname" | "hostnameOverride" | "nodeName"
-                                | "preemptionPolicy" | "priorityClassName" | "restartPolicy"
-                                | "runtimeClassName" | "schedulerName" | "serviceAccount"
-                                | "serviceAccountName" | "subdomain" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "ephemeralContainers" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField3 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "evictionResponders" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField4 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "hostAliases" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField5 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "imagePullSecrets" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField6 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "initContainers" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField7 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "nodeSelector" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
-                                        && match child {
-                                            rt::Value::Object(map) => {
-                                                rt::openapi::all_fields(
-                                                    map,
-                                                    &mut |_, child| rt::openapi::leaf_ok(
-                                                        child,
-                                                        &rt::Node::STRING,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "os" => {
-                                    <__CrdField8 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "overhead" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
-                                        && match child {
-                                            rt::Value::Object(map) => {
-                                                rt::openapi::all_fields(
-                                                    map,
-                                                    &mut |_, child| {
-                                                        rt::openapi::leaf_ok(child, &NODE_38)
-                                                            && (rt::openapi::leaf_ok(child, &rt::Node::INTEGER)
-                                                                || rt::openapi::leaf_ok(child, &rt::Node::STRING))
-                                                    },
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "priority" => rt::openapi::leaf_ok(child, &rt::Node::INT32),
-                                "readinessGates" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField9 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "resourceClaims" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField10 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "resources" => {
-                                    <__CrdField11 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "schedulingGates" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField12 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "schedulingGroup" => {
-                                    <__CrdField13 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "securityContext" => {
-                                    <__CrdField14 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "tolerations" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField15 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "topologySpreadConstraints" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField16 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "volumes" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField17 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -23802,10 +16784,12 @@ mod __crd_pod_template_spec {
                     rt::shape::Property {
                         name: "metadata",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "spec",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                 ],
                 has_defaults: true,
@@ -23846,63 +16830,6 @@ mod __crd_pod_template_spec {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "metadata" => {
-                                rt::schema::object_field::<
-                                    __CrdField0,
-                                >(r, child, old, path, key);
-                            }
-                            "spec" => {
-                                rt::schema::object_field::<
-                                    __CrdField1,
-                                >(r, child, old, path, key);
-                            }
-                            _ => {}
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "metadata" => {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "spec" => {
-                                    <__CrdField1 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -24059,90 +16986,23 @@ mod __crd_portworx_volume_source {
                     rt::shape::Property {
                         name: "fsType",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "readOnly",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "volumeID",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                 ],
+                required: &["volumeID"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "fsType" | "volumeID" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "readOnly" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["volumeID"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "fsType" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
-                                "readOnly" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                "volumeID" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -24231,12 +17091,15 @@ mod __crd_preferred_scheduling_term {
                     rt::shape::Property {
                         name: "preference",
                         shape: &SHAPE_0,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "weight",
                         shape: &rt::shape::Shape::INT32,
+                        required: true,
                     },
                 ],
+                required: &["preference", "weight"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -24263,72 +17126,6 @@ mod __crd_preferred_scheduling_term {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "preference" => {
-                                rt::schema::object_field::<
-                                    __CrdField0,
-                                >(r, child, old, path, key);
-                            }
-                            "weight" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT32,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["preference", "weight"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "preference" => {
-                                    seen += 1;
-                                    <__CrdField0 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "weight" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::INT32)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 2usize
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -24499,42 +17296,52 @@ mod __crd_probe {
                     rt::shape::Property {
                         name: "exec",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "failureThreshold",
                         shape: &rt::shape::Shape::INT32,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "grpc",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "httpGet",
                         shape: &SHAPE_2,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "initialDelaySeconds",
                         shape: &rt::shape::Shape::INT32,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "periodSeconds",
                         shape: &rt::shape::Shape::INT32,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "successThreshold",
                         shape: &rt::shape::Shape::INT32,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "tcpSocket",
                         shape: &SHAPE_3,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "terminationGracePeriodSeconds",
                         shape: &rt::shape::Shape::INT64,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "timeoutSeconds",
                         shape: &rt::shape::Shape::INT32,
+                        required: false,
                     },
                 ],
                 has_defaults: true,
@@ -24593,107 +17400,6 @@ mod __crd_probe {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "exec" => {
-                                rt::schema::object_field::<
-                                    __CrdField0,
-                                >(r, child, old, path, key);
-                            }
-                            "failureThreshold" | "initialDelaySeconds" | "periodSeconds"
-                            | "successThreshold" | "timeoutSeconds" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT32,
-                                );
-                            }
-                            "grpc" => {
-                                rt::schema::object_field::<
-                                    __CrdField1,
-                                >(r, child, old, path, key);
-                            }
-                            "httpGet" => {
-                                rt::schema::object_field::<
-                                    __CrdField2,
-                                >(r, child, old, path, key);
-                            }
-                            "tcpSocket" => {
-                                rt::schema::object_field::<
-                                    __CrdField3,
-                                >(r, child, old, path, key);
-                            }
-                            "terminationGracePeriodSeconds" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT64,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "exec" => {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "failureThreshold" | "initialDelaySeconds" | "periodSeconds"
-                                | "successThreshold" | "timeoutSeconds" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::INT32)
-                                }
-                                "grpc" => {
-                                    <__CrdField1 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "httpGet" => {
-                                    <__CrdField2 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "tcpSocket" => {
-                                    <__CrdField3 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "terminationGracePeriodSeconds" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::INT64)
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -24971,14 +17677,17 @@ mod __crd_projected_volume_source {
                     rt::shape::Property {
                         name: "defaultMode",
                         shape: &rt::shape::Shape::INT32,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "defaultUser",
                         shape: &rt::shape::Shape::INT64,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "sources",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                 ],
                 has_defaults: true,
@@ -25019,111 +17728,6 @@ mod __crd_projected_volume_source {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "defaultMode" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT32,
-                                );
-                            }
-                            "defaultUser" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT64,
-                                );
-                            }
-                            "sources" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField0,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "defaultMode" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::INT32)
-                                }
-                                "defaultUser" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::INT64)
-                                }
-                                "sources" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField0 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -25305,104 +17909,38 @@ mod __crd_quobyte_volume_source {
                     rt::shape::Property {
                         name: "group",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "readOnly",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "registry",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "tenant",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "user",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "volume",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                 ],
+                required: &["registry", "volume"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "group" | "registry" | "tenant" | "user" | "volume" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "readOnly" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["registry", "volume"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "group" | "tenant" | "user" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "readOnly" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                "registry" | "volume" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 2usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -25505,36 +18043,45 @@ mod __crd_rbd_volume_source {
                     rt::shape::Property {
                         name: "fsType",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "image",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "keyring",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "monitors",
                         shape: &SHAPE_0,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "pool",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "readOnly",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "secretRef",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "user",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
+                required: &["image", "monitors"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -25561,129 +18108,6 @@ mod __crd_rbd_volume_source {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "fsType" | "image" | "keyring" | "pool" | "user" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "monitors" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::leaf_item(
-                                                    r,
-                                                    item,
-                                                    item_old,
-                                                    p,
-                                                    i,
-                                                    &rt::Node::STRING,
-                                                );
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "readOnly" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            "secretRef" => {
-                                rt::schema::object_field::<
-                                    __CrdField0,
-                                >(r, child, old, path, key);
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["image", "monitors"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "fsType" | "keyring" | "pool" | "user" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "image" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "monitors" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| rt::openapi::leaf_ok(item, &rt::Node::STRING),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "readOnly" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                "secretRef" => {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 2usize
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -25857,70 +18281,18 @@ mod __crd_resource_claim {
                     rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "request",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
+                required: &["name"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(key.as_str(), "name" | "request") {
-                            rt::schema::leaf_field(
-                                r,
-                                child,
-                                old,
-                                path,
-                                key,
-                                &rt::Node::STRING,
-                            );
-                        }
-                    }
-                    rt::openapi::required(map, &["name"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "name" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "request" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -25992,6 +18364,7 @@ mod __crd_resource_field_selector {
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
                 node: &NODE_0,
+                any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
@@ -26000,131 +18373,23 @@ mod __crd_resource_field_selector {
                     rt::shape::Property {
                         name: "containerName",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "divisor",
                         shape: &SHAPE_2,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "resource",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                 ],
+                required: &["resource"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_3
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            static PATTERN_5: rt::regex::Pattern = rt::regex::Pattern::new(
-                "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
-            );
-            static NODE_4: rt::Node = rt::Node {
-                types: rt::openapi::Types::IntOrString,
-                pattern: Some(&PATTERN_5),
-                ..rt::Node::EMPTY
-            };
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "containerName" | "resource" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "divisor" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &NODE_4,
-                                        Some(
-                                            &rt::openapi::Junctors {
-                                                all_of: &[],
-                                                any_of: &[
-                                                    &|bv: &rt::Value, bp: &rt::Path, br: &mut rt::openapi::Res| {
-                                                        br.merge(rt::openapi::leaf(bv, bp, &rt::Node::INTEGER))
-                                                    },
-                                                    &|bv: &rt::Value, bp: &rt::Path, br: &mut rt::openapi::Res| {
-                                                        br.merge(rt::openapi::leaf(bv, bp, &rt::Node::STRING))
-                                                    },
-                                                ],
-                                                one_of: &[],
-                                                not: None,
-                                            },
-                                        ),
-                                        &mut |_, _| {},
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["resource"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            static PATTERN_7: rt::regex::Pattern = rt::regex::Pattern::new(
-                "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
-            );
-            static NODE_6: rt::Node = rt::Node {
-                types: rt::openapi::Types::IntOrString,
-                pattern: Some(&PATTERN_7),
-                ..rt::Node::EMPTY
-            };
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "containerName" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "divisor" => {
-                                    rt::openapi::leaf_ok(child, &NODE_6)
-                                        && (rt::openapi::leaf_ok(child, &rt::Node::INTEGER)
-                                            || rt::openapi::leaf_ok(child, &rt::Node::STRING))
-                                }
-                                "resource" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -26226,6 +18491,7 @@ mod __crd_resource_requirements {
             };
             static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
                 node: &NODE_2,
+                any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
@@ -26239,14 +18505,17 @@ mod __crd_resource_requirements {
                     rt::shape::Property {
                         name: "claims",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "limits",
                         shape: &SHAPE_5,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "requests",
                         shape: &SHAPE_5,
+                        required: false,
                     },
                 ],
                 has_defaults: true,
@@ -26287,253 +18556,6 @@ mod __crd_resource_requirements {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            static PATTERN_8: rt::regex::Pattern = rt::regex::Pattern::new(
-                "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
-            );
-            static NODE_7: rt::Node = rt::Node {
-                types: rt::openapi::Types::IntOrString,
-                pattern: Some(&PATTERN_8),
-                ..rt::Node::EMPTY
-            };
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "claims" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField0,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "limits" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::OBJECT,
-                                        None,
-                                        &mut |_, _| {},
-                                        &mut |map, r| {
-                                            for (key, child) in map.iter() {
-                                                if true {
-                                                    rt::schema::composite(
-                                                        r,
-                                                        child,
-                                                        rt::schema::old_field(o, key),
-                                                        &p.key(key),
-                                                        &|v, _o, p| rt::openapi::node(
-                                                            v,
-                                                            p,
-                                                            &NODE_7,
-                                                            Some(
-                                                                &rt::openapi::Junctors {
-                                                                    all_of: &[],
-                                                                    any_of: &[
-                                                                        &|bv: &rt::Value, bp: &rt::Path, br: &mut rt::openapi::Res| {
-                                                                            br.merge(rt::openapi::leaf(bv, bp, &rt::Node::INTEGER))
-                                                                        },
-                                                                        &|bv: &rt::Value, bp: &rt::Path, br: &mut rt::openapi::Res| {
-                                                                            br.merge(rt::openapi::leaf(bv, bp, &rt::Node::STRING))
-                                                                        },
-                                                                    ],
-                                                                    one_of: &[],
-                                                                    not: None,
-                                                                },
-                                                            ),
-                                                            &mut |_, _| {},
-                                                            &mut |_, _| {},
-                                                        ),
-                                                        &rt::schema::leaf_equal,
-                                                    );
-                                                }
-                                            }
-                                        },
-                                    ),
-                                    &|v, o| match (v, o) {
-                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                            rt::schema::fields_equal(
-                                                v,
-                                                o,
-                                                &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                            )
-                                        }
-                                        _ => rt::schema::leaf_equal(v, o),
-                                    },
-                                );
-                            }
-                            "requests" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::OBJECT,
-                                        None,
-                                        &mut |_, _| {},
-                                        &mut |map, r| {
-                                            for (key, child) in map.iter() {
-                                                if true {
-                                                    rt::schema::composite(
-                                                        r,
-                                                        child,
-                                                        rt::schema::old_field(o, key),
-                                                        &p.key(key),
-                                                        &|v, _o, p| rt::openapi::node(
-                                                            v,
-                                                            p,
-                                                            &NODE_7,
-                                                            Some(
-                                                                &rt::openapi::Junctors {
-                                                                    all_of: &[],
-                                                                    any_of: &[
-                                                                        &|bv: &rt::Value, bp: &rt::Path, br: &mut rt::openapi::Res| {
-                                                                            br.merge(rt::openapi::leaf(bv, bp, &rt::Node::INTEGER))
-                                                                        },
-                                                                        &|bv: &rt::Value, bp: &rt::Path, br: &mut rt::openapi::Res| {
-                                                                            br.merge(rt::openapi::leaf(bv, bp, &rt::Node::STRING))
-                                                                        },
-                                                                    ],
-                                                                    one_of: &[],
-                                                                    not: None,
-                                                                },
-                                                            ),
-                                                            &mut |_, _| {},
-                                                            &mut |_, _| {},
-                                                        ),
-                                                        &rt::schema::leaf_equal,
-                                                    );
-                                                }
-                                            }
-                                        },
-                                    ),
-                                    &|v, o| match (v, o) {
-                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                            rt::schema::fields_equal(
-                                                v,
-                                                o,
-                                                &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                            )
-                                        }
-                                        _ => rt::schema::leaf_equal(v, o),
-                                    },
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            static PATTERN_10: rt::regex::Pattern = rt::regex::Pattern::new(
-                "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
-            );
-            static NODE_9: rt::Node = rt::Node {
-                types: rt::openapi::Types::IntOrString,
-                pattern: Some(&PATTERN_10),
-                ..rt::Node::EMPTY
-            };
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "claims" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField0 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "limits" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
-                                        && match child {
-                                            rt::Value::Object(map) => {
-                                                rt::openapi::all_fields(
-                                                    map,
-                                                    &mut |_, child| {
-                                                        rt::openapi::leaf_ok(child, &NODE_9)
-                                                            && (rt::openapi::leaf_ok(child, &rt::Node::INTEGER)
-                                                                || rt::openapi::leaf_ok(child, &rt::Node::STRING))
-                                                    },
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "requests" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
-                                        && match child {
-                                            rt::Value::Object(map) => {
-                                                rt::openapi::all_fields(
-                                                    map,
-                                                    &mut |_, child| {
-                                                        rt::openapi::leaf_ok(child, &NODE_9)
-                                                            && (rt::openapi::leaf_ok(child, &rt::Node::INTEGER)
-                                                                || rt::openapi::leaf_ok(child, &rt::Node::STRING))
-                                                    },
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -26713,74 +18735,27 @@ mod __crd_se_linux_options {
                     rt::shape::Property {
                         name: "level",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "role",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "type",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "user",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(key.as_str(), "level" | "role" | "type" | "user") {
-                            rt::schema::leaf_field(
-                                r,
-                                child,
-                                old,
-                                path,
-                                key,
-                                &rt::Node::STRING,
-                            );
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "level" | "role" | "type" | "user" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -26857,44 +18832,55 @@ mod __crd_scale_io_volume_source {
                     rt::shape::Property {
                         name: "fsType",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "gateway",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "protectionDomain",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "readOnly",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "secretRef",
                         shape: &SHAPE_0,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "sslEnabled",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "storageMode",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "storagePool",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "system",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "volumeName",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
+                required: &["gateway", "secretRef", "system"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -26921,95 +18907,6 @@ mod __crd_scale_io_volume_source {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "fsType" | "gateway" | "protectionDomain" | "storageMode"
-                            | "storagePool" | "system" | "volumeName" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "readOnly" | "sslEnabled" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            "secretRef" => {
-                                rt::schema::object_field::<
-                                    __CrdField0,
-                                >(r, child, old, path, key);
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(
-                        map,
-                        &["gateway", "secretRef", "system"],
-                        path,
-                        r,
-                    );
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "fsType" | "protectionDomain" | "storageMode"
-                                | "storagePool" | "volumeName" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "gateway" | "system" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "readOnly" | "sslEnabled" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                "secretRef" => {
-                                    seen += 1;
-                                    <__CrdField0 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 3usize
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -27171,72 +19068,18 @@ mod __crd_seccomp_profile {
                     rt::shape::Property {
                         name: "localhostProfile",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "type",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                 ],
+                required: &["type"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(key.as_str(), "localhostProfile" | "type") {
-                            rt::schema::leaf_field(
-                                r,
-                                child,
-                                old,
-                                path,
-                                key,
-                                &rt::Node::STRING,
-                            );
-                        }
-                    }
-                    rt::openapi::required(map, &["type"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "localhostProfile" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "type" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -27304,85 +19147,18 @@ mod __crd_secret_env_source {
                     rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "optional",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                 ],
+                required: &["name"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "name" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "optional" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["name"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "name" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "optional" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -27464,89 +19240,23 @@ mod __crd_secret_key_selector {
                     rt::shape::Property {
                         name: "key",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "optional",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                 ],
+                required: &["key", "name"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "key" | "name" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "optional" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["key", "name"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "key" | "name" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "optional" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 2usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -27642,16 +19352,20 @@ mod __crd_secret_projection {
                     rt::shape::Property {
                         name: "items",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "optional",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                 ],
+                required: &["name"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -27690,114 +19404,6 @@ mod __crd_secret_projection {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "items" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField0,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "name" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "optional" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["name"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "items" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField0 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "name" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "optional" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -27977,66 +19583,17 @@ mod __crd_secret_reference {
                     rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "namespace",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(key.as_str(), "name" | "namespace") {
-                            rt::schema::leaf_field(
-                                r,
-                                child,
-                                old,
-                                path,
-                                key,
-                                &rt::Node::STRING,
-                            );
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "name" | "namespace" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -28118,22 +19675,27 @@ mod __crd_secret_volume_source {
                     rt::shape::Property {
                         name: "defaultMode",
                         shape: &rt::shape::Shape::INT32,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "defaultUser",
                         shape: &rt::shape::Shape::INT64,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "items",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "optional",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "secretName",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
                 has_defaults: true,
@@ -28174,137 +19736,6 @@ mod __crd_secret_volume_source {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "defaultMode" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT32,
-                                );
-                            }
-                            "defaultUser" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT64,
-                                );
-                            }
-                            "items" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField0,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "optional" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            "secretName" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "defaultMode" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::INT32)
-                                }
-                                "defaultUser" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::INT64)
-                                }
-                                "items" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField0 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "optional" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                "secretName" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -28565,50 +19996,62 @@ mod __crd_security_context {
                     rt::shape::Property {
                         name: "allowPrivilegeEscalation",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "appArmorProfile",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "capabilities",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "privileged",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "procMount",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "readOnlyRootFilesystem",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "runAsGroup",
                         shape: &rt::shape::Shape::INT64,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "runAsNonRoot",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "runAsUser",
                         shape: &rt::shape::Shape::INT64,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "seLinuxOptions",
                         shape: &SHAPE_2,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "seccompProfile",
                         shape: &SHAPE_3,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "windowsOptions",
                         shape: &SHAPE_4,
+                        required: false,
                     },
                 ],
                 has_defaults: true,
@@ -28676,128 +20119,6 @@ mod __crd_security_context {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "allowPrivilegeEscalation" | "privileged"
-                            | "readOnlyRootFilesystem" | "runAsNonRoot" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            "appArmorProfile" => {
-                                rt::schema::object_field::<
-                                    __CrdField0,
-                                >(r, child, old, path, key);
-                            }
-                            "capabilities" => {
-                                rt::schema::object_field::<
-                                    __CrdField1,
-                                >(r, child, old, path, key);
-                            }
-                            "procMount" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "runAsGroup" | "runAsUser" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT64,
-                                );
-                            }
-                            "seLinuxOptions" => {
-                                rt::schema::object_field::<
-                                    __CrdField2,
-                                >(r, child, old, path, key);
-                            }
-                            "seccompProfile" => {
-                                rt::schema::object_field::<
-                                    __CrdField3,
-                                >(r, child, old, path, key);
-                            }
-                            "windowsOptions" => {
-                                rt::schema::object_field::<
-                                    __CrdField4,
-                                >(r, child, old, path, key);
-                            }
-                            _ => {}
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "allowPrivilegeEscalation" | "privileged"
-                                | "readOnlyRootFilesystem" | "runAsNonRoot" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                "appArmorProfile" => {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "capabilities" => {
-                                    <__CrdField1 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "procMount" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "runAsGroup" | "runAsUser" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::INT64)
-                                }
-                                "seLinuxOptions" => {
-                                    <__CrdField2 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "seccompProfile" => {
-                                    <__CrdField3 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "windowsOptions" => {
-                                    <__CrdField4 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -29114,94 +20435,28 @@ mod __crd_service_account_token_projection {
                     rt::shape::Property {
                         name: "audience",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "expirationSeconds",
                         shape: &rt::shape::Shape::INT64,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "path",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "user",
                         shape: &rt::shape::Shape::INT64,
+                        required: false,
                     },
                 ],
+                required: &["path"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "audience" | "path" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "expirationSeconds" | "user" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT64,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["path"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "audience" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
-                                "expirationSeconds" | "user" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::INT64)
-                                }
-                                "path" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -29285,143 +20540,48 @@ mod __crd_service_port {
     impl rt::schema::ObjectSchema for ServicePort {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::INT_OR_STRING,
+                any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
                         name: "appProtocol",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "nodePort",
                         shape: &rt::shape::Shape::INT32,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "port",
                         shape: &rt::shape::Shape::INT32,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "protocol",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "targetPort",
-                        shape: &rt::shape::Shape::INT_OR_STRING,
+                        shape: &SHAPE_0,
+                        required: false,
                     },
                 ],
+                required: &["port"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "appProtocol" | "name" | "protocol" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "nodePort" | "port" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT32,
-                                );
-                            }
-                            "targetPort" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::INT_OR_STRING,
-                                        Some(
-                                            &rt::openapi::Junctors {
-                                                all_of: &[],
-                                                any_of: &[
-                                                    &|bv: &rt::Value, bp: &rt::Path, br: &mut rt::openapi::Res| {
-                                                        br.merge(rt::openapi::leaf(bv, bp, &rt::Node::INTEGER))
-                                                    },
-                                                    &|bv: &rt::Value, bp: &rt::Path, br: &mut rt::openapi::Res| {
-                                                        br.merge(rt::openapi::leaf(bv, bp, &rt::Node::STRING))
-                                                    },
-                                                ],
-                                                one_of: &[],
-                                                not: None,
-                                            },
-                                        ),
-                                        &mut |_, _| {},
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["port"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "appProtocol" | "name" | "protocol" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "nodePort" => rt::openapi::leaf_ok(child, &rt::Node::INT32),
-                                "port" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::INT32)
-                                }
-                                "targetPort" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::INT_OR_STRING)
-                                        && (rt::openapi::leaf_ok(child, &rt::Node::INTEGER)
-                                            || rt::openapi::leaf_ok(child, &rt::Node::STRING))
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
+            &SHAPE_1
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -29526,65 +20686,13 @@ mod __crd_sleep_action {
                     rt::shape::Property {
                         name: "seconds",
                         shape: &rt::shape::Shape::INT64,
+                        required: true,
                     },
                 ],
+                required: &["seconds"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(key.as_str(), "seconds") {
-                            rt::schema::leaf_field(
-                                r,
-                                child,
-                                old,
-                                path,
-                                key,
-                                &rt::Node::INT64,
-                            );
-                        }
-                    }
-                    rt::openapi::required(map, &["seconds"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "seconds" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::INT64)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -29659,22 +20767,27 @@ mod __crd_storage_os_volume_source {
                     rt::shape::Property {
                         name: "fsType",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "readOnly",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "secretRef",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "volumeName",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "volumeNamespace",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
                 has_defaults: true,
@@ -29703,81 +20816,6 @@ mod __crd_storage_os_volume_source {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "fsType" | "volumeName" | "volumeNamespace" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "readOnly" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            "secretRef" => {
-                                rt::schema::object_field::<
-                                    __CrdField0,
-                                >(r, child, old, path, key);
-                            }
-                            _ => {}
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "fsType" | "volumeName" | "volumeNamespace" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "readOnly" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                "secretRef" => {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -29934,69 +20972,18 @@ mod __crd_sysctl {
                     rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "value",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                 ],
+                required: &["name", "value"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(key.as_str(), "name" | "value") {
-                            rt::schema::leaf_field(
-                                r,
-                                child,
-                                old,
-                                path,
-                                key,
-                                &rt::Node::STRING,
-                            );
-                        }
-                    }
-                    rt::openapi::required(map, &["name", "value"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "name" | "value" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 2usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -30059,111 +21046,28 @@ mod __crd_tcp_socket_action {
     impl rt::schema::ObjectSchema for TCPSocketAction {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::INT_OR_STRING,
+                any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
                         name: "host",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "port",
-                        shape: &rt::shape::Shape::INT_OR_STRING,
+                        shape: &SHAPE_0,
+                        required: true,
                     },
                 ],
+                required: &["port"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "host" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "port" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::INT_OR_STRING,
-                                        Some(
-                                            &rt::openapi::Junctors {
-                                                all_of: &[],
-                                                any_of: &[
-                                                    &|bv: &rt::Value, bp: &rt::Path, br: &mut rt::openapi::Res| {
-                                                        br.merge(rt::openapi::leaf(bv, bp, &rt::Node::INTEGER))
-                                                    },
-                                                    &|bv: &rt::Value, bp: &rt::Path, br: &mut rt::openapi::Res| {
-                                                        br.merge(rt::openapi::leaf(bv, bp, &rt::Node::STRING))
-                                                    },
-                                                ],
-                                                one_of: &[],
-                                                not: None,
-                                            },
-                                        ),
-                                        &mut |_, _| {},
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["port"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "host" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
-                                "port" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::INT_OR_STRING)
-                                        && (rt::openapi::leaf_ok(child, &rt::Node::INTEGER)
-                                            || rt::openapi::leaf_ok(child, &rt::Node::STRING))
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
+            &SHAPE_1
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -30245,94 +21149,32 @@ mod __crd_toleration {
                     rt::shape::Property {
                         name: "effect",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "key",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "operator",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "tolerationSeconds",
                         shape: &rt::shape::Shape::INT64,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "value",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "effect" | "key" | "operator" | "value" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "tolerationSeconds" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT64,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "effect" | "key" | "operator" | "value" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "tolerationSeconds" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::INT64)
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -30434,36 +21276,45 @@ mod __crd_topology_spread_constraint {
                     rt::shape::Property {
                         name: "labelSelector",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "matchLabelKeys",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "maxSkew",
                         shape: &rt::shape::Shape::INT32,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "minDomains",
                         shape: &rt::shape::Shape::INT32,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "nodeAffinityPolicy",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "nodeTaintsPolicy",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "topologyKey",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "whenUnsatisfiable",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                 ],
+                required: &["maxSkew", "topologyKey", "whenUnsatisfiable"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -30490,138 +21341,6 @@ mod __crd_topology_spread_constraint {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "labelSelector" => {
-                                rt::schema::object_field::<
-                                    __CrdField0,
-                                >(r, child, old, path, key);
-                            }
-                            "matchLabelKeys" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::leaf_item(
-                                                    r,
-                                                    item,
-                                                    item_old,
-                                                    p,
-                                                    i,
-                                                    &rt::Node::STRING,
-                                                );
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "maxSkew" | "minDomains" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT32,
-                                );
-                            }
-                            "nodeAffinityPolicy" | "nodeTaintsPolicy" | "topologyKey"
-                            | "whenUnsatisfiable" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(
-                        map,
-                        &["maxSkew", "topologyKey", "whenUnsatisfiable"],
-                        path,
-                        r,
-                    );
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "labelSelector" => {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "matchLabelKeys" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| rt::openapi::leaf_ok(item, &rt::Node::STRING),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "maxSkew" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::INT32)
-                                }
-                                "minDomains" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::INT32)
-                                }
-                                "nodeAffinityPolicy" | "nodeTaintsPolicy" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "topologyKey" | "whenUnsatisfiable" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 3usize
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -30803,74 +21522,23 @@ mod __crd_typed_local_object_reference {
                     rt::shape::Property {
                         name: "apiGroup",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "kind",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                 ],
+                required: &["kind", "name"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(key.as_str(), "apiGroup" | "kind" | "name") {
-                            rt::schema::leaf_field(
-                                r,
-                                child,
-                                old,
-                                path,
-                                key,
-                                &rt::Node::STRING,
-                            );
-                        }
-                    }
-                    rt::openapi::required(map, &["kind", "name"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "apiGroup" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
-                                "kind" | "name" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 2usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -30938,82 +21606,28 @@ mod __crd_typed_object_reference {
                     rt::shape::Property {
                         name: "apiGroup",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "kind",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "namespace",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
+                required: &["kind", "name"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(
-                            key.as_str(), "apiGroup" | "kind" | "name" | "namespace"
-                        ) {
-                            rt::schema::leaf_field(
-                                r,
-                                child,
-                                old,
-                                path,
-                                key,
-                                &rt::Node::STRING,
-                            );
-                        }
-                    }
-                    rt::openapi::required(map, &["kind", "name"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "apiGroup" | "namespace" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "kind" | "name" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 2usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -31353,128 +21967,160 @@ mod __crd_volume {
                     rt::shape::Property {
                         name: "awsElasticBlockStore",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "azureDisk",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "azureFile",
                         shape: &SHAPE_2,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "cephfs",
                         shape: &SHAPE_3,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "cinder",
                         shape: &SHAPE_4,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "configMap",
                         shape: &SHAPE_5,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "csi",
                         shape: &SHAPE_6,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "downwardAPI",
                         shape: &SHAPE_7,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "emptyDir",
                         shape: &SHAPE_8,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "ephemeral",
                         shape: &SHAPE_9,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "fc",
                         shape: &SHAPE_10,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "flexVolume",
                         shape: &SHAPE_11,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "flocker",
                         shape: &SHAPE_12,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "gcePersistentDisk",
                         shape: &SHAPE_13,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "gitRepo",
                         shape: &SHAPE_14,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "glusterfs",
                         shape: &SHAPE_15,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "hostPath",
                         shape: &SHAPE_16,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "image",
                         shape: &SHAPE_17,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "iscsi",
                         shape: &SHAPE_18,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "nfs",
                         shape: &SHAPE_19,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "persistentVolumeClaim",
                         shape: &SHAPE_20,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "photonPersistentDisk",
                         shape: &SHAPE_21,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "portworxVolume",
                         shape: &SHAPE_22,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "projected",
                         shape: &SHAPE_23,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "quobyte",
                         shape: &SHAPE_24,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "rbd",
                         shape: &SHAPE_25,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "scaleIO",
                         shape: &SHAPE_26,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "secret",
                         shape: &SHAPE_27,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "storageos",
                         shape: &SHAPE_28,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "vsphereVolume",
                         shape: &SHAPE_29,
+                        required: false,
                     },
                 ],
+                required: &["name"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -31765,303 +22411,6 @@ mod __crd_volume {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "awsElasticBlockStore" => {
-                                rt::schema::object_field::<
-                                    __CrdField0,
-                                >(r, child, old, path, key);
-                            }
-                            "azureDisk" => {
-                                rt::schema::object_field::<
-                                    __CrdField1,
-                                >(r, child, old, path, key);
-                            }
-                            "azureFile" => {
-                                rt::schema::object_field::<
-                                    __CrdField2,
-                                >(r, child, old, path, key);
-                            }
-                            "cephfs" => {
-                                rt::schema::object_field::<
-                                    __CrdField3,
-                                >(r, child, old, path, key);
-                            }
-                            "cinder" => {
-                                rt::schema::object_field::<
-                                    __CrdField4,
-                                >(r, child, old, path, key);
-                            }
-                            "configMap" => {
-                                rt::schema::object_field::<
-                                    __CrdField5,
-                                >(r, child, old, path, key);
-                            }
-                            "csi" => {
-                                rt::schema::object_field::<
-                                    __CrdField6,
-                                >(r, child, old, path, key);
-                            }
-                            "downwardAPI" => {
-                                rt::schema::object_field::<
-                                    __CrdField7,
-                                >(r, child, old, path, key);
-                            }
-                            "emptyDir" => {
-                                rt::schema::object_field::<
-                                    __CrdField8,
-                                >(r, child, old, path, key);
-                            }
-                            "ephemeral" => {
-                                rt::schema::object_field::<
-                                    __CrdField9,
-                                >(r, child, old, path, key);
-                            }
-                            "fc" => {
-                                rt::schema::object_field::<
-                                    __CrdField10,
-                                >(r, child, old, path, key);
-                            }
-                            "flexVolume" => {
-                                rt::schema::object_field::<
-                                    __CrdField11,
-                                >(r, child, old, path, key);
-                            }
-                            "flocker" => {
-                                rt::schema::object_field::<
-                                    __CrdField12,
-                                >(r, child, old, path, key);
-                            }
-                            "gcePersistentDisk" => {
-                                rt::schema::object_field::<
-                                    __CrdField13,
-                                >(r, child, old, path, key);
-                            }
-                            "gitRepo" => {
-                                rt::schema::object_field::<
-                                    __CrdField14,
-                                >(r, child, old, path, key);
-                            }
-                            "glusterfs" => {
-                                rt::schema::object_field::<
-                                    __CrdField15,
-                                >(r, child, old, path, key);
-                            }
-                            "hostPath" => {
-                                rt::schema::object_field::<
-                                    __CrdField16,
-                                >(r, child, old, path, key);
-                            }
-                            "image" => {
-                                rt::schema::object_field::<
-                                    __CrdField17,
-                                >(r, child, old, path, key);
-                            }
-                            "iscsi" => {
-                                rt::schema::object_field::<
-                                    __CrdField18,
-                                >(r, child, old, path, key);
-                            }
-                            "name" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "nfs" => {
-                                rt::schema::object_field::<
-                                    __CrdField19,
-                                >(r, child, old, path, key);
-                            }
-                            "persistentVolumeClaim" => {
-                                rt::schema::object_field::<
-                                    __CrdField20,
-                                >(r, child, old, path, key);
-                            }
-                            "photonPersistentDisk" => {
-                                rt::schema::object_field::<
-                                    __CrdField21,
-                                >(r, child, old, path, key);
-                            }
-                            "portworxVolume" => {
-                                rt::schema::object_field::<
-                                    __CrdField22,
-                                >(r, child, old, path, key);
-                            }
-                            "projected" => {
-                                rt::schema::object_field::<
-                                    __CrdField23,
-                                >(r, child, old, path, key);
-                            }
-                            "quobyte" => {
-                                rt::schema::object_field::<
-                                    __CrdField24,
-                                >(r, child, old, path, key);
-                            }
-                            "rbd" => {
-                                rt::schema::object_field::<
-                                    __CrdField25,
-                                >(r, child, old, path, key);
-                            }
-                            "scaleIO" => {
-                                rt::schema::object_field::<
-                                    __CrdField26,
-                                >(r, child, old, path, key);
-                            }
-                            "secret" => {
-                                rt::schema::object_field::<
-                                    __CrdField27,
-                                >(r, child, old, path, key);
-                            }
-                            "storageos" => {
-                                rt::schema::object_field::<
-                                    __CrdField28,
-                                >(r, child, old, path, key);
-                            }
-                            "vsphereVolume" => {
-                                rt::schema::object_field::<
-                                    __CrdField29,
-                                >(r, child, old, path, key);
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["name"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "awsElasticBlockStore" => {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "azureDisk" => {
-                                    <__CrdField1 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "azureFile" => {
-                                    <__CrdField2 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "cephfs" => {
-                                    <__CrdField3 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "cinder" => {
-                                    <__CrdField4 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "configMap" => {
-                                    <__CrdField5 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "csi" => {
-                                    <__CrdField6 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "downwardAPI" => {
-                                    <__CrdField7 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "emptyDir" => {
-                                    <__CrdField8 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "ephemeral" => {
-                                    <__CrdField9 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "fc" => {
-                                    <__CrdField10 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "flexVolume" => {
-                                    <__CrdField11 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "flocker" => {
-                                    <__CrdField12 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "gcePersistentDisk" => {
-                                    <__CrdField13 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "gitRepo" => {
-                                    <__CrdField14 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "glusterfs" => {
-                                    <__CrdField15 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "hostPath" => {
-                                    <__CrdField16 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "image" => {
-                                    <__CrdField17 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "iscsi" => {
-                                    <__CrdField18 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "name" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "nfs" => {
-                                    <__CrdField19 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "persistentVolumeClaim" => {
-                                    <__CrdField20 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "photonPersistentDisk" => {
-                                    <__CrdField21 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "portworxVolume" => {
-                                    <__CrdField22 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "projected" => {
-                                    <__CrdField23 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "quobyte" => {
-                                    <__CrdField24 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "rbd" => {
-                                    <__CrdField25 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "scaleIO" => {
-                                    <__CrdField26 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "secret" => {
-                                    <__CrdField27 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "storageos" => {
-                                    <__CrdField28 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "vsphereVolume" => {
-                                    <__CrdField29 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -33196,69 +23545,18 @@ mod __crd_volume_device {
                     rt::shape::Property {
                         name: "devicePath",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                 ],
+                required: &["devicePath", "name"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(key.as_str(), "devicePath" | "name") {
-                            rt::schema::leaf_field(
-                                r,
-                                child,
-                                old,
-                                path,
-                                key,
-                                &rt::Node::STRING,
-                            );
-                        }
-                    }
-                    rt::openapi::required(map, &["devicePath", "name"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "devicePath" | "name" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 2usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -33331,155 +23629,48 @@ mod __crd_volume_mount {
                     rt::shape::Property {
                         name: "bindMountOptions",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "mountPath",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "mountPropagation",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "readOnly",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "recursiveReadOnly",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "subPath",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "subPathExpr",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
+                required: &["mountPath", "name"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_1
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "bindMountOptions" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::leaf_item(
-                                                    r,
-                                                    item,
-                                                    item_old,
-                                                    p,
-                                                    i,
-                                                    &rt::Node::STRING,
-                                                );
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "mountPath" | "mountPropagation" | "name"
-                            | "recursiveReadOnly" | "subPath" | "subPathExpr" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "readOnly" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["mountPath", "name"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "bindMountOptions" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| rt::openapi::leaf_ok(item, &rt::Node::STRING),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "mountPath" | "name" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "mountPropagation" | "recursiveReadOnly" | "subPath"
-                                | "subPathExpr" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "readOnly" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 2usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -33640,26 +23831,32 @@ mod __crd_volume_projection {
                     rt::shape::Property {
                         name: "clusterTrustBundle",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "configMap",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "downwardAPI",
                         shape: &SHAPE_2,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "podCertificate",
                         shape: &SHAPE_3,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "secret",
                         shape: &SHAPE_4,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "serviceAccountToken",
                         shape: &SHAPE_5,
+                        required: false,
                     },
                 ],
                 has_defaults: true,
@@ -33736,95 +23933,6 @@ mod __crd_volume_projection {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "clusterTrustBundle" => {
-                                rt::schema::object_field::<
-                                    __CrdField0,
-                                >(r, child, old, path, key);
-                            }
-                            "configMap" => {
-                                rt::schema::object_field::<
-                                    __CrdField1,
-                                >(r, child, old, path, key);
-                            }
-                            "downwardAPI" => {
-                                rt::schema::object_field::<
-                                    __CrdField2,
-                                >(r, child, old, path, key);
-                            }
-                            "podCertificate" => {
-                                rt::schema::object_field::<
-                                    __CrdField3,
-                                >(r, child, old, path, key);
-                            }
-                            "secret" => {
-                                rt::schema::object_field::<
-                                    __CrdField4,
-                                >(r, child, old, path, key);
-                            }
-                            "serviceAccountToken" => {
-                                rt::schema::object_field::<
-                                    __CrdField5,
-                                >(r, child, old, path, key);
-                            }
-                            _ => {}
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "clusterTrustBundle" => {
-                                    <__CrdField0 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "configMap" => {
-                                    <__CrdField1 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "downwardAPI" => {
-                                    <__CrdField2 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "podCertificate" => {
-                                    <__CrdField3 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "secret" => {
-                                    <__CrdField4 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "serviceAccountToken" => {
-                                    <__CrdField5 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -34129,6 +24237,7 @@ mod __crd_volume_resource_requirements {
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
                 node: &NODE_0,
+                any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
@@ -34142,224 +24251,17 @@ mod __crd_volume_resource_requirements {
                     rt::shape::Property {
                         name: "limits",
                         shape: &SHAPE_3,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "requests",
                         shape: &SHAPE_3,
+                        required: false,
                     },
                 ],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_4
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            static PATTERN_6: rt::regex::Pattern = rt::regex::Pattern::new(
-                "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
-            );
-            static NODE_5: rt::Node = rt::Node {
-                types: rt::openapi::Types::IntOrString,
-                pattern: Some(&PATTERN_6),
-                ..rt::Node::EMPTY
-            };
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "limits" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::OBJECT,
-                                        None,
-                                        &mut |_, _| {},
-                                        &mut |map, r| {
-                                            for (key, child) in map.iter() {
-                                                if true {
-                                                    rt::schema::composite(
-                                                        r,
-                                                        child,
-                                                        rt::schema::old_field(o, key),
-                                                        &p.key(key),
-                                                        &|v, _o, p| rt::openapi::node(
-                                                            v,
-                                                            p,
-                                                            &NODE_5,
-                                                            Some(
-                                                                &rt::openapi::Junctors {
-                                                                    all_of: &[],
-                                                                    any_of: &[
-                                                                        &|bv: &rt::Value, bp: &rt::Path, br: &mut rt::openapi::Res| {
-                                                                            br.merge(rt::openapi::leaf(bv, bp, &rt::Node::INTEGER))
-                                                                        },
-                                                                        &|bv: &rt::Value, bp: &rt::Path, br: &mut rt::openapi::Res| {
-                                                                            br.merge(rt::openapi::leaf(bv, bp, &rt::Node::STRING))
-                                                                        },
-                                                                    ],
-                                                                    one_of: &[],
-                                                                    not: None,
-                                                                },
-                                                            ),
-                                                            &mut |_, _| {},
-                                                            &mut |_, _| {},
-                                                        ),
-                                                        &rt::schema::leaf_equal,
-                                                    );
-                                                }
-                                            }
-                                        },
-                                    ),
-                                    &|v, o| match (v, o) {
-                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                            rt::schema::fields_equal(
-                                                v,
-                                                o,
-                                                &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                            )
-                                        }
-                                        _ => rt::schema::leaf_equal(v, o),
-                                    },
-                                );
-                            }
-                            "requests" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::OBJECT,
-                                        None,
-                                        &mut |_, _| {},
-                                        &mut |map, r| {
-                                            for (key, child) in map.iter() {
-                                                if true {
-                                                    rt::schema::composite(
-                                                        r,
-                                                        child,
-                                                        rt::schema::old_field(o, key),
-                                                        &p.key(key),
-                                                        &|v, _o, p| rt::openapi::node(
-                                                            v,
-                                                            p,
-                                                            &NODE_5,
-                                                            Some(
-                                                                &rt::openapi::Junctors {
-                                                                    all_of: &[],
-                                                                    any_of: &[
-                                                                        &|bv: &rt::Value, bp: &rt::Path, br: &mut rt::openapi::Res| {
-                                                                            br.merge(rt::openapi::leaf(bv, bp, &rt::Node::INTEGER))
-                                                                        },
-                                                                        &|bv: &rt::Value, bp: &rt::Path, br: &mut rt::openapi::Res| {
-                                                                            br.merge(rt::openapi::leaf(bv, bp, &rt::Node::STRING))
-                                                                        },
-                                                                    ],
-                                                                    one_of: &[],
-                                                                    not: None,
-                                                                },
-                                                            ),
-                                                            &mut |_, _| {},
-                                                            &mut |_, _| {},
-                                                        ),
-                                                        &rt::schema::leaf_equal,
-                                                    );
-                                                }
-                                            }
-                                        },
-                                    ),
-                                    &|v, o| match (v, o) {
-                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                            rt::schema::fields_equal(
-                                                v,
-                                                o,
-                                                &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                            )
-                                        }
-                                        _ => rt::schema::leaf_equal(v, o),
-                                    },
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            static PATTERN_8: rt::regex::Pattern = rt::regex::Pattern::new(
-                "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
-            );
-            static NODE_7: rt::Node = rt::Node {
-                types: rt::openapi::Types::IntOrString,
-                pattern: Some(&PATTERN_8),
-                ..rt::Node::EMPTY
-            };
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "limits" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
-                                        && match child {
-                                            rt::Value::Object(map) => {
-                                                rt::openapi::all_fields(
-                                                    map,
-                                                    &mut |_, child| {
-                                                        rt::openapi::leaf_ok(child, &NODE_7)
-                                                            && (rt::openapi::leaf_ok(child, &rt::Node::INTEGER)
-                                                                || rt::openapi::leaf_ok(child, &rt::Node::STRING))
-                                                    },
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "requests" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
-                                        && match child {
-                                            rt::Value::Object(map) => {
-                                                rt::openapi::all_fields(
-                                                    map,
-                                                    &mut |_, child| {
-                                                        rt::openapi::leaf_ok(child, &NODE_7)
-                                                            && (rt::openapi::leaf_ok(child, &rt::Node::INTEGER)
-                                                                || rt::openapi::leaf_ok(child, &rt::Node::STRING))
-                                                    },
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -34441,83 +24343,28 @@ mod __crd_vsphere_virtual_disk_volume_source {
                     rt::shape::Property {
                         name: "fsType",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "storagePolicyID",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "storagePolicyName",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "volumePath",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                 ],
+                required: &["volumePath"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        if matches!(
-                            key.as_str(), "fsType" | "storagePolicyID" |
-                            "storagePolicyName" | "volumePath"
-                        ) {
-                            rt::schema::leaf_field(
-                                r,
-                                child,
-                                old,
-                                path,
-                                key,
-                                &rt::Node::STRING,
-                            );
-                        }
-                    }
-                    rt::openapi::required(map, &["volumePath"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "fsType" | "storagePolicyID" | "storagePolicyName" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "volumePath" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 1usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -34599,12 +24446,15 @@ mod __crd_weighted_pod_affinity_term {
                     rt::shape::Property {
                         name: "podAffinityTerm",
                         shape: &SHAPE_0,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "weight",
                         shape: &rt::shape::Shape::INT32,
+                        required: true,
                     },
                 ],
+                required: &["podAffinityTerm", "weight"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -34631,72 +24481,6 @@ mod __crd_weighted_pod_affinity_term {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "podAffinityTerm" => {
-                                rt::schema::object_field::<
-                                    __CrdField0,
-                                >(r, child, old, path, key);
-                            }
-                            "weight" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INT32,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["podAffinityTerm", "weight"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "podAffinityTerm" => {
-                                    seen += 1;
-                                    <__CrdField0 as rt::schema::ObjectSchema>::is_valid(child)
-                                }
-                                "weight" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::INT32)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 2usize
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -34839,92 +24623,27 @@ mod __crd_windows_security_context_options {
                     rt::shape::Property {
                         name: "gmsaCredentialSpec",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "gmsaCredentialSpecName",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "hostProcess",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "runAsUserName",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_0
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "gmsaCredentialSpec" | "gmsaCredentialSpecName"
-                            | "runAsUserName" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "hostProcess" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "gmsaCredentialSpec" | "gmsaCredentialSpecName"
-                                | "runAsUserName" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "hostProcess" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN)
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.

@@ -95,210 +95,38 @@ mod __crd_condition {
                     rt::shape::Property {
                         name: "lastTransitionTime",
                         shape: &SHAPE_1,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "message",
                         shape: &SHAPE_3,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "observedGeneration",
                         shape: &SHAPE_5,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "reason",
                         shape: &SHAPE_8,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "status",
                         shape: &SHAPE_10,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "type",
                         shape: &SHAPE_13,
+                        required: true,
                     },
                 ],
+                required: &["lastTransitionTime", "message", "reason", "status", "type"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_14
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            static NODE_15: rt::Node = rt::Node {
-                types: rt::openapi::Types::One(rt::openapi::JsonType::String),
-                format: "date-time",
-                ..rt::Node::EMPTY
-            };
-            static NODE_16: rt::Node = rt::Node {
-                types: rt::openapi::Types::One(rt::openapi::JsonType::String),
-                max_length: Some(32768i64),
-                ..rt::Node::EMPTY
-            };
-            static NODE_17: rt::Node = rt::Node {
-                types: rt::openapi::Types::One(rt::openapi::JsonType::Integer),
-                format: "int64",
-                minimum: Some(0f64),
-                ..rt::Node::EMPTY
-            };
-            static PATTERN_19: rt::regex::Pattern = rt::regex::Pattern::new(
-                "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$",
-            );
-            static NODE_18: rt::Node = rt::Node {
-                types: rt::openapi::Types::One(rt::openapi::JsonType::String),
-                max_length: Some(1024i64),
-                min_length: Some(1i64),
-                pattern: Some(&PATTERN_19),
-                ..rt::Node::EMPTY
-            };
-            static NODE_20: rt::Node = rt::Node {
-                types: rt::openapi::Types::One(rt::openapi::JsonType::String),
-                enum_values: &[
-                    rt::openapi::Lit::Str("True"),
-                    rt::openapi::Lit::Str("False"),
-                    rt::openapi::Lit::Str("Unknown"),
-                ],
-                enum_strings: Some(|s| matches!(s, "True" | "False" | "Unknown")),
-                ..rt::Node::EMPTY
-            };
-            static PATTERN_22: rt::regex::Pattern = rt::regex::Pattern::new(
-                "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$",
-            );
-            static NODE_21: rt::Node = rt::Node {
-                types: rt::openapi::Types::One(rt::openapi::JsonType::String),
-                max_length: Some(316i64),
-                pattern: Some(&PATTERN_22),
-                ..rt::Node::EMPTY
-            };
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "lastTransitionTime" => {
-                                rt::schema::leaf_field(r, child, old, path, key, &NODE_15);
-                            }
-                            "message" => {
-                                rt::schema::leaf_field(r, child, old, path, key, &NODE_16);
-                            }
-                            "observedGeneration" => {
-                                rt::schema::leaf_field(r, child, old, path, key, &NODE_17);
-                            }
-                            "reason" => {
-                                rt::schema::leaf_field(r, child, old, path, key, &NODE_18);
-                            }
-                            "status" => {
-                                rt::schema::leaf_field(r, child, old, path, key, &NODE_20);
-                            }
-                            "type" => {
-                                rt::schema::leaf_field(r, child, old, path, key, &NODE_21);
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(
-                        map,
-                        &["lastTransitionTime", "message", "reason", "status", "type"],
-                        path,
-                        r,
-                    );
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            static NODE_23: rt::Node = rt::Node {
-                types: rt::openapi::Types::One(rt::openapi::JsonType::String),
-                format: "date-time",
-                ..rt::Node::EMPTY
-            };
-            static NODE_24: rt::Node = rt::Node {
-                types: rt::openapi::Types::One(rt::openapi::JsonType::String),
-                max_length: Some(32768i64),
-                ..rt::Node::EMPTY
-            };
-            static NODE_25: rt::Node = rt::Node {
-                types: rt::openapi::Types::One(rt::openapi::JsonType::Integer),
-                format: "int64",
-                minimum: Some(0f64),
-                ..rt::Node::EMPTY
-            };
-            static PATTERN_27: rt::regex::Pattern = rt::regex::Pattern::new(
-                "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$",
-            );
-            static NODE_26: rt::Node = rt::Node {
-                types: rt::openapi::Types::One(rt::openapi::JsonType::String),
-                max_length: Some(1024i64),
-                min_length: Some(1i64),
-                pattern: Some(&PATTERN_27),
-                ..rt::Node::EMPTY
-            };
-            static NODE_28: rt::Node = rt::Node {
-                types: rt::openapi::Types::One(rt::openapi::JsonType::String),
-                enum_values: &[
-                    rt::openapi::Lit::Str("True"),
-                    rt::openapi::Lit::Str("False"),
-                    rt::openapi::Lit::Str("Unknown"),
-                ],
-                enum_strings: Some(|s| matches!(s, "True" | "False" | "Unknown")),
-                ..rt::Node::EMPTY
-            };
-            static PATTERN_30: rt::regex::Pattern = rt::regex::Pattern::new(
-                "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$",
-            );
-            static NODE_29: rt::Node = rt::Node {
-                types: rt::openapi::Types::One(rt::openapi::JsonType::String),
-                max_length: Some(316i64),
-                pattern: Some(&PATTERN_30),
-                ..rt::Node::EMPTY
-            };
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "lastTransitionTime" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &NODE_23)
-                                }
-                                "message" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &NODE_24)
-                                }
-                                "observedGeneration" => {
-                                    rt::openapi::leaf_ok(child, &NODE_25)
-                                }
-                                "reason" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &NODE_26)
-                                }
-                                "status" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &NODE_28)
-                                }
-                                "type" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &NODE_29)
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 5usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -423,10 +251,12 @@ mod __crd_label_selector {
                     rt::shape::Property {
                         name: "matchExpressions",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "matchLabels",
                         shape: &SHAPE_2,
+                        required: false,
                     },
                 ],
                 has_defaults: true,
@@ -467,139 +297,6 @@ mod __crd_label_selector {
                 }
             }
             Ok(())
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "matchExpressions" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::object_item::<
-                                                    __CrdField0,
-                                                >(r, item, item_old, p, i);
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "matchLabels" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::OBJECT,
-                                        None,
-                                        &mut |_, _| {},
-                                        &mut |map, r| {
-                                            for (key, child) in map.iter() {
-                                                if true {
-                                                    rt::schema::leaf_key(
-                                                        r,
-                                                        child,
-                                                        o,
-                                                        p,
-                                                        key,
-                                                        &rt::Node::STRING,
-                                                    );
-                                                }
-                                            }
-                                        },
-                                    ),
-                                    &|v, o| match (v, o) {
-                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                            rt::schema::fields_equal(
-                                                v,
-                                                o,
-                                                &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                            )
-                                        }
-                                        _ => rt::schema::leaf_equal(v, o),
-                                    },
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "matchExpressions" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| <__CrdField0 as rt::schema::ObjectSchema>::is_valid(
-                                                        item,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "matchLabels" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
-                                        && match child {
-                                            rt::Value::Object(map) => {
-                                                rt::openapi::all_fields(
-                                                    map,
-                                                    &mut |_, child| rt::openapi::leaf_ok(
-                                                        child,
-                                                        &rt::Node::STRING,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
         fn validate_embedded(
             value: &rt::Value,
@@ -786,117 +483,23 @@ mod __crd_label_selector_requirement {
                     rt::shape::Property {
                         name: "key",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "operator",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "values",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                 ],
+                required: &["key", "operator"],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_1
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "key" | "operator" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            "values" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::leaf_item(
-                                                    r,
-                                                    item,
-                                                    item_old,
-                                                    p,
-                                                    i,
-                                                    &rt::Node::STRING,
-                                                );
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                    rt::openapi::required(map, &["key", "operator"], path, r);
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        let mut seen = 0usize;
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "key" | "operator" => {
-                                    seen += 1;
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                "values" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| rt::openapi::leaf_ok(item, &rt::Node::STRING),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                _ => true,
-                            },
-                        ) && seen == 2usize
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -988,176 +591,32 @@ mod __crd_embedded_object_meta {
                     rt::shape::Property {
                         name: "annotations",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "finalizers",
                         shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "labels",
                         shape: &SHAPE_0,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "namespace",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
                 ..rt::shape::Shape::EMPTY
             };
             &SHAPE_2
-        }
-        fn validate_value(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            res: &mut rt::openapi::Res,
-        ) {
-            let node_res = rt::openapi::node(
-                value,
-                path,
-                &rt::Node::OBJECT,
-                None,
-                &mut |_, _| {},
-                &mut |map, r| {
-                    for (key, child) in map.iter() {
-                        match key.as_str() {
-                            "annotations" | "labels" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::OBJECT,
-                                        None,
-                                        &mut |_, _| {},
-                                        &mut |map, r| {
-                                            for (key, child) in map.iter() {
-                                                if true {
-                                                    rt::schema::leaf_key(
-                                                        r,
-                                                        child,
-                                                        o,
-                                                        p,
-                                                        key,
-                                                        &rt::Node::STRING,
-                                                    );
-                                                }
-                                            }
-                                        },
-                                    ),
-                                    &|v, o| match (v, o) {
-                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                            rt::schema::fields_equal(
-                                                v,
-                                                o,
-                                                &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                            )
-                                        }
-                                        _ => rt::schema::leaf_equal(v, o),
-                                    },
-                                );
-                            }
-                            "finalizers" => {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, _o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::ARRAY,
-                                        None,
-                                        &mut |items, r| {
-                                            for (i, item) in items.iter().enumerate() {
-                                                let item_old = None;
-                                                rt::schema::leaf_item(
-                                                    r,
-                                                    item,
-                                                    item_old,
-                                                    p,
-                                                    i,
-                                                    &rt::Node::STRING,
-                                                );
-                                            }
-                                        },
-                                        &mut |_, _| {},
-                                    ),
-                                    &rt::schema::leaf_equal,
-                                );
-                            }
-                            "name" | "namespace" => {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                            _ => {}
-                        }
-                    }
-                },
-            );
-            rt::schema::merge_ratcheted(
-                res,
-                node_res,
-                old,
-                &|old| { Self::ratchet_equal(value, old) },
-            );
-        }
-        fn is_valid(value: &rt::Value) -> bool {
-            rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                && match value {
-                    rt::Value::Object(map) => {
-                        rt::openapi::all_fields(
-                            map,
-                            &mut |key, child| match key.as_str() {
-                                "annotations" | "labels" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
-                                        && match child {
-                                            rt::Value::Object(map) => {
-                                                rt::openapi::all_fields(
-                                                    map,
-                                                    &mut |_, child| rt::openapi::leaf_ok(
-                                                        child,
-                                                        &rt::Node::STRING,
-                                                    ),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "finalizers" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                        && match child {
-                                            rt::Value::Array(items) => {
-                                                rt::openapi::all_items(
-                                                    items,
-                                                    &mut |item| rt::openapi::leaf_ok(item, &rt::Node::STRING),
-                                                )
-                                            }
-                                            _ => true,
-                                        }
-                                }
-                                "name" | "namespace" => {
-                                    rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                }
-                                _ => true,
-                            },
-                        )
-                    }
-                    _ => true,
-                }
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.

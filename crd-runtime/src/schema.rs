@@ -47,10 +47,14 @@ pub trait ObjectSchema {
     }
     /// OpenAPI validation of a node of this type; `old` is the correlated old value on
     /// update (ratcheting), `None` on create or when nothing correlates.
-    fn validate_value(value: &Value, old: Option<&Value>, path: &Path, res: &mut Res);
+    fn validate_value(value: &Value, old: Option<&Value>, path: &Path, res: &mut Res) {
+        crate::shape::validate(Self::shape(), value, old, path, res)
+    }
     /// Whether [`ObjectSchema::validate_value`] would find nothing (without
     /// ratcheting): a fast check for the common, valid case.
-    fn is_valid(value: &Value) -> bool;
+    fn is_valid(value: &Value) -> bool {
+        crate::shape::is_valid(Self::shape(), value)
+    }
     /// `CorrelatedObject.CachedDeepEqual` for a node of this type.
     fn ratchet_equal(value: &Value, old: &Value) -> bool {
         crate::shape::ratchet_equal(Self::shape(), value, old)
@@ -89,9 +93,11 @@ pub trait CustomResource: ObjectSchema + k8s_openapi::Resource + Serialize + Des
     const PRINTER_COLUMNS: &'static [crate::table::PrinterColumn<'static>] = &[];
 
     /// OpenAPI validation of the object's `status` alone (at `status`, ratcheted
-    /// against `old`'s), as the status subresource validates an update. Generated for
-    /// roots whose schema has a `status` property.
-    fn validate_status(_object: &Value, _old: Option<&Value>, _res: &mut Res) {}
+    /// against `old`'s), as the status subresource validates an update. Nothing for roots
+    /// whose schema has no `status` property.
+    fn validate_status(object: &Value, old: Option<&Value>, res: &mut Res) {
+        crate::shape::validate_status(Self::shape(), object, old, res)
+    }
 
     /// `x-kubernetes-validations` of the whole object (compiled CEL); `old` on update.
     /// Ratcheted failures go to `warnings` (see [`crate::rules`]).

@@ -12,13 +12,17 @@
 //!   pass (both decide per key from the key's schema alone);
 //! - [`default`]: `Default`;
 //! - [`ratchet_equal`]: `CorrelatedObject.CachedDeepEqual`;
-//! - [`validate_lists`]: `listtype.ValidateListSetsAndMaps`.
+//! - [`validate_lists`]: `listtype.ValidateListSetsAndMaps`;
+//! - [`validate`]: kube-openapi's `SchemaValidator` with the API server's ratcheting,
+//!   each node's own keywords checked by [`crate::openapi::node`];
+//! - [`is_valid`]: whether [`validate`] would find nothing, without building a
+//!   result (the fast path every valid object takes).
 
 use crate::errors::{ErrorList, Path};
 use crate::listtype::{self, ListType};
-use crate::openapi::{Lit, Node};
-use crate::ratchet::{self, CorrelationSchema};
-use crate::schema::{insert_default, prune_all, prune_items_unknown, record_pruned};
+use crate::openapi::{self, Branch, Junctors, Lit, Node, Res};
+use crate::ratchet::{self, CorrelationSchema, MapList};
+use crate::schema::{insert_default, merge_ratcheted, old_field, prune_all, prune_items_unknown, record_pruned};
 use serde_json::{Map, Value};
 
 /// One schema node of a generated type, as static data.
@@ -36,6 +40,11 @@ pub struct Shape {
     pub properties: &'static [Property],
     pub additional: Additional,
     pub items: Option<&'static Shape>,
+    pub required: &'static [&'static str],
+    pub all_of: &'static [&'static Shape],
+    pub any_of: &'static [&'static Shape],
+    pub one_of: &'static [&'static Shape],
+    pub not: Option<&'static Shape>,
     pub preserve_unknown_fields: bool,
     pub embedded_resource: bool,
     /// The root of a resource: pruned as an embedded resource (its `apiVersion`,
@@ -49,11 +58,12 @@ pub struct Shape {
     pub has_lists: bool,
 }
 
-/// A property: its name and schema.
+/// A property: its name and schema, and whether it is `required`.
 #[derive(Debug)]
 pub struct Property {
     pub name: &'static str,
     pub shape: &'static Shape,
+    pub required: bool,
 }
 
 /// `additionalProperties`.
@@ -76,6 +86,11 @@ impl Shape {
         properties: &[],
         additional: Additional::None,
         items: None,
+        required: &[],
+        all_of: &[],
+        any_of: &[],
+        one_of: &[],
+        not: None,
         preserve_unknown_fields: false,
         embedded_resource: false,
         resource_root: false,
@@ -125,12 +140,28 @@ impl Shape {
     /// The schema of property `name`.
     #[inline]
     pub fn property(&self, name: &str) -> Option<&'static Shape> {
+        self.property_entry(name).map(|p| p.shape)
+    }
+
+    /// The property entry of `name`.
+    #[inline]
+    fn property_entry(&self, name: &str) -> Option<&'static Property> {
         let props = self.properties;
         props
             .binary_search_by(|p| p.name.cmp(name))
             .ok()
             .and_then(|i| props.get(i))
-            .map(|p| p.shape)
+    }
+
+    fn has_junctors(&self) -> bool {
+        !self.all_of.is_empty() || !self.any_of.is_empty() || !self.one_of.is_empty() || self.not.is_some()
+    }
+
+    /// A node of a derived type whose field is `nullable` while the type's own node
+    /// is not: `null` there is valid and not validated further.
+    #[inline]
+    fn null_allowed_by_field(&'static self, value: &Value) -> bool {
+        self.of_type.is_some() && self.nullable && value.is_null() && !self.resolved().nullable
     }
 
     fn additional_schema(&self) -> Option<&'static Shape> {
@@ -370,4 +401,168 @@ pub fn validate_lists(shape: &'static Shape, value: &Value, path: &Path, errs: &
         }
         _ => {}
     }
+}
+
+// ---- validation ----
+
+/// OpenAPI validation of a generated type's node (`ObjectSchema::validate_value`):
+/// its result merged into `res`, with ratcheting against `old` (the correlated old
+/// value on update).
+pub fn validate(shape: &'static Shape, value: &Value, old: Option<&Value>, path: &Path, res: &mut Res) {
+    if shape.null_allowed_by_field(value) {
+        return;
+    }
+    let s = shape.resolved();
+    merge_ratcheted(res, node(s, value, old, path), old, &|old| ratchet_equal(s, value, old));
+}
+
+/// The status subresource's validation: the root's `status` property alone, as the
+/// root's walk validates it.
+pub fn validate_status(shape: &'static Shape, value: &Value, old: Option<&Value>, res: &mut Res) {
+    let s = shape.resolved();
+    if let (Some(child), Some(c)) = (value.get("status"), s.property("status")) {
+        validate(c, child, old_field(old, "status"), &Path::Root.field("status"), res);
+    }
+}
+
+/// `SchemaValidator.Validate` of one node: its own keywords, junctor branches
+/// (validated plainly, as kube-openapi validates sub-schemas: nothing below them
+/// ratchets), items, then the object walk.
+fn node(s: &'static Shape, v: &Value, old: Option<&Value>, path: &Path) -> Res {
+    let branch =
+        |b: &'static Shape| move |bv: &Value, bp: &Path, br: &mut Res| br.merge(node(b.resolved(), bv, None, bp));
+    let closures = |bs: &'static [&'static Shape]| bs.iter().map(|b| branch(b)).collect::<Vec<_>>();
+    let (all_of, any_of, one_of) = if s.has_junctors() {
+        (closures(s.all_of), closures(s.any_of), closures(s.one_of))
+    } else {
+        (Vec::new(), Vec::new(), Vec::new())
+    };
+    let not = s.not.map(branch);
+    let all_of: Vec<Branch> = all_of.iter().map(|b| b as Branch).collect();
+    let any_of: Vec<Branch> = any_of.iter().map(|b| b as Branch).collect();
+    let one_of: Vec<Branch> = one_of.iter().map(|b| b as Branch).collect();
+    let junctors = Junctors {
+        all_of: &all_of,
+        any_of: &any_of,
+        one_of: &one_of,
+        not: not.as_ref().map(|b| b as Branch),
+    };
+    openapi::node(
+        v,
+        path,
+        s.node,
+        s.has_junctors().then_some(&junctors),
+        &mut |elements, r| {
+            let Some(item) = s.items else {
+                return;
+            };
+            // Elements correlate with old ones only in a list of type map, by keys.
+            let old_list = match old {
+                Some(Value::Array(o)) if s.list_type == Some(ListType::Map) && !s.list_map_keys.is_empty() => {
+                    Some(MapList::with_keys(s.list_map_keys, o))
+                }
+                _ => None,
+            };
+            for (i, e) in elements.iter().enumerate() {
+                let old_e = old_list.as_ref().and_then(|l| l.get(e));
+                validate(item, e, old_e, &path.index(i), r);
+            }
+        },
+        &mut |map, r| object(s, map, old, path, r),
+    )
+}
+
+/// The object validator's walk: additionalProperties values (keys that are not
+/// properties), then properties (one pass over the entries), then `required`. At the
+/// resource root, `apiVersion` and `kind` do not ratchet.
+fn object(s: &'static Shape, map: &Map<String, Value>, old: Option<&Value>, path: &Path, r: &mut Res) {
+    match s.additional {
+        Additional::Bool(false) => {
+            for key in map.keys() {
+                if s.property_entry(key).is_none() {
+                    openapi::forbidden_property(key, path, r);
+                }
+            }
+        }
+        Additional::Schema(c) => {
+            for (key, child) in map {
+                if s.property_entry(key).is_none() {
+                    validate(c, child, old_field(old, key), &path.key(key), r);
+                }
+            }
+        }
+        _ => {}
+    }
+    if !s.properties.is_empty() {
+        for (key, child) in map {
+            if let Some(c) = s.property(key) {
+                let old = match key.as_str() {
+                    "apiVersion" | "kind" if s.resource_root => None,
+                    _ => old_field(old, key),
+                };
+                validate(c, child, old, &path.field(key), r);
+            }
+        }
+    }
+    if !s.required.is_empty() {
+        openapi::required(map, s.required, path, r);
+    }
+}
+
+// ---- the fast validity check ----
+
+/// Whether [`validate`] would find nothing at a node of `shape` (without ratcheting).
+pub fn is_valid(shape: &'static Shape, value: &Value) -> bool {
+    if shape.null_allowed_by_field(value) {
+        return true;
+    }
+    let s = shape.resolved();
+    if !openapi::leaf_ok(value, s.node) {
+        return false;
+    }
+    if s.has_junctors() && !junctors_ok(s, value) {
+        return false;
+    }
+    match value {
+        Value::Object(map) => object_ok(s, map),
+        Value::Array(items) => match s.items {
+            Some(item) => items.iter().all(|v| is_valid(item, v)),
+            None => true,
+        },
+        _ => true,
+    }
+}
+
+/// anyOf needs one valid branch, oneOf exactly one, allOf all, not none.
+fn junctors_ok(s: &Shape, value: &Value) -> bool {
+    (s.any_of.is_empty() || s.any_of.iter().any(|b| is_valid(b, value)))
+        && (s.one_of.is_empty() || s.one_of.iter().filter(|b| is_valid(b, value)).count() == 1)
+        && s.all_of.iter().all(|b| is_valid(b, value))
+        && !s.not.is_some_and(|b| is_valid(b, value))
+}
+
+fn object_ok(s: &'static Shape, map: &Map<String, Value>) -> bool {
+    if s.properties.is_empty() && matches!(s.additional, Additional::None | Additional::Bool(true)) {
+        return s.required.iter().all(|k| map.contains_key(*k));
+    }
+    // Required properties are counted as the pass meets them, which saves a lookup
+    // each; names beyond the properties (or repeated) are looked up.
+    let mut seen = 0;
+    for (key, child) in map {
+        let ok = match s.property_entry(key) {
+            Some(p) => {
+                seen += usize::from(p.required);
+                is_valid(p.shape, child)
+            }
+            None => match s.additional {
+                Additional::Schema(c) => is_valid(c, child),
+                Additional::Bool(false) => false,
+                _ => true,
+            },
+        };
+        if !ok {
+            return false;
+        }
+    }
+    seen == s.required.len() || s.required.iter().all(|k| map.contains_key(*k))
 }

@@ -102,25 +102,6 @@ impl<'a> AdmitEmitter<'a> {
         // The resource root is pruned, coerced and validated as an embedded resource.
 
         let shape = self.shape_fn(s, this, is_root);
-        let validate = {
-            let node = self.node_expr(s, &quote!(value), &quote!(old), &quote!(path), None, is_root);
-            let statics = self.take_statics();
-            quote! {
-                #( #statics )*
-                let node_res = #node;
-                #rt::schema::merge_ratcheted(res, node_res, old, &|old| {
-                    Self::ratchet_equal(value, old)
-                });
-            }
-        };
-        let is_valid = {
-            let ok = self.ok_expr(s, &quote!(value), this);
-            let statics = self.take_statics();
-            quote! {
-                #( #statics )*
-                #ok
-            }
-        };
         let coerce = if has_embedded_below(s) || (s.embedded_resource && !is_root) {
             let body = self.coerce_node(s, this, s.embedded_resource && !is_root);
             quote! {
@@ -145,27 +126,8 @@ impl<'a> AdmitEmitter<'a> {
         } else {
             TokenStream::new()
         };
-        // The status subresource validates the `status` stanza alone, as the root's
-        // walk validates that property.
-        let validate_status = s.properties.get("status").filter(|_| is_root).map(|status| {
-            let pos = Pos::Field {
-                old: quote!(old),
-                path: quote!(&#rt::Path::Root),
-                key: quote!("status"),
-            };
-            let stmt = self.child_stmt(status, &quote!(child), &pos, this);
-            let statics = self.take_statics();
-            quote! {
-                fn validate_status(value: &#rt::Value, old: Option<&#rt::Value>, r: &mut #rt::openapi::Res) {
-                    #( #statics )*
-                    if let Some(child) = value.get("status") {
-                        #stmt
-                    }
-                }
-            }
-        });
         let root_impl = match &t.body {
-            TypeBody::Root(root) => self.custom_resource_impl(&name, root.crd, root.version, rules, validate_status),
+            TypeBody::Root(root) => self.custom_resource_impl(&name, root.crd, root.version, rules),
             _ => TokenStream::new(),
         };
         quote! {
@@ -173,19 +135,6 @@ impl<'a> AdmitEmitter<'a> {
                 #shape
 
                 #coerce
-
-                fn validate_value(
-                    value: &#rt::Value,
-                    old: Option<&#rt::Value>,
-                    path: &#rt::Path,
-                    res: &mut #rt::openapi::Res,
-                ) {
-                    #validate
-                }
-
-                fn is_valid(value: &#rt::Value) -> bool {
-                    #is_valid
-                }
 
                 #embedded_fn
 
@@ -236,7 +185,8 @@ impl<'a> AdmitEmitter<'a> {
                 props.sort_by(|a, b| a.0.cmp(b.0));
                 let props = props.into_iter().map(|(k, c)| {
                     let c = self.shape_static(c, this, false, defs);
-                    quote!(#rt::shape::Property { name: #k, shape: &#c })
+                    let required = s.required.contains(k);
+                    quote!(#rt::shape::Property { name: #k, shape: &#c, required: #required })
                 });
                 fields.push(quote!(properties: &[ #( #props ),* ]));
             }
@@ -253,6 +203,24 @@ impl<'a> AdmitEmitter<'a> {
             if let Some(items) = &s.items {
                 let c = self.shape_static(items, this, false, defs);
                 fields.push(quote!(items: Some(&#c)));
+            }
+            if !s.required.is_empty() {
+                let required = &s.required;
+                fields.push(quote!(required: &[ #( #required ),* ]));
+            }
+            for (name, branches) in [("all_of", &s.all_of), ("any_of", &s.any_of), ("one_of", &s.one_of)] {
+                if !branches.is_empty() {
+                    let name = format_ident!("{}", name);
+                    let branches: Vec<TokenStream> = branches
+                        .iter()
+                        .map(|b| self.shape_static(b, this, false, defs))
+                        .collect();
+                    fields.push(quote!(#name: &[ #( &#branches ),* ]));
+                }
+            }
+            if let Some(not) = &s.not {
+                let not = self.shape_static(not, this, false, defs);
+                fields.push(quote!(not: Some(&#not)));
             }
             if s.preserve_unknown_fields {
                 fields.push(quote!(preserve_unknown_fields: true));
@@ -312,7 +280,6 @@ impl<'a> AdmitEmitter<'a> {
         crd: &ir::Crd,
         v: &ir::Version,
         rules: Option<TokenStream>,
-        validate_status: Option<TokenStream>,
     ) -> TokenStream {
         let rt = rt();
         let namespaced = crd.scope == ir::Scope::Namespaced;
@@ -374,7 +341,6 @@ impl<'a> AdmitEmitter<'a> {
                 const SCALE: Option<#rt::admission::ScalePaths<'static>> = #scale;
                 const STATUS: bool = #status;
                 #printer_columns
-                #validate_status
                 #rules
             }
         }
@@ -482,364 +448,6 @@ impl<'a> AdmitEmitter<'a> {
         s.properties.is_empty()
             && s.additional_properties_schema().is_none()
             && !(s.items.is_some() && s.list_type == Some(ListType::Map) && !s.list_map_keys.is_empty())
-    }
-
-    /// A node validated by its own keywords alone (`required` is checked by the
-    /// object walk, so a node with only `required`, as junctor branches often are, is
-    /// not a leaf).
-    fn is_leaf(s: &Schema) -> bool {
-        s.properties.is_empty()
-            && s.required.is_empty()
-            && s.additional_properties.is_none()
-            && s.items.is_none()
-            && s.all_of.is_empty()
-            && s.any_of.is_empty()
-            && s.one_of.is_empty()
-            && s.not.is_none()
-    }
-
-    /// A statement validating the child `v` of `s` at `pos` into `r`, with ratcheting.
-    fn child_stmt(&self, s: &Schema, v: &TokenStream, pos: &Pos, this: Option<*const Schema>) -> TokenStream {
-        let rt = rt();
-        if let Some(t) = self.named_type(s, this) {
-            let stmt = match pos {
-                Pos::Field { old, path, key } => quote!(#rt::schema::object_field::<#t>(r, #v, #old, #path, #key);),
-                Pos::Key { old, path } => quote!(#rt::schema::object_key::<#t>(r, #v, #old, #path, key);),
-                Pos::Item { old, path } => quote!(#rt::schema::object_item::<#t>(r, #v, #old, #path, i);),
-            };
-            if s.rust_type.is_some() && s.nullable {
-                // A nullable field of a derived type: the type's own node is not nullable.
-                return quote!(if !#v.is_null() { #stmt });
-            }
-            return stmt;
-        }
-        if Self::is_leaf(s) {
-            let node = self.node_static(s);
-            return match pos {
-                Pos::Field { old, path, key } => quote!(#rt::schema::leaf_field(r, #v, #old, #path, #key, &#node);),
-                Pos::Key { old, path } => quote!(#rt::schema::leaf_key(r, #v, #old, #path, key, &#node);),
-                Pos::Item { old, path } => quote!(#rt::schema::leaf_item(r, #v, #old, #path, i, &#node);),
-            };
-        }
-        let node = self.node_expr(s, &quote!(v), &quote!(o), &quote!(p), this, false);
-        let equal = self.equal_node(s, quote!(v), quote!(o), this);
-        let o_param = if uses_ident(&node, "o") { quote!(o) } else { quote!(_o) };
-        let equal = if equal.to_string() == quote!(#rt::schema::leaf_equal(v, o)).to_string() {
-            quote!(&#rt::schema::leaf_equal)
-        } else {
-            quote!(&|v, o| #equal)
-        };
-        let (old, path) = match pos {
-            Pos::Field { old, path, key } => (quote!(#rt::schema::old_field(#old, #key)), quote!(&#path.field(#key))),
-            Pos::Key { old, path } => (quote!(#rt::schema::old_field(#old, key)), quote!(&#path.key(key))),
-            Pos::Item { old, path } => (quote!(#old), quote!(&#path.index(i))),
-        };
-        quote! {
-            #rt::schema::composite(
-                r,
-                #v,
-                #old,
-                #path,
-                &|v, #o_param, p| #node,
-                #equal,
-            );
-        }
-    }
-
-    /// An expression: the `Res` of validating node `s` at `v` (`&Value`), correlated
-    /// old value `o`, path `p` (`&Path`). At the resource root, `apiVersion` and `kind`
-    /// do not ratchet.
-    fn node_expr(
-        &self,
-        s: &Schema,
-        v: &TokenStream,
-        o: &TokenStream,
-        p: &TokenStream,
-        this: Option<*const Schema>,
-        is_root: bool,
-    ) -> TokenStream {
-        let rt = rt();
-        let node = self.node_static(s);
-        if Self::is_leaf(s) {
-            return quote!(#rt::openapi::leaf(#v, #p, &#node));
-        }
-        let junctors = self.junctors_expr(s, this);
-        let items = match &s.items {
-            Some(items) => {
-                let item_old = match (s.list_type, s.list_map_keys.is_empty()) {
-                    (Some(ListType::Map), false) => {
-                        let keys = &s.list_map_keys;
-                        quote!(#rt::ratchet::map_list_old(items, #o, i, &[ #( #keys ),* ]))
-                    }
-                    _ => quote!(None),
-                };
-                let child = self.child_stmt(
-                    items,
-                    &quote!(item),
-                    &Pos::Item {
-                        old: quote!(item_old),
-                        path: p.clone(),
-                    },
-                    this,
-                );
-                quote! {
-                    &mut |items, r| {
-                        for (i, item) in items.iter().enumerate() {
-                            let item_old = #item_old;
-                            #child
-                        }
-                    }
-                }
-            }
-            None => quote!(&mut |_, _| {}),
-        };
-        let object = self.object_closure(s, o, p, this, is_root);
-        quote!(#rt::openapi::node(#v, #p, &#node, #junctors, #items, #object))
-    }
-
-    fn junctors_expr(&self, s: &Schema, this: Option<*const Schema>) -> TokenStream {
-        let rt = rt();
-        if s.all_of.is_empty() && s.any_of.is_empty() && s.one_of.is_empty() && s.not.is_none() {
-            return quote!(None);
-        }
-        // Branches are validated plainly, as kube-openapi validates sub-schemas: no
-        // old value, so nothing below them ratchets.
-        let branch = |b: &Schema| -> TokenStream {
-            let node = self.node_expr(b, &quote!(bv), &quote!(None), &quote!(bp), this, false);
-            quote!(&|bv: &#rt::Value, bp: &#rt::Path, br: &mut #rt::openapi::Res| br.merge(#node))
-        };
-        let list = |bs: &[Schema]| -> TokenStream {
-            let items = bs.iter().map(branch);
-            quote!(&[ #( #items ),* ])
-        };
-        let all_of = list(&s.all_of);
-        let any_of = list(&s.any_of);
-        let one_of = list(&s.one_of);
-        let not = match &s.not {
-            Some(n) => {
-                let b = branch(n);
-                quote!(Some(#b))
-            }
-            None => quote!(None),
-        };
-        quote!(Some(&#rt::openapi::Junctors { all_of: #all_of, any_of: #any_of, one_of: #one_of, not: #not }))
-    }
-
-    /// The object validator's walk: additionalProperties values (keys that are not
-    /// properties), then properties in name order (one pass over the sorted entries),
-    /// then `required`.
-    fn object_closure(
-        &self,
-        s: &Schema,
-        o: &TokenStream,
-        p: &TokenStream,
-        this: Option<*const Schema>,
-        is_root: bool,
-    ) -> TokenStream {
-        let rt = rt();
-        let mut props: Vec<(&String, &Schema)> = s.properties.iter().collect();
-        props.sort_by(|a, b| a.0.cmp(b.0));
-        let names: Vec<&String> = props.iter().map(|(k, _)| *k).collect();
-        let not_property = if names.is_empty() {
-            quote!(true)
-        } else {
-            quote!(!matches!(key.as_str(), #( #names )|* ))
-        };
-        let additional = match &s.additional_properties {
-            Some(AdditionalProperties::Bool(false)) => quote! {
-                for key in map.keys() {
-                    if #not_property {
-                        #rt::openapi::forbidden_property(key, #p, r);
-                    }
-                }
-            },
-            Some(AdditionalProperties::Schema(ap)) => {
-                let child = self.child_stmt(
-                    ap,
-                    &quote!(child),
-                    &Pos::Key {
-                        old: o.clone(),
-                        path: p.clone(),
-                    },
-                    this,
-                );
-                quote! {
-                    for (key, child) in map.iter() {
-                        if #not_property {
-                            #child
-                        }
-                    }
-                }
-            }
-            _ => TokenStream::new(),
-        };
-        let properties = (!props.is_empty()).then(|| {
-            // Arms with the same code (leaves with the same keywords) share one arm.
-            let mut arms: Vec<(Vec<&String>, String, TokenStream)> = Vec::new();
-            for (k, prop) in &props {
-                let old = if is_root && (k.as_str() == "apiVersion" || k.as_str() == "kind") {
-                    quote!(None)
-                } else {
-                    o.clone()
-                };
-                let child = self.child_stmt(
-                    prop,
-                    &quote!(child),
-                    &Pos::Field {
-                        old,
-                        path: p.clone(),
-                        key: quote!(key),
-                    },
-                    this,
-                );
-                let text = child.to_string();
-                let shareable = !text.contains("NODE_");
-                match arms.iter_mut().find(|(_, t, _)| shareable && *t == text) {
-                    Some((keys, _, _)) => keys.push(k),
-                    None => arms.push((vec![k], text, child)),
-                }
-            }
-            let arms = arms
-                .into_iter()
-                .map(|(keys, _, child)| (quote!(#( #keys )|*), quote!({ #child })))
-                .collect();
-            let body = match_arms(quote!(key.as_str()), arms, None);
-            quote! {
-                for (key, child) in map.iter() {
-                    #body
-                }
-            }
-        });
-        let required = (!s.required.is_empty()).then(|| {
-            let req = &s.required;
-            quote!(#rt::openapi::required(map, &[ #( #req ),* ], #p, r);)
-        });
-        if additional.is_empty() && properties.is_none() && required.is_none() {
-            return quote!(&mut |_, _| {});
-        }
-        quote! {
-            &mut |map, r| {
-                #additional
-                #properties
-                #required
-            }
-        }
-    }
-
-    // ---- fast validity check ----
-
-    /// A `bool` expression: whether node `s` validates `v` (`&Value`) without error.
-    fn ok_expr(&self, s: &Schema, v: &TokenStream, this: Option<*const Schema>) -> TokenStream {
-        let rt = rt();
-        if let Some(t) = self.named_type(s, this) {
-            if s.rust_type.is_some() && s.nullable {
-                // A nullable field of a derived type: the type's own node is not nullable.
-                let t = qualified(&t, s);
-                return quote!((#v.is_null() || #t::is_valid(#v)));
-            }
-            let t = qualified(&t, s);
-            return quote!(#t::is_valid(#v));
-        }
-        let node = self.node_static(s);
-        let own = quote!(#rt::openapi::leaf_ok(#v, &#node));
-        if Self::is_leaf(s) {
-            return own;
-        }
-        let mut parts = vec![own];
-        // Junctors: anyOf needs one valid branch, oneOf exactly one, allOf all, not none.
-        let branches = |bs: &[Schema]| -> Vec<TokenStream> { bs.iter().map(|b| self.ok_expr(b, v, this)).collect() };
-        if !s.any_of.is_empty() {
-            let b = branches(&s.any_of);
-            parts.push(quote!((#( #b )||*)));
-        }
-        if !s.one_of.is_empty() {
-            let b = branches(&s.one_of);
-            parts.push(quote!(([ #( #b ),* ].iter().filter(|ok| **ok).count() == 1)));
-        }
-        if !s.all_of.is_empty() {
-            let b = branches(&s.all_of);
-            parts.push(quote!((#( #b )&&*)));
-        }
-        if let Some(n) = &s.not {
-            let b = self.ok_expr(n, v, this);
-            parts.push(quote!(!(#b)));
-        }
-        let mut arms = Vec::new();
-        if !s.properties.is_empty() || s.additional_properties.is_some() || !s.required.is_empty() {
-            // Property arms, grouping those with the same check.
-            let mut props: Vec<(Vec<&String>, String, TokenStream)> = Vec::new();
-            for (k, prop) in &s.properties {
-                let ok = self.ok_expr(prop, &quote!(child), this);
-                // Required and optional properties never share an arm (only required
-                // ones are counted).
-                let text = format!("{}{}", s.required.contains(k), ok);
-                let shareable = !text.contains("NODE_");
-                match props.iter_mut().find(|(_, t, _)| shareable && *t == text) {
-                    Some((keys, _, _)) => keys.push(k),
-                    None => props.push((vec![k], text, ok)),
-                }
-            }
-            // Required properties are counted as the pass meets them, which saves a
-            // lookup each (names beyond the properties are looked up).
-            let required: Vec<&String> = s.required.iter().filter(|r| s.properties.contains_key(*r)).collect();
-            let prop_arms: Vec<Arm> = props
-                .into_iter()
-                .map(|(keys, _, ok)| {
-                    let required_here = keys.iter().filter(|k| required.contains(k)).count();
-                    if required_here == 0 {
-                        (quote!(#( #keys )|*), ok)
-                    } else {
-                        (quote!(#( #keys )|*), quote!({ seen += 1; #ok }))
-                    }
-                })
-                .collect();
-            let n_required = required.len();
-            let others: Vec<&String> = s.required.iter().filter(|r| !s.properties.contains_key(*r)).collect();
-            let other = match &s.additional_properties {
-                Some(AdditionalProperties::Schema(ap)) => self.ok_expr(ap, &quote!(child), this),
-                Some(AdditionalProperties::Bool(false)) => quote!(false),
-                _ => quote!(true),
-            };
-            let body = match_arms(quote!(key.as_str()), prop_arms, Some(other));
-            let mut checks = Vec::new();
-            if body.to_string() != "true" {
-                let (key_param, child_param) = (param("key", &body), param("child", &body));
-                checks.push(quote!(#rt::openapi::all_fields(map, &mut |#key_param, #child_param| #body)));
-            }
-            if n_required > 0 {
-                checks.push(quote!(seen == #n_required));
-            }
-            checks.extend(others.iter().map(|r| quote!(map.contains_key(#r))));
-            if !checks.is_empty() {
-                let init = (n_required > 0).then(|| quote!(let mut seen = 0usize;));
-                arms.push((
-                    quote!(#rt::Value::Object(map)),
-                    quote!({
-                        #init
-                        #( #checks )&&*
-                    }),
-                ));
-            }
-        }
-        if let Some(items) = &s.items {
-            let ok = match self.named_type(items, this) {
-                Some(t) => {
-                    let t = qualified(&t, items);
-                    quote!(#t::is_valid(item))
-                }
-                None => self.ok_expr(items, &quote!(item), this),
-            };
-            if ok.to_string() != "true" {
-                arms.push((
-                    quote!(#rt::Value::Array(items)),
-                    quote!(#rt::openapi::all_items(items, &mut |item| #ok)),
-                ));
-            }
-        }
-        if !arms.is_empty() {
-            parts.push(match_arms(v.clone(), arms, Some(quote!(true))));
-        }
-        quote!(#( #parts )&&*)
     }
 
     // ---- ratchet equality ----
@@ -1202,24 +810,6 @@ pub(crate) fn uses_ident(tokens: &TokenStream, name: &str) -> bool {
         proc_macro2::TokenTree::Group(g) => uses_ident(&g.stream(), name),
         _ => false,
     })
-}
-
-/// Where a child sits: `old` is the parent's correlated old value (for a field or
-/// key) or the element's own (for an item); `path` is the parent's path.
-enum Pos {
-    Field {
-        old: TokenStream,
-        path: TokenStream,
-        key: TokenStream,
-    },
-    Key {
-        old: TokenStream,
-        path: TokenStream,
-    },
-    Item {
-        old: TokenStream,
-        path: TokenStream,
-    },
 }
 
 /// The node's `type` as the runtime's validator sees it.

@@ -135,6 +135,7 @@ pub mod embedded_example_com {
                         rt::shape::Property {
                             name: "spec",
                             shape: &SHAPE_0,
+                            required: false,
                         },
                     ],
                     resource_root: true,
@@ -158,50 +159,6 @@ pub mod embedded_example_com {
                     }
                 }
                 Ok(())
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &rt::Node::OBJECT,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            if matches!(key.as_str(), "spec") {
-                                rt::schema::object_field::<
-                                    WrapperSpec,
-                                >(r, child, old, path, key);
-                            }
-                        }
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "spec" => WrapperSpec::is_valid(child),
-                                    _ => true,
-                                },
-                            )
-                        }
-                        _ => true,
-                    }
             }
             fn validate_embedded(
                 value: &rt::Value,
@@ -256,10 +213,12 @@ pub mod embedded_example_com {
                         rt::shape::Property {
                             name: "raw",
                             shape: &SHAPE_2,
+                            required: false,
                         },
                         rt::shape::Property {
                             name: "template",
                             shape: &SHAPE_3,
+                            required: false,
                         },
                     ],
                     ..rt::shape::Shape::EMPTY
@@ -312,64 +271,6 @@ pub mod embedded_example_com {
                     }
                 }
                 Ok(())
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &rt::Node::OBJECT,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            match key.as_str() {
-                                "raw" => {
-                                    rt::schema::leaf_field(
-                                        r,
-                                        child,
-                                        old,
-                                        path,
-                                        key,
-                                        &rt::Node::OBJECT,
-                                    );
-                                }
-                                "template" => {
-                                    rt::schema::object_field::<
-                                        WrapperSpecTemplate,
-                                    >(r, child, old, path, key);
-                                }
-                                _ => {}
-                            }
-                        }
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "raw" => rt::openapi::leaf_ok(child, &rt::Node::OBJECT),
-                                    "template" => WrapperSpecTemplate::is_valid(child),
-                                    _ => true,
-                                },
-                            )
-                        }
-                        _ => true,
-                    }
             }
             fn validate_embedded(
                 value: &rt::Value,
@@ -432,6 +333,7 @@ pub mod embedded_example_com {
                         rt::shape::Property {
                             name: "data",
                             shape: &SHAPE_5,
+                            required: false,
                         },
                     ],
                     embedded_resource: true,
@@ -454,98 +356,6 @@ pub mod embedded_example_com {
                     }
                 }
                 Ok(())
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &rt::Node::OBJECT,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            if matches!(key.as_str(), "data") {
-                                rt::schema::composite(
-                                    r,
-                                    child,
-                                    rt::schema::old_field(old, key),
-                                    &path.field(key),
-                                    &|v, o, p| rt::openapi::node(
-                                        v,
-                                        p,
-                                        &rt::Node::OBJECT,
-                                        None,
-                                        &mut |_, _| {},
-                                        &mut |map, r| {
-                                            for (key, child) in map.iter() {
-                                                if true {
-                                                    rt::schema::leaf_key(
-                                                        r,
-                                                        child,
-                                                        o,
-                                                        p,
-                                                        key,
-                                                        &rt::Node::STRING,
-                                                    );
-                                                }
-                                            }
-                                        },
-                                    ),
-                                    &|v, o| match (v, o) {
-                                        (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                            rt::schema::fields_equal(
-                                                v,
-                                                o,
-                                                &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                            )
-                                        }
-                                        _ => rt::schema::leaf_equal(v, o),
-                                    },
-                                );
-                            }
-                        }
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "data" => {
-                                        rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
-                                            && match child {
-                                                rt::Value::Object(map) => {
-                                                    rt::openapi::all_fields(
-                                                        map,
-                                                        &mut |_, child| rt::openapi::leaf_ok(
-                                                            child,
-                                                            &rt::Node::STRING,
-                                                        ),
-                                                    )
-                                                }
-                                                _ => true,
-                                            }
-                                    }
-                                    _ => true,
-                                },
-                            )
-                        }
-                        _ => true,
-                    }
             }
             fn validate_embedded(
                 value: &rt::Value,

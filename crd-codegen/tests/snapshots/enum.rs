@@ -134,6 +134,7 @@ pub mod enums_example_com {
                         rt::shape::Property {
                             name: "spec",
                             shape: &SHAPE_0,
+                            required: false,
                         },
                     ],
                     resource_root: true,
@@ -141,50 +142,6 @@ pub mod enums_example_com {
                     ..rt::shape::Shape::EMPTY
                 };
                 &SHAPE_1
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &rt::Node::OBJECT,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            if matches!(key.as_str(), "spec") {
-                                rt::schema::object_field::<
-                                    MatcherSpec,
-                                >(r, child, old, path, key);
-                            }
-                        }
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "spec" => MatcherSpec::is_valid(child),
-                                    _ => true,
-                                },
-                            )
-                        }
-                        _ => true,
-                    }
             }
         }
 
@@ -308,242 +265,39 @@ pub mod enums_example_com {
                         rt::shape::Property {
                             name: "level",
                             shape: &SHAPE_3,
+                            required: false,
                         },
                         rt::shape::Property {
                             name: "mode",
                             shape: &SHAPE_5,
+                            required: false,
                         },
                         rt::shape::Property {
                             name: "operator",
                             shape: &SHAPE_7,
+                            required: true,
                         },
                         rt::shape::Property {
                             name: "policy",
                             shape: &SHAPE_9,
+                            required: false,
                         },
                         rt::shape::Property {
                             name: "protocol",
                             shape: &SHAPE_11,
+                            required: false,
                         },
                         rt::shape::Property {
                             name: "rules",
                             shape: &SHAPE_13,
+                            required: false,
                         },
                     ],
+                    required: &["operator"],
                     has_defaults: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &SHAPE_14
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                static NODE_15: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One(rt::openapi::JsonType::Integer),
-                    enum_values: &[
-                        rt::openapi::Lit::Int(1i64),
-                        rt::openapi::Lit::Int(2i64),
-                        rt::openapi::Lit::Int(3i64),
-                    ],
-                    enum_strings: Some(|_| false),
-                    ..rt::Node::EMPTY
-                };
-                static NODE_16: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
-                    nullable: true,
-                    enum_values: &[
-                        rt::openapi::Lit::Str("fast"),
-                        rt::openapi::Lit::Str("slow"),
-                        rt::openapi::Lit::Null,
-                    ],
-                    enum_strings: Some(|s| matches!(s, "fast" | "slow")),
-                    ..rt::Node::EMPTY
-                };
-                static NODE_17: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
-                    enum_values: &[
-                        rt::openapi::Lit::Str("="),
-                        rt::openapi::Lit::Str("!="),
-                        rt::openapi::Lit::Str("=~"),
-                        rt::openapi::Lit::Str("!~"),
-                    ],
-                    enum_strings: Some(|s| matches!(s, "=" | "!=" | "=~" | "!~")),
-                    ..rt::Node::EMPTY
-                };
-                static NODE_18: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
-                    enum_values: &[
-                        rt::openapi::Lit::Str("Always"),
-                        rt::openapi::Lit::Str("IfNotPresent"),
-                        rt::openapi::Lit::Str("Never"),
-                    ],
-                    enum_strings: Some(|s| {
-                        matches!(s, "Always" | "IfNotPresent" | "Never")
-                    }),
-                    ..rt::Node::EMPTY
-                };
-                static NODE_19: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
-                    enum_values: &[
-                        rt::openapi::Lit::Str("TCP"),
-                        rt::openapi::Lit::Str("tcp"),
-                        rt::openapi::Lit::Str("UDP"),
-                    ],
-                    enum_strings: Some(|s| matches!(s, "TCP" | "tcp" | "UDP")),
-                    ..rt::Node::EMPTY
-                };
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &rt::Node::OBJECT,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            match key.as_str() {
-                                "level" => {
-                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_15);
-                                }
-                                "mode" => {
-                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_16);
-                                }
-                                "operator" => {
-                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_17);
-                                }
-                                "policy" => {
-                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_18);
-                                }
-                                "protocol" => {
-                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_19);
-                                }
-                                "rules" => {
-                                    rt::schema::composite(
-                                        r,
-                                        child,
-                                        rt::schema::old_field(old, key),
-                                        &path.field(key),
-                                        &|v, _o, p| rt::openapi::node(
-                                            v,
-                                            p,
-                                            &rt::Node::ARRAY,
-                                            None,
-                                            &mut |items, r| {
-                                                for (i, item) in items.iter().enumerate() {
-                                                    let item_old = None;
-                                                    rt::schema::object_item::<
-                                                        MatcherSpecRules,
-                                                    >(r, item, item_old, p, i);
-                                                }
-                                            },
-                                            &mut |_, _| {},
-                                        ),
-                                        &rt::schema::leaf_equal,
-                                    );
-                                }
-                                _ => {}
-                            }
-                        }
-                        rt::openapi::required(map, &["operator"], path, r);
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                static NODE_20: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One(rt::openapi::JsonType::Integer),
-                    enum_values: &[
-                        rt::openapi::Lit::Int(1i64),
-                        rt::openapi::Lit::Int(2i64),
-                        rt::openapi::Lit::Int(3i64),
-                    ],
-                    enum_strings: Some(|_| false),
-                    ..rt::Node::EMPTY
-                };
-                static NODE_21: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
-                    nullable: true,
-                    enum_values: &[
-                        rt::openapi::Lit::Str("fast"),
-                        rt::openapi::Lit::Str("slow"),
-                        rt::openapi::Lit::Null,
-                    ],
-                    enum_strings: Some(|s| matches!(s, "fast" | "slow")),
-                    ..rt::Node::EMPTY
-                };
-                static NODE_22: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
-                    enum_values: &[
-                        rt::openapi::Lit::Str("="),
-                        rt::openapi::Lit::Str("!="),
-                        rt::openapi::Lit::Str("=~"),
-                        rt::openapi::Lit::Str("!~"),
-                    ],
-                    enum_strings: Some(|s| matches!(s, "=" | "!=" | "=~" | "!~")),
-                    ..rt::Node::EMPTY
-                };
-                static NODE_23: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
-                    enum_values: &[
-                        rt::openapi::Lit::Str("Always"),
-                        rt::openapi::Lit::Str("IfNotPresent"),
-                        rt::openapi::Lit::Str("Never"),
-                    ],
-                    enum_strings: Some(|s| {
-                        matches!(s, "Always" | "IfNotPresent" | "Never")
-                    }),
-                    ..rt::Node::EMPTY
-                };
-                static NODE_24: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
-                    enum_values: &[
-                        rt::openapi::Lit::Str("TCP"),
-                        rt::openapi::Lit::Str("tcp"),
-                        rt::openapi::Lit::Str("UDP"),
-                    ],
-                    enum_strings: Some(|s| matches!(s, "TCP" | "tcp" | "UDP")),
-                    ..rt::Node::EMPTY
-                };
-                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            let mut seen = 0usize;
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "level" => rt::openapi::leaf_ok(child, &NODE_20),
-                                    "mode" => rt::openapi::leaf_ok(child, &NODE_21),
-                                    "operator" => {
-                                        seen += 1;
-                                        rt::openapi::leaf_ok(child, &NODE_22)
-                                    }
-                                    "policy" => rt::openapi::leaf_ok(child, &NODE_23),
-                                    "protocol" => rt::openapi::leaf_ok(child, &NODE_24),
-                                    "rules" => {
-                                        rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                            && match child {
-                                                rt::Value::Array(items) => {
-                                                    rt::openapi::all_items(
-                                                        items,
-                                                        &mut |item| MatcherSpecRules::is_valid(item),
-                                                    )
-                                                }
-                                                _ => true,
-                                            }
-                                    }
-                                    _ => true,
-                                },
-                            ) && seen == 1usize
-                        }
-                        _ => true,
-                    }
             }
         }
 
@@ -645,7 +399,7 @@ pub mod enums_example_com {
 
         impl rt::schema::ObjectSchema for MatcherSpecRules {
             fn shape() -> &'static rt::shape::Shape {
-                static NODE_25: rt::Node = rt::Node {
+                static NODE_15: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     enum_values: &[
                         rt::openapi::Lit::Str("Always"),
@@ -657,87 +411,22 @@ pub mod enums_example_com {
                     }),
                     ..rt::Node::EMPTY
                 };
-                static SHAPE_26: rt::shape::Shape = rt::shape::Shape {
-                    node: &NODE_25,
+                static SHAPE_16: rt::shape::Shape = rt::shape::Shape {
+                    node: &NODE_15,
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_27: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_17: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
                     properties: &[
                         rt::shape::Property {
                             name: "policy",
-                            shape: &SHAPE_26,
+                            shape: &SHAPE_16,
+                            required: false,
                         },
                     ],
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_27
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                static NODE_28: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
-                    enum_values: &[
-                        rt::openapi::Lit::Str("Always"),
-                        rt::openapi::Lit::Str("IfNotPresent"),
-                        rt::openapi::Lit::Str("Never"),
-                    ],
-                    enum_strings: Some(|s| {
-                        matches!(s, "Always" | "IfNotPresent" | "Never")
-                    }),
-                    ..rt::Node::EMPTY
-                };
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &rt::Node::OBJECT,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            if matches!(key.as_str(), "policy") {
-                                rt::schema::leaf_field(r, child, old, path, key, &NODE_28);
-                            }
-                        }
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                static NODE_29: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
-                    enum_values: &[
-                        rt::openapi::Lit::Str("Always"),
-                        rt::openapi::Lit::Str("IfNotPresent"),
-                        rt::openapi::Lit::Str("Never"),
-                    ],
-                    enum_strings: Some(|s| {
-                        matches!(s, "Always" | "IfNotPresent" | "Never")
-                    }),
-                    ..rt::Node::EMPTY
-                };
-                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "policy" => rt::openapi::leaf_ok(child, &NODE_29),
-                                    _ => true,
-                                },
-                            )
-                        }
-                        _ => true,
-                    }
+                &SHAPE_17
             }
         }
 

@@ -135,56 +135,13 @@ pub mod intstr_example_com {
                         rt::shape::Property {
                             name: "spec",
                             shape: &SHAPE_0,
+                            required: false,
                         },
                     ],
                     resource_root: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &SHAPE_1
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &rt::Node::OBJECT,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            if matches!(key.as_str(), "spec") {
-                                rt::schema::object_field::<
-                                    RolloutSpec,
-                                >(r, child, old, path, key);
-                            }
-                        }
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "spec" => RolloutSpec::is_valid(child),
-                                    _ => true,
-                                },
-                            )
-                        }
-                        _ => true,
-                    }
             }
         }
 
@@ -209,235 +166,57 @@ pub mod intstr_example_com {
 
         impl rt::schema::ObjectSchema for RolloutSpec {
             fn shape() -> &'static rt::shape::Shape {
-                static PATTERN_3: rt::regex::Pattern = rt::regex::Pattern::new(
+                static PATTERN_4: rt::regex::Pattern = rt::regex::Pattern::new(
                     "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
                 );
-                static NODE_2: rt::Node = rt::Node {
+                static NODE_3: rt::Node = rt::Node {
                     types: rt::openapi::Types::IntOrString,
-                    pattern: Some(&PATTERN_3),
+                    pattern: Some(&PATTERN_4),
                     ..rt::Node::EMPTY
                 };
-                static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
-                    node: &NODE_2,
+                static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::INT_OR_STRING,
+                    any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
                     ..rt::shape::Shape::EMPTY
                 };
                 static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                    node: &NODE_3,
+                    any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::ARRAY,
                     items: Some(&rt::shape::Shape::INT_OR_STRING),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
                     properties: &[
                         rt::shape::Property {
                             name: "maxSurge",
                             shape: &rt::shape::Shape::INT_OR_STRING,
+                            required: true,
                         },
                         rt::shape::Property {
                             name: "maxUnavailable",
-                            shape: &rt::shape::Shape::INT_OR_STRING,
+                            shape: &SHAPE_2,
+                            required: false,
                         },
                         rt::shape::Property {
                             name: "memory",
-                            shape: &SHAPE_4,
+                            shape: &SHAPE_5,
+                            required: false,
                         },
                         rt::shape::Property {
                             name: "ports",
-                            shape: &SHAPE_5,
+                            shape: &SHAPE_6,
+                            required: false,
                         },
                     ],
+                    required: &["maxSurge"],
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_6
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                static PATTERN_8: rt::regex::Pattern = rt::regex::Pattern::new(
-                    "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
-                );
-                static NODE_7: rt::Node = rt::Node {
-                    types: rt::openapi::Types::IntOrString,
-                    pattern: Some(&PATTERN_8),
-                    ..rt::Node::EMPTY
-                };
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &rt::Node::OBJECT,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            match key.as_str() {
-                                "maxSurge" => {
-                                    rt::schema::leaf_field(
-                                        r,
-                                        child,
-                                        old,
-                                        path,
-                                        key,
-                                        &rt::Node::INT_OR_STRING,
-                                    );
-                                }
-                                "maxUnavailable" => {
-                                    rt::schema::composite(
-                                        r,
-                                        child,
-                                        rt::schema::old_field(old, key),
-                                        &path.field(key),
-                                        &|v, _o, p| rt::openapi::node(
-                                            v,
-                                            p,
-                                            &rt::Node::INT_OR_STRING,
-                                            Some(
-                                                &rt::openapi::Junctors {
-                                                    all_of: &[],
-                                                    any_of: &[
-                                                        &|bv: &rt::Value, bp: &rt::Path, br: &mut rt::openapi::Res| {
-                                                            br.merge(rt::openapi::leaf(bv, bp, &rt::Node::INTEGER))
-                                                        },
-                                                        &|bv: &rt::Value, bp: &rt::Path, br: &mut rt::openapi::Res| {
-                                                            br.merge(rt::openapi::leaf(bv, bp, &rt::Node::STRING))
-                                                        },
-                                                    ],
-                                                    one_of: &[],
-                                                    not: None,
-                                                },
-                                            ),
-                                            &mut |_, _| {},
-                                            &mut |_, _| {},
-                                        ),
-                                        &rt::schema::leaf_equal,
-                                    );
-                                }
-                                "memory" => {
-                                    rt::schema::composite(
-                                        r,
-                                        child,
-                                        rt::schema::old_field(old, key),
-                                        &path.field(key),
-                                        &|v, _o, p| rt::openapi::node(
-                                            v,
-                                            p,
-                                            &NODE_7,
-                                            Some(
-                                                &rt::openapi::Junctors {
-                                                    all_of: &[],
-                                                    any_of: &[
-                                                        &|bv: &rt::Value, bp: &rt::Path, br: &mut rt::openapi::Res| {
-                                                            br.merge(rt::openapi::leaf(bv, bp, &rt::Node::INTEGER))
-                                                        },
-                                                        &|bv: &rt::Value, bp: &rt::Path, br: &mut rt::openapi::Res| {
-                                                            br.merge(rt::openapi::leaf(bv, bp, &rt::Node::STRING))
-                                                        },
-                                                    ],
-                                                    one_of: &[],
-                                                    not: None,
-                                                },
-                                            ),
-                                            &mut |_, _| {},
-                                            &mut |_, _| {},
-                                        ),
-                                        &rt::schema::leaf_equal,
-                                    );
-                                }
-                                "ports" => {
-                                    rt::schema::composite(
-                                        r,
-                                        child,
-                                        rt::schema::old_field(old, key),
-                                        &path.field(key),
-                                        &|v, _o, p| rt::openapi::node(
-                                            v,
-                                            p,
-                                            &rt::Node::ARRAY,
-                                            None,
-                                            &mut |items, r| {
-                                                for (i, item) in items.iter().enumerate() {
-                                                    let item_old = None;
-                                                    rt::schema::leaf_item(
-                                                        r,
-                                                        item,
-                                                        item_old,
-                                                        p,
-                                                        i,
-                                                        &rt::Node::INT_OR_STRING,
-                                                    );
-                                                }
-                                            },
-                                            &mut |_, _| {},
-                                        ),
-                                        &rt::schema::leaf_equal,
-                                    );
-                                }
-                                _ => {}
-                            }
-                        }
-                        rt::openapi::required(map, &["maxSurge"], path, r);
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                static PATTERN_10: rt::regex::Pattern = rt::regex::Pattern::new(
-                    "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
-                );
-                static NODE_9: rt::Node = rt::Node {
-                    types: rt::openapi::Types::IntOrString,
-                    pattern: Some(&PATTERN_10),
-                    ..rt::Node::EMPTY
-                };
-                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            let mut seen = 0usize;
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "maxSurge" => {
-                                        seen += 1;
-                                        rt::openapi::leaf_ok(child, &rt::Node::INT_OR_STRING)
-                                    }
-                                    "maxUnavailable" => {
-                                        rt::openapi::leaf_ok(child, &rt::Node::INT_OR_STRING)
-                                            && (rt::openapi::leaf_ok(child, &rt::Node::INTEGER)
-                                                || rt::openapi::leaf_ok(child, &rt::Node::STRING))
-                                    }
-                                    "memory" => {
-                                        rt::openapi::leaf_ok(child, &NODE_9)
-                                            && (rt::openapi::leaf_ok(child, &rt::Node::INTEGER)
-                                                || rt::openapi::leaf_ok(child, &rt::Node::STRING))
-                                    }
-                                    "ports" => {
-                                        rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                            && match child {
-                                                rt::Value::Array(items) => {
-                                                    rt::openapi::all_items(
-                                                        items,
-                                                        &mut |item| rt::openapi::leaf_ok(
-                                                            item,
-                                                            &rt::Node::INT_OR_STRING,
-                                                        ),
-                                                    )
-                                                }
-                                                _ => true,
-                                            }
-                                    }
-                                    _ => true,
-                                },
-                            ) && seen == 1usize
-                        }
-                        _ => true,
-                    }
+                &SHAPE_7
             }
         }
     }

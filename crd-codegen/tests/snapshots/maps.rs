@@ -135,56 +135,13 @@ pub mod maps_example_com {
                         rt::shape::Property {
                             name: "spec",
                             shape: &SHAPE_0,
+                            required: false,
                         },
                     ],
                     resource_root: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &SHAPE_1
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &rt::Node::OBJECT,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            if matches!(key.as_str(), "spec") {
-                                rt::schema::object_field::<
-                                    ConfigSetSpec,
-                                >(r, child, old, path, key);
-                            }
-                        }
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "spec" => ConfigSetSpec::is_valid(child),
-                                    _ => true,
-                                },
-                            )
-                        }
-                        _ => true,
-                    }
             }
         }
 
@@ -259,330 +216,37 @@ pub mod maps_example_com {
                         rt::shape::Property {
                             name: "anything",
                             shape: &SHAPE_2,
+                            required: false,
                         },
                         rt::shape::Property {
                             name: "empty",
                             shape: &rt::shape::Shape::OBJECT,
+                            required: false,
                         },
                         rt::shape::Property {
                             name: "endpoints",
                             shape: &SHAPE_4,
+                            required: false,
                         },
                         rt::shape::Property {
                             name: "labels",
                             shape: &SHAPE_5,
+                            required: false,
                         },
                         rt::shape::Property {
                             name: "limits",
                             shape: &SHAPE_6,
+                            required: false,
                         },
                         rt::shape::Property {
                             name: "routes",
                             shape: &SHAPE_8,
+                            required: false,
                         },
                     ],
                     ..rt::shape::Shape::EMPTY
                 };
                 &SHAPE_9
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &rt::Node::OBJECT,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            match key.as_str() {
-                                "anything" => {
-                                    rt::schema::composite(
-                                        r,
-                                        child,
-                                        rt::schema::old_field(old, key),
-                                        &path.field(key),
-                                        &|v, _o, p| rt::openapi::node(
-                                            v,
-                                            p,
-                                            &rt::Node::OBJECT,
-                                            None,
-                                            &mut |_, _| {},
-                                            &mut |_, _| {},
-                                        ),
-                                        &rt::schema::leaf_equal,
-                                    );
-                                }
-                                "empty" => {
-                                    rt::schema::leaf_field(
-                                        r,
-                                        child,
-                                        old,
-                                        path,
-                                        key,
-                                        &rt::Node::OBJECT,
-                                    );
-                                }
-                                "endpoints" => {
-                                    rt::schema::composite(
-                                        r,
-                                        child,
-                                        rt::schema::old_field(old, key),
-                                        &path.field(key),
-                                        &|v, o, p| rt::openapi::node(
-                                            v,
-                                            p,
-                                            &rt::Node::OBJECT,
-                                            None,
-                                            &mut |_, _| {},
-                                            &mut |map, r| {
-                                                for (key, child) in map.iter() {
-                                                    if true {
-                                                        rt::schema::object_key::<
-                                                            ConfigSetSpecEndpoints,
-                                                        >(r, child, o, p, key);
-                                                    }
-                                                }
-                                            },
-                                        ),
-                                        &|v, o| match (v, o) {
-                                            (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                                rt::schema::fields_equal(
-                                                    v,
-                                                    o,
-                                                    &|_, nv, ov| ConfigSetSpecEndpoints::ratchet_equal(nv, ov),
-                                                )
-                                            }
-                                            _ => rt::schema::leaf_equal(v, o),
-                                        },
-                                    );
-                                }
-                                "labels" => {
-                                    rt::schema::composite(
-                                        r,
-                                        child,
-                                        rt::schema::old_field(old, key),
-                                        &path.field(key),
-                                        &|v, o, p| rt::openapi::node(
-                                            v,
-                                            p,
-                                            &rt::Node::OBJECT,
-                                            None,
-                                            &mut |_, _| {},
-                                            &mut |map, r| {
-                                                for (key, child) in map.iter() {
-                                                    if true {
-                                                        rt::schema::leaf_key(
-                                                            r,
-                                                            child,
-                                                            o,
-                                                            p,
-                                                            key,
-                                                            &rt::Node::STRING,
-                                                        );
-                                                    }
-                                                }
-                                            },
-                                        ),
-                                        &|v, o| match (v, o) {
-                                            (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                                rt::schema::fields_equal(
-                                                    v,
-                                                    o,
-                                                    &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                                )
-                                            }
-                                            _ => rt::schema::leaf_equal(v, o),
-                                        },
-                                    );
-                                }
-                                "limits" => {
-                                    rt::schema::composite(
-                                        r,
-                                        child,
-                                        rt::schema::old_field(old, key),
-                                        &path.field(key),
-                                        &|v, o, p| rt::openapi::node(
-                                            v,
-                                            p,
-                                            &rt::Node::OBJECT,
-                                            None,
-                                            &mut |_, _| {},
-                                            &mut |map, r| {
-                                                for (key, child) in map.iter() {
-                                                    if true {
-                                                        rt::schema::leaf_key(r, child, o, p, key, &rt::Node::INT32);
-                                                    }
-                                                }
-                                            },
-                                        ),
-                                        &|v, o| match (v, o) {
-                                            (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                                rt::schema::fields_equal(
-                                                    v,
-                                                    o,
-                                                    &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                                )
-                                            }
-                                            _ => rt::schema::leaf_equal(v, o),
-                                        },
-                                    );
-                                }
-                                "routes" => {
-                                    rt::schema::composite(
-                                        r,
-                                        child,
-                                        rt::schema::old_field(old, key),
-                                        &path.field(key),
-                                        &|v, o, p| rt::openapi::node(
-                                            v,
-                                            p,
-                                            &rt::Node::OBJECT,
-                                            None,
-                                            &mut |_, _| {},
-                                            &mut |map, r| {
-                                                for (key, child) in map.iter() {
-                                                    if true {
-                                                        rt::schema::composite(
-                                                            r,
-                                                            child,
-                                                            rt::schema::old_field(o, key),
-                                                            &p.key(key),
-                                                            &|v, _o, p| rt::openapi::node(
-                                                                v,
-                                                                p,
-                                                                &rt::Node::ARRAY,
-                                                                None,
-                                                                &mut |items, r| {
-                                                                    for (i, item) in items.iter().enumerate() {
-                                                                        let item_old = None;
-                                                                        rt::schema::leaf_item(
-                                                                            r,
-                                                                            item,
-                                                                            item_old,
-                                                                            p,
-                                                                            i,
-                                                                            &rt::Node::STRING,
-                                                                        );
-                                                                    }
-                                                                },
-                                                                &mut |_, _| {},
-                                                            ),
-                                                            &rt::schema::leaf_equal,
-                                                        );
-                                                    }
-                                                }
-                                            },
-                                        ),
-                                        &|v, o| match (v, o) {
-                                            (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                                rt::schema::fields_equal(
-                                                    v,
-                                                    o,
-                                                    &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                                )
-                                            }
-                                            _ => rt::schema::leaf_equal(v, o),
-                                        },
-                                    );
-                                }
-                                _ => {}
-                            }
-                        }
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "anything" | "empty" => {
-                                        rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
-                                    }
-                                    "endpoints" => {
-                                        rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
-                                            && match child {
-                                                rt::Value::Object(map) => {
-                                                    rt::openapi::all_fields(
-                                                        map,
-                                                        &mut |_, child| ConfigSetSpecEndpoints::is_valid(child),
-                                                    )
-                                                }
-                                                _ => true,
-                                            }
-                                    }
-                                    "labels" => {
-                                        rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
-                                            && match child {
-                                                rt::Value::Object(map) => {
-                                                    rt::openapi::all_fields(
-                                                        map,
-                                                        &mut |_, child| rt::openapi::leaf_ok(
-                                                            child,
-                                                            &rt::Node::STRING,
-                                                        ),
-                                                    )
-                                                }
-                                                _ => true,
-                                            }
-                                    }
-                                    "limits" => {
-                                        rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
-                                            && match child {
-                                                rt::Value::Object(map) => {
-                                                    rt::openapi::all_fields(
-                                                        map,
-                                                        &mut |_, child| rt::openapi::leaf_ok(
-                                                            child,
-                                                            &rt::Node::INT32,
-                                                        ),
-                                                    )
-                                                }
-                                                _ => true,
-                                            }
-                                    }
-                                    "routes" => {
-                                        rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
-                                            && match child {
-                                                rt::Value::Object(map) => {
-                                                    rt::openapi::all_fields(
-                                                        map,
-                                                        &mut |_, child| {
-                                                            rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                                                && match child {
-                                                                    rt::Value::Array(items) => {
-                                                                        rt::openapi::all_items(
-                                                                            items,
-                                                                            &mut |item| rt::openapi::leaf_ok(item, &rt::Node::STRING),
-                                                                        )
-                                                                    }
-                                                                    _ => true,
-                                                                }
-                                                        },
-                                                    )
-                                                }
-                                                _ => true,
-                                            }
-                                    }
-                                    _ => true,
-                                },
-                            )
-                        }
-                        _ => true,
-                    }
             }
         }
 
@@ -602,83 +266,18 @@ pub mod maps_example_com {
                         rt::shape::Property {
                             name: "url",
                             shape: &rt::shape::Shape::STRING,
+                            required: true,
                         },
                         rt::shape::Property {
                             name: "weight",
                             shape: &rt::shape::Shape::INTEGER,
+                            required: false,
                         },
                     ],
+                    required: &["url"],
                     ..rt::shape::Shape::EMPTY
                 };
                 &SHAPE_10
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &rt::Node::OBJECT,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            match key.as_str() {
-                                "url" => {
-                                    rt::schema::leaf_field(
-                                        r,
-                                        child,
-                                        old,
-                                        path,
-                                        key,
-                                        &rt::Node::STRING,
-                                    );
-                                }
-                                "weight" => {
-                                    rt::schema::leaf_field(
-                                        r,
-                                        child,
-                                        old,
-                                        path,
-                                        key,
-                                        &rt::Node::INTEGER,
-                                    );
-                                }
-                                _ => {}
-                            }
-                        }
-                        rt::openapi::required(map, &["url"], path, r);
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            let mut seen = 0usize;
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "url" => {
-                                        seen += 1;
-                                        rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                    }
-                                    "weight" => rt::openapi::leaf_ok(child, &rt::Node::INTEGER),
-                                    _ => true,
-                                },
-                            ) && seen == 1usize
-                        }
-                        _ => true,
-                    }
             }
         }
     }

@@ -145,10 +145,12 @@ pub mod versions_example_com {
                         rt::shape::Property {
                             name: "spec",
                             shape: &SHAPE_0,
+                            required: false,
                         },
                         rt::shape::Property {
                             name: "status",
                             shape: &SHAPE_1,
+                            required: false,
                         },
                     ],
                     resource_root: true,
@@ -156,76 +158,12 @@ pub mod versions_example_com {
                 };
                 &SHAPE_2
             }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &rt::Node::OBJECT,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            match key.as_str() {
-                                "spec" => {
-                                    rt::schema::object_field::<
-                                        WidgetSpec,
-                                    >(r, child, old, path, key);
-                                }
-                                "status" => {
-                                    rt::schema::object_field::<
-                                        WidgetStatus,
-                                    >(r, child, old, path, key);
-                                }
-                                _ => {}
-                            }
-                        }
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "spec" => WidgetSpec::is_valid(child),
-                                    "status" => WidgetStatus::is_valid(child),
-                                    _ => true,
-                                },
-                            )
-                        }
-                        _ => true,
-                    }
-            }
         }
 
         impl rt::schema::CustomResource for Widget {
             const NAMESPACED: bool = true;
             const SCALE: Option<rt::admission::ScalePaths<'static>> = None;
             const STATUS: bool = true;
-            fn validate_status(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                r: &mut rt::openapi::Res,
-            ) {
-                if let Some(child) = value.get("status") {
-                    rt::schema::object_field::<
-                        WidgetStatus,
-                    >(r, child, old, &rt::Path::Root, "status");
-                }
-            }
         }
 
         #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -246,60 +184,13 @@ pub mod versions_example_com {
                         rt::shape::Property {
                             name: "size",
                             shape: &SHAPE_3,
+                            required: true,
                         },
                     ],
+                    required: &["size"],
                     ..rt::shape::Shape::EMPTY
                 };
                 &SHAPE_4
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &rt::Node::OBJECT,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            if matches!(key.as_str(), "size") {
-                                rt::schema::object_field::<
-                                    WidgetSpecSize,
-                                >(r, child, old, path, key);
-                            }
-                        }
-                        rt::openapi::required(map, &["size"], path, r);
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            let mut seen = 0usize;
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "size" => {
-                                        seen += 1;
-                                        WidgetSpecSize::is_valid(child)
-                                    }
-                                    _ => true,
-                                },
-                            ) && seen == 1usize
-                        }
-                        _ => true,
-                    }
             }
         }
 
@@ -320,66 +211,17 @@ pub mod versions_example_com {
                         rt::shape::Property {
                             name: "height",
                             shape: &rt::shape::Shape::INTEGER,
+                            required: false,
                         },
                         rt::shape::Property {
                             name: "width",
                             shape: &rt::shape::Shape::INTEGER,
+                            required: false,
                         },
                     ],
                     ..rt::shape::Shape::EMPTY
                 };
                 &SHAPE_5
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &rt::Node::OBJECT,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            if matches!(key.as_str(), "height" | "width") {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::INTEGER,
-                                );
-                            }
-                        }
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "height" | "width" => {
-                                        rt::openapi::leaf_ok(child, &rt::Node::INTEGER)
-                                    }
-                                    _ => true,
-                                },
-                            )
-                        }
-                        _ => true,
-                    }
             }
         }
 
@@ -398,60 +240,12 @@ pub mod versions_example_com {
                         rt::shape::Property {
                             name: "ready",
                             shape: &rt::shape::Shape::BOOLEAN,
+                            required: false,
                         },
                     ],
                     ..rt::shape::Shape::EMPTY
                 };
                 &SHAPE_6
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &rt::Node::OBJECT,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            if matches!(key.as_str(), "ready") {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::BOOLEAN,
-                                );
-                            }
-                        }
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "ready" => rt::openapi::leaf_ok(child, &rt::Node::BOOLEAN),
-                                    _ => true,
-                                },
-                            )
-                        }
-                        _ => true,
-                    }
             }
         }
     }
@@ -593,56 +387,13 @@ pub mod versions_example_com {
                         rt::shape::Property {
                             name: "spec",
                             shape: &SHAPE_0,
+                            required: false,
                         },
                     ],
                     resource_root: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &SHAPE_1
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &rt::Node::OBJECT,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            if matches!(key.as_str(), "spec") {
-                                rt::schema::object_field::<
-                                    WidgetSpec,
-                                >(r, child, old, path, key);
-                            }
-                        }
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "spec" => WidgetSpec::is_valid(child),
-                                    _ => true,
-                                },
-                            )
-                        }
-                        _ => true,
-                    }
             }
         }
 
@@ -667,60 +418,12 @@ pub mod versions_example_com {
                         rt::shape::Property {
                             name: "size",
                             shape: &rt::shape::Shape::STRING,
+                            required: false,
                         },
                     ],
                     ..rt::shape::Shape::EMPTY
                 };
                 &SHAPE_2
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &rt::Node::OBJECT,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            if matches!(key.as_str(), "size") {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                        }
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "size" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
-                                    _ => true,
-                                },
-                            )
-                        }
-                        _ => true,
-                    }
             }
         }
     }

@@ -136,6 +136,7 @@ pub mod nullable_example_com {
                         rt::shape::Property {
                             name: "spec",
                             shape: &SHAPE_0,
+                            required: false,
                         },
                     ],
                     resource_root: true,
@@ -143,50 +144,6 @@ pub mod nullable_example_com {
                     ..rt::shape::Shape::EMPTY
                 };
                 &SHAPE_1
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &rt::Node::OBJECT,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            if matches!(key.as_str(), "spec") {
-                                rt::schema::object_field::<
-                                    SettingSpec,
-                                >(r, child, old, path, key);
-                            }
-                        }
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "spec" => SettingSpec::is_valid(child),
-                                    _ => true,
-                                },
-                            )
-                        }
-                        _ => true,
-                    }
             }
         }
 
@@ -266,186 +223,34 @@ pub mod nullable_example_com {
                         rt::shape::Property {
                             name: "count",
                             shape: &SHAPE_3,
+                            required: false,
                         },
                         rt::shape::Property {
                             name: "note",
                             shape: &SHAPE_5,
+                            required: false,
                         },
                         rt::shape::Property {
                             name: "overrides",
                             shape: &SHAPE_7,
+                            required: false,
                         },
                         rt::shape::Property {
                             name: "owner",
                             shape: &SHAPE_5,
+                            required: true,
                         },
                         rt::shape::Property {
                             name: "tags",
                             shape: &SHAPE_8,
+                            required: false,
                         },
                     ],
+                    required: &["owner"],
                     has_defaults: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &SHAPE_9
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                static NODE_10: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One(rt::openapi::JsonType::Integer),
-                    nullable: true,
-                    ..rt::Node::EMPTY
-                };
-                static NODE_11: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
-                    nullable: true,
-                    ..rt::Node::EMPTY
-                };
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &rt::Node::OBJECT,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            match key.as_str() {
-                                "count" => {
-                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_10);
-                                }
-                                "note" => {
-                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_11);
-                                }
-                                "overrides" => {
-                                    rt::schema::composite(
-                                        r,
-                                        child,
-                                        rt::schema::old_field(old, key),
-                                        &path.field(key),
-                                        &|v, o, p| rt::openapi::node(
-                                            v,
-                                            p,
-                                            &rt::Node::OBJECT,
-                                            None,
-                                            &mut |_, _| {},
-                                            &mut |map, r| {
-                                                for (key, child) in map.iter() {
-                                                    if true {
-                                                        rt::schema::object_key::<
-                                                            SettingSpecOverrides,
-                                                        >(r, child, o, p, key);
-                                                    }
-                                                }
-                                            },
-                                        ),
-                                        &|v, o| match (v, o) {
-                                            (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                                rt::schema::fields_equal(
-                                                    v,
-                                                    o,
-                                                    &|_, nv, ov| SettingSpecOverrides::ratchet_equal(nv, ov),
-                                                )
-                                            }
-                                            _ => rt::schema::leaf_equal(v, o),
-                                        },
-                                    );
-                                }
-                                "owner" => {
-                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_11);
-                                }
-                                "tags" => {
-                                    rt::schema::composite(
-                                        r,
-                                        child,
-                                        rt::schema::old_field(old, key),
-                                        &path.field(key),
-                                        &|v, _o, p| rt::openapi::node(
-                                            v,
-                                            p,
-                                            &rt::Node::ARRAY,
-                                            None,
-                                            &mut |items, r| {
-                                                for (i, item) in items.iter().enumerate() {
-                                                    let item_old = None;
-                                                    rt::schema::leaf_item(r, item, item_old, p, i, &NODE_11);
-                                                }
-                                            },
-                                            &mut |_, _| {},
-                                        ),
-                                        &rt::schema::leaf_equal,
-                                    );
-                                }
-                                _ => {}
-                            }
-                        }
-                        rt::openapi::required(map, &["owner"], path, r);
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                static NODE_12: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One(rt::openapi::JsonType::Integer),
-                    nullable: true,
-                    ..rt::Node::EMPTY
-                };
-                static NODE_13: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
-                    nullable: true,
-                    ..rt::Node::EMPTY
-                };
-                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            let mut seen = 0usize;
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "count" => rt::openapi::leaf_ok(child, &NODE_12),
-                                    "note" => rt::openapi::leaf_ok(child, &NODE_13),
-                                    "overrides" => {
-                                        rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
-                                            && match child {
-                                                rt::Value::Object(map) => {
-                                                    rt::openapi::all_fields(
-                                                        map,
-                                                        &mut |_, child| SettingSpecOverrides::is_valid(child),
-                                                    )
-                                                }
-                                                _ => true,
-                                            }
-                                    }
-                                    "owner" => {
-                                        seen += 1;
-                                        rt::openapi::leaf_ok(child, &NODE_13)
-                                    }
-                                    "tags" => {
-                                        rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                            && match child {
-                                                rt::Value::Array(items) => {
-                                                    rt::openapi::all_items(
-                                                        items,
-                                                        &mut |item| rt::openapi::leaf_ok(item, &NODE_13),
-                                                    )
-                                                }
-                                                _ => true,
-                                            }
-                                    }
-                                    _ => true,
-                                },
-                            ) && seen == 1usize
-                        }
-                        _ => true,
-                    }
             }
         }
 
@@ -458,82 +263,24 @@ pub mod nullable_example_com {
 
         impl rt::schema::ObjectSchema for SettingSpecOverrides {
             fn shape() -> &'static rt::shape::Shape {
-                static NODE_14: rt::Node = rt::Node {
+                static NODE_10: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::Object),
                     nullable: true,
                     ..rt::Node::EMPTY
                 };
-                static SHAPE_15: rt::shape::Shape = rt::shape::Shape {
-                    node: &NODE_14,
+                static SHAPE_11: rt::shape::Shape = rt::shape::Shape {
+                    node: &NODE_10,
                     properties: &[
                         rt::shape::Property {
                             name: "value",
                             shape: &rt::shape::Shape::STRING,
+                            required: false,
                         },
                     ],
                     nullable: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_15
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                static NODE_16: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One(rt::openapi::JsonType::Object),
-                    nullable: true,
-                    ..rt::Node::EMPTY
-                };
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &NODE_16,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            if matches!(key.as_str(), "value") {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                        }
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                static NODE_17: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One(rt::openapi::JsonType::Object),
-                    nullable: true,
-                    ..rt::Node::EMPTY
-                };
-                rt::openapi::leaf_ok(value, &NODE_17)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "value" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
-                                    _ => true,
-                                },
-                            )
-                        }
-                        _ => true,
-                    }
+                &SHAPE_11
             }
         }
     }

@@ -135,56 +135,13 @@ pub mod preserve_example_com {
                         rt::shape::Property {
                             name: "spec",
                             shape: &SHAPE_0,
+                            required: false,
                         },
                     ],
                     resource_root: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &SHAPE_1
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &rt::Node::OBJECT,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            if matches!(key.as_str(), "spec") {
-                                rt::schema::object_field::<
-                                    PipelineSpec,
-                                >(r, child, old, path, key);
-                            }
-                        }
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "spec" => PipelineSpec::is_valid(child),
-                                    _ => true,
-                                },
-                            )
-                        }
-                        _ => true,
-                    }
             }
         }
 
@@ -231,88 +188,22 @@ pub mod preserve_example_com {
                         rt::shape::Property {
                             name: "config",
                             shape: &SHAPE_2,
+                            required: false,
                         },
                         rt::shape::Property {
                             name: "params",
                             shape: &SHAPE_3,
+                            required: false,
                         },
                         rt::shape::Property {
                             name: "template",
                             shape: &SHAPE_4,
+                            required: false,
                         },
                     ],
                     ..rt::shape::Shape::EMPTY
                 };
                 &SHAPE_5
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &rt::Node::OBJECT,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            match key.as_str() {
-                                "config" => {
-                                    rt::schema::leaf_field(
-                                        r,
-                                        child,
-                                        old,
-                                        path,
-                                        key,
-                                        &rt::Node::OBJECT,
-                                    );
-                                }
-                                "params" => {
-                                    rt::schema::leaf_field(
-                                        r,
-                                        child,
-                                        old,
-                                        path,
-                                        key,
-                                        &rt::Node::ANY,
-                                    );
-                                }
-                                "template" => {
-                                    rt::schema::object_field::<
-                                        PipelineSpecTemplate,
-                                    >(r, child, old, path, key);
-                                }
-                                _ => {}
-                            }
-                        }
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "config" => rt::openapi::leaf_ok(child, &rt::Node::OBJECT),
-                                    "params" => rt::openapi::leaf_ok(child, &rt::Node::ANY),
-                                    "template" => PipelineSpecTemplate::is_valid(child),
-                                    _ => true,
-                                },
-                            )
-                        }
-                        _ => true,
-                    }
             }
         }
 
@@ -348,109 +239,18 @@ pub mod preserve_example_com {
                         rt::shape::Property {
                             name: "name",
                             shape: &rt::shape::Shape::STRING,
+                            required: false,
                         },
                         rt::shape::Property {
                             name: "steps",
                             shape: &SHAPE_7,
+                            required: false,
                         },
                     ],
                     preserve_unknown_fields: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &SHAPE_8
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &rt::Node::OBJECT,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            match key.as_str() {
-                                "name" => {
-                                    rt::schema::leaf_field(
-                                        r,
-                                        child,
-                                        old,
-                                        path,
-                                        key,
-                                        &rt::Node::STRING,
-                                    );
-                                }
-                                "steps" => {
-                                    rt::schema::composite(
-                                        r,
-                                        child,
-                                        rt::schema::old_field(old, key),
-                                        &path.field(key),
-                                        &|v, _o, p| rt::openapi::node(
-                                            v,
-                                            p,
-                                            &rt::Node::ARRAY,
-                                            None,
-                                            &mut |items, r| {
-                                                for (i, item) in items.iter().enumerate() {
-                                                    let item_old = None;
-                                                    rt::schema::leaf_item(
-                                                        r,
-                                                        item,
-                                                        item_old,
-                                                        p,
-                                                        i,
-                                                        &rt::Node::OBJECT,
-                                                    );
-                                                }
-                                            },
-                                            &mut |_, _| {},
-                                        ),
-                                        &rt::schema::leaf_equal,
-                                    );
-                                }
-                                _ => {}
-                            }
-                        }
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "name" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
-                                    "steps" => {
-                                        rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                            && match child {
-                                                rt::Value::Array(items) => {
-                                                    rt::openapi::all_items(
-                                                        items,
-                                                        &mut |item| rt::openapi::leaf_ok(item, &rt::Node::OBJECT),
-                                                    )
-                                                }
-                                                _ => true,
-                                            }
-                                    }
-                                    _ => true,
-                                },
-                            )
-                        }
-                        _ => true,
-                    }
             }
         }
     }

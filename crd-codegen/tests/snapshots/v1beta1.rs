@@ -143,69 +143,18 @@ pub mod legacy_example_com {
                         rt::shape::Property {
                             name: "spec",
                             shape: &SHAPE_0,
+                            required: false,
                         },
                         rt::shape::Property {
                             name: "status",
                             shape: &SHAPE_1,
+                            required: false,
                         },
                     ],
                     resource_root: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &SHAPE_2
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &rt::Node::OBJECT,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            match key.as_str() {
-                                "spec" => {
-                                    rt::schema::object_field::<
-                                        BackupSpec,
-                                    >(r, child, old, path, key);
-                                }
-                                "status" => {
-                                    rt::schema::object_field::<
-                                        BackupStatus,
-                                    >(r, child, old, path, key);
-                                }
-                                _ => {}
-                            }
-                        }
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "spec" => BackupSpec::is_valid(child),
-                                    "status" => BackupStatus::is_valid(child),
-                                    _ => true,
-                                },
-                            )
-                        }
-                        _ => true,
-                    }
             }
         }
 
@@ -223,17 +172,6 @@ pub mod legacy_example_com {
                     json_path: ".spec.schedule",
                 },
             ];
-            fn validate_status(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                r: &mut rt::openapi::Res,
-            ) {
-                if let Some(child) = value.get("status") {
-                    rt::schema::object_field::<
-                        BackupStatus,
-                    >(r, child, old, &rt::Path::Root, "status");
-                }
-            }
         }
 
         #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -262,81 +200,17 @@ pub mod legacy_example_com {
                         rt::shape::Property {
                             name: "schedule",
                             shape: &rt::shape::Shape::STRING,
+                            required: false,
                         },
                         rt::shape::Property {
                             name: "ttl",
                             shape: &SHAPE_4,
+                            required: false,
                         },
                     ],
                     ..rt::shape::Shape::EMPTY
                 };
                 &SHAPE_5
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                static NODE_6: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
-                    format: "duration",
-                    ..rt::Node::EMPTY
-                };
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &rt::Node::OBJECT,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            match key.as_str() {
-                                "schedule" => {
-                                    rt::schema::leaf_field(
-                                        r,
-                                        child,
-                                        old,
-                                        path,
-                                        key,
-                                        &rt::Node::STRING,
-                                    );
-                                }
-                                "ttl" => {
-                                    rt::schema::leaf_field(r, child, old, path, key, &NODE_6);
-                                }
-                                _ => {}
-                            }
-                        }
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                static NODE_7: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
-                    format: "duration",
-                    ..rt::Node::EMPTY
-                };
-                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "schedule" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
-                                    "ttl" => rt::openapi::leaf_ok(child, &NODE_7),
-                                    _ => true,
-                                },
-                            )
-                        }
-                        _ => true,
-                    }
             }
         }
 
@@ -349,66 +223,18 @@ pub mod legacy_example_com {
 
         impl rt::schema::ObjectSchema for BackupStatus {
             fn shape() -> &'static rt::shape::Shape {
-                static SHAPE_8: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
                     properties: &[
                         rt::shape::Property {
                             name: "phase",
                             shape: &rt::shape::Shape::STRING,
+                            required: false,
                         },
                     ],
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_8
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &rt::Node::OBJECT,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            if matches!(key.as_str(), "phase") {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                        }
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "phase" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
-                                    _ => true,
-                                },
-                            )
-                        }
-                        _ => true,
-                    }
+                &SHAPE_6
             }
         }
     }

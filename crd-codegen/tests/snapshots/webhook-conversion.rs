@@ -133,56 +133,13 @@ pub mod hub_example_com {
                         rt::shape::Property {
                             name: "spec",
                             shape: &SHAPE_0,
+                            required: false,
                         },
                     ],
                     resource_root: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &SHAPE_1
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &rt::Node::OBJECT,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            if matches!(key.as_str(), "spec") {
-                                rt::schema::object_field::<
-                                    BackendSpec,
-                                >(r, child, old, path, key);
-                            }
-                        }
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "spec" => BackendSpec::is_valid(child),
-                                    _ => true,
-                                },
-                            )
-                        }
-                        _ => true,
-                    }
             }
         }
 
@@ -229,178 +186,27 @@ pub mod hub_example_com {
                         rt::shape::Property {
                             name: "containers",
                             shape: &SHAPE_3,
+                            required: false,
                         },
                         rt::shape::Property {
                             name: "hostPort",
                             shape: &rt::shape::Shape::STRING,
+                            required: false,
                         },
                         rt::shape::Property {
                             name: "labels",
                             shape: &SHAPE_4,
+                            required: false,
                         },
                         rt::shape::Property {
                             name: "replicas",
                             shape: &rt::shape::Shape::INTEGER,
+                            required: false,
                         },
                     ],
                     ..rt::shape::Shape::EMPTY
                 };
                 &SHAPE_5
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &rt::Node::OBJECT,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            match key.as_str() {
-                                "containers" => {
-                                    rt::schema::composite(
-                                        r,
-                                        child,
-                                        rt::schema::old_field(old, key),
-                                        &path.field(key),
-                                        &|v, _o, p| rt::openapi::node(
-                                            v,
-                                            p,
-                                            &rt::Node::ARRAY,
-                                            None,
-                                            &mut |items, r| {
-                                                for (i, item) in items.iter().enumerate() {
-                                                    let item_old = None;
-                                                    rt::schema::object_item::<
-                                                        BackendSpecContainers,
-                                                    >(r, item, item_old, p, i);
-                                                }
-                                            },
-                                            &mut |_, _| {},
-                                        ),
-                                        &rt::schema::leaf_equal,
-                                    );
-                                }
-                                "hostPort" => {
-                                    rt::schema::leaf_field(
-                                        r,
-                                        child,
-                                        old,
-                                        path,
-                                        key,
-                                        &rt::Node::STRING,
-                                    );
-                                }
-                                "labels" => {
-                                    rt::schema::composite(
-                                        r,
-                                        child,
-                                        rt::schema::old_field(old, key),
-                                        &path.field(key),
-                                        &|v, o, p| rt::openapi::node(
-                                            v,
-                                            p,
-                                            &rt::Node::OBJECT,
-                                            None,
-                                            &mut |_, _| {},
-                                            &mut |map, r| {
-                                                for (key, child) in map.iter() {
-                                                    if true {
-                                                        rt::schema::leaf_key(
-                                                            r,
-                                                            child,
-                                                            o,
-                                                            p,
-                                                            key,
-                                                            &rt::Node::STRING,
-                                                        );
-                                                    }
-                                                }
-                                            },
-                                        ),
-                                        &|v, o| match (v, o) {
-                                            (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                                rt::schema::fields_equal(
-                                                    v,
-                                                    o,
-                                                    &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                                )
-                                            }
-                                            _ => rt::schema::leaf_equal(v, o),
-                                        },
-                                    );
-                                }
-                                "replicas" => {
-                                    rt::schema::leaf_field(
-                                        r,
-                                        child,
-                                        old,
-                                        path,
-                                        key,
-                                        &rt::Node::INTEGER,
-                                    );
-                                }
-                                _ => {}
-                            }
-                        }
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "containers" => {
-                                        rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                            && match child {
-                                                rt::Value::Array(items) => {
-                                                    rt::openapi::all_items(
-                                                        items,
-                                                        &mut |item| BackendSpecContainers::is_valid(item),
-                                                    )
-                                                }
-                                                _ => true,
-                                            }
-                                    }
-                                    "hostPort" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
-                                    "labels" => {
-                                        rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
-                                            && match child {
-                                                rt::Value::Object(map) => {
-                                                    rt::openapi::all_fields(
-                                                        map,
-                                                        &mut |_, child| rt::openapi::leaf_ok(
-                                                            child,
-                                                            &rt::Node::STRING,
-                                                        ),
-                                                    )
-                                                }
-                                                _ => true,
-                                            }
-                                    }
-                                    "replicas" => {
-                                        rt::openapi::leaf_ok(child, &rt::Node::INTEGER)
-                                    }
-                                    _ => true,
-                                },
-                            )
-                        }
-                        _ => true,
-                    }
             }
         }
 
@@ -420,70 +226,18 @@ pub mod hub_example_com {
                         rt::shape::Property {
                             name: "name",
                             shape: &rt::shape::Shape::STRING,
+                            required: true,
                         },
                         rt::shape::Property {
                             name: "port",
                             shape: &rt::shape::Shape::STRING,
+                            required: false,
                         },
                     ],
+                    required: &["name"],
                     ..rt::shape::Shape::EMPTY
                 };
                 &SHAPE_6
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &rt::Node::OBJECT,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            if matches!(key.as_str(), "name" | "port") {
-                                rt::schema::leaf_field(
-                                    r,
-                                    child,
-                                    old,
-                                    path,
-                                    key,
-                                    &rt::Node::STRING,
-                                );
-                            }
-                        }
-                        rt::openapi::required(map, &["name"], path, r);
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            let mut seen = 0usize;
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "name" => {
-                                        seen += 1;
-                                        rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                    }
-                                    "port" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
-                                    _ => true,
-                                },
-                            ) && seen == 1usize
-                        }
-                        _ => true,
-                    }
             }
         }
     }
@@ -619,56 +373,13 @@ pub mod hub_example_com {
                         rt::shape::Property {
                             name: "spec",
                             shape: &SHAPE_0,
+                            required: false,
                         },
                     ],
                     resource_root: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &SHAPE_1
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &rt::Node::OBJECT,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            if matches!(key.as_str(), "spec") {
-                                rt::schema::object_field::<
-                                    BackendSpec,
-                                >(r, child, old, path, key);
-                            }
-                        }
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "spec" => BackendSpec::is_valid(child),
-                                    _ => true,
-                                },
-                            )
-                        }
-                        _ => true,
-                    }
             }
         }
 
@@ -717,193 +428,32 @@ pub mod hub_example_com {
                         rt::shape::Property {
                             name: "containers",
                             shape: &SHAPE_3,
+                            required: false,
                         },
                         rt::shape::Property {
                             name: "host",
                             shape: &rt::shape::Shape::STRING,
+                            required: false,
                         },
                         rt::shape::Property {
                             name: "labels",
                             shape: &SHAPE_4,
+                            required: false,
                         },
                         rt::shape::Property {
                             name: "port",
                             shape: &rt::shape::Shape::INT32,
+                            required: false,
                         },
                         rt::shape::Property {
                             name: "replicas",
                             shape: &rt::shape::Shape::INTEGER,
+                            required: false,
                         },
                     ],
                     ..rt::shape::Shape::EMPTY
                 };
                 &SHAPE_5
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &rt::Node::OBJECT,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            match key.as_str() {
-                                "containers" => {
-                                    rt::schema::composite(
-                                        r,
-                                        child,
-                                        rt::schema::old_field(old, key),
-                                        &path.field(key),
-                                        &|v, _o, p| rt::openapi::node(
-                                            v,
-                                            p,
-                                            &rt::Node::ARRAY,
-                                            None,
-                                            &mut |items, r| {
-                                                for (i, item) in items.iter().enumerate() {
-                                                    let item_old = None;
-                                                    rt::schema::object_item::<
-                                                        BackendSpecContainers,
-                                                    >(r, item, item_old, p, i);
-                                                }
-                                            },
-                                            &mut |_, _| {},
-                                        ),
-                                        &rt::schema::leaf_equal,
-                                    );
-                                }
-                                "host" => {
-                                    rt::schema::leaf_field(
-                                        r,
-                                        child,
-                                        old,
-                                        path,
-                                        key,
-                                        &rt::Node::STRING,
-                                    );
-                                }
-                                "labels" => {
-                                    rt::schema::composite(
-                                        r,
-                                        child,
-                                        rt::schema::old_field(old, key),
-                                        &path.field(key),
-                                        &|v, o, p| rt::openapi::node(
-                                            v,
-                                            p,
-                                            &rt::Node::OBJECT,
-                                            None,
-                                            &mut |_, _| {},
-                                            &mut |map, r| {
-                                                for (key, child) in map.iter() {
-                                                    if true {
-                                                        rt::schema::leaf_key(
-                                                            r,
-                                                            child,
-                                                            o,
-                                                            p,
-                                                            key,
-                                                            &rt::Node::STRING,
-                                                        );
-                                                    }
-                                                }
-                                            },
-                                        ),
-                                        &|v, o| match (v, o) {
-                                            (rt::Value::Object(_), rt::Value::Object(_)) => {
-                                                rt::schema::fields_equal(
-                                                    v,
-                                                    o,
-                                                    &|_, nv, ov| rt::schema::leaf_equal(nv, ov),
-                                                )
-                                            }
-                                            _ => rt::schema::leaf_equal(v, o),
-                                        },
-                                    );
-                                }
-                                "port" => {
-                                    rt::schema::leaf_field(
-                                        r,
-                                        child,
-                                        old,
-                                        path,
-                                        key,
-                                        &rt::Node::INT32,
-                                    );
-                                }
-                                "replicas" => {
-                                    rt::schema::leaf_field(
-                                        r,
-                                        child,
-                                        old,
-                                        path,
-                                        key,
-                                        &rt::Node::INTEGER,
-                                    );
-                                }
-                                _ => {}
-                            }
-                        }
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "containers" => {
-                                        rt::openapi::leaf_ok(child, &rt::Node::ARRAY)
-                                            && match child {
-                                                rt::Value::Array(items) => {
-                                                    rt::openapi::all_items(
-                                                        items,
-                                                        &mut |item| BackendSpecContainers::is_valid(item),
-                                                    )
-                                                }
-                                                _ => true,
-                                            }
-                                    }
-                                    "host" => rt::openapi::leaf_ok(child, &rt::Node::STRING),
-                                    "labels" => {
-                                        rt::openapi::leaf_ok(child, &rt::Node::OBJECT)
-                                            && match child {
-                                                rt::Value::Object(map) => {
-                                                    rt::openapi::all_fields(
-                                                        map,
-                                                        &mut |_, child| rt::openapi::leaf_ok(
-                                                            child,
-                                                            &rt::Node::STRING,
-                                                        ),
-                                                    )
-                                                }
-                                                _ => true,
-                                            }
-                                    }
-                                    "port" => rt::openapi::leaf_ok(child, &rt::Node::INT32),
-                                    "replicas" => {
-                                        rt::openapi::leaf_ok(child, &rt::Node::INTEGER)
-                                    }
-                                    _ => true,
-                                },
-                            )
-                        }
-                        _ => true,
-                    }
             }
         }
 
@@ -923,83 +473,18 @@ pub mod hub_example_com {
                         rt::shape::Property {
                             name: "name",
                             shape: &rt::shape::Shape::STRING,
+                            required: true,
                         },
                         rt::shape::Property {
                             name: "port",
                             shape: &rt::shape::Shape::INTEGER,
+                            required: false,
                         },
                     ],
+                    required: &["name"],
                     ..rt::shape::Shape::EMPTY
                 };
                 &SHAPE_6
-            }
-            fn validate_value(
-                value: &rt::Value,
-                old: Option<&rt::Value>,
-                path: &rt::Path,
-                res: &mut rt::openapi::Res,
-            ) {
-                let node_res = rt::openapi::node(
-                    value,
-                    path,
-                    &rt::Node::OBJECT,
-                    None,
-                    &mut |_, _| {},
-                    &mut |map, r| {
-                        for (key, child) in map.iter() {
-                            match key.as_str() {
-                                "name" => {
-                                    rt::schema::leaf_field(
-                                        r,
-                                        child,
-                                        old,
-                                        path,
-                                        key,
-                                        &rt::Node::STRING,
-                                    );
-                                }
-                                "port" => {
-                                    rt::schema::leaf_field(
-                                        r,
-                                        child,
-                                        old,
-                                        path,
-                                        key,
-                                        &rt::Node::INTEGER,
-                                    );
-                                }
-                                _ => {}
-                            }
-                        }
-                        rt::openapi::required(map, &["name"], path, r);
-                    },
-                );
-                rt::schema::merge_ratcheted(
-                    res,
-                    node_res,
-                    old,
-                    &|old| { Self::ratchet_equal(value, old) },
-                );
-            }
-            fn is_valid(value: &rt::Value) -> bool {
-                rt::openapi::leaf_ok(value, &rt::Node::OBJECT)
-                    && match value {
-                        rt::Value::Object(map) => {
-                            let mut seen = 0usize;
-                            rt::openapi::all_fields(
-                                map,
-                                &mut |key, child| match key.as_str() {
-                                    "name" => {
-                                        seen += 1;
-                                        rt::openapi::leaf_ok(child, &rt::Node::STRING)
-                                    }
-                                    "port" => rt::openapi::leaf_ok(child, &rt::Node::INTEGER),
-                                    _ => true,
-                                },
-                            ) && seen == 1usize
-                        }
-                        _ => true,
-                    }
             }
         }
     }
