@@ -1,6 +1,12 @@
 //! Generation over the whole CRD corpus (`../shared/crds`): reading and parsing the
 //! YAML, the admission checks, lowering, planning, emitting and formatting.
 //!
+//! The `cli` group compares whole processes, like with like: one `crdgen generate`
+//! of the corpus against kopium (when `kopium` is on `PATH`) run as its users must,
+//! one `kopium -f FILE --api-version V` per CRD version, on the same CRDs (each
+//! written to its own file beforehand, outside the measurement; kopium refuses
+//! `apiextensions.k8s.io/v1beta1`, which crdgen also generates).
+//!
 //! `cargo bench -p crd-codegen --bench generate`
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -39,6 +45,64 @@ fn generate_corpus(c: &mut Criterion) {
         b.iter(|| crd_codegen::rust::generate_source(&crd_codegen::load::load(&[&dir]).irs()))
     });
     group.finish();
+
+    let mut group = c.benchmark_group("cli");
+    group.sample_size(10).measurement_time(Duration::from_secs(60));
+    group.bench_function("crdgen generate (one process)", |b| {
+        b.iter(|| {
+            run(std::process::Command::new(env!("CARGO_BIN_EXE_crdgen"))
+                .arg("generate")
+                .arg(&dir))
+        })
+    });
+    match kopium_inputs(&loaded) {
+        Some(inputs) => {
+            group.bench_function("kopium (one process per CRD version)", |b| {
+                b.iter(|| {
+                    for (file, version) in &inputs {
+                        run(std::process::Command::new("kopium")
+                            .arg("-f")
+                            .arg(file)
+                            .arg("--api-version")
+                            .arg(version));
+                    }
+                })
+            });
+        }
+        None => eprintln!("kopium not on PATH (cargo install kopium): its row is skipped"),
+    }
+    group.finish();
+}
+
+/// Runs a command with its output discarded; it must succeed.
+fn run(command: &mut std::process::Command) {
+    let status = command
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .expect("the command runs");
+    assert!(status.success(), "{command:?} failed");
+}
+
+/// Every v1 CRD of the corpus in its own file (kopium reads one CRD per file), with
+/// each of its versions; `None` without kopium.
+fn kopium_inputs(loaded: &crd_codegen::load::Loaded) -> Option<Vec<(PathBuf, String)>> {
+    std::process::Command::new("kopium").arg("--version").output().ok()?;
+    let dir = std::env::temp_dir().join(format!("crdgen-bench-kopium-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let mut inputs = Vec::new();
+    for (i, crd) in loaded.crds.iter().enumerate() {
+        if crd.doc.value["apiVersion"] != "apiextensions.k8s.io/v1" {
+            continue;
+        }
+        let file = dir.join(format!("{i}.json"));
+        std::fs::write(&file, crd.doc.value.to_string()).expect("written");
+        for v in &crd.ir.versions {
+            inputs.push((file.clone(), v.name.clone()));
+        }
+    }
+    eprintln!("kopium: {} runs over {} CRDs", inputs.len(), loaded.crds.len());
+    Some(inputs)
 }
 
 criterion_group!(benches, generate_corpus);

@@ -478,19 +478,6 @@ pub fn node(
     r
 }
 
-/// `map.iter().all(ok)` for generated `is_valid`, compiled once here rather than once
-/// per generated type (inlined where it is hot).
-#[inline]
-pub fn all_fields(map: &Map<String, Value>, ok: &mut dyn FnMut(&String, &Value) -> bool) -> bool {
-    map.iter().all(|(key, value)| ok(key, value))
-}
-
-/// `items.iter().all(ok)`, as [`all_fields`].
-#[inline]
-pub fn all_items(items: &[Value], ok: &mut dyn FnMut(&Value) -> bool) -> bool {
-    items.iter().all(ok)
-}
-
 /// Whether a node without child schemas has no error: exactly when [`leaf`] would
 /// return an empty result, without building one. Generated code checks valid objects
 /// with this first and runs the error-collecting walk only when something is wrong.

@@ -1,15 +1,17 @@
-//! The compiled half of admission: what generated code implements per object type,
+//! The per-type half of admission: what generated code implements per object type,
 //! and the small helpers it calls where a step does not depend on the schema.
 //!
-//! Each generated object type implements [`ObjectSchema`]: the API server's per-node
-//! algorithms (prune, drop nulls, coerce embedded metadata, default, validate,
-//! ratchet equality, embedded-resource and list-type validation) specialised to that
-//! type's schema. Root types implement [`CustomResource`], which plugs them into the
-//! shared pipeline in [`crate::admission`].
+//! Each generated object type implements [`ObjectSchema`]: its schema as static data
+//! ([`ObjectSchema::shape`]), which [`crate::shape`] walks for the API server's
+//! per-node algorithms (prune, drop nulls, default, validate, ratchet equality,
+//! list-type validation), and the embedded-resource steps (coerce and validate
+//! embedded metadata) as code where the schema has embedded resources. Root types
+//! implement [`CustomResource`], which plugs them into the shared pipeline in
+//! [`crate::admission`].
 
 use crate::admission::{self, Admission, ResourceSchema, ScalePaths};
 use crate::errors::{ErrorList, FieldError, InvalidObject, Path};
-use crate::openapi::{GoValue, Node, Res, go_deep_equal};
+use crate::openapi::{GoValue, Res, go_deep_equal};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -372,7 +374,7 @@ impl<T: CustomResource> ResourceSchema for Compiled<T> {
     }
 }
 
-// ---- helpers generated code calls ----
+// ---- helpers of the per-type steps ----
 
 /// Records a pruned field (`spec.items[1].b`; no leading dot at the root).
 pub fn record_pruned(pruned: &mut Vec<String>, path: &Path, key: &str) {
@@ -397,13 +399,6 @@ pub fn prune_all(value: &mut Value, path: &Path, pruned: &mut Vec<String>) {
     }
 }
 
-/// `prune` at a node without properties, `additionalProperties` or `items` (a
-/// scalar node, or an object with no known fields): objects are emptied, arrays'
-/// elements pruned as unknown.
-pub fn prune_leaf(value: &mut Value, path: &Path, pruned: &mut Vec<String>) {
-    prune_all(value, path, pruned);
-}
-
 /// `prune` of an array whose schema has no `items` (the node is not an array type).
 pub fn prune_items_unknown(items: &mut [Value], path: &Path, pruned: &mut Vec<String>) {
     for (i, item) in items.iter_mut().enumerate() {
@@ -426,12 +421,6 @@ pub fn leaf_equal(value: &Value, old: &Value) -> bool {
 /// Merges a child's result into its parent, dropping its errors when ratcheting
 /// applies (the child's value equals its correlated old value), as kube-openapi's
 /// ratcheting validator turns them into warnings.
-///
-/// The callbacks of this and the other helpers that generated code calls are `dyn`:
-/// a generic parameter would be compiled again for every generated type, which is
-/// what users pay in compile time and memory. Most of these paths run only when an
-/// object has errors; the hot ones (`retain`, `openapi::all_fields`) are `#[inline]`,
-/// so optimised builds still see the closure.
 #[inline]
 pub fn merge_ratcheted(parent: &mut Res, mut child: Res, old: Option<&Value>, equal: &dyn Fn(&Value) -> bool) {
     if !child.is_valid() && old.is_some_and(equal) {
@@ -440,85 +429,9 @@ pub fn merge_ratcheted(parent: &mut Res, mut child: Res, old: Option<&Value>, eq
     parent.merge(child);
 }
 
-// Validating children. Generated code walks an object's entries once and calls one
-// of these per known property (`field`), map value (`key`) or array element
-// (`item`); each builds the child's path, finds its correlated old value and merges
-// its result with ratcheting.
-
-/// A property without child schemas.
-#[inline]
-pub fn leaf_field(r: &mut Res, value: &Value, old: Option<&Value>, path: &Path, key: &str, node: &Node) {
-    let o = old_field(old, key);
-    merge_ratcheted(r, crate::openapi::leaf(value, &path.field(key), node), o, &|o| {
-        leaf_equal(value, o)
-    });
-}
-
-/// A map value without child schemas.
-#[inline]
-pub fn leaf_key(r: &mut Res, value: &Value, old: Option<&Value>, path: &Path, key: &str, node: &Node) {
-    let o = old_field(old, key);
-    merge_ratcheted(r, crate::openapi::leaf(value, &path.key(key), node), o, &|o| {
-        leaf_equal(value, o)
-    });
-}
-
-/// An array element without child schemas (`old` is its correlated old element).
-#[inline]
-pub fn leaf_item(r: &mut Res, value: &Value, old: Option<&Value>, path: &Path, i: usize, node: &Node) {
-    merge_ratcheted(r, crate::openapi::leaf(value, &path.index(i), node), old, &|o| {
-        leaf_equal(value, o)
-    });
-}
-
-/// A property of a generated object type.
-#[inline]
-pub fn object_field<T: ObjectSchema>(r: &mut Res, value: &Value, old: Option<&Value>, path: &Path, key: &str) {
-    T::validate_value(value, old_field(old, key), &path.field(key), r);
-}
-
-/// A map value of a generated object type.
-#[inline]
-pub fn object_key<T: ObjectSchema>(r: &mut Res, value: &Value, old: Option<&Value>, path: &Path, key: &str) {
-    T::validate_value(value, old_field(old, key), &path.key(key), r);
-}
-
-/// An array element of a generated object type.
-#[inline]
-pub fn object_item<T: ObjectSchema>(r: &mut Res, value: &Value, old: Option<&Value>, path: &Path, i: usize) {
-    T::validate_value(value, old, &path.index(i), r);
-}
-
-/// A child whose schema is an array or map written inline: `validate` gives its
-/// result from `(value, old, path)`, `equal` is its `CachedDeepEqual`.
-#[inline]
-pub fn composite(
-    r: &mut Res,
-    value: &Value,
-    old: Option<&Value>,
-    path: &Path,
-    validate: &dyn Fn(&Value, Option<&Value>, &Path) -> Res,
-    equal: &dyn Fn(&Value, &Value) -> bool,
-) {
-    merge_ratcheted(r, validate(value, old, path), old, &|o| equal(value, o));
-}
-
-/// `map.retain(keep)`, compiled once here rather than once per generated type.
-#[inline]
-pub fn retain(map: &mut serde_json::Map<String, Value>, keep: &mut dyn FnMut(&String, &mut Value) -> bool) {
-    map.retain(keep)
-}
-
-/// `prune` of a property or map value without child schemas. Returns whether to keep
-/// the key: not when it is `null` and `drop_null` (non-nullable, no default).
-#[inline]
-pub fn prune_leaf_child(value: &mut Value, path: &Path, pruned: &mut Vec<String>, drop_null: bool) -> bool {
-    prune_leaf(value, path, pruned);
-    !(drop_null && value.is_null())
-}
-
 /// `CachedDeepEqual` of two objects whose keys `child` compares (it returns false for
-/// keys the schema does not know); anything else compares as a leaf.
+/// keys the schema does not know); anything else compares as a leaf. (Compiled rules'
+/// ratcheting of nodes written inline.)
 #[inline]
 pub fn fields_equal(value: &Value, old: &Value, child: &dyn Fn(&str, &Value, &Value) -> bool) -> bool {
     match (value, old) {
@@ -535,14 +448,6 @@ pub fn fields_equal(value: &Value, old: &Value, child: &dyn Fn(&str, &Value, &Va
 #[inline]
 pub fn old_field<'a>(old: Option<&'a Value>, key: &str) -> Option<&'a Value> {
     old?.as_object()?.get(key)
-}
-
-/// Replaces `value` with a deep copy of `default` when it is `null` and its schema
-/// is not nullable (defaulting of array items and map values).
-pub fn default_if_null(value: &mut Value, default: Option<&Value>) {
-    if value.is_null() {
-        *value = default.cloned().unwrap_or(Value::Null);
-    }
 }
 
 /// `x[k] = default` when `k` is absent, or `null` in a non-nullable property.

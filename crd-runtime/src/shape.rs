@@ -566,3 +566,97 @@ fn object_ok(s: &'static Shape, map: &Map<String, Value>) -> bool {
     }
     seen == s.required.len() || s.required.iter().all(|k| map.contains_key(*k))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    static NAME: Shape = Shape::STRING;
+    static PORT: Shape = Shape {
+        node: &Node::INT32,
+        default: Some(Lit::Int(80)),
+        has_defaults: false,
+        ..Shape::EMPTY
+    };
+    /// `{name: string (required), port: int32 = 80}`, and `required` naming `host`,
+    /// which is not a property.
+    static SERVER: Shape = Shape {
+        node: &Node::OBJECT,
+        properties: &[
+            Property {
+                name: "name",
+                shape: &NAME,
+                required: true,
+            },
+            Property {
+                name: "port",
+                shape: &PORT,
+                required: false,
+            },
+        ],
+        required: &["name", "host"],
+        has_defaults: true,
+        ..Shape::EMPTY
+    };
+    static SERVERS: Shape = Shape {
+        node: &Node::ARRAY,
+        items: Some(&SERVER),
+        has_defaults: true,
+        ..Shape::EMPTY
+    };
+    fn server() -> &'static Shape {
+        &SERVER
+    }
+    /// A field of the `SERVER` type that is nullable while the type is not.
+    static NULLABLE_SERVER: Shape = Shape {
+        of_type: Some(server),
+        nullable: true,
+        has_defaults: true,
+        ..Shape::EMPTY
+    };
+
+    #[test]
+    fn required_names_beyond_the_properties_are_looked_up() {
+        assert!(is_valid(&SERVER, &json!({"name": "a", "host": "h"})));
+        assert!(!is_valid(&SERVER, &json!({"name": "a"})), "host is required");
+        assert!(!is_valid(&SERVER, &json!({"host": "h"})), "name is required");
+        let mut res = Res::default();
+        validate(&SERVER, &json!({"name": "a"}), None, &Path::Root, &mut res);
+        let messages: Vec<&str> = res.errors.iter().map(|e| e.message()).collect();
+        // kube-openapi joins with a dot even at the root.
+        assert_eq!(messages, [".host in body is required"]);
+    }
+
+    #[test]
+    fn a_nullable_field_of_a_type_that_is_not_accepts_null() {
+        assert!(is_valid(&NULLABLE_SERVER, &Value::Null));
+        assert!(!is_valid(&SERVER, &Value::Null));
+        let mut res = Res::default();
+        validate(&NULLABLE_SERVER, &Value::Null, None, &Path::Root, &mut res);
+        assert!(res.is_valid());
+        // A value is validated by the type's shape.
+        validate(&NULLABLE_SERVER, &json!({"port": "x"}), None, &Path::Root, &mut res);
+        assert_eq!(res.errors.len(), 3, "{:?}", res.errors);
+    }
+
+    #[test]
+    fn prune_records_unknown_fields_and_drops_non_nullable_nulls() {
+        let mut v = json!([{"name": "a", "extra": {"x": 1}, "port": null}, {"name": null}]);
+        let mut pruned = Vec::new();
+        prune(&SERVERS, &mut v, &Path::Root, &mut pruned);
+        // `port` has a default, so its null stays (defaulting replaces it).
+        assert_eq!(v, json!([{"name": "a", "port": null}, {}]));
+        assert_eq!(pruned, ["[0].extra"]);
+    }
+
+    #[test]
+    fn defaults_fill_absent_and_null_properties_below_arrays() {
+        let mut v = json!([{"name": "a"}, {"port": null}, {"port": 8080}]);
+        default(&SERVERS, &mut v);
+        assert_eq!(v, json!([{"name": "a", "port": 80}, {"port": 80}, {"port": 8080}]));
+        let mut v = json!({"name": "a"});
+        default(&NULLABLE_SERVER, &mut v);
+        assert_eq!(v, json!({"name": "a", "port": 80}), "through the field's type");
+    }
+}

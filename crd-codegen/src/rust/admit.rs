@@ -1,13 +1,14 @@
 //! Rust tokens for admission: `impl ObjectSchema` for every generated object type and
 //! `impl CustomResource` for every root type.
 //!
-//! Each traversal follows the API server's recursive algorithm over the schema
-//! (`prune`/`skipPrune`, `PruneNonNullableNullsWithoutDefaults`, `Default`,
-//! kube-openapi's `SchemaValidator`, ratcheting's `CachedDeepEqual`,
-//! `objectmeta.Coerce`/`Validate`, `listtype.ValidateListSetsAndMaps`), specialised
-//! to one schema: the structure is compiled into `match`es on keys and loops, a
-//! nested named type is a call to its own impl, and what happens at one node is a
-//! call into `crd_runtime::openapi` with that node's keywords as a `static`.
+//! A type's schema is emitted as data: `ObjectSchema::shape` returns a tree of
+//! `static` `crd_runtime::shape::Shape`s (a node of another generated type points at
+//! that type's `shape`), and `crd_runtime::shape` walks it for pruning, defaulting,
+//! validation, the fast validity check, ratchet equality and list-type checks: the
+//! API server's algorithms compiled once in crd-runtime instead of a function per
+//! type and step in the user's crate, whose build pays for every generated line.
+//! The embedded-resource steps (`objectmeta.Coerce`/`Validate`), which few schemas
+//! need, are still emitted per type as code.
 
 use super::plan::{Module, TypeBody, TypeDef};
 use crate::ir::{self, AdditionalProperties, ListType, Schema};
