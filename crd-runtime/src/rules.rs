@@ -620,18 +620,20 @@ pub fn enter(site: &NodeSite<'_>, budget: &mut Budget, out: &mut Findings) -> Fl
     }
 }
 
-/// [`run_rule`] for generated code: `Err(Stop)` once the budget is exhausted.
-#[inline]
+/// [`run_rule`] for generated code: `Err(Stop)` once the budget is exhausted. The
+/// callbacks are `dyn` and the ratchet is passed as it is: generic closures would
+/// compile this function again for every rule of every user's crate.
 pub fn check<E: Display>(
     info: &RuleInfo<'_>,
     site: &NodeSite<'_>,
-    evaluate: impl FnOnce() -> Evaluated<bool, E>,
-    message_expression: impl FnOnce() -> Option<Evaluated<Option<String>, E>>,
-    ratchet: impl FnOnce() -> bool,
+    evaluate: &dyn Fn() -> Evaluated<bool, E>,
+    message_expression: Option<&dyn Fn() -> Evaluated<Option<String>, E>>,
+    ratchet: TypedRatchet<'_>,
     budget: &mut Budget,
     out: &mut Findings,
 ) -> Flow {
-    if run_rule(info, site, evaluate, message_expression, ratchet, budget, out) {
+    let message = || message_expression.map(|m| m());
+    if run_rule(info, site, evaluate, message, || ratchet.should_ratchet(), budget, out) {
         Ok(())
     } else {
         Err(Stop)
@@ -641,6 +643,52 @@ pub fn check<E: Display>(
 /// Ratcheting in generated code: a correlated node is a closure telling whether it
 /// equals its old value (computed only when a failure asks).
 pub type TypedRatchet<'r> = Ratchet<Unchanged<'r>>;
+
+/// For generated walks: walks child `value` (correlated with `old`) at `path` with
+/// `walk`, its type's walk function; `equal` is the type's `CachedDeepEqual`, for
+/// ratcheting below. One function here instead of the same lines in every walk.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "a walk function's parameters and the child's two functions"
+)]
+pub fn walk_child(
+    value: &Value,
+    old: Option<&Value>,
+    path: &Path,
+    ratchet: TypedRatchet<'_>,
+    budget: &mut Budget,
+    out: &mut Findings,
+    equal: fn(&Value, &Value) -> bool,
+    walk: WalkFn,
+) -> Flow {
+    let unchanged = || old.is_some_and(|o| equal(value, o));
+    let ratchet = ratchet.descend(old.map(|_| Unchanged(&unchanged)));
+    walk(value, old, path, ratchet, budget, out)
+}
+
+/// [`walk_child`] for property `key` of object `m` (`old` the old object), when it is
+/// there and not `null`.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "a walk function's parameters and the child's two functions"
+)]
+pub fn walk_property(
+    m: &serde_json::Map<String, Value>,
+    old: Option<&serde_json::Map<String, Value>>,
+    key: &str,
+    path: &Path,
+    ratchet: TypedRatchet<'_>,
+    budget: &mut Budget,
+    out: &mut Findings,
+    equal: fn(&Value, &Value) -> bool,
+    walk: WalkFn,
+) -> Flow {
+    let Some(x) = crate::compiled::prop(m, key) else {
+        return Ok(());
+    };
+    let ox = old.and_then(|o| crate::compiled::prop(o, key));
+    walk_child(x, ox, &path.field(key), ratchet, budget, out, equal, walk)
+}
 
 /// Whether a typed node equals its correlated old value (`CachedDeepEqual`).
 #[derive(Clone, Copy)]
@@ -674,7 +722,8 @@ impl<C: Correlated> Ratchet<C> {
     }
 }
 
-/// The walk of a generated root type's rules (its module's `rules` walk function).
+/// A generated walk function: the rules at and below a node of one type (a root
+/// type's is what its `CustomResource::validate_rules` runs).
 pub type WalkFn = for<'a> fn(&'a Value, Option<&'a Value>, &Path, TypedRatchet<'_>, &mut Budget, &mut Findings) -> Flow;
 
 /// The rules of a whole custom resource, compiled (what a generated root type's

@@ -598,20 +598,26 @@ impl<'a> RulesEmitter<'a> {
                 <super::#alias as rt::schema::ObjectSchema>::walk_rules(#v, #o, path, ratchet, budget, out)?;
             };
         }
-        if let Some(id) = self.struct_of(s)
-            && self.trees.contains_key(&id)
-        {
-            let name = &self.walk_names[&id];
-            return quote! {
-                #descend
-                #name(#v, #o, path, ratchet, budget, out)?;
-            };
+        if let Some((equal, walk)) = self.struct_walk(s) {
+            return quote!(rt::rules::walk_child(#v, #o, path, ratchet, budget, out, #equal, #walk)?;);
         }
         let body = self.node_walk(n, s, v, o, None);
         quote! {
             #descend
             #body
         }
+    }
+
+    /// For a node of a generated struct with its own walk function: the struct's
+    /// `ratchet_equal` and that walk function.
+    fn struct_walk(&self, s: &Schema) -> Option<(TokenStream, Ident)> {
+        if self.foreign_alias(s).is_some() {
+            return None;
+        }
+        let id = self.struct_of(s).filter(|id| self.trees.contains_key(id))?;
+        let name = Ident::new(&self.module.types[id].name, Span::call_site());
+        let equal = quote!(<super::#name as rt::schema::ObjectSchema>::ratchet_equal);
+        Some((equal, self.walk_names[&id].clone()))
     }
 
     /// The children of a node: `additionalProperties` values and properties of an
@@ -653,12 +659,17 @@ impl<'a> RulesEmitter<'a> {
                         }
                     });
                 }
-                None => object.push(quote! {
+                None => object.push(match self.struct_walk(cs) {
+                    Some((equal, walk)) => quote! {
+                        rt::rules::walk_property(m, old_map, #key, path, ratchet, budget, out, #equal, #walk)?;
+                    },
+                    None => quote! {
                     if let Some(x) = rt::compiled::prop(m, #key) {
                         let ox = old_map.and_then(|o| rt::compiled::prop(o, #key));
                         let path = &path.field(#key);
                         #body
                     }
+                    },
                 }),
             }
         }
@@ -883,16 +894,16 @@ impl<'a> RulesEmitter<'a> {
             };
         });
         let message = match message_fn {
-            Some(m) => quote!(|| Some(#m(&this, prev.as_ref()))),
-            None => quote!(|| None),
+            Some(m) => quote!(Some(&|| #m(&this, prev.as_ref()))),
+            None => quote!(None),
         };
         Some(quote! {
             rt::rules::check(
                 &#info_name,
                 &site,
-                || #fn_name(&this, prev.as_ref()),
+                &|| #fn_name(&this, prev.as_ref()),
                 #message,
-                || ratchet.should_ratchet(),
+                ratchet,
                 budget,
                 out,
             )?;
