@@ -100,8 +100,6 @@ impl<'a> AdmitEmitter<'a> {
         let s = t.schema;
         let this = Some(s as *const Schema);
         let rt = rt();
-        // The resource root is pruned, coerced and validated as an embedded resource.
-
         let shape = self.shape_fn(s, this, is_root);
         let coerce = if has_embedded_below(s) || (s.embedded_resource && !is_root) {
             let body = self.coerce_node(s, this, s.embedded_resource && !is_root);
@@ -148,8 +146,9 @@ impl<'a> AdmitEmitter<'a> {
 
     // ---- the type's schema as static data ----
 
-    /// `fn shape()`: the statics describing the type's schema, for the table-driven
-    /// steps of `crd_runtime::shape` (prune, default, ratchet equality, list checks).
+    /// `fn shape()`: the statics describing the type's schema, which the steps of
+    /// `crd_runtime::shape` walk. The resource root is marked as one: it is pruned as
+    /// an embedded resource, and its `apiVersion` and `kind` do not ratchet.
     fn shape_fn(&self, s: &Schema, this: Option<*const Schema>, is_root: bool) -> TokenStream {
         let rt = rt();
         let mut defs = ShapeStatics::default();
@@ -347,7 +346,7 @@ impl<'a> AdmitEmitter<'a> {
         }
     }
 
-    // ---- validate ----
+    // ---- value keywords ----
 
     fn take_statics(&self) -> Vec<TokenStream> {
         self.node_statics.borrow_mut().clear();

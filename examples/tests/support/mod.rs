@@ -24,7 +24,7 @@ pub struct Running {
 
 pub async fn start() -> Running {
     let certified = rcgen::generate_simple_self_signed(vec!["localhost".to_string()]).unwrap();
-    let dir = std::env::temp_dir().join(format!("conversion-webhook-{}-{}", std::process::id(), rand_suffix()));
+    let dir = std::env::temp_dir().join(format!("conversion-webhook-{}-{}", std::process::id(), unique_suffix()));
     std::fs::create_dir_all(&dir).unwrap();
     let (cert_path, key_path) = (dir.join("tls.crt"), dir.join("tls.key"));
     std::fs::write(&cert_path, certified.cert.pem()).unwrap();
@@ -54,11 +54,12 @@ pub async fn start() -> Running {
     }
 }
 
-fn rand_suffix() -> u128 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos()
+/// A number no other server of this process has: the tests of one binary start
+/// servers in parallel, and a clock reading can repeat (two servers then wrote their
+/// certificates into one directory, and one read the other's half-written file).
+fn unique_suffix() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 impl Running {
