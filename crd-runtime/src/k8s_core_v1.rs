@@ -62,11 +62,6 @@ mod __crd_aws_elastic_block_store_volume_source {
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "partition",
-                        shape: &rt::shape::Shape::INT32,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "readOnly",
                         shape: &rt::shape::Shape::BOOLEAN,
                         required: false,
@@ -75,6 +70,11 @@ mod __crd_aws_elastic_block_store_volume_source {
                         name: "volumeID",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
+                    },
+                    rt::shape::Property {
+                        name: "partition",
+                        shape: &rt::shape::Shape::INT32,
+                        required: false,
                     },
                 ],
                 required: &["volumeID"],
@@ -187,13 +187,13 @@ mod __crd_affinity {
     impl rt::schema::ObjectSchema for Affinity {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -208,12 +208,12 @@ mod __crd_affinity {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "nodeAffinity",
+                        name: "podAffinity",
                         shape: &SHAPE_0,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "podAffinity",
+                        name: "nodeAffinity",
                         shape: &SHAPE_1,
                         required: false,
                     },
@@ -460,14 +460,14 @@ mod __crd_app_armor_profile {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "localhostProfile",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "type",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
+                    },
+                    rt::shape::Property {
+                        name: "localhostProfile",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
                 required: &["type"],
@@ -539,19 +539,9 @@ mod __crd_azure_disk_volume_source {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "cachingMode",
+                        name: "kind",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
-                    },
-                    rt::shape::Property {
-                        name: "diskName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "diskURI",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
                     },
                     rt::shape::Property {
                         name: "fsType",
@@ -559,13 +549,23 @@ mod __crd_azure_disk_volume_source {
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "kind",
+                        name: "diskURI",
                         shape: &rt::shape::Shape::STRING,
-                        required: false,
+                        required: true,
+                    },
+                    rt::shape::Property {
+                        name: "diskName",
+                        shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "readOnly",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "cachingMode",
+                        shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
                 ],
@@ -666,12 +666,12 @@ mod __crd_azure_file_volume_source {
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "secretName",
+                        name: "shareName",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
                     },
                     rt::shape::Property {
-                        name: "shareName",
+                        name: "secretName",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
                     },
@@ -759,14 +759,14 @@ mod __crd_csi_volume_source {
     impl rt::schema::ObjectSchema for CSIVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
+                node: &rt::Node::OBJECT,
+                additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
-                additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
@@ -783,17 +783,17 @@ mod __crd_csi_volume_source {
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "nodePublishSecretRef",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "readOnly",
                         shape: &rt::shape::Shape::BOOLEAN,
                         required: false,
                     },
                     rt::shape::Property {
                         name: "volumeAttributes",
+                        shape: &SHAPE_0,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "nodePublishSecretRef",
                         shape: &SHAPE_1,
                         required: false,
                     },
@@ -1103,23 +1103,23 @@ mod __crd_ceph_fs_volume_source {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "monitors",
-                        shape: &SHAPE_0,
-                        required: true,
-                    },
-                    rt::shape::Property {
                         name: "path",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "readOnly",
-                        shape: &rt::shape::Shape::BOOLEAN,
+                        name: "user",
+                        shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "secretFile",
-                        shape: &rt::shape::Shape::STRING,
+                        name: "monitors",
+                        shape: &SHAPE_0,
+                        required: true,
+                    },
+                    rt::shape::Property {
+                        name: "readOnly",
+                        shape: &rt::shape::Shape::BOOLEAN,
                         required: false,
                     },
                     rt::shape::Property {
@@ -1128,7 +1128,7 @@ mod __crd_ceph_fs_volume_source {
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "user",
+                        name: "secretFile",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
@@ -1346,14 +1346,14 @@ mod __crd_cinder_volume_source {
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "secretRef",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "volumeID",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
+                    },
+                    rt::shape::Property {
+                        name: "secretRef",
+                        shape: &SHAPE_0,
+                        required: false,
                     },
                 ],
                 required: &["volumeID"],
@@ -1543,18 +1543,8 @@ mod __crd_cluster_trust_bundle_projection {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "labelSelector",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "optional",
-                        shape: &rt::shape::Shape::BOOLEAN,
                         required: false,
                     },
                     rt::shape::Property {
@@ -1563,13 +1553,23 @@ mod __crd_cluster_trust_bundle_projection {
                         required: true,
                     },
                     rt::shape::Property {
+                        name: "user",
+                        shape: &rt::shape::Shape::INT64,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "optional",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
+                    },
+                    rt::shape::Property {
                         name: "signerName",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "user",
-                        shape: &rt::shape::Shape::INT64,
+                        name: "labelSelector",
+                        shape: &SHAPE_0,
                         required: false,
                     },
                 ],
@@ -1982,14 +1982,14 @@ mod __crd_config_map_projection {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "items",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
+                    },
+                    rt::shape::Property {
+                        name: "items",
+                        shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "optional",
@@ -2227,14 +2227,9 @@ mod __crd_config_map_volume_source {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "defaultMode",
-                        shape: &rt::shape::Shape::INT32,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "defaultUser",
-                        shape: &rt::shape::Shape::INT64,
-                        required: false,
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "items",
@@ -2242,13 +2237,18 @@ mod __crd_config_map_volume_source {
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
                         name: "optional",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "defaultMode",
+                        shape: &rt::shape::Shape::INT32,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "defaultUser",
+                        shape: &rt::shape::Shape::INT64,
                         required: false,
                     },
                 ],
@@ -2540,25 +2540,25 @@ mod __crd_container {
     impl rt::schema::ObjectSchema for Container {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
-                items: Some(&rt::shape::Shape::STRING),
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::ARRAY,
-                items: Some(&SHAPE_1),
-                has_defaults: true,
-                has_lists: true,
+                items: Some(&rt::shape::Shape::STRING),
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField4 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -2571,95 +2571,95 @@ mod __crd_container {
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_5),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField4 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_8: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
-                items: Some(&SHAPE_7),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_9: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField5 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_10: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField6 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_11: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
-                items: Some(&SHAPE_10),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_12: rt::shape::Shape = rt::shape::Shape {
                 of_type: Some(<__CrdField7 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_13: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField8 as rt::schema::ObjectSchema>::shape),
+            static SHAPE_9: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField6 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_14: rt::shape::Shape = rt::shape::Shape {
+            static SHAPE_10: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::ARRAY,
-                items: Some(&SHAPE_13),
+                items: Some(&SHAPE_9),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_15: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField9 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_16: rt::shape::Shape = rt::shape::Shape {
+            static SHAPE_11: rt::shape::Shape = rt::shape::Shape {
                 of_type: Some(<__CrdField10 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_17: rt::shape::Shape = rt::shape::Shape {
+            static SHAPE_12: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField12 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_13: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_12),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_14: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_15: rt::shape::Shape = rt::shape::Shape {
                 of_type: Some(<__CrdField11 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_18: rt::shape::Shape = rt::shape::Shape {
+            static SHAPE_16: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::ARRAY,
-                items: Some(&SHAPE_17),
+                items: Some(&SHAPE_15),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_17: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField5 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_18: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField9 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_19: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField12 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField8 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -2675,43 +2675,18 @@ mod __crd_container {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "args",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "command",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "env",
+                        shape: &SHAPE_1,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "tty",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "args",
                         shape: &SHAPE_2,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "envFrom",
-                        shape: &SHAPE_4,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "image",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "imagePullPolicy",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "lifecycle",
-                        shape: &SHAPE_5,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "livenessProbe",
-                        shape: &SHAPE_6,
                         required: false,
                     },
                     rt::shape::Property {
@@ -2720,43 +2695,13 @@ mod __crd_container {
                         required: true,
                     },
                     rt::shape::Property {
-                        name: "ports",
-                        shape: &SHAPE_8,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "readinessProbe",
-                        shape: &SHAPE_9,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "resizePolicy",
-                        shape: &SHAPE_11,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "resources",
-                        shape: &SHAPE_12,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "restartPolicy",
+                        name: "image",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "restartPolicyRules",
-                        shape: &SHAPE_14,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "securityContext",
-                        shape: &SHAPE_15,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "startupProbe",
-                        shape: &SHAPE_16,
+                        name: "ports",
+                        shape: &SHAPE_4,
                         required: false,
                     },
                     rt::shape::Property {
@@ -2765,8 +2710,83 @@ mod __crd_container {
                         required: false,
                     },
                     rt::shape::Property {
+                        name: "command",
+                        shape: &SHAPE_2,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "envFrom",
+                        shape: &SHAPE_6,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "lifecycle",
+                        shape: &SHAPE_7,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "resources",
+                        shape: &SHAPE_8,
+                        required: false,
+                    },
+                    rt::shape::Property {
                         name: "stdinOnce",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "workingDir",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "resizePolicy",
+                        shape: &SHAPE_10,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "startupProbe",
+                        shape: &SHAPE_11,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "volumeMounts",
+                        shape: &SHAPE_13,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "livenessProbe",
+                        shape: &SHAPE_14,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "restartPolicy",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "volumeDevices",
+                        shape: &SHAPE_16,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "readinessProbe",
+                        shape: &SHAPE_17,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "imagePullPolicy",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "securityContext",
+                        shape: &SHAPE_18,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "restartPolicyRules",
+                        shape: &SHAPE_20,
                         required: false,
                     },
                     rt::shape::Property {
@@ -2776,26 +2796,6 @@ mod __crd_container {
                     },
                     rt::shape::Property {
                         name: "terminationMessagePolicy",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "tty",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "volumeDevices",
-                        shape: &SHAPE_18,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "volumeMounts",
-                        shape: &SHAPE_20,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "workingDir",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
@@ -3831,9 +3831,9 @@ mod __crd_container_port {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "containerPort",
-                        shape: &rt::shape::Shape::INT32,
-                        required: true,
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "hostIP",
@@ -3846,14 +3846,14 @@ mod __crd_container_port {
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "name",
+                        name: "protocol",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "protocol",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
+                        name: "containerPort",
+                        shape: &rt::shape::Shape::INT32,
+                        required: true,
                     },
                 ],
                 required: &["containerPort"],
@@ -4207,14 +4207,14 @@ mod __crd_container_restart_rule_on_exit_codes {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "operator",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
                         name: "values",
                         shape: &SHAPE_0,
                         required: false,
+                    },
+                    rt::shape::Property {
+                        name: "operator",
+                        shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                 ],
                 required: &["operator"],
@@ -4538,11 +4538,6 @@ mod __crd_downward_api_volume_file {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "fieldRef",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "mode",
                         shape: &rt::shape::Shape::INT32,
                         required: false,
@@ -4553,13 +4548,18 @@ mod __crd_downward_api_volume_file {
                         required: true,
                     },
                     rt::shape::Property {
-                        name: "resourceFieldRef",
-                        shape: &SHAPE_1,
+                        name: "user",
+                        shape: &rt::shape::Shape::INT64,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "user",
-                        shape: &rt::shape::Shape::INT64,
+                        name: "fieldRef",
+                        shape: &SHAPE_0,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "resourceFieldRef",
+                        shape: &SHAPE_1,
                         required: false,
                     },
                 ],
@@ -4821,6 +4821,11 @@ mod __crd_downward_api_volume_source {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
+                        name: "items",
+                        shape: &SHAPE_1,
+                        required: false,
+                    },
+                    rt::shape::Property {
                         name: "defaultMode",
                         shape: &rt::shape::Shape::INT32,
                         required: false,
@@ -4828,11 +4833,6 @@ mod __crd_downward_api_volume_source {
                     rt::shape::Property {
                         name: "defaultUser",
                         shape: &rt::shape::Shape::INT64,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "items",
-                        shape: &SHAPE_1,
                         required: false,
                     },
                 ],
@@ -5073,13 +5073,13 @@ mod __crd_empty_dir_volume_source {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "medium",
-                        shape: &rt::shape::Shape::STRING,
+                        name: "mode",
+                        shape: &rt::shape::Shape::INT32,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "mode",
-                        shape: &rt::shape::Shape::INT32,
+                        name: "medium",
+                        shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
                     rt::shape::Property {
@@ -5187,13 +5187,13 @@ mod __crd_env_from_source {
     impl rt::schema::ObjectSchema for EnvFromSource {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -5202,17 +5202,17 @@ mod __crd_env_from_source {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "configMapRef",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "prefix",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
                     rt::shape::Property {
                         name: "secretRef",
+                        shape: &SHAPE_0,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "configMapRef",
                         shape: &SHAPE_1,
                         required: false,
                     },
@@ -5618,31 +5618,31 @@ mod __crd_env_var_source {
     impl rt::schema::ObjectSchema for EnvVarSource {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
                 of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
                 of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField4 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
             static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField4 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -5651,27 +5651,27 @@ mod __crd_env_var_source {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "configMapKeyRef",
+                        name: "fieldRef",
                         shape: &SHAPE_0,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "fieldRef",
+                        name: "fileKeyRef",
                         shape: &SHAPE_1,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "fileKeyRef",
+                        name: "secretKeyRef",
                         shape: &SHAPE_2,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "resourceFieldRef",
+                        name: "configMapKeyRef",
                         shape: &SHAPE_3,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "secretKeyRef",
+                        name: "resourceFieldRef",
                         shape: &SHAPE_4,
                         required: false,
                     },
@@ -6040,25 +6040,25 @@ mod __crd_ephemeral_container {
     impl rt::schema::ObjectSchema for EphemeralContainer {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
-                items: Some(&rt::shape::Shape::STRING),
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::ARRAY,
-                items: Some(&SHAPE_1),
-                has_defaults: true,
-                has_lists: true,
+                items: Some(&rt::shape::Shape::STRING),
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField4 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -6071,95 +6071,95 @@ mod __crd_ephemeral_container {
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_5),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField4 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_8: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
-                items: Some(&SHAPE_7),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_9: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField5 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_10: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField6 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_11: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
-                items: Some(&SHAPE_10),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_12: rt::shape::Shape = rt::shape::Shape {
                 of_type: Some(<__CrdField7 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_13: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField8 as rt::schema::ObjectSchema>::shape),
+            static SHAPE_9: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField6 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_14: rt::shape::Shape = rt::shape::Shape {
+            static SHAPE_10: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::ARRAY,
-                items: Some(&SHAPE_13),
+                items: Some(&SHAPE_9),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_15: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField9 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_16: rt::shape::Shape = rt::shape::Shape {
+            static SHAPE_11: rt::shape::Shape = rt::shape::Shape {
                 of_type: Some(<__CrdField10 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_17: rt::shape::Shape = rt::shape::Shape {
+            static SHAPE_12: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField12 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_13: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_12),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_14: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_15: rt::shape::Shape = rt::shape::Shape {
                 of_type: Some(<__CrdField11 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_18: rt::shape::Shape = rt::shape::Shape {
+            static SHAPE_16: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::ARRAY,
-                items: Some(&SHAPE_17),
+                items: Some(&SHAPE_15),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_17: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField5 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_18: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField9 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_19: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField12 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField8 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -6175,43 +6175,18 @@ mod __crd_ephemeral_container {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "args",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "command",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "env",
+                        shape: &SHAPE_1,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "tty",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "args",
                         shape: &SHAPE_2,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "envFrom",
-                        shape: &SHAPE_4,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "image",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "imagePullPolicy",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "lifecycle",
-                        shape: &SHAPE_5,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "livenessProbe",
-                        shape: &SHAPE_6,
                         required: false,
                     },
                     rt::shape::Property {
@@ -6220,43 +6195,13 @@ mod __crd_ephemeral_container {
                         required: true,
                     },
                     rt::shape::Property {
-                        name: "ports",
-                        shape: &SHAPE_8,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "readinessProbe",
-                        shape: &SHAPE_9,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "resizePolicy",
-                        shape: &SHAPE_11,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "resources",
-                        shape: &SHAPE_12,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "restartPolicy",
+                        name: "image",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "restartPolicyRules",
-                        shape: &SHAPE_14,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "securityContext",
-                        shape: &SHAPE_15,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "startupProbe",
-                        shape: &SHAPE_16,
+                        name: "ports",
+                        shape: &SHAPE_4,
                         required: false,
                     },
                     rt::shape::Property {
@@ -6265,8 +6210,83 @@ mod __crd_ephemeral_container {
                         required: false,
                     },
                     rt::shape::Property {
+                        name: "command",
+                        shape: &SHAPE_2,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "envFrom",
+                        shape: &SHAPE_6,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "lifecycle",
+                        shape: &SHAPE_7,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "resources",
+                        shape: &SHAPE_8,
+                        required: false,
+                    },
+                    rt::shape::Property {
                         name: "stdinOnce",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "workingDir",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "resizePolicy",
+                        shape: &SHAPE_10,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "startupProbe",
+                        shape: &SHAPE_11,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "volumeMounts",
+                        shape: &SHAPE_13,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "livenessProbe",
+                        shape: &SHAPE_14,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "restartPolicy",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "volumeDevices",
+                        shape: &SHAPE_16,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "readinessProbe",
+                        shape: &SHAPE_17,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "imagePullPolicy",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "securityContext",
+                        shape: &SHAPE_18,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "restartPolicyRules",
+                        shape: &SHAPE_20,
                         required: false,
                     },
                     rt::shape::Property {
@@ -6281,26 +6301,6 @@ mod __crd_ephemeral_container {
                     },
                     rt::shape::Property {
                         name: "terminationMessagePolicy",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "tty",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "volumeDevices",
-                        shape: &SHAPE_18,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "volumeMounts",
-                        shape: &SHAPE_20,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "workingDir",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
@@ -7684,13 +7684,18 @@ mod __crd_fc_volume_source {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "fsType",
-                        shape: &rt::shape::Shape::STRING,
+                        name: "lun",
+                        shape: &rt::shape::Shape::INT32,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "lun",
-                        shape: &rt::shape::Shape::INT32,
+                        name: "wwids",
+                        shape: &SHAPE_0,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "fsType",
+                        shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
                     rt::shape::Property {
@@ -7700,11 +7705,6 @@ mod __crd_fc_volume_source {
                     },
                     rt::shape::Property {
                         name: "targetWWNs",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "wwids",
                         shape: &SHAPE_0,
                         required: false,
                     },
@@ -7832,14 +7832,14 @@ mod __crd_file_key_selector {
                         required: true,
                     },
                     rt::shape::Property {
-                        name: "optional",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "path",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
+                    },
+                    rt::shape::Property {
+                        name: "optional",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "volumeName",
@@ -8247,11 +8247,6 @@ mod __crd_gce_persistent_disk_volume_source {
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "partition",
-                        shape: &rt::shape::Shape::INT32,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "pdName",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
@@ -8259,6 +8254,11 @@ mod __crd_gce_persistent_disk_volume_source {
                     rt::shape::Property {
                         name: "readOnly",
                         shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "partition",
+                        shape: &rt::shape::Shape::INT32,
                         required: false,
                     },
                 ],
@@ -8464,6 +8464,11 @@ mod __crd_git_repo_volume_source {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
+                        name: "revision",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
+                    },
+                    rt::shape::Property {
                         name: "directory",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
@@ -8472,11 +8477,6 @@ mod __crd_git_repo_volume_source {
                         name: "repository",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
-                    },
-                    rt::shape::Property {
-                        name: "revision",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
                     },
                 ],
                 required: &["repository"],
@@ -8550,11 +8550,6 @@ mod __crd_glusterfs_volume_source {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "endpoints",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
                         name: "path",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
@@ -8563,6 +8558,11 @@ mod __crd_glusterfs_volume_source {
                         name: "readOnly",
                         shape: &rt::shape::Shape::BOOLEAN,
                         required: false,
+                    },
+                    rt::shape::Property {
+                        name: "endpoints",
+                        shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                 ],
                 required: &["endpoints", "path"],
@@ -8646,21 +8646,21 @@ mod __crd_http_get_action {
     impl rt::schema::ObjectSchema for HTTPGetAction {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::INT_OR_STRING,
+                any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
                 of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::ARRAY,
-                items: Some(&SHAPE_0),
+                items: Some(&SHAPE_1),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::INT_OR_STRING,
-                any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
@@ -8672,19 +8672,19 @@ mod __crd_http_get_action {
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "httpHeaders",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "path",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
                     rt::shape::Property {
                         name: "port",
-                        shape: &SHAPE_2,
+                        shape: &SHAPE_0,
                         required: true,
+                    },
+                    rt::shape::Property {
+                        name: "scheme",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "protocol",
@@ -8692,8 +8692,8 @@ mod __crd_http_get_action {
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "scheme",
-                        shape: &rt::shape::Shape::STRING,
+                        name: "httpHeaders",
+                        shape: &SHAPE_2,
                         required: false,
                     },
                 ],
@@ -9006,14 +9006,14 @@ mod __crd_host_alias {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "hostnames",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "ip",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
+                    },
+                    rt::shape::Property {
+                        name: "hostnames",
+                        shape: &SHAPE_0,
+                        required: false,
                     },
                 ],
                 required: &["ip"],
@@ -9190,39 +9190,19 @@ mod __crd_iscsi_volume_source {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "chapAuthDiscovery",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "chapAuthSession",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "fsType",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "initiatorName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "iqn",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
                     },
                     rt::shape::Property {
-                        name: "iscsiInterface",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "lun",
                         shape: &rt::shape::Shape::INT32,
                         required: true,
+                    },
+                    rt::shape::Property {
+                        name: "fsType",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "portals",
@@ -9243,6 +9223,26 @@ mod __crd_iscsi_volume_source {
                         name: "targetPortal",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
+                    },
+                    rt::shape::Property {
+                        name: "initiatorName",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "iscsiInterface",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "chapAuthSession",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "chapAuthDiscovery",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                 ],
                 required: &["iqn", "lun", "targetPortal"],
@@ -9460,12 +9460,12 @@ mod __crd_image_volume_source {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "pullPolicy",
+                        name: "reference",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "reference",
+                        name: "pullPolicy",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
@@ -9660,13 +9660,13 @@ mod __crd_lifecycle {
     impl rt::schema::ObjectSchema for Lifecycle {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -9675,12 +9675,12 @@ mod __crd_lifecycle {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "postStart",
+                        name: "preStop",
                         shape: &SHAPE_0,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "preStop",
+                        name: "postStart",
                         shape: &SHAPE_1,
                         required: false,
                     },
@@ -9913,13 +9913,13 @@ mod __crd_lifecycle_handler {
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -9939,12 +9939,12 @@ mod __crd_lifecycle_handler {
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "httpGet",
+                        name: "sleep",
                         shape: &SHAPE_1,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "sleep",
+                        name: "httpGet",
                         shape: &SHAPE_2,
                         required: false,
                     },
@@ -10311,14 +10311,14 @@ mod __crd_nfs_volume_source {
                         required: true,
                     },
                     rt::shape::Property {
-                        name: "readOnly",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "server",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
+                    },
+                    rt::shape::Property {
+                        name: "readOnly",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
                     },
                 ],
                 required: &["path", "server"],
@@ -10407,20 +10407,20 @@ mod __crd_node_affinity {
     impl rt::schema::ObjectSchema for NodeAffinity {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
-                items: Some(&SHAPE_0),
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_1),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -10429,12 +10429,12 @@ mod __crd_node_affinity {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "preferredDuringSchedulingIgnoredDuringExecution",
-                        shape: &SHAPE_1,
+                        name: "requiredDuringSchedulingIgnoredDuringExecution",
+                        shape: &SHAPE_0,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "requiredDuringSchedulingIgnoredDuringExecution",
+                        name: "preferredDuringSchedulingIgnoredDuringExecution",
                         shape: &SHAPE_2,
                         required: false,
                     },
@@ -10915,14 +10915,14 @@ mod __crd_node_selector_requirement {
                         required: true,
                     },
                     rt::shape::Property {
-                        name: "operator",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
                         name: "values",
                         shape: &SHAPE_0,
                         required: false,
+                    },
+                    rt::shape::Property {
+                        name: "operator",
+                        shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                 ],
                 required: &["key", "operator"],
@@ -11011,7 +11011,7 @@ mod __crd_node_selector_term {
     impl rt::schema::ObjectSchema for NodeSelectorTerm {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -11024,7 +11024,7 @@ mod __crd_node_selector_term {
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -11040,12 +11040,12 @@ mod __crd_node_selector_term {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "matchExpressions",
+                        name: "matchFields",
                         shape: &SHAPE_1,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "matchFields",
+                        name: "matchExpressions",
                         shape: &SHAPE_3,
                         required: false,
                     },
@@ -11329,14 +11329,14 @@ mod __crd_object_field_selector {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "apiVersion",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "fieldPath",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
+                    },
+                    rt::shape::Property {
+                        name: "apiVersion",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
                 required: &["fieldPath"],
@@ -11408,12 +11408,7 @@ mod __crd_object_reference {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "apiVersion",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "fieldPath",
+                        name: "uid",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
@@ -11428,17 +11423,22 @@ mod __crd_object_reference {
                         required: false,
                     },
                     rt::shape::Property {
+                        name: "fieldPath",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
+                    },
+                    rt::shape::Property {
                         name: "namespace",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "resourceVersion",
+                        name: "apiVersion",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "uid",
+                        name: "resourceVersion",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
@@ -11530,30 +11530,30 @@ mod __crd_persistent_volume_claim_spec {
     impl rt::schema::ObjectSchema for PersistentVolumeClaimSpec {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
-                items: Some(&rt::shape::Shape::STRING),
+                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
                 of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&rt::shape::Shape::STRING),
+                ..rt::shape::Shape::EMPTY
+            };
             static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -11562,27 +11562,37 @@ mod __crd_persistent_volume_claim_spec {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "accessModes",
+                        name: "selector",
                         shape: &SHAPE_0,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "dataSource",
+                        name: "resources",
                         shape: &SHAPE_1,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "dataSourceRef",
+                        name: "dataSource",
                         shape: &SHAPE_2,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "resources",
+                        name: "volumeMode",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "volumeName",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "accessModes",
                         shape: &SHAPE_3,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "selector",
+                        name: "dataSourceRef",
                         shape: &SHAPE_4,
                         required: false,
                     },
@@ -11593,16 +11603,6 @@ mod __crd_persistent_volume_claim_spec {
                     },
                     rt::shape::Property {
                         name: "volumeAttributesClassName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "volumeMode",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "volumeName",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
@@ -11934,13 +11934,13 @@ mod __crd_persistent_volume_claim_template {
     impl rt::schema::ObjectSchema for PersistentVolumeClaimTemplate {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -11949,14 +11949,14 @@ mod __crd_persistent_volume_claim_template {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "metadata",
+                        name: "spec",
                         shape: &SHAPE_0,
-                        required: false,
+                        required: true,
                     },
                     rt::shape::Property {
-                        name: "spec",
+                        name: "metadata",
                         shape: &SHAPE_1,
-                        required: true,
+                        required: false,
                     },
                 ],
                 required: &["spec"],
@@ -12159,14 +12159,14 @@ mod __crd_persistent_volume_claim_volume_source {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "claimName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
                         name: "readOnly",
                         shape: &rt::shape::Shape::BOOLEAN,
                         required: false,
+                    },
+                    rt::shape::Property {
+                        name: "claimName",
+                        shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                 ],
                 required: &["claimName"],
@@ -12252,14 +12252,14 @@ mod __crd_photon_persistent_disk_volume_source {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "fsType",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "pdID",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
+                    },
+                    rt::shape::Property {
+                        name: "fsType",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
                 required: &["pdID"],
@@ -12334,7 +12334,7 @@ mod __crd_pod_affinity {
     impl rt::schema::ObjectSchema for PodAffinity {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -12347,7 +12347,7 @@ mod __crd_pod_affinity {
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -12363,12 +12363,12 @@ mod __crd_pod_affinity {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "preferredDuringSchedulingIgnoredDuringExecution",
+                        name: "requiredDuringSchedulingIgnoredDuringExecution",
                         shape: &SHAPE_1,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "requiredDuringSchedulingIgnoredDuringExecution",
+                        name: "preferredDuringSchedulingIgnoredDuringExecution",
                         shape: &SHAPE_3,
                         required: false,
                     },
@@ -12677,14 +12677,14 @@ mod __crd_pod_affinity_term {
     impl rt::schema::ObjectSchema for PodAffinityTerm {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
+                node: &rt::Node::ARRAY,
+                items: Some(&rt::shape::Shape::STRING),
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
-                items: Some(&rt::shape::Shape::STRING),
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
@@ -12697,34 +12697,34 @@ mod __crd_pod_affinity_term {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "labelSelector",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "matchLabelKeys",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "mismatchLabelKeys",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "namespaceSelector",
-                        shape: &SHAPE_2,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "namespaces",
-                        shape: &SHAPE_1,
+                        shape: &SHAPE_0,
                         required: false,
                     },
                     rt::shape::Property {
                         name: "topologyKey",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
+                    },
+                    rt::shape::Property {
+                        name: "labelSelector",
+                        shape: &SHAPE_1,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "matchLabelKeys",
+                        shape: &SHAPE_0,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "mismatchLabelKeys",
+                        shape: &SHAPE_0,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "namespaceSelector",
+                        shape: &SHAPE_2,
+                        required: false,
                     },
                 ],
                 required: &["topologyKey"],
@@ -12962,7 +12962,7 @@ mod __crd_pod_anti_affinity {
     impl rt::schema::ObjectSchema for PodAntiAffinity {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -12975,7 +12975,7 @@ mod __crd_pod_anti_affinity {
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -12991,12 +12991,12 @@ mod __crd_pod_anti_affinity {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "preferredDuringSchedulingIgnoredDuringExecution",
+                        name: "requiredDuringSchedulingIgnoredDuringExecution",
                         shape: &SHAPE_1,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "requiredDuringSchedulingIgnoredDuringExecution",
+                        name: "preferredDuringSchedulingIgnoredDuringExecution",
                         shape: &SHAPE_3,
                         required: false,
                     },
@@ -13307,13 +13307,8 @@ mod __crd_pod_certificate_projection {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "certificateChainPath",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "credentialBundlePath",
-                        shape: &rt::shape::Shape::STRING,
+                        name: "user",
+                        shape: &rt::shape::Shape::INT64,
                         required: false,
                     },
                     rt::shape::Property {
@@ -13327,23 +13322,28 @@ mod __crd_pod_certificate_projection {
                         required: true,
                     },
                     rt::shape::Property {
-                        name: "maxExpirationSeconds",
-                        shape: &rt::shape::Shape::INT32,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "signerName",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
                     },
                     rt::shape::Property {
-                        name: "user",
-                        shape: &rt::shape::Shape::INT64,
+                        name: "userAnnotations",
+                        shape: &SHAPE_0,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "userAnnotations",
-                        shape: &SHAPE_0,
+                        name: "certificateChainPath",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "credentialBundlePath",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "maxExpirationSeconds",
+                        shape: &rt::shape::Shape::INT32,
                         required: false,
                     },
                 ],
@@ -13467,39 +13467,39 @@ mod __crd_pod_dns_config {
     impl rt::schema::ObjectSchema for PodDNSConfig {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
-                items: Some(&rt::shape::Shape::STRING),
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::ARRAY,
-                items: Some(&SHAPE_1),
-                has_defaults: true,
-                has_lists: true,
+                items: Some(&rt::shape::Shape::STRING),
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "nameservers",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "options",
-                        shape: &SHAPE_2,
+                        shape: &SHAPE_1,
                         required: false,
                     },
                     rt::shape::Property {
                         name: "searches",
-                        shape: &SHAPE_0,
+                        shape: &SHAPE_2,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "nameservers",
+                        shape: &SHAPE_2,
                         required: false,
                     },
                 ],
@@ -14195,63 +14195,63 @@ mod __crd_pod_security_context {
     impl rt::schema::ObjectSchema for PodSecurityContext {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
-                items: Some(&rt::shape::Shape::INT64),
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
                 of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::ARRAY,
-                items: Some(&SHAPE_4),
+                items: Some(&SHAPE_0),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField4 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField4 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
+                node: &rt::Node::ARRAY,
+                items: Some(&rt::shape::Shape::INT64),
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "appArmorProfile",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "fsGroup",
                         shape: &rt::shape::Shape::INT64,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "fsGroupChangePolicy",
-                        shape: &rt::shape::Shape::STRING,
+                        name: "sysctls",
+                        shape: &SHAPE_1,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "runAsUser",
+                        shape: &rt::shape::Shape::INT64,
                         required: false,
                     },
                     rt::shape::Property {
@@ -14265,8 +14265,33 @@ mod __crd_pod_security_context {
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "runAsUser",
-                        shape: &rt::shape::Shape::INT64,
+                        name: "seLinuxOptions",
+                        shape: &SHAPE_2,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "seccompProfile",
+                        shape: &SHAPE_3,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "windowsOptions",
+                        shape: &SHAPE_4,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "appArmorProfile",
+                        shape: &SHAPE_5,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "supplementalGroups",
+                        shape: &SHAPE_6,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "fsGroupChangePolicy",
+                        shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
                     rt::shape::Property {
@@ -14275,33 +14300,8 @@ mod __crd_pod_security_context {
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "seLinuxOptions",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "seccompProfile",
-                        shape: &SHAPE_2,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "supplementalGroups",
-                        shape: &SHAPE_3,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "supplementalGroupsPolicy",
                         shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "sysctls",
-                        shape: &SHAPE_5,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "windowsOptions",
-                        shape: &SHAPE_6,
                         required: false,
                     },
                 ],
@@ -14792,22 +14792,22 @@ mod __crd_pod_spec {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodSpec {
         fn shape() -> &'static rt::shape::Shape {
-            static PATTERN_17: rt::regex::Pattern = rt::regex::Pattern::new(
+            static PATTERN_5: rt::regex::Pattern = rt::regex::Pattern::new(
                 "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
             );
-            static NODE_16: rt::Node = rt::Node {
+            static NODE_4: rt::Node = rt::Node {
                 types: rt::openapi::Types::IntOrString,
-                pattern: Some(&PATTERN_17),
+                pattern: Some(&PATTERN_5),
                 ..rt::Node::EMPTY
             };
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField8 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField17 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -14820,52 +14820,35 @@ mod __crd_pod_spec {
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
-                items: Some(&SHAPE_4),
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField4 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
+                node: &NODE_4,
+                any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
-                items: Some(&SHAPE_6),
-                has_defaults: true,
-                has_lists: true,
+                node: &rt::Node::OBJECT,
+                additional: rt::shape::Additional::Schema(&SHAPE_6),
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_8: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField5 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_9: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
-                items: Some(&SHAPE_8),
+                of_type: Some(<__CrdField11 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_10: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField6 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -14878,7 +14861,7 @@ mod __crd_pod_spec {
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_12: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField7 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField5 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -14891,85 +14874,102 @@ mod __crd_pod_spec {
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_14: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField15 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_15: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_14),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_16: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
                 additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_15: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField8 as rt::schema::ObjectSchema>::shape),
+            static SHAPE_17: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField7 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_18: rt::shape::Shape = rt::shape::Shape {
-                node: &NODE_16,
-                any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_17),
+                has_defaults: true,
+                has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_19: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
-                additional: rt::shape::Additional::Schema(&SHAPE_18),
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_20: rt::shape::Shape = rt::shape::Shape {
                 of_type: Some(<__CrdField9 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_21: rt::shape::Shape = rt::shape::Shape {
+            static SHAPE_20: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::ARRAY,
-                items: Some(&SHAPE_20),
+                items: Some(&SHAPE_19),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_22: rt::shape::Shape = rt::shape::Shape {
+            static SHAPE_21: rt::shape::Shape = rt::shape::Shape {
                 of_type: Some(<__CrdField10 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_23: rt::shape::Shape = rt::shape::Shape {
+            static SHAPE_22: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::ARRAY,
-                items: Some(&SHAPE_22),
+                items: Some(&SHAPE_21),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_24: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField11 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_25: rt::shape::Shape = rt::shape::Shape {
+            static SHAPE_23: rt::shape::Shape = rt::shape::Shape {
                 of_type: Some(<__CrdField12 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_26: rt::shape::Shape = rt::shape::Shape {
+            static SHAPE_24: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::ARRAY,
-                items: Some(&SHAPE_25),
+                items: Some(&SHAPE_23),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_27: rt::shape::Shape = rt::shape::Shape {
+            static SHAPE_25: rt::shape::Shape = rt::shape::Shape {
                 of_type: Some(<__CrdField13 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_28: rt::shape::Shape = rt::shape::Shape {
+            static SHAPE_26: rt::shape::Shape = rt::shape::Shape {
                 of_type: Some(<__CrdField14 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
+            static SHAPE_27: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField6 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_28: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::ARRAY,
+                items: Some(&SHAPE_27),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
             static SHAPE_29: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField15 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField4 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -14982,7 +14982,7 @@ mod __crd_pod_spec {
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_31: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField16 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -14995,7 +14995,7 @@ mod __crd_pod_spec {
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_33: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField17 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField16 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -15011,62 +15011,12 @@ mod __crd_pod_spec {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "activeDeadlineSeconds",
-                        shape: &rt::shape::Shape::INT64,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "affinity",
+                        name: "os",
                         shape: &SHAPE_0,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "automountServiceAccountToken",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "containers",
-                        shape: &SHAPE_2,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "dnsConfig",
-                        shape: &SHAPE_3,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "dnsPolicy",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "enableServiceLinks",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "ephemeralContainers",
-                        shape: &SHAPE_5,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "evictionResponders",
-                        shape: &SHAPE_7,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "hostAliases",
-                        shape: &SHAPE_9,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "hostIPC",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "hostNetwork",
                         shape: &rt::shape::Shape::BOOLEAN,
                         required: false,
                     },
@@ -15076,8 +15026,13 @@ mod __crd_pod_spec {
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "hostUsers",
-                        shape: &rt::shape::Shape::BOOLEAN,
+                        name: "volumes",
+                        shape: &SHAPE_2,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "affinity",
+                        shape: &SHAPE_3,
                         required: false,
                     },
                     rt::shape::Property {
@@ -15086,43 +15041,13 @@ mod __crd_pod_spec {
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "hostnameOverride",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "imagePullSecrets",
-                        shape: &SHAPE_11,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "initContainers",
-                        shape: &SHAPE_13,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "nodeName",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "nodeSelector",
-                        shape: &SHAPE_14,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "os",
-                        shape: &SHAPE_15,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "overhead",
-                        shape: &SHAPE_19,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "preemptionPolicy",
-                        shape: &rt::shape::Shape::STRING,
+                        shape: &SHAPE_7,
                         required: false,
                     },
                     rt::shape::Property {
@@ -15131,32 +15056,57 @@ mod __crd_pod_spec {
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "priorityClassName",
+                        name: "dnsConfig",
+                        shape: &SHAPE_8,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "dnsPolicy",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "readinessGates",
-                        shape: &SHAPE_21,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "resourceClaims",
-                        shape: &SHAPE_23,
+                        name: "hostUsers",
+                        shape: &rt::shape::Shape::BOOLEAN,
                         required: false,
                     },
                     rt::shape::Property {
                         name: "resources",
-                        shape: &SHAPE_24,
+                        shape: &SHAPE_9,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "restartPolicy",
+                        name: "subdomain",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "runtimeClassName",
+                        name: "containers",
+                        shape: &SHAPE_11,
+                        required: true,
+                    },
+                    rt::shape::Property {
+                        name: "hostAliases",
+                        shape: &SHAPE_13,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "hostNetwork",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "tolerations",
+                        shape: &SHAPE_15,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "nodeSelector",
+                        shape: &SHAPE_16,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "restartPolicy",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
@@ -15166,18 +15116,18 @@ mod __crd_pod_spec {
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "schedulingGates",
-                        shape: &SHAPE_26,
+                        name: "initContainers",
+                        shape: &SHAPE_18,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "schedulingGroup",
-                        shape: &SHAPE_27,
+                        name: "readinessGates",
+                        shape: &SHAPE_20,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "securityContext",
-                        shape: &SHAPE_28,
+                        name: "resourceClaims",
+                        shape: &SHAPE_22,
                         required: false,
                     },
                     rt::shape::Property {
@@ -15186,7 +15136,42 @@ mod __crd_pod_spec {
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "serviceAccountName",
+                        name: "schedulingGates",
+                        shape: &SHAPE_24,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "schedulingGroup",
+                        shape: &SHAPE_25,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "securityContext",
+                        shape: &SHAPE_26,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "hostnameOverride",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "imagePullSecrets",
+                        shape: &SHAPE_28,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "preemptionPolicy",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "runtimeClassName",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "priorityClassName",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
@@ -15196,33 +15181,48 @@ mod __crd_pod_spec {
                         required: false,
                     },
                     rt::shape::Property {
+                        name: "enableServiceLinks",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "evictionResponders",
+                        shape: &SHAPE_30,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "serviceAccountName",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "ephemeralContainers",
+                        shape: &SHAPE_32,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "activeDeadlineSeconds",
+                        shape: &rt::shape::Shape::INT64,
+                        required: false,
+                    },
+                    rt::shape::Property {
                         name: "shareProcessNamespace",
                         shape: &rt::shape::Shape::BOOLEAN,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "subdomain",
-                        shape: &rt::shape::Shape::STRING,
+                        name: "topologySpreadConstraints",
+                        shape: &SHAPE_34,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "automountServiceAccountToken",
+                        shape: &rt::shape::Shape::BOOLEAN,
                         required: false,
                     },
                     rt::shape::Property {
                         name: "terminationGracePeriodSeconds",
                         shape: &rt::shape::Shape::INT64,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "tolerations",
-                        shape: &SHAPE_30,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "topologySpreadConstraints",
-                        shape: &SHAPE_32,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "volumes",
-                        shape: &SHAPE_34,
                         required: false,
                     },
                 ],
@@ -16767,13 +16767,13 @@ mod __crd_pod_template_spec {
     impl rt::schema::ObjectSchema for PodTemplateSpec {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -16782,12 +16782,12 @@ mod __crd_pod_template_spec {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "metadata",
+                        name: "spec",
                         shape: &SHAPE_0,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "spec",
+                        name: "metadata",
                         shape: &SHAPE_1,
                         required: false,
                     },
@@ -17089,13 +17089,13 @@ mod __crd_preferred_scheduling_term {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "preference",
-                        shape: &SHAPE_0,
+                        name: "weight",
+                        shape: &rt::shape::Shape::INT32,
                         required: true,
                     },
                     rt::shape::Property {
-                        name: "weight",
-                        shape: &rt::shape::Shape::INT32,
+                        name: "preference",
+                        shape: &SHAPE_0,
                         required: true,
                     },
                 ],
@@ -17299,11 +17299,6 @@ mod __crd_probe {
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "failureThreshold",
-                        shape: &rt::shape::Shape::INT32,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "grpc",
                         shape: &SHAPE_1,
                         required: false,
@@ -17314,12 +17309,22 @@ mod __crd_probe {
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "initialDelaySeconds",
-                        shape: &rt::shape::Shape::INT32,
+                        name: "tcpSocket",
+                        shape: &SHAPE_3,
                         required: false,
                     },
                     rt::shape::Property {
                         name: "periodSeconds",
+                        shape: &rt::shape::Shape::INT32,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "timeoutSeconds",
+                        shape: &rt::shape::Shape::INT32,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "failureThreshold",
                         shape: &rt::shape::Shape::INT32,
                         required: false,
                     },
@@ -17329,18 +17334,13 @@ mod __crd_probe {
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "tcpSocket",
-                        shape: &SHAPE_3,
+                        name: "initialDelaySeconds",
+                        shape: &rt::shape::Shape::INT32,
                         required: false,
                     },
                     rt::shape::Property {
                         name: "terminationGracePeriodSeconds",
                         shape: &rt::shape::Shape::INT64,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "timeoutSeconds",
-                        shape: &rt::shape::Shape::INT32,
                         required: false,
                     },
                 ],
@@ -17675,6 +17675,11 @@ mod __crd_projected_volume_source {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
+                        name: "sources",
+                        shape: &SHAPE_1,
+                        required: false,
+                    },
+                    rt::shape::Property {
                         name: "defaultMode",
                         shape: &rt::shape::Shape::INT32,
                         required: false,
@@ -17682,11 +17687,6 @@ mod __crd_projected_volume_source {
                     rt::shape::Property {
                         name: "defaultUser",
                         shape: &rt::shape::Shape::INT64,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "sources",
-                        shape: &SHAPE_1,
                         required: false,
                     },
                 ],
@@ -17907,9 +17907,24 @@ mod __crd_quobyte_volume_source {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
+                        name: "user",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
+                    },
+                    rt::shape::Property {
                         name: "group",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
+                    },
+                    rt::shape::Property {
+                        name: "tenant",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "volume",
+                        shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "readOnly",
@@ -17918,21 +17933,6 @@ mod __crd_quobyte_volume_source {
                     },
                     rt::shape::Property {
                         name: "registry",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "tenant",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "user",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "volume",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
                     },
@@ -18041,7 +18041,12 @@ mod __crd_rbd_volume_source {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "fsType",
+                        name: "pool",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "user",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
@@ -18049,6 +18054,11 @@ mod __crd_rbd_volume_source {
                         name: "image",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
+                    },
+                    rt::shape::Property {
+                        name: "fsType",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "keyring",
@@ -18061,11 +18071,6 @@ mod __crd_rbd_volume_source {
                         required: true,
                     },
                     rt::shape::Property {
-                        name: "pool",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "readOnly",
                         shape: &rt::shape::Shape::BOOLEAN,
                         required: false,
@@ -18073,11 +18078,6 @@ mod __crd_rbd_volume_source {
                     rt::shape::Property {
                         name: "secretRef",
                         shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "user",
-                        shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
                 ],
@@ -18371,11 +18371,6 @@ mod __crd_resource_field_selector {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "containerName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "divisor",
                         shape: &SHAPE_2,
                         required: false,
@@ -18384,6 +18379,11 @@ mod __crd_resource_field_selector {
                         name: "resource",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
+                    },
+                    rt::shape::Property {
+                        name: "containerName",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
                 required: &["resource"],
@@ -18733,11 +18733,6 @@ mod __crd_se_linux_options {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "level",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "role",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
@@ -18749,6 +18744,11 @@ mod __crd_se_linux_options {
                     },
                     rt::shape::Property {
                         name: "user",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "level",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
@@ -18835,14 +18835,14 @@ mod __crd_scale_io_volume_source {
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "gateway",
+                        name: "system",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
                     },
                     rt::shape::Property {
-                        name: "protectionDomain",
+                        name: "gateway",
                         shape: &rt::shape::Shape::STRING,
-                        required: false,
+                        required: true,
                     },
                     rt::shape::Property {
                         name: "readOnly",
@@ -18860,6 +18860,11 @@ mod __crd_scale_io_volume_source {
                         required: false,
                     },
                     rt::shape::Property {
+                        name: "volumeName",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
+                    },
+                    rt::shape::Property {
                         name: "storageMode",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
@@ -18870,12 +18875,7 @@ mod __crd_scale_io_volume_source {
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "system",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "volumeName",
+                        name: "protectionDomain",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
@@ -19066,14 +19066,14 @@ mod __crd_seccomp_profile {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "localhostProfile",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "type",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
+                    },
+                    rt::shape::Property {
+                        name: "localhostProfile",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
                 required: &["type"],
@@ -19350,14 +19350,14 @@ mod __crd_secret_projection {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "items",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
+                    },
+                    rt::shape::Property {
+                        name: "items",
+                        shape: &SHAPE_1,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "optional",
@@ -19673,16 +19673,6 @@ mod __crd_secret_volume_source {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "defaultMode",
-                        shape: &rt::shape::Shape::INT32,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "defaultUser",
-                        shape: &rt::shape::Shape::INT64,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "items",
                         shape: &SHAPE_1,
                         required: false,
@@ -19695,6 +19685,16 @@ mod __crd_secret_volume_source {
                     rt::shape::Property {
                         name: "secretName",
                         shape: &rt::shape::Shape::STRING,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "defaultMode",
+                        shape: &rt::shape::Shape::INT32,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "defaultUser",
+                        shape: &rt::shape::Shape::INT64,
                         required: false,
                     },
                 ],
@@ -19961,31 +19961,31 @@ mod __crd_security_context {
     impl rt::schema::ObjectSchema for SecurityContext {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
                 of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
                 of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
                 of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
                 of_type: Some(<__CrdField4 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -19994,32 +19994,17 @@ mod __crd_security_context {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "allowPrivilegeEscalation",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "appArmorProfile",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "capabilities",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "privileged",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "procMount",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "readOnlyRootFilesystem",
+                        name: "runAsUser",
+                        shape: &rt::shape::Shape::INT64,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "privileged",
                         shape: &rt::shape::Shape::BOOLEAN,
                         required: false,
                     },
@@ -20029,28 +20014,43 @@ mod __crd_security_context {
                         required: false,
                     },
                     rt::shape::Property {
+                        name: "capabilities",
+                        shape: &SHAPE_0,
+                        required: false,
+                    },
+                    rt::shape::Property {
                         name: "runAsNonRoot",
                         shape: &rt::shape::Shape::BOOLEAN,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "runAsUser",
-                        shape: &rt::shape::Shape::INT64,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "seLinuxOptions",
-                        shape: &SHAPE_2,
+                        shape: &SHAPE_1,
                         required: false,
                     },
                     rt::shape::Property {
                         name: "seccompProfile",
-                        shape: &SHAPE_3,
+                        shape: &SHAPE_2,
                         required: false,
                     },
                     rt::shape::Property {
                         name: "windowsOptions",
+                        shape: &SHAPE_3,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "appArmorProfile",
                         shape: &SHAPE_4,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "readOnlyRootFilesystem",
+                        shape: &rt::shape::Shape::BOOLEAN,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "allowPrivilegeEscalation",
+                        shape: &rt::shape::Shape::BOOLEAN,
                         required: false,
                     },
                 ],
@@ -20433,22 +20433,22 @@ mod __crd_service_account_token_projection {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "audience",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "expirationSeconds",
-                        shape: &rt::shape::Shape::INT64,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "path",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
                     },
                     rt::shape::Property {
                         name: "user",
+                        shape: &rt::shape::Shape::INT64,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "audience",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "expirationSeconds",
                         shape: &rt::shape::Shape::INT64,
                         required: false,
                     },
@@ -20548,24 +20548,19 @@ mod __crd_service_port {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "appProtocol",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "nodePort",
-                        shape: &rt::shape::Shape::INT32,
                         required: false,
                     },
                     rt::shape::Property {
                         name: "port",
                         shape: &rt::shape::Shape::INT32,
                         required: true,
+                    },
+                    rt::shape::Property {
+                        name: "nodePort",
+                        shape: &rt::shape::Shape::INT32,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "protocol",
@@ -20575,6 +20570,11 @@ mod __crd_service_port {
                     rt::shape::Property {
                         name: "targetPort",
                         shape: &SHAPE_0,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "appProtocol",
+                        shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
                 ],
@@ -21147,12 +21147,17 @@ mod __crd_toleration {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "effect",
+                        name: "key",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "key",
+                        name: "value",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "effect",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
@@ -21164,11 +21169,6 @@ mod __crd_toleration {
                     rt::shape::Property {
                         name: "tolerationSeconds",
                         shape: &rt::shape::Shape::INT64,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "value",
-                        shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
                 ],
@@ -21274,16 +21274,6 @@ mod __crd_topology_spread_constraint {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "labelSelector",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "matchLabelKeys",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "maxSkew",
                         shape: &rt::shape::Shape::INT32,
                         required: true,
@@ -21294,8 +21284,18 @@ mod __crd_topology_spread_constraint {
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "nodeAffinityPolicy",
+                        name: "topologyKey",
                         shape: &rt::shape::Shape::STRING,
+                        required: true,
+                    },
+                    rt::shape::Property {
+                        name: "labelSelector",
+                        shape: &SHAPE_0,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "matchLabelKeys",
+                        shape: &SHAPE_1,
                         required: false,
                     },
                     rt::shape::Property {
@@ -21304,14 +21304,14 @@ mod __crd_topology_spread_constraint {
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "topologyKey",
+                        name: "whenUnsatisfiable",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
                     },
                     rt::shape::Property {
-                        name: "whenUnsatisfiable",
+                        name: "nodeAffinityPolicy",
                         shape: &rt::shape::Shape::STRING,
-                        required: true,
+                        required: false,
                     },
                 ],
                 required: &["maxSkew", "topologyKey", "whenUnsatisfiable"],
@@ -21520,11 +21520,6 @@ mod __crd_typed_local_object_reference {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "apiGroup",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "kind",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
@@ -21533,6 +21528,11 @@ mod __crd_typed_local_object_reference {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
+                    },
+                    rt::shape::Property {
+                        name: "apiGroup",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                 ],
                 required: &["kind", "name"],
@@ -21604,11 +21604,6 @@ mod __crd_typed_object_reference {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "apiGroup",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "kind",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
@@ -21617,6 +21612,11 @@ mod __crd_typed_object_reference {
                         name: "name",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
+                    },
+                    rt::shape::Property {
+                        name: "apiGroup",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
                     },
                     rt::shape::Property {
                         name: "namespace",
@@ -21782,181 +21782,181 @@ mod __crd_volume {
     impl rt::schema::ObjectSchema for Volume {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField4 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField5 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField6 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField7 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_8: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField8 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_9: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField9 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_10: rt::shape::Shape = rt::shape::Shape {
                 of_type: Some(<__CrdField10 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_11: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField11 as rt::schema::ObjectSchema>::shape),
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField6 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_12: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField12 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_13: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField13 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_14: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField14 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_15: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField15 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_16: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField16 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_17: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField17 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_18: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField18 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_19: rt::shape::Shape = rt::shape::Shape {
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
                 of_type: Some(<__CrdField19 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_20: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField20 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_21: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField21 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_22: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField22 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_23: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField23 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_24: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField24 as rt::schema::ObjectSchema>::shape),
-                has_defaults: true,
-                has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_25: rt::shape::Shape = rt::shape::Shape {
+            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
                 of_type: Some(<__CrdField25 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_26: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField26 as rt::schema::ObjectSchema>::shape),
+            static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField17 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_27: rt::shape::Shape = rt::shape::Shape {
+            static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField18 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField4 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_8: rt::shape::Shape = rt::shape::Shape {
                 of_type: Some(<__CrdField27 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_28: rt::shape::Shape = rt::shape::Shape {
+            static SHAPE_9: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField12 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_10: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField14 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_11: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField24 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_12: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField26 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_13: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField8 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_14: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField16 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_15: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_16: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_17: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField5 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_18: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField9 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_19: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField15 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_20: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField23 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_21: rt::shape::Shape = rt::shape::Shape {
                 of_type: Some(<__CrdField28 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_29: rt::shape::Shape = rt::shape::Shape {
+            static SHAPE_22: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField11 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_23: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField7 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_24: rt::shape::Shape = rt::shape::Shape {
                 of_type: Some(<__CrdField29 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_25: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField22 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_26: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField13 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_27: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_28: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField21 as rt::schema::ObjectSchema>::shape),
+                has_defaults: true,
+                has_lists: true,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_29: rt::shape::Shape = rt::shape::Shape {
+                of_type: Some(<__CrdField20 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -21965,98 +21965,23 @@ mod __crd_volume {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "awsElasticBlockStore",
+                        name: "fc",
                         shape: &SHAPE_0,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "azureDisk",
+                        name: "csi",
                         shape: &SHAPE_1,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "azureFile",
+                        name: "nfs",
                         shape: &SHAPE_2,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "cephfs",
+                        name: "rbd",
                         shape: &SHAPE_3,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "cinder",
-                        shape: &SHAPE_4,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "configMap",
-                        shape: &SHAPE_5,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "csi",
-                        shape: &SHAPE_6,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "downwardAPI",
-                        shape: &SHAPE_7,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "emptyDir",
-                        shape: &SHAPE_8,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "ephemeral",
-                        shape: &SHAPE_9,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "fc",
-                        shape: &SHAPE_10,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "flexVolume",
-                        shape: &SHAPE_11,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "flocker",
-                        shape: &SHAPE_12,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "gcePersistentDisk",
-                        shape: &SHAPE_13,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "gitRepo",
-                        shape: &SHAPE_14,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "glusterfs",
-                        shape: &SHAPE_15,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "hostPath",
-                        shape: &SHAPE_16,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "image",
-                        shape: &SHAPE_17,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "iscsi",
-                        shape: &SHAPE_18,
                         required: false,
                     },
                     rt::shape::Property {
@@ -22065,57 +21990,132 @@ mod __crd_volume {
                         required: true,
                     },
                     rt::shape::Property {
-                        name: "nfs",
-                        shape: &SHAPE_19,
+                        name: "image",
+                        shape: &SHAPE_4,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "persistentVolumeClaim",
-                        shape: &SHAPE_20,
+                        name: "iscsi",
+                        shape: &SHAPE_5,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "photonPersistentDisk",
-                        shape: &SHAPE_21,
+                        name: "cephfs",
+                        shape: &SHAPE_6,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "portworxVolume",
-                        shape: &SHAPE_22,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "projected",
-                        shape: &SHAPE_23,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "quobyte",
-                        shape: &SHAPE_24,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "rbd",
-                        shape: &SHAPE_25,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "scaleIO",
-                        shape: &SHAPE_26,
+                        name: "cinder",
+                        shape: &SHAPE_7,
                         required: false,
                     },
                     rt::shape::Property {
                         name: "secret",
-                        shape: &SHAPE_27,
+                        shape: &SHAPE_8,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "flocker",
+                        shape: &SHAPE_9,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "gitRepo",
+                        shape: &SHAPE_10,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "quobyte",
+                        shape: &SHAPE_11,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "scaleIO",
+                        shape: &SHAPE_12,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "emptyDir",
+                        shape: &SHAPE_13,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "hostPath",
+                        shape: &SHAPE_14,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "azureDisk",
+                        shape: &SHAPE_15,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "azureFile",
+                        shape: &SHAPE_16,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "configMap",
+                        shape: &SHAPE_17,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "ephemeral",
+                        shape: &SHAPE_18,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "glusterfs",
+                        shape: &SHAPE_19,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "projected",
+                        shape: &SHAPE_20,
                         required: false,
                     },
                     rt::shape::Property {
                         name: "storageos",
-                        shape: &SHAPE_28,
+                        shape: &SHAPE_21,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "flexVolume",
+                        shape: &SHAPE_22,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "downwardAPI",
+                        shape: &SHAPE_23,
                         required: false,
                     },
                     rt::shape::Property {
                         name: "vsphereVolume",
+                        shape: &SHAPE_24,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "portworxVolume",
+                        shape: &SHAPE_25,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "gcePersistentDisk",
+                        shape: &SHAPE_26,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "awsElasticBlockStore",
+                        shape: &SHAPE_27,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "photonPersistentDisk",
+                        shape: &SHAPE_28,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "persistentVolumeClaim",
                         shape: &SHAPE_29,
                         required: false,
                     },
@@ -23543,12 +23543,12 @@ mod __crd_volume_device {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "devicePath",
+                        name: "name",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
                     },
                     rt::shape::Property {
-                        name: "name",
+                        name: "devicePath",
                         shape: &rt::shape::Shape::STRING,
                         required: true,
                     },
@@ -23627,8 +23627,18 @@ mod __crd_volume_mount {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "bindMountOptions",
-                        shape: &SHAPE_0,
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
+                        required: true,
+                    },
+                    rt::shape::Property {
+                        name: "subPath",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "readOnly",
+                        shape: &rt::shape::Shape::BOOLEAN,
                         required: false,
                     },
                     rt::shape::Property {
@@ -23637,32 +23647,22 @@ mod __crd_volume_mount {
                         required: true,
                     },
                     rt::shape::Property {
+                        name: "subPathExpr",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "bindMountOptions",
+                        shape: &SHAPE_0,
+                        required: false,
+                    },
+                    rt::shape::Property {
                         name: "mountPropagation",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "readOnly",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "recursiveReadOnly",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "subPath",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "subPathExpr",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
@@ -23790,7 +23790,7 @@ mod __crd_volume_projection {
     impl rt::schema::ObjectSchema for VolumeProjection {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField4 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -23814,7 +23814,7 @@ mod __crd_volume_projection {
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField4 as rt::schema::ObjectSchema>::shape),
+                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
@@ -23829,7 +23829,7 @@ mod __crd_volume_projection {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "clusterTrustBundle",
+                        name: "secret",
                         shape: &SHAPE_0,
                         required: false,
                     },
@@ -23849,7 +23849,7 @@ mod __crd_volume_projection {
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "secret",
+                        name: "clusterTrustBundle",
                         shape: &SHAPE_4,
                         required: false,
                     },
@@ -24346,6 +24346,11 @@ mod __crd_vsphere_virtual_disk_volume_source {
                         required: false,
                     },
                     rt::shape::Property {
+                        name: "volumePath",
+                        shape: &rt::shape::Shape::STRING,
+                        required: true,
+                    },
+                    rt::shape::Property {
                         name: "storagePolicyID",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
@@ -24354,11 +24359,6 @@ mod __crd_vsphere_virtual_disk_volume_source {
                         name: "storagePolicyName",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
-                    },
-                    rt::shape::Property {
-                        name: "volumePath",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
                     },
                 ],
                 required: &["volumePath"],
@@ -24444,13 +24444,13 @@ mod __crd_weighted_pod_affinity_term {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "podAffinityTerm",
-                        shape: &SHAPE_0,
+                        name: "weight",
+                        shape: &rt::shape::Shape::INT32,
                         required: true,
                     },
                     rt::shape::Property {
-                        name: "weight",
-                        shape: &rt::shape::Shape::INT32,
+                        name: "podAffinityTerm",
+                        shape: &SHAPE_0,
                         required: true,
                     },
                 ],
@@ -24621,22 +24621,22 @@ mod __crd_windows_security_context_options {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "gmsaCredentialSpec",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "gmsaCredentialSpecName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
                         name: "hostProcess",
                         shape: &rt::shape::Shape::BOOLEAN,
                         required: false,
                     },
                     rt::shape::Property {
                         name: "runAsUserName",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "gmsaCredentialSpec",
+                        shape: &rt::shape::Shape::STRING,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "gmsaCredentialSpecName",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },

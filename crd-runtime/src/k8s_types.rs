@@ -20,33 +20,26 @@ mod __crd_condition {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for Condition {
         fn shape() -> &'static rt::shape::Shape {
+            static PATTERN_1: rt::regex::Pattern = rt::regex::Pattern::new(
+                "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$",
+            );
             static NODE_0: rt::Node = rt::Node {
                 types: rt::openapi::Types::One(rt::openapi::JsonType::String),
-                format: "date-time",
+                max_length: Some(316i64),
+                pattern: Some(&PATTERN_1),
                 ..rt::Node::EMPTY
             };
-            static NODE_2: rt::Node = rt::Node {
-                types: rt::openapi::Types::One(rt::openapi::JsonType::String),
-                max_length: Some(32768i64),
-                ..rt::Node::EMPTY
-            };
-            static NODE_4: rt::Node = rt::Node {
-                types: rt::openapi::Types::One(rt::openapi::JsonType::Integer),
-                format: "int64",
-                minimum: Some(0f64),
-                ..rt::Node::EMPTY
-            };
-            static PATTERN_7: rt::regex::Pattern = rt::regex::Pattern::new(
+            static PATTERN_4: rt::regex::Pattern = rt::regex::Pattern::new(
                 "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$",
             );
-            static NODE_6: rt::Node = rt::Node {
+            static NODE_3: rt::Node = rt::Node {
                 types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                 max_length: Some(1024i64),
                 min_length: Some(1i64),
-                pattern: Some(&PATTERN_7),
+                pattern: Some(&PATTERN_4),
                 ..rt::Node::EMPTY
             };
-            static NODE_9: rt::Node = rt::Node {
+            static NODE_6: rt::Node = rt::Node {
                 types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                 enum_values: &[
                     rt::openapi::Lit::Str("True"),
@@ -56,71 +49,78 @@ mod __crd_condition {
                 enum_strings: Some(|s| matches!(s, "True" | "False" | "Unknown")),
                 ..rt::Node::EMPTY
             };
-            static PATTERN_12: rt::regex::Pattern = rt::regex::Pattern::new(
-                "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$",
-            );
-            static NODE_11: rt::Node = rt::Node {
+            static NODE_8: rt::Node = rt::Node {
                 types: rt::openapi::Types::One(rt::openapi::JsonType::String),
-                max_length: Some(316i64),
-                pattern: Some(&PATTERN_12),
+                max_length: Some(32768i64),
                 ..rt::Node::EMPTY
             };
-            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+            static NODE_10: rt::Node = rt::Node {
+                types: rt::openapi::Types::One(rt::openapi::JsonType::String),
+                format: "date-time",
+                ..rt::Node::EMPTY
+            };
+            static NODE_12: rt::Node = rt::Node {
+                types: rt::openapi::Types::One(rt::openapi::JsonType::Integer),
+                format: "int64",
+                minimum: Some(0f64),
+                ..rt::Node::EMPTY
+            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
                 node: &NODE_0,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                node: &NODE_2,
-                ..rt::shape::Shape::EMPTY
-            };
             static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
-                node: &NODE_4,
+                node: &NODE_3,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_8: rt::shape::Shape = rt::shape::Shape {
+            static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
                 node: &NODE_6,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_10: rt::shape::Shape = rt::shape::Shape {
-                node: &NODE_9,
+            static SHAPE_9: rt::shape::Shape = rt::shape::Shape {
+                node: &NODE_8,
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_11: rt::shape::Shape = rt::shape::Shape {
+                node: &NODE_10,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_13: rt::shape::Shape = rt::shape::Shape {
-                node: &NODE_11,
+                node: &NODE_12,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_14: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "lastTransitionTime",
-                        shape: &SHAPE_1,
+                        name: "type",
+                        shape: &SHAPE_2,
                         required: true,
-                    },
-                    rt::shape::Property {
-                        name: "message",
-                        shape: &SHAPE_3,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "observedGeneration",
-                        shape: &SHAPE_5,
-                        required: false,
                     },
                     rt::shape::Property {
                         name: "reason",
-                        shape: &SHAPE_8,
+                        shape: &SHAPE_5,
                         required: true,
                     },
                     rt::shape::Property {
                         name: "status",
-                        shape: &SHAPE_10,
+                        shape: &SHAPE_7,
                         required: true,
                     },
                     rt::shape::Property {
-                        name: "type",
-                        shape: &SHAPE_13,
+                        name: "message",
+                        shape: &SHAPE_9,
                         required: true,
+                    },
+                    rt::shape::Property {
+                        name: "lastTransitionTime",
+                        shape: &SHAPE_11,
+                        required: true,
+                    },
+                    rt::shape::Property {
+                        name: "observedGeneration",
+                        shape: &SHAPE_13,
+                        required: false,
                     },
                 ],
                 required: &["lastTransitionTime", "message", "reason", "status", "type"],
@@ -227,34 +227,34 @@ mod __crd_label_selector {
     impl rt::schema::ObjectSchema for LabelSelector {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+                node: &rt::Node::OBJECT,
+                additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
+                ..rt::shape::Shape::EMPTY
+            };
+            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
                 of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::ARRAY,
-                items: Some(&SHAPE_0),
+                items: Some(&SHAPE_1),
                 list_type: Some(rt::listtype::ListType::Atomic),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
-                additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "matchExpressions",
-                        shape: &SHAPE_1,
+                        name: "matchLabels",
+                        shape: &SHAPE_0,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "matchLabels",
+                        name: "matchExpressions",
                         shape: &SHAPE_2,
                         required: false,
                     },
@@ -486,14 +486,14 @@ mod __crd_label_selector_requirement {
                         required: true,
                     },
                     rt::shape::Property {
-                        name: "operator",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
                         name: "values",
                         shape: &SHAPE_0,
                         required: false,
+                    },
+                    rt::shape::Property {
+                        name: "operator",
+                        shape: &rt::shape::Shape::STRING,
+                        required: true,
                     },
                 ],
                 required: &["key", "operator"],
@@ -589,13 +589,8 @@ mod __crd_embedded_object_meta {
                 node: &rt::Node::OBJECT,
                 properties: &[
                     rt::shape::Property {
-                        name: "annotations",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "finalizers",
-                        shape: &SHAPE_1,
+                        name: "name",
+                        shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
                     rt::shape::Property {
@@ -604,13 +599,18 @@ mod __crd_embedded_object_meta {
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "name",
+                        name: "namespace",
                         shape: &rt::shape::Shape::STRING,
                         required: false,
                     },
                     rt::shape::Property {
-                        name: "namespace",
-                        shape: &rt::shape::Shape::STRING,
+                        name: "finalizers",
+                        shape: &SHAPE_1,
+                        required: false,
+                    },
+                    rt::shape::Property {
+                        name: "annotations",
+                        shape: &SHAPE_0,
                         required: false,
                     },
                 ],

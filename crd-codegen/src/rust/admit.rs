@@ -181,8 +181,9 @@ impl<'a> AdmitEmitter<'a> {
             fields.push(quote!(of_type: Some(<#t as #rt::schema::ObjectSchema>::shape)));
         } else {
             if !s.properties.is_empty() {
+                // The runtime's lookup order: by length, then by name.
                 let mut props: Vec<(&String, &Schema)> = s.properties.iter().collect();
-                props.sort_by(|a, b| a.0.cmp(b.0));
+                props.sort_by(|a, b| a.0.len().cmp(&b.0.len()).then_with(|| a.0.cmp(b.0)));
                 let props = props.into_iter().map(|(k, c)| {
                     let c = self.shape_static(c, this, false, defs);
                     let required = s.required.contains(k);

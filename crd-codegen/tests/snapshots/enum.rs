@@ -175,16 +175,6 @@ pub mod enums_example_com {
         impl rt::schema::ObjectSchema for MatcherSpec {
             fn shape() -> &'static rt::shape::Shape {
                 static NODE_2: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One(rt::openapi::JsonType::Integer),
-                    enum_values: &[
-                        rt::openapi::Lit::Int(1i64),
-                        rt::openapi::Lit::Int(2i64),
-                        rt::openapi::Lit::Int(3i64),
-                    ],
-                    enum_strings: Some(|_| false),
-                    ..rt::Node::EMPTY
-                };
-                static NODE_4: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     nullable: true,
                     enum_values: &[
@@ -195,15 +185,14 @@ pub mod enums_example_com {
                     enum_strings: Some(|s| matches!(s, "fast" | "slow")),
                     ..rt::Node::EMPTY
                 };
-                static NODE_6: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
+                static NODE_4: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::Integer),
                     enum_values: &[
-                        rt::openapi::Lit::Str("="),
-                        rt::openapi::Lit::Str("!="),
-                        rt::openapi::Lit::Str("=~"),
-                        rt::openapi::Lit::Str("!~"),
+                        rt::openapi::Lit::Int(1i64),
+                        rt::openapi::Lit::Int(2i64),
+                        rt::openapi::Lit::Int(3i64),
                     ],
-                    enum_strings: Some(|s| matches!(s, "=" | "!=" | "=~" | "!~")),
+                    enum_strings: Some(|_| false),
                     ..rt::Node::EMPTY
                 };
                 static NODE_8: rt::Node = rt::Node {
@@ -221,6 +210,17 @@ pub mod enums_example_com {
                 static NODE_10: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     enum_values: &[
+                        rt::openapi::Lit::Str("="),
+                        rt::openapi::Lit::Str("!="),
+                        rt::openapi::Lit::Str("=~"),
+                        rt::openapi::Lit::Str("!~"),
+                    ],
+                    enum_strings: Some(|s| matches!(s, "=" | "!=" | "=~" | "!~")),
+                    ..rt::Node::EMPTY
+                };
+                static NODE_12: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
+                    enum_values: &[
                         rt::openapi::Lit::Str("TCP"),
                         rt::openapi::Lit::Str("tcp"),
                         rt::openapi::Lit::Str("UDP"),
@@ -230,15 +230,20 @@ pub mod enums_example_com {
                 };
                 static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
                     node: &NODE_2,
+                    nullable: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
                     node: &NODE_4,
-                    nullable: true,
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+                    of_type: Some(<MatcherSpecRules as rt::schema::ObjectSchema>::shape),
                     ..rt::shape::Shape::EMPTY
                 };
                 static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
-                    node: &NODE_6,
+                    node: &rt::Node::ARRAY,
+                    items: Some(&SHAPE_6),
                     ..rt::shape::Shape::EMPTY
                 };
                 static SHAPE_9: rt::shape::Shape = rt::shape::Shape {
@@ -250,32 +255,27 @@ pub mod enums_example_com {
                     node: &NODE_10,
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_12: rt::shape::Shape = rt::shape::Shape {
-                    of_type: Some(<MatcherSpecRules as rt::schema::ObjectSchema>::shape),
-                    ..rt::shape::Shape::EMPTY
-                };
                 static SHAPE_13: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::ARRAY,
-                    items: Some(&SHAPE_12),
+                    node: &NODE_12,
                     ..rt::shape::Shape::EMPTY
                 };
                 static SHAPE_14: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
                     properties: &[
                         rt::shape::Property {
-                            name: "level",
+                            name: "mode",
                             shape: &SHAPE_3,
                             required: false,
                         },
                         rt::shape::Property {
-                            name: "mode",
+                            name: "level",
                             shape: &SHAPE_5,
                             required: false,
                         },
                         rt::shape::Property {
-                            name: "operator",
+                            name: "rules",
                             shape: &SHAPE_7,
-                            required: true,
+                            required: false,
                         },
                         rt::shape::Property {
                             name: "policy",
@@ -283,12 +283,12 @@ pub mod enums_example_com {
                             required: false,
                         },
                         rt::shape::Property {
-                            name: "protocol",
+                            name: "operator",
                             shape: &SHAPE_11,
-                            required: false,
+                            required: true,
                         },
                         rt::shape::Property {
-                            name: "rules",
+                            name: "protocol",
                             shape: &SHAPE_13,
                             required: false,
                         },

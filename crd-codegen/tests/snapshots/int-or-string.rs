@@ -175,8 +175,8 @@ pub mod intstr_example_com {
                     ..rt::Node::EMPTY
                 };
                 static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::INT_OR_STRING,
-                    any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
+                    node: &rt::Node::ARRAY,
+                    items: Some(&rt::shape::Shape::INT_OR_STRING),
                     ..rt::shape::Shape::EMPTY
                 };
                 static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
@@ -185,20 +185,15 @@ pub mod intstr_example_com {
                     ..rt::shape::Shape::EMPTY
                 };
                 static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::ARRAY,
-                    items: Some(&rt::shape::Shape::INT_OR_STRING),
+                    node: &rt::Node::INT_OR_STRING,
+                    any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
                     ..rt::shape::Shape::EMPTY
                 };
                 static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
                     properties: &[
                         rt::shape::Property {
-                            name: "maxSurge",
-                            shape: &rt::shape::Shape::INT_OR_STRING,
-                            required: true,
-                        },
-                        rt::shape::Property {
-                            name: "maxUnavailable",
+                            name: "ports",
                             shape: &SHAPE_2,
                             required: false,
                         },
@@ -208,7 +203,12 @@ pub mod intstr_example_com {
                             required: false,
                         },
                         rt::shape::Property {
-                            name: "ports",
+                            name: "maxSurge",
+                            shape: &rt::shape::Shape::INT_OR_STRING,
+                            required: true,
+                        },
+                        rt::shape::Property {
+                            name: "maxUnavailable",
                             shape: &SHAPE_6,
                             required: false,
                         },

@@ -176,33 +176,33 @@ pub mod maps_example_com {
             fn shape() -> &'static rt::shape::Shape {
                 static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
-                    additional: rt::shape::Additional::Bool(true),
-                    ..rt::shape::Shape::EMPTY
-                };
-                static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                    of_type: Some(
-                        <ConfigSetSpecEndpoints as rt::schema::ObjectSchema>::shape,
-                    ),
-                    ..rt::shape::Shape::EMPTY
-                };
-                static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
-                    additional: rt::shape::Additional::Schema(&SHAPE_3),
-                    ..rt::shape::Shape::EMPTY
-                };
-                static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
                     additional: rt::shape::Additional::Schema(&rt::shape::Shape::INT32),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::ARRAY,
                     items: Some(&rt::shape::Shape::STRING),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    additional: rt::shape::Additional::Schema(&SHAPE_4),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    additional: rt::shape::Additional::Bool(true),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
+                    of_type: Some(
+                        <ConfigSetSpecEndpoints as rt::schema::ObjectSchema>::shape,
+                    ),
                     ..rt::shape::Shape::EMPTY
                 };
                 static SHAPE_8: rt::shape::Shape = rt::shape::Shape {
@@ -214,32 +214,32 @@ pub mod maps_example_com {
                     node: &rt::Node::OBJECT,
                     properties: &[
                         rt::shape::Property {
-                            name: "anything",
-                            shape: &SHAPE_2,
-                            required: false,
-                        },
-                        rt::shape::Property {
                             name: "empty",
                             shape: &rt::shape::Shape::OBJECT,
                             required: false,
                         },
                         rt::shape::Property {
-                            name: "endpoints",
-                            shape: &SHAPE_4,
-                            required: false,
-                        },
-                        rt::shape::Property {
                             name: "labels",
-                            shape: &SHAPE_5,
+                            shape: &SHAPE_2,
                             required: false,
                         },
                         rt::shape::Property {
                             name: "limits",
-                            shape: &SHAPE_6,
+                            shape: &SHAPE_3,
                             required: false,
                         },
                         rt::shape::Property {
                             name: "routes",
+                            shape: &SHAPE_5,
+                            required: false,
+                        },
+                        rt::shape::Property {
+                            name: "anything",
+                            shape: &SHAPE_6,
+                            required: false,
+                        },
+                        rt::shape::Property {
+                            name: "endpoints",
                             shape: &SHAPE_8,
                             required: false,
                         },

@@ -209,12 +209,12 @@ pub mod versions_example_com {
                     node: &rt::Node::OBJECT,
                     properties: &[
                         rt::shape::Property {
-                            name: "height",
+                            name: "width",
                             shape: &rt::shape::Shape::INTEGER,
                             required: false,
                         },
                         rt::shape::Property {
-                            name: "width",
+                            name: "height",
                             shape: &rt::shape::Shape::INTEGER,
                             required: false,
                         },

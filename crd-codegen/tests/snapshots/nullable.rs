@@ -180,68 +180,68 @@ pub mod nullable_example_com {
         impl rt::schema::ObjectSchema for SettingSpec {
             fn shape() -> &'static rt::shape::Shape {
                 static NODE_2: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One(rt::openapi::JsonType::Integer),
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     nullable: true,
                     ..rt::Node::EMPTY
                 };
-                static NODE_4: rt::Node = rt::Node {
-                    types: rt::openapi::Types::One(rt::openapi::JsonType::String),
+                static NODE_5: rt::Node = rt::Node {
+                    types: rt::openapi::Types::One(rt::openapi::JsonType::Integer),
                     nullable: true,
                     ..rt::Node::EMPTY
                 };
                 static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
                     node: &NODE_2,
                     nullable: true,
-                    default: Some(rt::openapi::Lit::Int(3i64)),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
-                    node: &NODE_4,
-                    nullable: true,
+                static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::ARRAY,
+                    items: Some(&SHAPE_3),
                     ..rt::shape::Shape::EMPTY
                 };
                 static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+                    node: &NODE_5,
+                    nullable: true,
+                    default: Some(rt::openapi::Lit::Int(3i64)),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
                     of_type: Some(
                         <SettingSpecOverrides as rt::schema::ObjectSchema>::shape,
                     ),
                     nullable: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
-                    additional: rt::shape::Additional::Schema(&SHAPE_6),
-                    ..rt::shape::Shape::EMPTY
-                };
                 static SHAPE_8: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::ARRAY,
-                    items: Some(&SHAPE_5),
+                    node: &rt::Node::OBJECT,
+                    additional: rt::shape::Additional::Schema(&SHAPE_7),
                     ..rt::shape::Shape::EMPTY
                 };
                 static SHAPE_9: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
                     properties: &[
                         rt::shape::Property {
-                            name: "count",
+                            name: "note",
                             shape: &SHAPE_3,
                             required: false,
                         },
                         rt::shape::Property {
-                            name: "note",
-                            shape: &SHAPE_5,
+                            name: "tags",
+                            shape: &SHAPE_4,
                             required: false,
                         },
                         rt::shape::Property {
-                            name: "overrides",
-                            shape: &SHAPE_7,
+                            name: "count",
+                            shape: &SHAPE_6,
                             required: false,
                         },
                         rt::shape::Property {
                             name: "owner",
-                            shape: &SHAPE_5,
+                            shape: &SHAPE_3,
                             required: true,
                         },
                         rt::shape::Property {
-                            name: "tags",
+                            name: "overrides",
                             shape: &SHAPE_8,
                             required: false,
                         },

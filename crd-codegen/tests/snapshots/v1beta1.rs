@@ -198,13 +198,13 @@ pub mod legacy_example_com {
                     node: &rt::Node::OBJECT,
                     properties: &[
                         rt::shape::Property {
-                            name: "schedule",
-                            shape: &rt::shape::Shape::STRING,
+                            name: "ttl",
+                            shape: &SHAPE_4,
                             required: false,
                         },
                         rt::shape::Property {
-                            name: "ttl",
-                            shape: &SHAPE_4,
+                            name: "schedule",
+                            shape: &rt::shape::Shape::STRING,
                             required: false,
                         },
                     ],

@@ -165,27 +165,27 @@ pub mod hub_example_com {
         impl rt::schema::ObjectSchema for BackendSpec {
             fn shape() -> &'static rt::shape::Shape {
                 static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
                     of_type: Some(
                         <BackendSpecContainers as rt::schema::ObjectSchema>::shape,
                     ),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::ARRAY,
-                    items: Some(&SHAPE_2),
-                    ..rt::shape::Shape::EMPTY
-                };
                 static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
-                    additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
+                    node: &rt::Node::ARRAY,
+                    items: Some(&SHAPE_3),
                     ..rt::shape::Shape::EMPTY
                 };
                 static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
                     properties: &[
                         rt::shape::Property {
-                            name: "containers",
-                            shape: &SHAPE_3,
+                            name: "labels",
+                            shape: &SHAPE_2,
                             required: false,
                         },
                         rt::shape::Property {
@@ -194,13 +194,13 @@ pub mod hub_example_com {
                             required: false,
                         },
                         rt::shape::Property {
-                            name: "labels",
-                            shape: &SHAPE_4,
+                            name: "replicas",
+                            shape: &rt::shape::Shape::INTEGER,
                             required: false,
                         },
                         rt::shape::Property {
-                            name: "replicas",
-                            shape: &rt::shape::Shape::INTEGER,
+                            name: "containers",
+                            shape: &SHAPE_4,
                             required: false,
                         },
                     ],
@@ -407,37 +407,27 @@ pub mod hub_example_com {
         impl rt::schema::ObjectSchema for BackendSpec {
             fn shape() -> &'static rt::shape::Shape {
                 static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                    node: &rt::Node::OBJECT,
+                    additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
+                    ..rt::shape::Shape::EMPTY
+                };
+                static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
                     of_type: Some(
                         <BackendSpecContainers as rt::schema::ObjectSchema>::shape,
                     ),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::ARRAY,
-                    items: Some(&SHAPE_2),
-                    ..rt::shape::Shape::EMPTY
-                };
                 static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
-                    additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
+                    node: &rt::Node::ARRAY,
+                    items: Some(&SHAPE_3),
                     ..rt::shape::Shape::EMPTY
                 };
                 static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
                     properties: &[
                         rt::shape::Property {
-                            name: "containers",
-                            shape: &SHAPE_3,
-                            required: false,
-                        },
-                        rt::shape::Property {
                             name: "host",
                             shape: &rt::shape::Shape::STRING,
-                            required: false,
-                        },
-                        rt::shape::Property {
-                            name: "labels",
-                            shape: &SHAPE_4,
                             required: false,
                         },
                         rt::shape::Property {
@@ -446,8 +436,18 @@ pub mod hub_example_com {
                             required: false,
                         },
                         rt::shape::Property {
+                            name: "labels",
+                            shape: &SHAPE_2,
+                            required: false,
+                        },
+                        rt::shape::Property {
                             name: "replicas",
                             shape: &rt::shape::Shape::INTEGER,
+                            required: false,
+                        },
+                        rt::shape::Property {
+                            name: "containers",
+                            shape: &SHAPE_4,
                             required: false,
                         },
                     ],
