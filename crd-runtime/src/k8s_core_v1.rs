@@ -53,8 +53,36 @@ mod __crd_aws_elastic_block_store_volume_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for AWSElasticBlockStoreVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "fsType" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "readOnly" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "volumeID" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "partition" => {
+                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "fsType",
@@ -77,10 +105,11 @@ mod __crd_aws_elastic_block_store_volume_source {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 3, 4],
                 required: &["volumeID"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -204,8 +233,28 @@ mod __crd_affinity {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "podAffinity" => rt::shape::is_valid(&SHAPE_0, child),
+                        "nodeAffinity" => rt::shape::is_valid(&SHAPE_1, child),
+                        "podAntiAffinity" => rt::shape::is_valid(&SHAPE_2, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "podAffinity",
@@ -223,11 +272,12 @@ mod __crd_affinity {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 2, 2, 3],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_3
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -456,8 +506,32 @@ mod __crd_app_armor_profile {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for AppArmorProfile {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "type" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "localhostProfile" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "type",
@@ -470,10 +544,11 @@ mod __crd_app_armor_profile {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2],
                 required: &["type"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -535,8 +610,41 @@ mod __crd_azure_disk_volume_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for AzureDiskVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "kind" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "fsType" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "diskURI" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "diskName" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "readOnly" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "cachingMode" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "kind",
@@ -569,10 +677,11 @@ mod __crd_azure_disk_volume_source {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 1, 1, 2, 3, 5, 5, 5, 6],
                 required: &["diskName", "diskURI"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -657,8 +766,36 @@ mod __crd_azure_file_volume_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for AzureFileVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "readOnly" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "shareName" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "secretName" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "readOnly",
@@ -676,10 +813,11 @@ mod __crd_azure_file_volume_source {
                         required: true,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3],
                 required: &["secretName", "shareName"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -769,8 +907,35 @@ mod __crd_csi_volume_source {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "driver" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "fsType" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "readOnly" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "volumeAttributes" => rt::shape::is_valid(&SHAPE_0, child),
+                        "nodePublishSecretRef" => rt::shape::is_valid(&SHAPE_1, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "driver",
@@ -798,12 +963,15 @@ mod __crd_csi_volume_source {
                         required: false,
                     },
                 ],
+                by_len: &[
+                    0, 0, 0, 0, 0, 0, 0, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 5,
+                ],
                 required: &["driver"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_2
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -995,8 +1163,27 @@ mod __crd_capabilities {
                 items: Some(&rt::shape::Shape::STRING),
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "add" => rt::shape::is_valid(&SHAPE_0, child),
+                        "drop" => rt::shape::is_valid(&SHAPE_0, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "add",
@@ -1009,9 +1196,10 @@ mod __crd_capabilities {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 1, 2],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_1
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -1099,8 +1287,38 @@ mod __crd_ceph_fs_volume_source {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "path" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "user" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "monitors" => {
+                            seen += 1;
+                            rt::shape::is_valid(&SHAPE_0, child)
+                        }
+                        "readOnly" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "secretRef" => rt::shape::is_valid(&SHAPE_1, child),
+                        "secretFile" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "path",
@@ -1133,12 +1351,13 @@ mod __crd_ceph_fs_volume_source {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 2, 2, 2, 2, 4, 5, 6],
                 required: &["monitors"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_2
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -1332,8 +1551,34 @@ mod __crd_cinder_volume_source {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "fsType" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "readOnly" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "volumeID" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "secretRef" => rt::shape::is_valid(&SHAPE_0, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "fsType",
@@ -1356,12 +1601,13 @@ mod __crd_cinder_volume_source {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 3, 4],
                 required: &["volumeID"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_1
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -1539,8 +1785,38 @@ mod __crd_cluster_trust_bundle_projection {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "name" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "path" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "user" => rt::shape::is_valid(&rt::shape::Shape::INT64, child),
+                        "optional" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "signerName" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "labelSelector" => rt::shape::is_valid(&SHAPE_0, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "name",
@@ -1573,12 +1849,13 @@ mod __crd_cluster_trust_bundle_projection {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 3, 3, 3, 3, 4, 4, 5, 5, 5, 6],
                 required: &["path"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_1
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -1773,8 +2050,32 @@ mod __crd_config_map_env_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ConfigMapEnvSource {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "name" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "optional" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "name",
@@ -1787,10 +2088,11 @@ mod __crd_config_map_env_source {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 1, 2],
                 required: &["name"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -1866,8 +2168,36 @@ mod __crd_config_map_key_selector {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ConfigMapKeySelector {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "key" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "name" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "optional" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "key",
@@ -1885,10 +2215,11 @@ mod __crd_config_map_key_selector {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 1, 2, 2, 2, 2, 3],
                 required: &["key", "name"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -1978,8 +2309,33 @@ mod __crd_config_map_projection {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "name" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "items" => rt::shape::is_valid(&SHAPE_1, child),
+                        "optional" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "name",
@@ -1997,12 +2353,13 @@ mod __crd_config_map_projection {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 1, 2, 2, 2, 3],
                 required: &["name"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_2
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -2223,8 +2580,39 @@ mod __crd_config_map_volume_source {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "name" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "items" => rt::shape::is_valid(&SHAPE_1, child),
+                        "optional" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "defaultMode" => {
+                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                        }
+                        "defaultUser" => {
+                            rt::shape::is_valid(&rt::shape::Shape::INT64, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "name",
@@ -2252,12 +2640,13 @@ mod __crd_config_map_volume_source {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 1, 2, 2, 2, 3, 3, 3, 5],
                 required: &["name"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_2
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -2671,8 +3060,65 @@ mod __crd_container {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_21: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "env" => rt::shape::is_valid(&SHAPE_1, child),
+                        "tty" => rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child),
+                        "args" => rt::shape::is_valid(&SHAPE_2, child),
+                        "name" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "image" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "ports" => rt::shape::is_valid(&SHAPE_4, child),
+                        "stdin" => rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child),
+                        "command" => rt::shape::is_valid(&SHAPE_2, child),
+                        "envFrom" => rt::shape::is_valid(&SHAPE_6, child),
+                        "lifecycle" => rt::shape::is_valid(&SHAPE_7, child),
+                        "resources" => rt::shape::is_valid(&SHAPE_8, child),
+                        "stdinOnce" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "workingDir" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "resizePolicy" => rt::shape::is_valid(&SHAPE_10, child),
+                        "startupProbe" => rt::shape::is_valid(&SHAPE_11, child),
+                        "volumeMounts" => rt::shape::is_valid(&SHAPE_13, child),
+                        "livenessProbe" => rt::shape::is_valid(&SHAPE_14, child),
+                        "restartPolicy" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "volumeDevices" => rt::shape::is_valid(&SHAPE_16, child),
+                        "readinessProbe" => rt::shape::is_valid(&SHAPE_17, child),
+                        "imagePullPolicy" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "securityContext" => rt::shape::is_valid(&SHAPE_18, child),
+                        "restartPolicyRules" => rt::shape::is_valid(&SHAPE_20, child),
+                        "terminationMessagePath" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "terminationMessagePolicy" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "env",
@@ -2800,12 +3246,16 @@ mod __crd_container {
                         required: false,
                     },
                 ],
+                by_len: &[
+                    0, 0, 0, 0, 2, 4, 7, 7, 9, 9, 12, 13, 13, 16, 19, 20, 22, 22, 22, 23,
+                    23, 23, 23, 24, 24, 25,
+                ],
                 required: &["name"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_21
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -3827,8 +4277,37 @@ mod __crd_container_port {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ContainerPort {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "name" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "hostIP" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "hostPort" => {
+                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                        }
+                        "protocol" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "containerPort" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "name",
@@ -3856,10 +4335,11 @@ mod __crd_container_port {
                         required: true,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 1, 1, 2, 2, 4, 4, 4, 4, 4, 5],
                 required: &["containerPort"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -3943,8 +4423,33 @@ mod __crd_container_resize_policy {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ContainerResizePolicy {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "resourceName" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "restartPolicy" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "resourceName",
@@ -3957,10 +4462,11 @@ mod __crd_container_resize_policy {
                         required: true,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2],
                 required: &["resourceName", "restartPolicy"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -4029,8 +4535,30 @@ mod __crd_container_restart_rule {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "action" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "exitCodes" => rt::shape::is_valid(&SHAPE_0, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "action",
@@ -4043,12 +4571,13 @@ mod __crd_container_restart_rule {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 2],
                 required: &["action"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_1
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -4203,8 +4732,30 @@ mod __crd_container_restart_rule_on_exit_codes {
                 items: Some(&rt::shape::Shape::INT32),
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "values" => rt::shape::is_valid(&SHAPE_0, child),
+                        "operator" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "values",
@@ -4217,10 +4768,11 @@ mod __crd_container_restart_rule_on_exit_codes {
                         required: true,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 2],
                 required: &["operator"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_1
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -4324,8 +4876,26 @@ mod __crd_downward_api_projection {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "items" => rt::shape::is_valid(&SHAPE_1, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "items",
@@ -4333,11 +4903,12 @@ mod __crd_downward_api_projection {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 1],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_2
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -4534,8 +5105,33 @@ mod __crd_downward_api_volume_file {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "mode" => rt::shape::is_valid(&rt::shape::Shape::INT32, child),
+                        "path" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "user" => rt::shape::is_valid(&rt::shape::Shape::INT64, child),
+                        "fieldRef" => rt::shape::is_valid(&SHAPE_0, child),
+                        "resourceFieldRef" => rt::shape::is_valid(&SHAPE_1, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "mode",
@@ -4563,12 +5159,13 @@ mod __crd_downward_api_volume_file {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 5],
                 required: &["path"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_2
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -4817,8 +5414,32 @@ mod __crd_downward_api_volume_source {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "items" => rt::shape::is_valid(&SHAPE_1, child),
+                        "defaultMode" => {
+                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                        }
+                        "defaultUser" => {
+                            rt::shape::is_valid(&rt::shape::Shape::INT64, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "items",
@@ -4836,11 +5457,12 @@ mod __crd_downward_api_volume_source {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 3],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_2
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -5069,8 +5691,28 @@ mod __crd_empty_dir_volume_source {
                 any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "mode" => rt::shape::is_valid(&rt::shape::Shape::INT32, child),
+                        "medium" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "sizeLimit" => rt::shape::is_valid(&SHAPE_2, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "mode",
@@ -5088,9 +5730,10 @@ mod __crd_empty_dir_volume_source {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 1, 1, 2, 2, 2, 3],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_3
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -5198,8 +5841,28 @@ mod __crd_env_from_source {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "prefix" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "secretRef" => rt::shape::is_valid(&SHAPE_0, child),
+                        "configMapRef" => rt::shape::is_valid(&SHAPE_1, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "prefix",
@@ -5217,11 +5880,12 @@ mod __crd_env_from_source {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_2
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -5428,8 +6092,31 @@ mod __crd_env_var {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "name" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "value" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "valueFrom" => rt::shape::is_valid(&SHAPE_0, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "name",
@@ -5447,12 +6134,13 @@ mod __crd_env_var {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 1, 2, 2, 2, 2, 3],
                 required: &["name"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_1
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -5647,8 +6335,30 @@ mod __crd_env_var_source {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "fieldRef" => rt::shape::is_valid(&SHAPE_0, child),
+                        "fileKeyRef" => rt::shape::is_valid(&SHAPE_1, child),
+                        "secretKeyRef" => rt::shape::is_valid(&SHAPE_2, child),
+                        "configMapKeyRef" => rt::shape::is_valid(&SHAPE_3, child),
+                        "resourceFieldRef" => rt::shape::is_valid(&SHAPE_4, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "fieldRef",
@@ -5676,11 +6386,12 @@ mod __crd_env_var_source {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 3, 4, 5],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_5
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -6171,8 +6882,68 @@ mod __crd_ephemeral_container {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_21: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "env" => rt::shape::is_valid(&SHAPE_1, child),
+                        "tty" => rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child),
+                        "args" => rt::shape::is_valid(&SHAPE_2, child),
+                        "name" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "image" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "ports" => rt::shape::is_valid(&SHAPE_4, child),
+                        "stdin" => rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child),
+                        "command" => rt::shape::is_valid(&SHAPE_2, child),
+                        "envFrom" => rt::shape::is_valid(&SHAPE_6, child),
+                        "lifecycle" => rt::shape::is_valid(&SHAPE_7, child),
+                        "resources" => rt::shape::is_valid(&SHAPE_8, child),
+                        "stdinOnce" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "workingDir" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "resizePolicy" => rt::shape::is_valid(&SHAPE_10, child),
+                        "startupProbe" => rt::shape::is_valid(&SHAPE_11, child),
+                        "volumeMounts" => rt::shape::is_valid(&SHAPE_13, child),
+                        "livenessProbe" => rt::shape::is_valid(&SHAPE_14, child),
+                        "restartPolicy" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "volumeDevices" => rt::shape::is_valid(&SHAPE_16, child),
+                        "readinessProbe" => rt::shape::is_valid(&SHAPE_17, child),
+                        "imagePullPolicy" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "securityContext" => rt::shape::is_valid(&SHAPE_18, child),
+                        "restartPolicyRules" => rt::shape::is_valid(&SHAPE_20, child),
+                        "targetContainerName" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "terminationMessagePath" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "terminationMessagePolicy" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "env",
@@ -6305,12 +7076,16 @@ mod __crd_ephemeral_container {
                         required: false,
                     },
                 ],
+                by_len: &[
+                    0, 0, 0, 0, 2, 4, 7, 7, 9, 9, 12, 13, 13, 16, 19, 20, 22, 22, 22, 23,
+                    24, 24, 24, 25, 25, 26,
+                ],
                 required: &["name"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_21
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -7340,8 +8115,26 @@ mod __crd_ephemeral_volume_source {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "volumeClaimTemplate" => rt::shape::is_valid(&SHAPE_0, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "volumeClaimTemplate",
@@ -7349,11 +8142,12 @@ mod __crd_ephemeral_volume_source {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_1
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -7490,8 +8284,33 @@ mod __crd_eviction_responder {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for EvictionResponder {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "name" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "priority" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "name",
@@ -7504,10 +8323,11 @@ mod __crd_eviction_responder {
                         required: true,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 1, 2],
                 required: &["name", "priority"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -7588,8 +8408,26 @@ mod __crd_exec_action {
                 items: Some(&rt::shape::Shape::STRING),
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "command" => rt::shape::is_valid(&SHAPE_0, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "command",
@@ -7597,9 +8435,10 @@ mod __crd_exec_action {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 1],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_1
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -7680,8 +8519,32 @@ mod __crd_fc_volume_source {
                 items: Some(&rt::shape::Shape::STRING),
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "lun" => rt::shape::is_valid(&rt::shape::Shape::INT32, child),
+                        "wwids" => rt::shape::is_valid(&SHAPE_0, child),
+                        "fsType" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "readOnly" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "targetWWNs" => rt::shape::is_valid(&SHAPE_0, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "lun",
@@ -7709,9 +8572,10 @@ mod __crd_fc_volume_source {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 1, 1, 2, 3, 3, 4, 4, 5],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_1
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -7823,8 +8687,40 @@ mod __crd_file_key_selector {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for FileKeySelector {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "key" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "path" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "optional" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "volumeName" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "key",
@@ -7847,10 +8743,11 @@ mod __crd_file_key_selector {
                         required: true,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 1, 2, 2, 2, 2, 3, 3, 4],
                 required: &["key", "path", "volumeName"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -7940,8 +8837,35 @@ mod __crd_flex_volume_source {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "driver" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "fsType" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "options" => rt::shape::is_valid(&SHAPE_0, child),
+                        "readOnly" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "secretRef" => rt::shape::is_valid(&SHAPE_1, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "driver",
@@ -7969,12 +8893,13 @@ mod __crd_flex_volume_source {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 2, 3, 4, 5],
                 required: &["driver"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_2
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -8160,8 +9085,31 @@ mod __crd_flocker_volume_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for FlockerVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "datasetName" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "datasetUUID" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "datasetName",
@@ -8174,9 +9122,10 @@ mod __crd_flocker_volume_source {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -8238,8 +9187,36 @@ mod __crd_gce_persistent_disk_volume_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for GCEPersistentDiskVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "fsType" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "pdName" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "readOnly" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "partition" => {
+                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "fsType",
@@ -8262,10 +9239,11 @@ mod __crd_gce_persistent_disk_volume_source {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 2, 2, 3, 4],
                 required: &["pdName"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -8362,8 +9340,33 @@ mod __crd_grpc_action {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for GRPCAction {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "mode" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "port" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                        }
+                        "service" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "mode",
@@ -8381,10 +9384,11 @@ mod __crd_grpc_action {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 2, 2, 2, 3],
                 required: &["port"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -8460,8 +9464,35 @@ mod __crd_git_repo_volume_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for GitRepoVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "revision" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "directory" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "repository" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "revision",
@@ -8479,10 +9510,11 @@ mod __crd_git_repo_volume_source {
                         required: true,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3],
                 required: &["repository"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -8546,8 +9578,36 @@ mod __crd_glusterfs_volume_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for GlusterfsVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "path" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "readOnly" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "endpoints" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "path",
@@ -8565,10 +9625,11 @@ mod __crd_glusterfs_volume_source {
                         required: true,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 3],
                 required: &["endpoints", "path"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -8663,8 +9724,36 @@ mod __crd_http_get_action {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "host" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "path" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "port" => {
+                            seen += 1;
+                            rt::shape::is_valid(&SHAPE_0, child)
+                        }
+                        "scheme" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "protocol" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "httpHeaders" => rt::shape::is_valid(&SHAPE_2, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "host",
@@ -8697,12 +9786,13 @@ mod __crd_http_get_action {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 3, 3, 4, 4, 5, 5, 5, 6],
                 required: &["port"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_3
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -8918,8 +10008,33 @@ mod __crd_http_header {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for HTTPHeader {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "name" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "value" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "name",
@@ -8932,10 +10047,11 @@ mod __crd_http_header {
                         required: true,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 1, 2],
                 required: &["name", "value"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -9002,8 +10118,30 @@ mod __crd_host_alias {
                 items: Some(&rt::shape::Shape::STRING),
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "ip" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "hostnames" => rt::shape::is_valid(&SHAPE_0, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "ip",
@@ -9016,10 +10154,11 @@ mod __crd_host_alias {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 2],
                 required: &["ip"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_1
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -9095,8 +10234,30 @@ mod __crd_host_path_volume_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for HostPathVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "path" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "type" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "path",
@@ -9109,10 +10270,11 @@ mod __crd_host_path_volume_source {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 2],
                 required: &["path"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -9186,8 +10348,55 @@ mod __crd_iscsi_volume_source {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "iqn" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "lun" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                        }
+                        "fsType" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "portals" => rt::shape::is_valid(&SHAPE_0, child),
+                        "readOnly" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "secretRef" => rt::shape::is_valid(&SHAPE_1, child),
+                        "targetPortal" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "initiatorName" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "iscsiInterface" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "chapAuthSession" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "chapAuthDiscovery" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "iqn",
@@ -9245,12 +10454,13 @@ mod __crd_iscsi_volume_source {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 2, 2, 2, 3, 4, 5, 6, 6, 6, 7, 8, 9, 10, 10, 11],
                 required: &["iqn", "lun", "targetPortal"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_2
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -9456,8 +10666,31 @@ mod __crd_image_volume_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ImageVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "reference" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "pullPolicy" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "reference",
@@ -9470,9 +10703,10 @@ mod __crd_image_volume_source {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -9534,8 +10768,35 @@ mod __crd_key_to_path {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for KeyToPath {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "key" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "mode" => rt::shape::is_valid(&rt::shape::Shape::INT32, child),
+                        "path" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "user" => rt::shape::is_valid(&rt::shape::Shape::INT64, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "key",
@@ -9558,10 +10819,11 @@ mod __crd_key_to_path {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 1, 4],
                 required: &["key", "path"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -9671,8 +10933,30 @@ mod __crd_lifecycle {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "preStop" => rt::shape::is_valid(&SHAPE_0, child),
+                        "postStart" => rt::shape::is_valid(&SHAPE_1, child),
+                        "stopSignal" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "preStop",
@@ -9690,11 +10974,12 @@ mod __crd_lifecycle {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 2, 3],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_2
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -9930,8 +11215,29 @@ mod __crd_lifecycle_handler {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "exec" => rt::shape::is_valid(&SHAPE_0, child),
+                        "sleep" => rt::shape::is_valid(&SHAPE_1, child),
+                        "httpGet" => rt::shape::is_valid(&SHAPE_2, child),
+                        "tcpSocket" => rt::shape::is_valid(&SHAPE_3, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "exec",
@@ -9954,11 +11260,12 @@ mod __crd_lifecycle_handler {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 1, 2, 2, 3, 3, 4],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_4
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -10228,8 +11535,29 @@ mod __crd_local_object_reference {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for LocalObjectReference {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "name" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "name",
@@ -10237,10 +11565,11 @@ mod __crd_local_object_reference {
                         required: true,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 1],
                 required: &["name"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -10302,8 +11631,36 @@ mod __crd_nfs_volume_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for NFSVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "path" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "server" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "readOnly" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "path",
@@ -10321,10 +11678,11 @@ mod __crd_nfs_volume_source {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 1, 1, 2, 2, 3],
                 required: &["path", "server"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -10425,8 +11783,31 @@ mod __crd_node_affinity {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "requiredDuringSchedulingIgnoredDuringExecution" => {
+                            rt::shape::is_valid(&SHAPE_0, child)
+                        }
+                        "preferredDuringSchedulingIgnoredDuringExecution" => {
+                            rt::shape::is_valid(&SHAPE_2, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "requiredDuringSchedulingIgnoredDuringExecution",
@@ -10439,11 +11820,16 @@ mod __crd_node_affinity {
                         required: false,
                     },
                 ],
+                by_len: &[
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    0, 1, 2,
+                ],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_3
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -10707,8 +12093,29 @@ mod __crd_node_selector {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "nodeSelectorTerms" => {
+                            seen += 1;
+                            rt::shape::is_valid(&SHAPE_1, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "nodeSelectorTerms",
@@ -10716,12 +12123,13 @@ mod __crd_node_selector {
                         required: true,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
                 required: &["nodeSelectorTerms"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_2
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -10906,8 +12314,34 @@ mod __crd_node_selector_requirement {
                 items: Some(&rt::shape::Shape::STRING),
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "key" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "values" => rt::shape::is_valid(&SHAPE_0, child),
+                        "operator" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "key",
@@ -10925,10 +12359,11 @@ mod __crd_node_selector_requirement {
                         required: true,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 1, 1, 1, 2, 2, 3],
                 required: &["key", "operator"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_1
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -11036,8 +12471,27 @@ mod __crd_node_selector_term {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "matchFields" => rt::shape::is_valid(&SHAPE_1, child),
+                        "matchExpressions" => rt::shape::is_valid(&SHAPE_3, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "matchFields",
@@ -11050,11 +12504,12 @@ mod __crd_node_selector_term {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_4
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -11325,8 +12780,32 @@ mod __crd_object_field_selector {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ObjectFieldSelector {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "fieldPath" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "apiVersion" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "fieldPath",
@@ -11339,10 +12818,11 @@ mod __crd_object_field_selector {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2],
                 required: &["fieldPath"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -11404,8 +12884,40 @@ mod __crd_object_reference {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ObjectReference {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "uid" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "kind" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "name" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "fieldPath" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "namespace" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "apiVersion" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "resourceVersion" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "uid",
@@ -11443,9 +12955,10 @@ mod __crd_object_reference {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 1, 3, 3, 3, 3, 3, 5, 6, 6, 6, 6, 6, 7],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -11558,8 +13071,42 @@ mod __crd_persistent_volume_claim_spec {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "selector" => rt::shape::is_valid(&SHAPE_0, child),
+                        "resources" => rt::shape::is_valid(&SHAPE_1, child),
+                        "dataSource" => rt::shape::is_valid(&SHAPE_2, child),
+                        "volumeMode" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "volumeName" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "accessModes" => rt::shape::is_valid(&SHAPE_3, child),
+                        "dataSourceRef" => rt::shape::is_valid(&SHAPE_4, child),
+                        "storageClassName" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "volumeAttributesClassName" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "selector",
@@ -11607,11 +13154,15 @@ mod __crd_persistent_volume_claim_spec {
                         required: false,
                     },
                 ],
+                by_len: &[
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 5, 6, 6, 7, 7, 7, 8, 8, 8, 8, 8, 8,
+                    8, 8, 8, 9,
+                ],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_5
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -11945,8 +13496,30 @@ mod __crd_persistent_volume_claim_template {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "spec" => {
+                            seen += 1;
+                            rt::shape::is_valid(&SHAPE_0, child)
+                        }
+                        "metadata" => rt::shape::is_valid(&SHAPE_1, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "spec",
@@ -11959,12 +13532,13 @@ mod __crd_persistent_volume_claim_template {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 1, 2],
                 required: &["spec"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_2
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -12155,8 +13729,32 @@ mod __crd_persistent_volume_claim_volume_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PersistentVolumeClaimVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "readOnly" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "claimName" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "readOnly",
@@ -12169,10 +13767,11 @@ mod __crd_persistent_volume_claim_volume_source {
                         required: true,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2],
                 required: &["claimName"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -12248,8 +13847,30 @@ mod __crd_photon_persistent_disk_volume_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PhotonPersistentDiskVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "pdID" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "fsType" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "pdID",
@@ -12262,10 +13883,11 @@ mod __crd_photon_persistent_disk_volume_source {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 1, 1, 2],
                 required: &["pdID"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -12359,8 +13981,31 @@ mod __crd_pod_affinity {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "requiredDuringSchedulingIgnoredDuringExecution" => {
+                            rt::shape::is_valid(&SHAPE_1, child)
+                        }
+                        "preferredDuringSchedulingIgnoredDuringExecution" => {
+                            rt::shape::is_valid(&SHAPE_3, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "requiredDuringSchedulingIgnoredDuringExecution",
@@ -12373,11 +14018,16 @@ mod __crd_pod_affinity {
                         required: false,
                     },
                 ],
+                by_len: &[
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    0, 1, 2,
+                ],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_4
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -12693,8 +14343,34 @@ mod __crd_pod_affinity_term {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "namespaces" => rt::shape::is_valid(&SHAPE_0, child),
+                        "topologyKey" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "labelSelector" => rt::shape::is_valid(&SHAPE_1, child),
+                        "matchLabelKeys" => rt::shape::is_valid(&SHAPE_0, child),
+                        "mismatchLabelKeys" => rt::shape::is_valid(&SHAPE_0, child),
+                        "namespaceSelector" => rt::shape::is_valid(&SHAPE_2, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "namespaces",
@@ -12727,12 +14403,13 @@ mod __crd_pod_affinity_term {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 2, 3, 4, 4, 4, 6],
                 required: &["topologyKey"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_3
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -12987,8 +14664,31 @@ mod __crd_pod_anti_affinity {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "requiredDuringSchedulingIgnoredDuringExecution" => {
+                            rt::shape::is_valid(&SHAPE_1, child)
+                        }
+                        "preferredDuringSchedulingIgnoredDuringExecution" => {
+                            rt::shape::is_valid(&SHAPE_3, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "requiredDuringSchedulingIgnoredDuringExecution",
@@ -13001,11 +14701,16 @@ mod __crd_pod_anti_affinity {
                         required: false,
                     },
                 ],
+                by_len: &[
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    0, 1, 2,
+                ],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_4
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -13303,8 +15008,47 @@ mod __crd_pod_certificate_projection {
                 additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "user" => rt::shape::is_valid(&rt::shape::Shape::INT64, child),
+                        "keyPath" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "keyType" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "signerName" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "userAnnotations" => rt::shape::is_valid(&SHAPE_0, child),
+                        "certificateChainPath" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "credentialBundlePath" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "maxExpirationSeconds" => {
+                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "user",
@@ -13347,10 +15091,13 @@ mod __crd_pod_certificate_projection {
                         required: false,
                     },
                 ],
+                by_len: &[
+                    0, 0, 0, 0, 0, 1, 1, 1, 3, 3, 3, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 8,
+                ],
                 required: &["keyType", "signerName"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_1
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -13484,8 +15231,28 @@ mod __crd_pod_dns_config {
                 items: Some(&rt::shape::Shape::STRING),
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "options" => rt::shape::is_valid(&SHAPE_1, child),
+                        "searches" => rt::shape::is_valid(&SHAPE_2, child),
+                        "nameservers" => rt::shape::is_valid(&SHAPE_2, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "options",
@@ -13503,11 +15270,12 @@ mod __crd_pod_dns_config {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 2, 2, 3],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_3
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -13716,8 +15484,27 @@ mod __crd_pod_dns_config_option {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodDNSConfigOption {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "name" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "value" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "name",
@@ -13730,9 +15517,10 @@ mod __crd_pod_dns_config_option {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 1, 2],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -13794,8 +15582,29 @@ mod __crd_pod_os {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodOS {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "name" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "name",
@@ -13803,10 +15612,11 @@ mod __crd_pod_os {
                         required: true,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 1],
                 required: &["name"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -13868,8 +15678,29 @@ mod __crd_pod_readiness_gate {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodReadinessGate {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "conditionType" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "conditionType",
@@ -13877,10 +15708,11 @@ mod __crd_pod_readiness_gate {
                         required: true,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
                 required: &["conditionType"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -13942,8 +15774,35 @@ mod __crd_pod_resource_claim {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodResourceClaim {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "name" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "resourceClaimName" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "resourceClaimTemplateName" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "name",
@@ -13961,10 +15820,14 @@ mod __crd_pod_resource_claim {
                         required: false,
                     },
                 ],
+                by_len: &[
+                    0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2,
+                    2, 2, 2, 3,
+                ],
                 required: &["name"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -14032,8 +15895,29 @@ mod __crd_pod_scheduling_gate {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodSchedulingGate {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "name" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "name",
@@ -14041,10 +15925,11 @@ mod __crd_pod_scheduling_gate {
                         required: true,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 1],
                 required: &["name"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -14106,8 +15991,28 @@ mod __crd_pod_scheduling_group {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodSchedulingGroup {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "podGroupName" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "podGroupName",
@@ -14115,9 +16020,10 @@ mod __crd_pod_scheduling_group {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -14236,8 +16142,50 @@ mod __crd_pod_security_context {
                 items: Some(&rt::shape::Shape::INT64),
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "fsGroup" => rt::shape::is_valid(&rt::shape::Shape::INT64, child),
+                        "sysctls" => rt::shape::is_valid(&SHAPE_1, child),
+                        "runAsUser" => {
+                            rt::shape::is_valid(&rt::shape::Shape::INT64, child)
+                        }
+                        "runAsGroup" => {
+                            rt::shape::is_valid(&rt::shape::Shape::INT64, child)
+                        }
+                        "runAsNonRoot" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "seLinuxOptions" => rt::shape::is_valid(&SHAPE_2, child),
+                        "seccompProfile" => rt::shape::is_valid(&SHAPE_3, child),
+                        "windowsOptions" => rt::shape::is_valid(&SHAPE_4, child),
+                        "appArmorProfile" => rt::shape::is_valid(&SHAPE_5, child),
+                        "supplementalGroups" => rt::shape::is_valid(&SHAPE_6, child),
+                        "fsGroupChangePolicy" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "seLinuxChangePolicy" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "supplementalGroupsPolicy" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "fsGroup",
@@ -14305,11 +16253,15 @@ mod __crd_pod_security_context {
                         required: false,
                     },
                 ],
+                by_len: &[
+                    0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 3, 4, 4, 5, 5, 8, 9, 9, 9, 10, 12, 12,
+                    12, 12, 12, 13,
+                ],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_7
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -15007,8 +16959,119 @@ mod __crd_pod_spec {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_35: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "os" => rt::shape::is_valid(&SHAPE_0, child),
+                        "hostIPC" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "hostPID" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "volumes" => rt::shape::is_valid(&SHAPE_2, child),
+                        "affinity" => rt::shape::is_valid(&SHAPE_3, child),
+                        "hostname" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "nodeName" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "overhead" => rt::shape::is_valid(&SHAPE_7, child),
+                        "priority" => {
+                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                        }
+                        "dnsConfig" => rt::shape::is_valid(&SHAPE_8, child),
+                        "dnsPolicy" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "hostUsers" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "resources" => rt::shape::is_valid(&SHAPE_9, child),
+                        "subdomain" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "containers" => {
+                            seen += 1;
+                            rt::shape::is_valid(&SHAPE_11, child)
+                        }
+                        "hostAliases" => rt::shape::is_valid(&SHAPE_13, child),
+                        "hostNetwork" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "tolerations" => rt::shape::is_valid(&SHAPE_15, child),
+                        "nodeSelector" => rt::shape::is_valid(&SHAPE_16, child),
+                        "restartPolicy" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "schedulerName" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "initContainers" => rt::shape::is_valid(&SHAPE_18, child),
+                        "readinessGates" => rt::shape::is_valid(&SHAPE_20, child),
+                        "resourceClaims" => rt::shape::is_valid(&SHAPE_22, child),
+                        "serviceAccount" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "schedulingGates" => rt::shape::is_valid(&SHAPE_24, child),
+                        "schedulingGroup" => rt::shape::is_valid(&SHAPE_25, child),
+                        "securityContext" => rt::shape::is_valid(&SHAPE_26, child),
+                        "hostnameOverride" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "imagePullSecrets" => rt::shape::is_valid(&SHAPE_28, child),
+                        "preemptionPolicy" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "runtimeClassName" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "priorityClassName" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "setHostnameAsFQDN" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "enableServiceLinks" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "evictionResponders" => rt::shape::is_valid(&SHAPE_30, child),
+                        "serviceAccountName" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "ephemeralContainers" => rt::shape::is_valid(&SHAPE_32, child),
+                        "activeDeadlineSeconds" => {
+                            rt::shape::is_valid(&rt::shape::Shape::INT64, child)
+                        }
+                        "shareProcessNamespace" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "topologySpreadConstraints" => {
+                            rt::shape::is_valid(&SHAPE_34, child)
+                        }
+                        "automountServiceAccountToken" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "terminationGracePeriodSeconds" => {
+                            rt::shape::is_valid(&rt::shape::Shape::INT64, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "os",
@@ -15226,12 +17289,16 @@ mod __crd_pod_spec {
                         required: false,
                     },
                 ],
+                by_len: &[
+                    0, 0, 0, 1, 1, 1, 1, 1, 4, 9, 14, 15, 18, 19, 21, 25, 28, 32, 34, 37,
+                    38, 38, 40, 40, 40, 40, 41, 41, 41, 42, 43,
+                ],
                 required: &["containers"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_35
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -16778,8 +18845,27 @@ mod __crd_pod_template_spec {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "spec" => rt::shape::is_valid(&SHAPE_0, child),
+                        "metadata" => rt::shape::is_valid(&SHAPE_1, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "spec",
@@ -16792,11 +18878,12 @@ mod __crd_pod_template_spec {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 1, 2],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_2
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -16980,8 +19067,33 @@ mod __crd_portworx_volume_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PortworxVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "fsType" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "readOnly" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "volumeID" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "fsType",
@@ -16999,10 +19111,11 @@ mod __crd_portworx_volume_source {
                         required: true,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 3],
                 required: &["volumeID"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -17085,8 +19198,33 @@ mod __crd_preferred_scheduling_term {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "weight" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                        }
+                        "preference" => {
+                            seen += 1;
+                            rt::shape::is_valid(&SHAPE_0, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "weight",
@@ -17099,12 +19237,13 @@ mod __crd_preferred_scheduling_term {
                         required: true,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2],
                 required: &["preference", "weight"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_1
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -17290,8 +19429,47 @@ mod __crd_probe {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "exec" => rt::shape::is_valid(&SHAPE_0, child),
+                        "grpc" => rt::shape::is_valid(&SHAPE_1, child),
+                        "httpGet" => rt::shape::is_valid(&SHAPE_2, child),
+                        "tcpSocket" => rt::shape::is_valid(&SHAPE_3, child),
+                        "periodSeconds" => {
+                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                        }
+                        "timeoutSeconds" => {
+                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                        }
+                        "failureThreshold" => {
+                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                        }
+                        "successThreshold" => {
+                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                        }
+                        "initialDelaySeconds" => {
+                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                        }
+                        "terminationGracePeriodSeconds" => {
+                            rt::shape::is_valid(&rt::shape::Shape::INT64, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "exec",
@@ -17344,11 +19522,15 @@ mod __crd_probe {
                         required: false,
                     },
                 ],
+                by_len: &[
+                    0, 0, 0, 0, 0, 2, 2, 2, 3, 3, 4, 4, 4, 4, 5, 6, 6, 8, 8, 8, 9, 9, 9,
+                    9, 9, 9, 9, 9, 9, 9, 10,
+                ],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_4
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -17671,8 +19853,32 @@ mod __crd_projected_volume_source {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "sources" => rt::shape::is_valid(&SHAPE_1, child),
+                        "defaultMode" => {
+                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                        }
+                        "defaultUser" => {
+                            rt::shape::is_valid(&rt::shape::Shape::INT64, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "sources",
@@ -17690,11 +19896,12 @@ mod __crd_projected_volume_source {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 3],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_2
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -17903,8 +20110,39 @@ mod __crd_quobyte_volume_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for QuobyteVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "user" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "group" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "tenant" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "volume" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "readOnly" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "registry" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "user",
@@ -17937,10 +20175,11 @@ mod __crd_quobyte_volume_source {
                         required: true,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 1, 2, 4, 4, 6],
                 required: &["registry", "volume"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -18037,8 +20276,43 @@ mod __crd_rbd_volume_source {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "pool" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "user" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "image" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "fsType" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "keyring" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "monitors" => {
+                            seen += 1;
+                            rt::shape::is_valid(&SHAPE_0, child)
+                        }
+                        "readOnly" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "secretRef" => rt::shape::is_valid(&SHAPE_1, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "pool",
@@ -18081,12 +20355,13 @@ mod __crd_rbd_volume_source {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 2, 3, 4, 5, 7, 8],
                 required: &["image", "monitors"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_2
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -18275,8 +20550,32 @@ mod __crd_resource_claim {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ResourceClaim {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "name" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "request" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "name",
@@ -18289,10 +20588,11 @@ mod __crd_resource_claim {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 2],
                 required: &["name"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -18367,8 +20667,33 @@ mod __crd_resource_field_selector {
                 any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "divisor" => rt::shape::is_valid(&SHAPE_2, child),
+                        "resource" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "containerName" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "divisor",
@@ -18386,10 +20711,11 @@ mod __crd_resource_field_selector {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 2, 2, 2, 2, 3],
                 required: &["resource"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_3
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -18499,8 +20825,28 @@ mod __crd_resource_requirements {
                 additional: rt::shape::Additional::Schema(&SHAPE_4),
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "claims" => rt::shape::is_valid(&SHAPE_1, child),
+                        "limits" => rt::shape::is_valid(&SHAPE_5, child),
+                        "requests" => rt::shape::is_valid(&SHAPE_5, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "claims",
@@ -18518,11 +20864,12 @@ mod __crd_resource_requirements {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 2, 2, 3],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_6
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -18729,8 +21076,29 @@ mod __crd_se_linux_options {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for SELinuxOptions {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "role" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "type" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "user" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "level" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "role",
@@ -18753,9 +21121,10 @@ mod __crd_se_linux_options {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 3, 4],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -18826,8 +21195,56 @@ mod __crd_scale_io_volume_source {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "fsType" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "system" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "gateway" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "readOnly" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "secretRef" => {
+                            seen += 1;
+                            rt::shape::is_valid(&SHAPE_0, child)
+                        }
+                        "sslEnabled" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "volumeName" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "storageMode" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "storagePool" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "protectionDomain" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "fsType",
@@ -18880,12 +21297,13 @@ mod __crd_scale_io_volume_source {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 2, 3, 4, 5, 7, 9, 9, 9, 9, 9, 10],
                 required: &["gateway", "secretRef", "system"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_1
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -19062,8 +21480,32 @@ mod __crd_seccomp_profile {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for SeccompProfile {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "type" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "localhostProfile" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "type",
@@ -19076,10 +21518,11 @@ mod __crd_seccomp_profile {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2],
                 required: &["type"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -19141,8 +21584,32 @@ mod __crd_secret_env_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for SecretEnvSource {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "name" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "optional" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "name",
@@ -19155,10 +21622,11 @@ mod __crd_secret_env_source {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 1, 2],
                 required: &["name"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -19234,8 +21702,36 @@ mod __crd_secret_key_selector {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for SecretKeySelector {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "key" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "name" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "optional" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "key",
@@ -19253,10 +21749,11 @@ mod __crd_secret_key_selector {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 1, 2, 2, 2, 2, 3],
                 required: &["key", "name"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -19346,8 +21843,33 @@ mod __crd_secret_projection {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "name" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "items" => rt::shape::is_valid(&SHAPE_1, child),
+                        "optional" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "name",
@@ -19365,12 +21887,13 @@ mod __crd_secret_projection {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 1, 2, 2, 2, 3],
                 required: &["name"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_2
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -19577,8 +22100,29 @@ mod __crd_secret_reference {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for SecretReference {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "name" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "namespace" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "name",
@@ -19591,9 +22135,10 @@ mod __crd_secret_reference {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -19669,8 +22214,38 @@ mod __crd_secret_volume_source {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "items" => rt::shape::is_valid(&SHAPE_1, child),
+                        "optional" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "secretName" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "defaultMode" => {
+                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                        }
+                        "defaultUser" => {
+                            rt::shape::is_valid(&rt::shape::Shape::INT64, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "items",
@@ -19698,11 +22273,12 @@ mod __crd_secret_volume_source {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 2, 3, 5],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_2
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -19990,8 +22566,51 @@ mod __crd_security_context {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "procMount" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "runAsUser" => {
+                            rt::shape::is_valid(&rt::shape::Shape::INT64, child)
+                        }
+                        "privileged" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "runAsGroup" => {
+                            rt::shape::is_valid(&rt::shape::Shape::INT64, child)
+                        }
+                        "capabilities" => rt::shape::is_valid(&SHAPE_0, child),
+                        "runAsNonRoot" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "seLinuxOptions" => rt::shape::is_valid(&SHAPE_1, child),
+                        "seccompProfile" => rt::shape::is_valid(&SHAPE_2, child),
+                        "windowsOptions" => rt::shape::is_valid(&SHAPE_3, child),
+                        "appArmorProfile" => rt::shape::is_valid(&SHAPE_4, child),
+                        "readOnlyRootFilesystem" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "allowPrivilegeEscalation" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "procMount",
@@ -20054,11 +22673,15 @@ mod __crd_security_context {
                         required: false,
                     },
                 ],
+                by_len: &[
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 4, 4, 6, 6, 9, 10, 10, 10, 10, 10,
+                    10, 10, 11, 11, 12,
+                ],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_5
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -20429,8 +23052,36 @@ mod __crd_service_account_token_projection {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ServiceAccountTokenProjection {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "path" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "user" => rt::shape::is_valid(&rt::shape::Shape::INT64, child),
+                        "audience" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "expirationSeconds" => {
+                            rt::shape::is_valid(&rt::shape::Shape::INT64, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "path",
@@ -20453,10 +23104,11 @@ mod __crd_service_account_token_projection {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4],
                 required: &["path"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -20544,8 +23196,40 @@ mod __crd_service_port {
                 any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "name" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "port" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                        }
+                        "nodePort" => {
+                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                        }
+                        "protocol" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "targetPort" => rt::shape::is_valid(&SHAPE_0, child),
+                        "appProtocol" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "name",
@@ -20578,10 +23262,11 @@ mod __crd_service_port {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 2, 2, 2, 2, 4, 4, 5, 6],
                 required: &["port"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_1
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -20680,8 +23365,29 @@ mod __crd_sleep_action {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for SleepAction {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "seconds" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::INT64, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "seconds",
@@ -20689,10 +23395,11 @@ mod __crd_sleep_action {
                         required: true,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 1],
                 required: &["seconds"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -20761,8 +23468,36 @@ mod __crd_storage_os_volume_source {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "fsType" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "readOnly" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "secretRef" => rt::shape::is_valid(&SHAPE_0, child),
+                        "volumeName" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "volumeNamespace" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "fsType",
@@ -20790,11 +23525,12 @@ mod __crd_storage_os_volume_source {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 2, 3, 4, 4, 4, 4, 4, 5],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_1
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -20966,8 +23702,33 @@ mod __crd_sysctl {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for Sysctl {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "name" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "value" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "name",
@@ -20980,10 +23741,11 @@ mod __crd_sysctl {
                         required: true,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 1, 2],
                 required: &["name", "value"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -21050,8 +23812,30 @@ mod __crd_tcp_socket_action {
                 any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "host" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "port" => {
+                            seen += 1;
+                            rt::shape::is_valid(&SHAPE_0, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "host",
@@ -21064,10 +23848,11 @@ mod __crd_tcp_socket_action {
                         required: true,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 2],
                 required: &["port"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_1
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -21143,8 +23928,34 @@ mod __crd_toleration {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for Toleration {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "key" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "value" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "effect" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "operator" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "tolerationSeconds" => {
+                            rt::shape::is_valid(&rt::shape::Shape::INT64, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "key",
@@ -21172,9 +23983,10 @@ mod __crd_toleration {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 1, 1, 2, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -21270,8 +24082,48 @@ mod __crd_topology_spread_constraint {
                 items: Some(&rt::shape::Shape::STRING),
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "maxSkew" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                        }
+                        "minDomains" => {
+                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                        }
+                        "topologyKey" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "labelSelector" => rt::shape::is_valid(&SHAPE_0, child),
+                        "matchLabelKeys" => rt::shape::is_valid(&SHAPE_1, child),
+                        "nodeTaintsPolicy" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "whenUnsatisfiable" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "nodeAffinityPolicy" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "maxSkew",
@@ -21314,12 +24166,13 @@ mod __crd_topology_spread_constraint {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 3, 3, 4, 5, 5, 6, 7, 8],
                 required: &["maxSkew", "topologyKey", "whenUnsatisfiable"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_2
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -21516,8 +24369,36 @@ mod __crd_typed_local_object_reference {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for TypedLocalObjectReference {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "kind" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "name" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "apiGroup" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "kind",
@@ -21535,10 +24416,11 @@ mod __crd_typed_local_object_reference {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 2, 2, 2, 2, 3],
                 required: &["kind", "name"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -21600,8 +24482,39 @@ mod __crd_typed_object_reference {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for TypedObjectReference {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "kind" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "name" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "apiGroup" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "namespace" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "kind",
@@ -21624,10 +24537,11 @@ mod __crd_typed_object_reference {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 2, 2, 2, 2, 3, 4],
                 required: &["kind", "name"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -21961,8 +24875,59 @@ mod __crd_volume {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_30: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "fc" => rt::shape::is_valid(&SHAPE_0, child),
+                        "csi" => rt::shape::is_valid(&SHAPE_1, child),
+                        "nfs" => rt::shape::is_valid(&SHAPE_2, child),
+                        "rbd" => rt::shape::is_valid(&SHAPE_3, child),
+                        "name" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "image" => rt::shape::is_valid(&SHAPE_4, child),
+                        "iscsi" => rt::shape::is_valid(&SHAPE_5, child),
+                        "cephfs" => rt::shape::is_valid(&SHAPE_6, child),
+                        "cinder" => rt::shape::is_valid(&SHAPE_7, child),
+                        "secret" => rt::shape::is_valid(&SHAPE_8, child),
+                        "flocker" => rt::shape::is_valid(&SHAPE_9, child),
+                        "gitRepo" => rt::shape::is_valid(&SHAPE_10, child),
+                        "quobyte" => rt::shape::is_valid(&SHAPE_11, child),
+                        "scaleIO" => rt::shape::is_valid(&SHAPE_12, child),
+                        "emptyDir" => rt::shape::is_valid(&SHAPE_13, child),
+                        "hostPath" => rt::shape::is_valid(&SHAPE_14, child),
+                        "azureDisk" => rt::shape::is_valid(&SHAPE_15, child),
+                        "azureFile" => rt::shape::is_valid(&SHAPE_16, child),
+                        "configMap" => rt::shape::is_valid(&SHAPE_17, child),
+                        "ephemeral" => rt::shape::is_valid(&SHAPE_18, child),
+                        "glusterfs" => rt::shape::is_valid(&SHAPE_19, child),
+                        "projected" => rt::shape::is_valid(&SHAPE_20, child),
+                        "storageos" => rt::shape::is_valid(&SHAPE_21, child),
+                        "flexVolume" => rt::shape::is_valid(&SHAPE_22, child),
+                        "downwardAPI" => rt::shape::is_valid(&SHAPE_23, child),
+                        "vsphereVolume" => rt::shape::is_valid(&SHAPE_24, child),
+                        "portworxVolume" => rt::shape::is_valid(&SHAPE_25, child),
+                        "gcePersistentDisk" => rt::shape::is_valid(&SHAPE_26, child),
+                        "awsElasticBlockStore" => rt::shape::is_valid(&SHAPE_27, child),
+                        "photonPersistentDisk" => rt::shape::is_valid(&SHAPE_28, child),
+                        "persistentVolumeClaim" => rt::shape::is_valid(&SHAPE_29, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "fc",
@@ -22120,12 +25085,16 @@ mod __crd_volume {
                         required: false,
                     },
                 ],
+                by_len: &[
+                    0, 0, 0, 1, 4, 5, 7, 10, 14, 16, 23, 24, 25, 25, 26, 27, 27, 27, 28,
+                    28, 28, 30, 31,
+                ],
                 required: &["name"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_30
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -23539,8 +26508,33 @@ mod __crd_volume_device {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for VolumeDevice {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "name" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "devicePath" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "name",
@@ -23553,10 +26547,11 @@ mod __crd_volume_device {
                         required: true,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2],
                 required: &["devicePath", "name"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -23623,8 +26618,49 @@ mod __crd_volume_mount {
                 items: Some(&rt::shape::Shape::STRING),
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "name" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "subPath" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "readOnly" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "mountPath" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "subPathExpr" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "bindMountOptions" => rt::shape::is_valid(&SHAPE_0, child),
+                        "mountPropagation" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "recursiveReadOnly" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "name",
@@ -23667,10 +26703,11 @@ mod __crd_volume_mount {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 2, 3, 4, 4, 5, 5, 5, 5, 5, 7, 8],
                 required: &["mountPath", "name"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_1
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -23825,8 +26862,31 @@ mod __crd_volume_projection {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "secret" => rt::shape::is_valid(&SHAPE_0, child),
+                        "configMap" => rt::shape::is_valid(&SHAPE_1, child),
+                        "downwardAPI" => rt::shape::is_valid(&SHAPE_2, child),
+                        "podCertificate" => rt::shape::is_valid(&SHAPE_3, child),
+                        "clusterTrustBundle" => rt::shape::is_valid(&SHAPE_4, child),
+                        "serviceAccountToken" => rt::shape::is_valid(&SHAPE_5, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "secret",
@@ -23859,11 +26919,12 @@ mod __crd_volume_projection {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 2, 3, 3, 3, 4, 4, 4, 4, 5, 6],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_6
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -24245,8 +27306,27 @@ mod __crd_volume_resource_requirements {
                 additional: rt::shape::Additional::Schema(&SHAPE_2),
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "limits" => rt::shape::is_valid(&SHAPE_3, child),
+                        "requests" => rt::shape::is_valid(&SHAPE_3, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "limits",
@@ -24259,9 +27339,10 @@ mod __crd_volume_resource_requirements {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 2],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_4
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -24337,8 +27418,36 @@ mod __crd_vsphere_virtual_disk_volume_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for VsphereVirtualDiskVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "fsType" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "volumePath" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "storagePolicyID" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "storagePolicyName" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "fsType",
@@ -24361,10 +27470,11 @@ mod __crd_vsphere_virtual_disk_volume_source {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 4],
                 required: &["volumePath"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -24440,8 +27550,33 @@ mod __crd_weighted_pod_affinity_term {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "weight" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                        }
+                        "podAffinityTerm" => {
+                            seen += 1;
+                            rt::shape::is_valid(&SHAPE_0, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "weight",
@@ -24454,12 +27589,13 @@ mod __crd_weighted_pod_affinity_term {
                         required: true,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2],
                 required: &["podAffinityTerm", "weight"],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_1
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -24617,8 +27753,37 @@ mod __crd_windows_security_context_options {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for WindowsSecurityContextOptions {
         fn shape() -> &'static rt::shape::Shape {
-            static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "hostProcess" => {
+                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        }
+                        "runAsUserName" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "gmsaCredentialSpec" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "gmsaCredentialSpecName" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "hostProcess",
@@ -24641,9 +27806,13 @@ mod __crd_windows_security_context_options {
                         required: false,
                     },
                 ],
+                by_len: &[
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3,
+                    4,
+                ],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_0
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.

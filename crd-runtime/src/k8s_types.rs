@@ -89,8 +89,46 @@ mod __crd_condition {
                 node: &NODE_12,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_14: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "type" => {
+                            seen += 1;
+                            rt::shape::is_valid(&SHAPE_2, child)
+                        }
+                        "reason" => {
+                            seen += 1;
+                            rt::shape::is_valid(&SHAPE_5, child)
+                        }
+                        "status" => {
+                            seen += 1;
+                            rt::shape::is_valid(&SHAPE_7, child)
+                        }
+                        "message" => {
+                            seen += 1;
+                            rt::shape::is_valid(&SHAPE_9, child)
+                        }
+                        "lastTransitionTime" => {
+                            seen += 1;
+                            rt::shape::is_valid(&SHAPE_11, child)
+                        }
+                        "observedGeneration" => rt::shape::is_valid(&SHAPE_13, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "type",
@@ -123,10 +161,11 @@ mod __crd_condition {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 1, 1, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 6],
                 required: &["lastTransitionTime", "message", "reason", "status", "type"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_14
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -245,8 +284,27 @@ mod __crd_label_selector {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "matchLabels" => rt::shape::is_valid(&SHAPE_0, child),
+                        "matchExpressions" => rt::shape::is_valid(&SHAPE_2, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "matchLabels",
@@ -259,11 +317,12 @@ mod __crd_label_selector {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2],
                 has_defaults: true,
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_3
+            &ROOT
         }
         fn coerce_embedded(
             value: &mut rt::Value,
@@ -477,8 +536,34 @@ mod __crd_label_selector_requirement {
                 list_type: Some(rt::listtype::ListType::Atomic),
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let mut seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "key" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "values" => rt::shape::is_valid(&SHAPE_0, child),
+                        "operator" => {
+                            seen += 1;
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "key",
@@ -496,10 +581,11 @@ mod __crd_label_selector_requirement {
                         required: true,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 1, 1, 1, 2, 2, 3],
                 required: &["key", "operator"],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_1
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
@@ -585,8 +671,32 @@ mod __crd_embedded_object_meta {
                 items: Some(&rt::shape::Shape::STRING),
                 ..rt::shape::Shape::EMPTY
             };
-            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+            fn is_valid(value: &rt::Value) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value) {
+                    Ok(map) => map,
+                    Err(valid) => return valid,
+                };
+                let seen = 0;
+                for (key, child) in map {
+                    let ok = match key.as_str() {
+                        "name" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "labels" => rt::shape::is_valid(&SHAPE_0, child),
+                        "namespace" => {
+                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        }
+                        "finalizers" => rt::shape::is_valid(&SHAPE_1, child),
+                        "annotations" => rt::shape::is_valid(&SHAPE_0, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                rt::shape::required_ok(&ROOT, map, seen)
+            }
+            static ROOT: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
+                is_valid: Some(is_valid),
                 properties: &[
                     rt::shape::Property {
                         name: "name",
@@ -614,9 +724,10 @@ mod __crd_embedded_object_meta {
                         required: false,
                     },
                 ],
+                by_len: &[0, 0, 0, 0, 0, 1, 1, 2, 2, 2, 3, 4, 5],
                 ..rt::shape::Shape::EMPTY
             };
-            &SHAPE_2
+            &ROOT
         }
     }
     /// The `x-kubernetes-validations` rules of this module's kinds, compiled.

@@ -226,6 +226,13 @@ impl<'a> GoValue<'a> {
     }
 }
 
+/// The JSON type the API server takes `v` for (a number that fits an `int64` is an
+/// integer).
+#[inline]
+pub(crate) fn json_type(v: &Value) -> JsonType {
+    GoValue::of(v).schema_type()
+}
+
 /// A JSON type name (`null` only as the type of a value).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum JsonType {

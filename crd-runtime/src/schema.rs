@@ -213,6 +213,9 @@ pub struct Resource {
     pub admit_update: fn(Value, Value, &str) -> Admission,
     /// [`CustomResource::admit_status_update_value`].
     pub admit_status_update: fn(Value, Value, &str) -> Admission,
+    /// [`ObjectSchema::is_valid`]: whether the version's OpenAPI schema finds nothing
+    /// wrong with an object.
+    pub is_valid: fn(&Value) -> bool,
     /// An object of any version of this kind converted to this version with the
     /// `None` strategy ([`crate::conversion::convert_value`]).
     pub convert: fn(Value) -> crate::conversion::Result<Value>,
@@ -230,6 +233,7 @@ impl Resource {
             admit: T::admit_value,
             admit_update: T::admit_update_value,
             admit_status_update: T::admit_status_update_value,
+            is_valid: T::is_valid,
             convert: |object| crate::conversion::convert_value(&Compiled::<T>::new(), object),
             printer_columns: T::PRINTER_COLUMNS,
             scale: T::SCALE,

@@ -175,6 +175,9 @@ impl<'a> AdmitEmitter<'a> {
     ) -> TokenStream {
         let rt = rt();
         let named = self.named_type(s, this);
+        // The type's own node, when it has properties, gets a compiled `is_valid`
+        // (the hot step), which names the node's static: `ROOT`.
+        let type_root = (Some(s as *const Schema) == this && !s.properties.is_empty()).then(|| format_ident!("ROOT"));
         // Everything but the node's value keywords.
         let mut fields = Vec::new();
         if let Some(t) = &named {
@@ -184,12 +187,23 @@ impl<'a> AdmitEmitter<'a> {
                 // The runtime's lookup order: by length, then by name.
                 let mut props: Vec<(&String, &Schema)> = s.properties.iter().collect();
                 props.sort_by(|a, b| a.0.len().cmp(&b.0.len()).then_with(|| a.0.cmp(b.0)));
-                let props = props.into_iter().map(|(k, c)| {
-                    let c = self.shape_static(c, this, false, defs);
-                    let required = s.required.contains(k);
-                    quote!(#rt::shape::Property { name: #k, shape: &#c, required: #required })
-                });
+                let by_len = by_len(props.iter().map(|(k, _)| k.len()));
+                let props: Vec<(&String, TokenStream, bool)> = props
+                    .into_iter()
+                    .map(|(k, c)| (k, self.shape_static(c, this, false, defs), s.required.contains(k)))
+                    .collect();
+                if type_root.is_some() {
+                    defs.statics.push(compiled_is_valid(&props));
+                    fields.push(quote!(is_valid: Some(is_valid)));
+                }
+                let props = props
+                    .iter()
+                    .map(|(k, c, required)| quote!(#rt::shape::Property { name: #k, shape: &#c, required: #required }));
                 fields.push(quote!(properties: &[ #( #props ),* ]));
+                if let Some(by_len) = by_len {
+                    let by_len = by_len.into_iter().map(proc_macro2::Literal::u16_unsuffixed);
+                    fields.push(quote!(by_len: &[ #( #by_len ),* ]));
+                }
             }
             match &s.additional_properties {
                 Some(AdditionalProperties::Bool(b)) => {
@@ -265,6 +279,10 @@ impl<'a> AdmitEmitter<'a> {
             }
         }
         let body = quote!(#rt::shape::Shape { #( #fields, )* ..#rt::shape::Shape::EMPTY });
+        if let Some(name) = type_root {
+            defs.statics.push(quote!(static #name: #rt::shape::Shape = #body;));
+            return quote!(#name);
+        }
         let key = body.to_string();
         if let Some(existing) = defs.by_definition.get(&key) {
             return quote!(#existing);
@@ -943,6 +961,55 @@ fn lit_tokens(v: &Value) -> TokenStream {
         other => {
             let text = serde_json::to_string(other).unwrap_or_default();
             quote!(#rt::openapi::Lit::Json(#text))
+        }
+    }
+}
+
+/// `Shape::by_len` for property names of these lengths, in ascending order: entry
+/// `n` counts the names shorter than `n`, up to one past the longest. `None` when
+/// the count does not fit the runtime's `u16` (the runtime then binary-searches).
+fn by_len(lens: impl ExactSizeIterator<Item = usize> + Clone) -> Option<Vec<u16>> {
+    u16::try_from(lens.len()).ok()?;
+    let longest = lens.clone().max().unwrap_or(0);
+    let table = (0..=longest + 1).map(|n| lens.clone().filter(|&l| l < n).count() as u16);
+    Some(table.collect())
+}
+
+/// `fn is_valid` of a type's own node `ROOT` with these properties (name, shape,
+/// required): `crd_runtime::shape::is_valid` over the same data, with the lookup of
+/// each key a `match`. Valid objects take this path on every request.
+fn compiled_is_valid(props: &[(&String, TokenStream, bool)]) -> TokenStream {
+    let rt = rt();
+    let arms = props.iter().map(|(k, c, required)| {
+        let check = quote!(#rt::shape::is_valid(&#c, child));
+        if *required {
+            quote!(#k => { seen += 1; #check })
+        } else {
+            quote!(#k => #check)
+        }
+    });
+    let seen = if props.iter().any(|p| p.2) {
+        quote!(let mut seen = 0;)
+    } else {
+        quote!(let seen = 0;)
+    };
+    quote! {
+        fn is_valid(value: &#rt::Value) -> bool {
+            let map = match #rt::shape::object_start(&ROOT, value) {
+                Ok(map) => map,
+                Err(valid) => return valid,
+            };
+            #seen
+            for (key, child) in map {
+                let ok = match key.as_str() {
+                    #( #arms, )*
+                    _ => #rt::shape::other_key_ok(&ROOT, child),
+                };
+                if !ok {
+                    return false;
+                }
+            }
+            #rt::shape::required_ok(&ROOT, map, seen)
         }
     }
 }

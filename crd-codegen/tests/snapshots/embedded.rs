@@ -129,8 +129,26 @@ pub mod embedded_example_com {
                     of_type: Some(<WrapperSpec as rt::schema::ObjectSchema>::shape),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "spec" => rt::shape::is_valid(&SHAPE_0, child),
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "spec",
@@ -138,10 +156,11 @@ pub mod embedded_example_com {
                             required: false,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 0, 1],
                     resource_root: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_1
+                &ROOT
             }
             fn coerce_embedded(
                 value: &mut rt::Value,
@@ -195,35 +214,55 @@ pub mod embedded_example_com {
 
         impl rt::schema::ObjectSchema for WrapperSpec {
             fn shape() -> &'static rt::shape::Shape {
-                static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
                     preserve_unknown_fields: true,
                     embedded_resource: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
                     of_type: Some(
                         <WrapperSpecTemplate as rt::schema::ObjectSchema>::shape,
                     ),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "raw" => rt::shape::is_valid(&SHAPE_1, child),
+                            "template" => rt::shape::is_valid(&SHAPE_2, child),
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "raw",
-                            shape: &SHAPE_2,
+                            shape: &SHAPE_1,
                             required: false,
                         },
                         rt::shape::Property {
                             name: "template",
-                            shape: &SHAPE_3,
+                            shape: &SHAPE_2,
                             required: false,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 1, 1, 1, 1, 1, 2],
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_4
+                &ROOT
             }
             fn coerce_embedded(
                 value: &mut rt::Value,
@@ -322,24 +361,43 @@ pub mod embedded_example_com {
 
         impl rt::schema::ObjectSchema for WrapperSpecTemplate {
             fn shape() -> &'static rt::shape::Shape {
-                static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
                     additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "data" => rt::shape::is_valid(&SHAPE_3, child),
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "data",
-                            shape: &SHAPE_5,
+                            shape: &SHAPE_3,
                             required: false,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 0, 1],
                     embedded_resource: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_6
+                &ROOT
             }
             fn coerce_embedded(
                 value: &mut rt::Value,

@@ -128,8 +128,26 @@ pub mod enums_example_com {
                     has_defaults: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "spec" => rt::shape::is_valid(&SHAPE_0, child),
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "spec",
@@ -137,11 +155,12 @@ pub mod enums_example_com {
                             required: false,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 0, 1],
                     resource_root: true,
                     has_defaults: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_1
+                &ROOT
             }
         }
 
@@ -174,7 +193,7 @@ pub mod enums_example_com {
 
         impl rt::schema::ObjectSchema for MatcherSpec {
             fn shape() -> &'static rt::shape::Shape {
-                static NODE_2: rt::Node = rt::Node {
+                static NODE_1: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     nullable: true,
                     enum_values: &[
@@ -185,7 +204,7 @@ pub mod enums_example_com {
                     enum_strings: Some(|s| matches!(s, "fast" | "slow")),
                     ..rt::Node::EMPTY
                 };
-                static NODE_4: rt::Node = rt::Node {
+                static NODE_3: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::Integer),
                     enum_values: &[
                         rt::openapi::Lit::Int(1i64),
@@ -195,7 +214,7 @@ pub mod enums_example_com {
                     enum_strings: Some(|_| false),
                     ..rt::Node::EMPTY
                 };
-                static NODE_8: rt::Node = rt::Node {
+                static NODE_7: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     enum_values: &[
                         rt::openapi::Lit::Str("Always"),
@@ -207,7 +226,7 @@ pub mod enums_example_com {
                     }),
                     ..rt::Node::EMPTY
                 };
-                static NODE_10: rt::Node = rt::Node {
+                static NODE_9: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     enum_values: &[
                         rt::openapi::Lit::Str("="),
@@ -218,7 +237,7 @@ pub mod enums_example_com {
                     enum_strings: Some(|s| matches!(s, "=" | "!=" | "=~" | "!~")),
                     ..rt::Node::EMPTY
                 };
-                static NODE_12: rt::Node = rt::Node {
+                static NODE_11: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     enum_values: &[
                         rt::openapi::Lit::Str("TCP"),
@@ -228,76 +247,103 @@ pub mod enums_example_com {
                     enum_strings: Some(|s| matches!(s, "TCP" | "tcp" | "UDP")),
                     ..rt::Node::EMPTY
                 };
-                static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                    node: &NODE_2,
+                static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                    node: &NODE_1,
                     nullable: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
-                    node: &NODE_4,
+                static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                    node: &NODE_3,
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
                     of_type: Some(<MatcherSpecRules as rt::schema::ObjectSchema>::shape),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::ARRAY,
-                    items: Some(&SHAPE_6),
+                    items: Some(&SHAPE_5),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_9: rt::shape::Shape = rt::shape::Shape {
-                    node: &NODE_8,
+                static SHAPE_8: rt::shape::Shape = rt::shape::Shape {
+                    node: &NODE_7,
                     default: Some(rt::openapi::Lit::Str("IfNotPresent")),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_11: rt::shape::Shape = rt::shape::Shape {
-                    node: &NODE_10,
+                static SHAPE_10: rt::shape::Shape = rt::shape::Shape {
+                    node: &NODE_9,
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_13: rt::shape::Shape = rt::shape::Shape {
-                    node: &NODE_12,
+                static SHAPE_12: rt::shape::Shape = rt::shape::Shape {
+                    node: &NODE_11,
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_14: rt::shape::Shape = rt::shape::Shape {
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let mut seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "mode" => rt::shape::is_valid(&SHAPE_2, child),
+                            "level" => rt::shape::is_valid(&SHAPE_4, child),
+                            "rules" => rt::shape::is_valid(&SHAPE_6, child),
+                            "policy" => rt::shape::is_valid(&SHAPE_8, child),
+                            "operator" => {
+                                seen += 1;
+                                rt::shape::is_valid(&SHAPE_10, child)
+                            }
+                            "protocol" => rt::shape::is_valid(&SHAPE_12, child),
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "mode",
-                            shape: &SHAPE_3,
+                            shape: &SHAPE_2,
                             required: false,
                         },
                         rt::shape::Property {
                             name: "level",
-                            shape: &SHAPE_5,
+                            shape: &SHAPE_4,
                             required: false,
                         },
                         rt::shape::Property {
                             name: "rules",
-                            shape: &SHAPE_7,
+                            shape: &SHAPE_6,
                             required: false,
                         },
                         rt::shape::Property {
                             name: "policy",
-                            shape: &SHAPE_9,
+                            shape: &SHAPE_8,
                             required: false,
                         },
                         rt::shape::Property {
                             name: "operator",
-                            shape: &SHAPE_11,
+                            shape: &SHAPE_10,
                             required: true,
                         },
                         rt::shape::Property {
                             name: "protocol",
-                            shape: &SHAPE_13,
+                            shape: &SHAPE_12,
                             required: false,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 0, 1, 3, 4, 4, 6],
                     required: &["operator"],
                     has_defaults: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_14
+                &ROOT
             }
         }
 
@@ -399,7 +445,7 @@ pub mod enums_example_com {
 
         impl rt::schema::ObjectSchema for MatcherSpecRules {
             fn shape() -> &'static rt::shape::Shape {
-                static NODE_15: rt::Node = rt::Node {
+                static NODE_13: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     enum_values: &[
                         rt::openapi::Lit::Str("Always"),
@@ -411,22 +457,41 @@ pub mod enums_example_com {
                     }),
                     ..rt::Node::EMPTY
                 };
-                static SHAPE_16: rt::shape::Shape = rt::shape::Shape {
-                    node: &NODE_15,
+                static SHAPE_14: rt::shape::Shape = rt::shape::Shape {
+                    node: &NODE_13,
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_17: rt::shape::Shape = rt::shape::Shape {
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "policy" => rt::shape::is_valid(&SHAPE_14, child),
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "policy",
-                            shape: &SHAPE_16,
+                            shape: &SHAPE_14,
                             required: false,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 0, 0, 0, 1],
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_17
+                &ROOT
             }
         }
 

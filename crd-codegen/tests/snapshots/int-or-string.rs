@@ -129,8 +129,26 @@ pub mod intstr_example_com {
                     of_type: Some(<RolloutSpec as rt::schema::ObjectSchema>::shape),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "spec" => rt::shape::is_valid(&SHAPE_0, child),
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "spec",
@@ -138,10 +156,11 @@ pub mod intstr_example_com {
                             required: false,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 0, 1],
                     resource_root: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_1
+                &ROOT
             }
         }
 
@@ -166,40 +185,64 @@ pub mod intstr_example_com {
 
         impl rt::schema::ObjectSchema for RolloutSpec {
             fn shape() -> &'static rt::shape::Shape {
-                static PATTERN_4: rt::regex::Pattern = rt::regex::Pattern::new(
+                static PATTERN_3: rt::regex::Pattern = rt::regex::Pattern::new(
                     "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
                 );
-                static NODE_3: rt::Node = rt::Node {
+                static NODE_2: rt::Node = rt::Node {
                     types: rt::openapi::Types::IntOrString,
-                    pattern: Some(&PATTERN_4),
+                    pattern: Some(&PATTERN_3),
                     ..rt::Node::EMPTY
                 };
-                static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::ARRAY,
                     items: Some(&rt::shape::Shape::INT_OR_STRING),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
-                    node: &NODE_3,
+                static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                    node: &NODE_2,
                     any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::INT_OR_STRING,
                     any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let mut seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "ports" => rt::shape::is_valid(&SHAPE_1, child),
+                            "memory" => rt::shape::is_valid(&SHAPE_4, child),
+                            "maxSurge" => {
+                                seen += 1;
+                                rt::shape::is_valid(&rt::shape::Shape::INT_OR_STRING, child)
+                            }
+                            "maxUnavailable" => rt::shape::is_valid(&SHAPE_5, child),
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "ports",
-                            shape: &SHAPE_2,
+                            shape: &SHAPE_1,
                             required: false,
                         },
                         rt::shape::Property {
                             name: "memory",
-                            shape: &SHAPE_5,
+                            shape: &SHAPE_4,
                             required: false,
                         },
                         rt::shape::Property {
@@ -209,14 +252,15 @@ pub mod intstr_example_com {
                         },
                         rt::shape::Property {
                             name: "maxUnavailable",
-                            shape: &SHAPE_6,
+                            shape: &SHAPE_5,
                             required: false,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 0, 0, 1, 2, 2, 3, 3, 3, 3, 3, 3, 4],
                     required: &["maxSurge"],
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_7
+                &ROOT
             }
         }
     }

@@ -129,8 +129,26 @@ pub mod maps_example_com {
                     of_type: Some(<ConfigSetSpec as rt::schema::ObjectSchema>::shape),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "spec" => rt::shape::is_valid(&SHAPE_0, child),
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "spec",
@@ -138,10 +156,11 @@ pub mod maps_example_com {
                             required: false,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 0, 1],
                     resource_root: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_1
+                &ROOT
             }
         }
 
@@ -174,44 +193,69 @@ pub mod maps_example_com {
 
         impl rt::schema::ObjectSchema for ConfigSetSpec {
             fn shape() -> &'static rt::shape::Shape {
-                static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
                     additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
                     additional: rt::shape::Additional::Schema(&rt::shape::Shape::INT32),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::ARRAY,
                     items: Some(&rt::shape::Shape::STRING),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
-                    additional: rt::shape::Additional::Schema(&SHAPE_4),
+                    additional: rt::shape::Additional::Schema(&SHAPE_3),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
                     additional: rt::shape::Additional::Bool(true),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
                     of_type: Some(
                         <ConfigSetSpecEndpoints as rt::schema::ObjectSchema>::shape,
                     ),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_8: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
-                    additional: rt::shape::Additional::Schema(&SHAPE_7),
+                    additional: rt::shape::Additional::Schema(&SHAPE_6),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_9: rt::shape::Shape = rt::shape::Shape {
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "empty" => {
+                                rt::shape::is_valid(&rt::shape::Shape::OBJECT, child)
+                            }
+                            "labels" => rt::shape::is_valid(&SHAPE_1, child),
+                            "limits" => rt::shape::is_valid(&SHAPE_2, child),
+                            "routes" => rt::shape::is_valid(&SHAPE_4, child),
+                            "anything" => rt::shape::is_valid(&SHAPE_5, child),
+                            "endpoints" => rt::shape::is_valid(&SHAPE_7, child),
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "empty",
@@ -220,33 +264,34 @@ pub mod maps_example_com {
                         },
                         rt::shape::Property {
                             name: "labels",
-                            shape: &SHAPE_2,
+                            shape: &SHAPE_1,
                             required: false,
                         },
                         rt::shape::Property {
                             name: "limits",
-                            shape: &SHAPE_3,
+                            shape: &SHAPE_2,
                             required: false,
                         },
                         rt::shape::Property {
                             name: "routes",
-                            shape: &SHAPE_5,
+                            shape: &SHAPE_4,
                             required: false,
                         },
                         rt::shape::Property {
                             name: "anything",
-                            shape: &SHAPE_6,
+                            shape: &SHAPE_5,
                             required: false,
                         },
                         rt::shape::Property {
                             name: "endpoints",
-                            shape: &SHAPE_8,
+                            shape: &SHAPE_7,
                             required: false,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 0, 0, 1, 4, 4, 5, 6],
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_9
+                &ROOT
             }
         }
 
@@ -260,8 +305,32 @@ pub mod maps_example_com {
 
         impl rt::schema::ObjectSchema for ConfigSetSpecEndpoints {
             fn shape() -> &'static rt::shape::Shape {
-                static SHAPE_10: rt::shape::Shape = rt::shape::Shape {
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let mut seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "url" => {
+                                seen += 1;
+                                rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            }
+                            "weight" => {
+                                rt::shape::is_valid(&rt::shape::Shape::INTEGER, child)
+                            }
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "url",
@@ -274,10 +343,11 @@ pub mod maps_example_com {
                             required: false,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 1, 1, 1, 2],
                     required: &["url"],
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_10
+                &ROOT
             }
         }
     }

@@ -139,8 +139,27 @@ pub mod versions_example_com {
                     of_type: Some(<WidgetStatus as rt::schema::ObjectSchema>::shape),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "spec" => rt::shape::is_valid(&SHAPE_0, child),
+                            "status" => rt::shape::is_valid(&SHAPE_1, child),
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "spec",
@@ -153,10 +172,11 @@ pub mod versions_example_com {
                             required: false,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 0, 1, 1, 2],
                     resource_root: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_2
+                &ROOT
             }
         }
 
@@ -174,23 +194,45 @@ pub mod versions_example_com {
 
         impl rt::schema::ObjectSchema for WidgetSpec {
             fn shape() -> &'static rt::shape::Shape {
-                static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
                     of_type: Some(<WidgetSpecSize as rt::schema::ObjectSchema>::shape),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let mut seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "size" => {
+                                seen += 1;
+                                rt::shape::is_valid(&SHAPE_2, child)
+                            }
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "size",
-                            shape: &SHAPE_3,
+                            shape: &SHAPE_2,
                             required: true,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 0, 1],
                     required: &["size"],
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_4
+                &ROOT
             }
         }
 
@@ -205,8 +247,31 @@ pub mod versions_example_com {
 
         impl rt::schema::ObjectSchema for WidgetSpecSize {
             fn shape() -> &'static rt::shape::Shape {
-                static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "width" => {
+                                rt::shape::is_valid(&rt::shape::Shape::INTEGER, child)
+                            }
+                            "height" => {
+                                rt::shape::is_valid(&rt::shape::Shape::INTEGER, child)
+                            }
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "width",
@@ -219,9 +284,10 @@ pub mod versions_example_com {
                             required: false,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 0, 0, 1, 2],
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_5
+                &ROOT
             }
         }
 
@@ -234,8 +300,28 @@ pub mod versions_example_com {
 
         impl rt::schema::ObjectSchema for WidgetStatus {
             fn shape() -> &'static rt::shape::Shape {
-                static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "ready" => {
+                                rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            }
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "ready",
@@ -243,9 +329,10 @@ pub mod versions_example_com {
                             required: false,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 0, 0, 1],
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_6
+                &ROOT
             }
         }
     }
@@ -381,8 +468,26 @@ pub mod versions_example_com {
                     of_type: Some(<WidgetSpec as rt::schema::ObjectSchema>::shape),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "spec" => rt::shape::is_valid(&SHAPE_0, child),
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "spec",
@@ -390,10 +495,11 @@ pub mod versions_example_com {
                             required: false,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 0, 1],
                     resource_root: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_1
+                &ROOT
             }
         }
 
@@ -412,8 +518,28 @@ pub mod versions_example_com {
 
         impl rt::schema::ObjectSchema for WidgetSpec {
             fn shape() -> &'static rt::shape::Shape {
-                static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "size" => {
+                                rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            }
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "size",
@@ -421,9 +547,10 @@ pub mod versions_example_com {
                             required: false,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 0, 1],
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_2
+                &ROOT
             }
         }
     }

@@ -130,8 +130,26 @@ pub mod nullable_example_com {
                     has_defaults: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "spec" => rt::shape::is_valid(&SHAPE_0, child),
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "spec",
@@ -139,11 +157,12 @@ pub mod nullable_example_com {
                             required: false,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 0, 1],
                     resource_root: true,
                     has_defaults: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_1
+                &ROOT
             }
         }
 
@@ -179,78 +198,104 @@ pub mod nullable_example_com {
 
         impl rt::schema::ObjectSchema for SettingSpec {
             fn shape() -> &'static rt::shape::Shape {
-                static NODE_2: rt::Node = rt::Node {
+                static NODE_1: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     nullable: true,
                     ..rt::Node::EMPTY
                 };
-                static NODE_5: rt::Node = rt::Node {
+                static NODE_4: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::Integer),
                     nullable: true,
                     ..rt::Node::EMPTY
                 };
-                static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                    node: &NODE_2,
+                static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                    node: &NODE_1,
                     nullable: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::ARRAY,
-                    items: Some(&SHAPE_3),
+                    items: Some(&SHAPE_2),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
-                    node: &NODE_5,
+                static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                    node: &NODE_4,
                     nullable: true,
                     default: Some(rt::openapi::Lit::Int(3i64)),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
                     of_type: Some(
                         <SettingSpecOverrides as rt::schema::ObjectSchema>::shape,
                     ),
                     nullable: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_8: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
-                    additional: rt::shape::Additional::Schema(&SHAPE_7),
+                    additional: rt::shape::Additional::Schema(&SHAPE_6),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_9: rt::shape::Shape = rt::shape::Shape {
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let mut seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "note" => rt::shape::is_valid(&SHAPE_2, child),
+                            "tags" => rt::shape::is_valid(&SHAPE_3, child),
+                            "count" => rt::shape::is_valid(&SHAPE_5, child),
+                            "owner" => {
+                                seen += 1;
+                                rt::shape::is_valid(&SHAPE_2, child)
+                            }
+                            "overrides" => rt::shape::is_valid(&SHAPE_7, child),
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "note",
-                            shape: &SHAPE_3,
+                            shape: &SHAPE_2,
                             required: false,
                         },
                         rt::shape::Property {
                             name: "tags",
-                            shape: &SHAPE_4,
+                            shape: &SHAPE_3,
                             required: false,
                         },
                         rt::shape::Property {
                             name: "count",
-                            shape: &SHAPE_6,
+                            shape: &SHAPE_5,
                             required: false,
                         },
                         rt::shape::Property {
                             name: "owner",
-                            shape: &SHAPE_3,
+                            shape: &SHAPE_2,
                             required: true,
                         },
                         rt::shape::Property {
                             name: "overrides",
-                            shape: &SHAPE_8,
+                            shape: &SHAPE_7,
                             required: false,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 0, 2, 4, 4, 4, 4, 5],
                     required: &["owner"],
                     has_defaults: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_9
+                &ROOT
             }
         }
 
@@ -263,13 +308,33 @@ pub mod nullable_example_com {
 
         impl rt::schema::ObjectSchema for SettingSpecOverrides {
             fn shape() -> &'static rt::shape::Shape {
-                static NODE_10: rt::Node = rt::Node {
+                static NODE_8: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::Object),
                     nullable: true,
                     ..rt::Node::EMPTY
                 };
-                static SHAPE_11: rt::shape::Shape = rt::shape::Shape {
-                    node: &NODE_10,
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "value" => {
+                                rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            }
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
+                    node: &NODE_8,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "value",
@@ -277,10 +342,11 @@ pub mod nullable_example_com {
                             required: false,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 0, 0, 1],
                     nullable: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_11
+                &ROOT
             }
         }
     }

@@ -129,8 +129,26 @@ pub mod preserve_example_com {
                     of_type: Some(<PipelineSpec as rt::schema::ObjectSchema>::shape),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "spec" => rt::shape::is_valid(&SHAPE_0, child),
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "spec",
@@ -138,10 +156,11 @@ pub mod preserve_example_com {
                             required: false,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 0, 1],
                     resource_root: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_1
+                &ROOT
             }
         }
 
@@ -167,43 +186,64 @@ pub mod preserve_example_com {
 
         impl rt::schema::ObjectSchema for PipelineSpec {
             fn shape() -> &'static rt::shape::Shape {
-                static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
                     preserve_unknown_fields: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
                     preserve_unknown_fields: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
                     of_type: Some(
                         <PipelineSpecTemplate as rt::schema::ObjectSchema>::shape,
                     ),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "config" => rt::shape::is_valid(&SHAPE_1, child),
+                            "params" => rt::shape::is_valid(&SHAPE_2, child),
+                            "template" => rt::shape::is_valid(&SHAPE_3, child),
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "config",
-                            shape: &SHAPE_2,
+                            shape: &SHAPE_1,
                             required: false,
                         },
                         rt::shape::Property {
                             name: "params",
-                            shape: &SHAPE_3,
+                            shape: &SHAPE_2,
                             required: false,
                         },
                         rt::shape::Property {
                             name: "template",
-                            shape: &SHAPE_4,
+                            shape: &SHAPE_3,
                             required: false,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 0, 0, 0, 2, 2, 3],
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_5
+                &ROOT
             }
         }
 
@@ -223,18 +263,39 @@ pub mod preserve_example_com {
 
         impl rt::schema::ObjectSchema for PipelineSpecTemplate {
             fn shape() -> &'static rt::shape::Shape {
-                static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
                     preserve_unknown_fields: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::ARRAY,
-                    items: Some(&SHAPE_6),
+                    items: Some(&SHAPE_4),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_8: rt::shape::Shape = rt::shape::Shape {
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "name" => {
+                                rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            }
+                            "steps" => rt::shape::is_valid(&SHAPE_5, child),
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "name",
@@ -243,14 +304,15 @@ pub mod preserve_example_com {
                         },
                         rt::shape::Property {
                             name: "steps",
-                            shape: &SHAPE_7,
+                            shape: &SHAPE_5,
                             required: false,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 0, 1, 2],
                     preserve_unknown_fields: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_8
+                &ROOT
             }
         }
     }

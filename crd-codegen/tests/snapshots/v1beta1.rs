@@ -137,8 +137,27 @@ pub mod legacy_example_com {
                     of_type: Some(<BackupStatus as rt::schema::ObjectSchema>::shape),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "spec" => rt::shape::is_valid(&SHAPE_0, child),
+                            "status" => rt::shape::is_valid(&SHAPE_1, child),
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "spec",
@@ -151,10 +170,11 @@ pub mod legacy_example_com {
                             required: false,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 0, 1, 1, 2],
                     resource_root: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_2
+                &ROOT
             }
         }
 
@@ -185,21 +205,42 @@ pub mod legacy_example_com {
 
         impl rt::schema::ObjectSchema for BackupSpec {
             fn shape() -> &'static rt::shape::Shape {
-                static NODE_3: rt::Node = rt::Node {
+                static NODE_2: rt::Node = rt::Node {
                     types: rt::openapi::Types::One(rt::openapi::JsonType::String),
                     format: "duration",
                     ..rt::Node::EMPTY
                 };
-                static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
-                    node: &NODE_3,
+                static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                    node: &NODE_2,
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "ttl" => rt::shape::is_valid(&SHAPE_3, child),
+                            "schedule" => {
+                                rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            }
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "ttl",
-                            shape: &SHAPE_4,
+                            shape: &SHAPE_3,
                             required: false,
                         },
                         rt::shape::Property {
@@ -208,9 +249,10 @@ pub mod legacy_example_com {
                             required: false,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 1, 1, 1, 1, 1, 2],
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_5
+                &ROOT
             }
         }
 
@@ -223,8 +265,28 @@ pub mod legacy_example_com {
 
         impl rt::schema::ObjectSchema for BackupStatus {
             fn shape() -> &'static rt::shape::Shape {
-                static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "phase" => {
+                                rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            }
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "phase",
@@ -232,9 +294,10 @@ pub mod legacy_example_com {
                             required: false,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 0, 0, 1],
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_6
+                &ROOT
             }
         }
     }

@@ -127,8 +127,26 @@ pub mod hub_example_com {
                     of_type: Some(<BackendSpec as rt::schema::ObjectSchema>::shape),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "spec" => rt::shape::is_valid(&SHAPE_0, child),
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "spec",
@@ -136,10 +154,11 @@ pub mod hub_example_com {
                             required: false,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 0, 1],
                     resource_root: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_1
+                &ROOT
             }
         }
 
@@ -164,28 +183,53 @@ pub mod hub_example_com {
 
         impl rt::schema::ObjectSchema for BackendSpec {
             fn shape() -> &'static rt::shape::Shape {
-                static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
                     additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
                     of_type: Some(
                         <BackendSpecContainers as rt::schema::ObjectSchema>::shape,
                     ),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::ARRAY,
-                    items: Some(&SHAPE_3),
+                    items: Some(&SHAPE_2),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "labels" => rt::shape::is_valid(&SHAPE_1, child),
+                            "hostPort" => {
+                                rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            }
+                            "replicas" => {
+                                rt::shape::is_valid(&rt::shape::Shape::INTEGER, child)
+                            }
+                            "containers" => rt::shape::is_valid(&SHAPE_3, child),
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "labels",
-                            shape: &SHAPE_2,
+                            shape: &SHAPE_1,
                             required: false,
                         },
                         rt::shape::Property {
@@ -200,13 +244,14 @@ pub mod hub_example_com {
                         },
                         rt::shape::Property {
                             name: "containers",
-                            shape: &SHAPE_4,
+                            shape: &SHAPE_3,
                             required: false,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 3, 3, 4],
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_5
+                &ROOT
             }
         }
 
@@ -220,8 +265,32 @@ pub mod hub_example_com {
 
         impl rt::schema::ObjectSchema for BackendSpecContainers {
             fn shape() -> &'static rt::shape::Shape {
-                static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let mut seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "name" => {
+                                seen += 1;
+                                rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            }
+                            "port" => {
+                                rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            }
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "name",
@@ -234,10 +303,11 @@ pub mod hub_example_com {
                             required: false,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 0, 2],
                     required: &["name"],
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_6
+                &ROOT
             }
         }
     }
@@ -367,8 +437,26 @@ pub mod hub_example_com {
                     of_type: Some(<BackendSpec as rt::schema::ObjectSchema>::shape),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "spec" => rt::shape::is_valid(&SHAPE_0, child),
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "spec",
@@ -376,10 +464,11 @@ pub mod hub_example_com {
                             required: false,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 0, 1],
                     resource_root: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_1
+                &ROOT
             }
         }
 
@@ -406,24 +495,52 @@ pub mod hub_example_com {
 
         impl rt::schema::ObjectSchema for BackendSpec {
             fn shape() -> &'static rt::shape::Shape {
-                static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
                     additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
                     of_type: Some(
                         <BackendSpecContainers as rt::schema::ObjectSchema>::shape,
                     ),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
+                static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::ARRAY,
-                    items: Some(&SHAPE_3),
+                    items: Some(&SHAPE_2),
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "host" => {
+                                rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            }
+                            "port" => {
+                                rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                            }
+                            "labels" => rt::shape::is_valid(&SHAPE_1, child),
+                            "replicas" => {
+                                rt::shape::is_valid(&rt::shape::Shape::INTEGER, child)
+                            }
+                            "containers" => rt::shape::is_valid(&SHAPE_3, child),
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "host",
@@ -437,7 +554,7 @@ pub mod hub_example_com {
                         },
                         rt::shape::Property {
                             name: "labels",
-                            shape: &SHAPE_2,
+                            shape: &SHAPE_1,
                             required: false,
                         },
                         rt::shape::Property {
@@ -447,13 +564,14 @@ pub mod hub_example_com {
                         },
                         rt::shape::Property {
                             name: "containers",
-                            shape: &SHAPE_4,
+                            shape: &SHAPE_3,
                             required: false,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 0, 2, 2, 3, 3, 4, 4, 5],
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_5
+                &ROOT
             }
         }
 
@@ -467,8 +585,32 @@ pub mod hub_example_com {
 
         impl rt::schema::ObjectSchema for BackendSpecContainers {
             fn shape() -> &'static rt::shape::Shape {
-                static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
+                fn is_valid(value: &rt::Value) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value) {
+                        Ok(map) => map,
+                        Err(valid) => return valid,
+                    };
+                    let mut seen = 0;
+                    for (key, child) in map {
+                        let ok = match key.as_str() {
+                            "name" => {
+                                seen += 1;
+                                rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            }
+                            "port" => {
+                                rt::shape::is_valid(&rt::shape::Shape::INTEGER, child)
+                            }
+                            _ => rt::shape::other_key_ok(&ROOT, child),
+                        };
+                        if !ok {
+                            return false;
+                        }
+                    }
+                    rt::shape::required_ok(&ROOT, map, seen)
+                }
+                static ROOT: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
+                    is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property {
                             name: "name",
@@ -481,10 +623,11 @@ pub mod hub_example_com {
                             required: false,
                         },
                     ],
+                    by_len: &[0, 0, 0, 0, 0, 2],
                     required: &["name"],
                     ..rt::shape::Shape::EMPTY
                 };
-                &SHAPE_6
+                &ROOT
             }
         }
     }
