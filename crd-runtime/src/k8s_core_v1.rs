@@ -107,6 +107,7 @@ mod __crd_aws_elastic_block_store_volume_source {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 3, 4],
                 required: &["volumeID"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -275,6 +276,7 @@ mod __crd_affinity {
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 2, 2, 3],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -546,6 +548,7 @@ mod __crd_app_armor_profile {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2],
                 required: &["type"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -679,6 +682,7 @@ mod __crd_azure_disk_volume_source {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 2, 3, 5, 5, 5, 6],
                 required: &["diskName", "diskURI"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -815,6 +819,7 @@ mod __crd_azure_file_volume_source {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3],
                 required: &["secretName", "shareName"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -899,6 +904,7 @@ mod __crd_csi_volume_source {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
                 additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
@@ -969,6 +975,7 @@ mod __crd_csi_volume_source {
                 required: &["driver"],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -1161,6 +1168,7 @@ mod __crd_capabilities {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -1197,6 +1205,7 @@ mod __crd_capabilities {
                     },
                 ],
                 by_len: &[0, 0, 0, 0, 1, 2],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -1279,6 +1288,7 @@ mod __crd_ceph_fs_volume_source {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
@@ -1355,6 +1365,7 @@ mod __crd_ceph_fs_volume_source {
                 required: &["monitors"],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -1605,6 +1616,7 @@ mod __crd_cinder_volume_source {
                 required: &["volumeID"],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -1853,6 +1865,7 @@ mod __crd_cluster_trust_bundle_projection {
                 required: &["path"],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -2090,6 +2103,7 @@ mod __crd_config_map_env_source {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 1, 2],
                 required: &["name"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -2217,6 +2231,7 @@ mod __crd_config_map_key_selector {
                 ],
                 by_len: &[0, 0, 0, 0, 1, 2, 2, 2, 2, 3],
                 required: &["key", "name"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -2307,6 +2322,7 @@ mod __crd_config_map_projection {
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -2357,6 +2373,7 @@ mod __crd_config_map_projection {
                 required: &["name"],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -2578,6 +2595,7 @@ mod __crd_config_map_volume_source {
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -2644,6 +2662,7 @@ mod __crd_config_map_volume_source {
                 required: &["name"],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -2939,11 +2958,13 @@ mod __crd_container {
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
@@ -2957,6 +2978,7 @@ mod __crd_container {
                 items: Some(&SHAPE_3),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
@@ -2970,6 +2992,7 @@ mod __crd_container {
                 items: Some(&SHAPE_5),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
@@ -2995,6 +3018,7 @@ mod __crd_container {
                 items: Some(&SHAPE_9),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_11: rt::shape::Shape = rt::shape::Shape {
@@ -3014,6 +3038,7 @@ mod __crd_container {
                 items: Some(&SHAPE_12),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_14: rt::shape::Shape = rt::shape::Shape {
@@ -3033,6 +3058,7 @@ mod __crd_container {
                 items: Some(&SHAPE_15),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_17: rt::shape::Shape = rt::shape::Shape {
@@ -3058,6 +3084,7 @@ mod __crd_container {
                 items: Some(&SHAPE_19),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -3253,6 +3280,7 @@ mod __crd_container {
                 required: &["name"],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -4337,6 +4365,7 @@ mod __crd_container_port {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 2, 2, 4, 4, 4, 4, 4, 5],
                 required: &["containerPort"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -4464,6 +4493,7 @@ mod __crd_container_resize_policy {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2],
                 required: &["resourceName", "restartPolicy"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -4575,6 +4605,7 @@ mod __crd_container_restart_rule {
                 required: &["action"],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -4730,6 +4761,7 @@ mod __crd_container_restart_rule_on_exit_codes {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::INT32),
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -4770,6 +4802,7 @@ mod __crd_container_restart_rule_on_exit_codes {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 2],
                 required: &["operator"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -4874,6 +4907,7 @@ mod __crd_downward_api_projection {
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -4906,6 +4940,7 @@ mod __crd_downward_api_projection {
                 by_len: &[0, 0, 0, 0, 0, 0, 1],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -5163,6 +5198,7 @@ mod __crd_downward_api_volume_file {
                 required: &["path"],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -5412,6 +5448,7 @@ mod __crd_downward_api_volume_source {
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -5460,6 +5497,7 @@ mod __crd_downward_api_volume_source {
                 by_len: &[0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 3],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -5731,6 +5769,7 @@ mod __crd_empty_dir_volume_source {
                     },
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 2, 2, 2, 3],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -5883,6 +5922,7 @@ mod __crd_env_from_source {
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -6138,6 +6178,7 @@ mod __crd_env_var {
                 required: &["name"],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -6389,6 +6430,7 @@ mod __crd_env_var_source {
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 3, 4, 5],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -6761,11 +6803,13 @@ mod __crd_ephemeral_container {
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
@@ -6779,6 +6823,7 @@ mod __crd_ephemeral_container {
                 items: Some(&SHAPE_3),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
@@ -6792,6 +6837,7 @@ mod __crd_ephemeral_container {
                 items: Some(&SHAPE_5),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
@@ -6817,6 +6863,7 @@ mod __crd_ephemeral_container {
                 items: Some(&SHAPE_9),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_11: rt::shape::Shape = rt::shape::Shape {
@@ -6836,6 +6883,7 @@ mod __crd_ephemeral_container {
                 items: Some(&SHAPE_12),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_14: rt::shape::Shape = rt::shape::Shape {
@@ -6855,6 +6903,7 @@ mod __crd_ephemeral_container {
                 items: Some(&SHAPE_15),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_17: rt::shape::Shape = rt::shape::Shape {
@@ -6880,6 +6929,7 @@ mod __crd_ephemeral_container {
                 items: Some(&SHAPE_19),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -7083,6 +7133,7 @@ mod __crd_ephemeral_container {
                 required: &["name"],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -8145,6 +8196,7 @@ mod __crd_ephemeral_volume_source {
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -8325,6 +8377,7 @@ mod __crd_eviction_responder {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 1, 2],
                 required: &["name", "priority"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -8406,6 +8459,7 @@ mod __crd_exec_action {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -8436,6 +8490,7 @@ mod __crd_exec_action {
                     },
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 1],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -8517,6 +8572,7 @@ mod __crd_fc_volume_source {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -8573,6 +8629,7 @@ mod __crd_fc_volume_source {
                     },
                 ],
                 by_len: &[0, 0, 0, 0, 1, 1, 2, 3, 3, 4, 4, 5],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -8745,6 +8802,7 @@ mod __crd_file_key_selector {
                 ],
                 by_len: &[0, 0, 0, 0, 1, 2, 2, 2, 2, 3, 3, 4],
                 required: &["key", "path", "volumeName"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -8829,6 +8887,7 @@ mod __crd_flex_volume_source {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
                 additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
@@ -8897,6 +8956,7 @@ mod __crd_flex_volume_source {
                 required: &["driver"],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -9123,6 +9183,7 @@ mod __crd_flocker_volume_source {
                     },
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -9241,6 +9302,7 @@ mod __crd_gce_persistent_disk_volume_source {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 2, 2, 3, 4],
                 required: &["pdName"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -9386,6 +9448,7 @@ mod __crd_grpc_action {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 2, 2, 2, 3],
                 required: &["port"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -9512,6 +9575,7 @@ mod __crd_git_repo_volume_source {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3],
                 required: &["repository"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -9627,6 +9691,7 @@ mod __crd_glusterfs_volume_source {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 3],
                 required: &["endpoints", "path"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -9722,6 +9787,7 @@ mod __crd_http_get_action {
                 items: Some(&SHAPE_1),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -9790,6 +9856,7 @@ mod __crd_http_get_action {
                 required: &["port"],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -10049,6 +10116,7 @@ mod __crd_http_header {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 2],
                 required: &["name", "value"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -10116,6 +10184,7 @@ mod __crd_host_alias {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -10156,6 +10225,7 @@ mod __crd_host_alias {
                 ],
                 by_len: &[0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 2],
                 required: &["ip"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -10272,6 +10342,7 @@ mod __crd_host_path_volume_source {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 2],
                 required: &["path"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -10340,6 +10411,7 @@ mod __crd_iscsi_volume_source {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
@@ -10458,6 +10530,7 @@ mod __crd_iscsi_volume_source {
                 required: &["iqn", "lun", "targetPortal"],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -10704,6 +10777,7 @@ mod __crd_image_volume_source {
                     },
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -10821,6 +10895,7 @@ mod __crd_key_to_path {
                 ],
                 by_len: &[0, 0, 0, 0, 1, 4],
                 required: &["key", "path"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -10977,6 +11052,7 @@ mod __crd_lifecycle {
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 2, 3],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -11263,6 +11339,7 @@ mod __crd_lifecycle_handler {
                 by_len: &[0, 0, 0, 0, 0, 1, 2, 2, 3, 3, 4],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -11567,6 +11644,7 @@ mod __crd_local_object_reference {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1],
                 required: &["name"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -11680,6 +11758,7 @@ mod __crd_nfs_volume_source {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 2, 2, 3],
                 required: &["path", "server"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -11781,6 +11860,7 @@ mod __crd_node_affinity {
                 items: Some(&SHAPE_1),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -11827,6 +11907,7 @@ mod __crd_node_affinity {
                 ],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -12091,6 +12172,7 @@ mod __crd_node_selector {
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -12127,6 +12209,7 @@ mod __crd_node_selector {
                 required: &["nodeSelectorTerms"],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -12312,6 +12395,7 @@ mod __crd_node_selector_requirement {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -12361,6 +12445,7 @@ mod __crd_node_selector_requirement {
                 ],
                 by_len: &[0, 0, 0, 0, 1, 1, 1, 2, 2, 3],
                 required: &["key", "operator"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -12456,6 +12541,7 @@ mod __crd_node_selector_term {
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
@@ -12469,6 +12555,7 @@ mod __crd_node_selector_term {
                 items: Some(&SHAPE_2),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -12507,6 +12594,7 @@ mod __crd_node_selector_term {
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -12820,6 +12908,7 @@ mod __crd_object_field_selector {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2],
                 required: &["fieldPath"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -12956,6 +13045,7 @@ mod __crd_object_reference {
                     },
                 ],
                 by_len: &[0, 0, 0, 0, 1, 3, 3, 3, 3, 3, 5, 6, 6, 6, 6, 6, 7],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -13063,6 +13153,7 @@ mod __crd_persistent_volume_claim_spec {
             static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
@@ -13160,6 +13251,7 @@ mod __crd_persistent_volume_claim_spec {
                 ],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -13536,6 +13628,7 @@ mod __crd_persistent_volume_claim_template {
                 required: &["spec"],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -13769,6 +13862,7 @@ mod __crd_persistent_volume_claim_volume_source {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2],
                 required: &["claimName"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -13885,6 +13979,7 @@ mod __crd_photon_persistent_disk_volume_source {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 2],
                 required: &["pdID"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -13966,6 +14061,7 @@ mod __crd_pod_affinity {
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
@@ -13979,6 +14075,7 @@ mod __crd_pod_affinity {
                 items: Some(&SHAPE_2),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -14025,6 +14122,7 @@ mod __crd_pod_affinity {
                 ],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -14329,6 +14427,7 @@ mod __crd_pod_affinity_term {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
@@ -14407,6 +14506,7 @@ mod __crd_pod_affinity_term {
                 required: &["topologyKey"],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -14649,6 +14749,7 @@ mod __crd_pod_anti_affinity {
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
@@ -14662,6 +14763,7 @@ mod __crd_pod_anti_affinity {
                 items: Some(&SHAPE_2),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -14708,6 +14810,7 @@ mod __crd_pod_anti_affinity {
                 ],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -15006,6 +15109,7 @@ mod __crd_pod_certificate_projection {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
                 additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -15095,6 +15199,7 @@ mod __crd_pod_certificate_projection {
                     0, 0, 0, 0, 0, 1, 1, 1, 3, 3, 3, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 8,
                 ],
                 required: &["keyType", "signerName"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -15224,11 +15329,13 @@ mod __crd_pod_dns_config {
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -15273,6 +15380,7 @@ mod __crd_pod_dns_config {
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 2, 2, 3],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -15518,6 +15626,7 @@ mod __crd_pod_dns_config_option {
                     },
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 2],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -15614,6 +15723,7 @@ mod __crd_pod_os {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1],
                 required: &["name"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -15710,6 +15820,7 @@ mod __crd_pod_readiness_gate {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
                 required: &["conditionType"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -15825,6 +15936,7 @@ mod __crd_pod_resource_claim {
                     2, 2, 2, 3,
                 ],
                 required: &["name"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -15927,6 +16039,7 @@ mod __crd_pod_scheduling_gate {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1],
                 required: &["name"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -16021,6 +16134,7 @@ mod __crd_pod_scheduling_group {
                     },
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -16111,6 +16225,7 @@ mod __crd_pod_security_context {
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
@@ -16140,6 +16255,7 @@ mod __crd_pod_security_context {
             static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::INT64),
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -16259,6 +16375,7 @@ mod __crd_pod_security_context {
                 ],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -16769,6 +16886,7 @@ mod __crd_pod_spec {
                 items: Some(&SHAPE_1),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
@@ -16785,6 +16903,7 @@ mod __crd_pod_spec {
             static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
                 additional: rt::shape::Additional::Schema(&SHAPE_6),
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_8: rt::shape::Shape = rt::shape::Shape {
@@ -16810,6 +16929,7 @@ mod __crd_pod_spec {
                 items: Some(&SHAPE_10),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_12: rt::shape::Shape = rt::shape::Shape {
@@ -16823,6 +16943,7 @@ mod __crd_pod_spec {
                 items: Some(&SHAPE_12),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_14: rt::shape::Shape = rt::shape::Shape {
@@ -16836,11 +16957,13 @@ mod __crd_pod_spec {
                 items: Some(&SHAPE_14),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_16: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
                 additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_17: rt::shape::Shape = rt::shape::Shape {
@@ -16854,6 +16977,7 @@ mod __crd_pod_spec {
                 items: Some(&SHAPE_17),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_19: rt::shape::Shape = rt::shape::Shape {
@@ -16867,6 +16991,7 @@ mod __crd_pod_spec {
                 items: Some(&SHAPE_19),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_21: rt::shape::Shape = rt::shape::Shape {
@@ -16880,6 +17005,7 @@ mod __crd_pod_spec {
                 items: Some(&SHAPE_21),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_23: rt::shape::Shape = rt::shape::Shape {
@@ -16893,6 +17019,7 @@ mod __crd_pod_spec {
                 items: Some(&SHAPE_23),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_25: rt::shape::Shape = rt::shape::Shape {
@@ -16918,6 +17045,7 @@ mod __crd_pod_spec {
                 items: Some(&SHAPE_27),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_29: rt::shape::Shape = rt::shape::Shape {
@@ -16931,6 +17059,7 @@ mod __crd_pod_spec {
                 items: Some(&SHAPE_29),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_31: rt::shape::Shape = rt::shape::Shape {
@@ -16944,6 +17073,7 @@ mod __crd_pod_spec {
                 items: Some(&SHAPE_31),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_33: rt::shape::Shape = rt::shape::Shape {
@@ -16957,6 +17087,7 @@ mod __crd_pod_spec {
                 items: Some(&SHAPE_33),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -17296,6 +17427,7 @@ mod __crd_pod_spec {
                 required: &["containers"],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -18881,6 +19013,7 @@ mod __crd_pod_template_spec {
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 1, 2],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -19113,6 +19246,7 @@ mod __crd_portworx_volume_source {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 3],
                 required: &["volumeID"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -19241,6 +19375,7 @@ mod __crd_preferred_scheduling_term {
                 required: &["preference", "weight"],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -19528,6 +19663,7 @@ mod __crd_probe {
                 ],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -19851,6 +19987,7 @@ mod __crd_projected_volume_source {
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -19899,6 +20036,7 @@ mod __crd_projected_volume_source {
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 3],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -20177,6 +20315,7 @@ mod __crd_quobyte_volume_source {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 2, 4, 4, 6],
                 required: &["registry", "volume"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -20268,6 +20407,7 @@ mod __crd_rbd_volume_source {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
@@ -20359,6 +20499,7 @@ mod __crd_rbd_volume_source {
                 required: &["image", "monitors"],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -20590,6 +20731,7 @@ mod __crd_resource_claim {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 2],
                 required: &["name"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -20713,6 +20855,7 @@ mod __crd_resource_field_selector {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 2, 2, 2, 2, 3],
                 required: &["resource"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -20813,6 +20956,7 @@ mod __crd_resource_requirements {
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
@@ -20823,6 +20967,7 @@ mod __crd_resource_requirements {
             static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
                 additional: rt::shape::Additional::Schema(&SHAPE_4),
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -20867,6 +21012,7 @@ mod __crd_resource_requirements {
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 2, 2, 3],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -21122,6 +21268,7 @@ mod __crd_se_linux_options {
                     },
                 ],
                 by_len: &[0, 0, 0, 0, 0, 3, 4],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -21301,6 +21448,7 @@ mod __crd_scale_io_volume_source {
                 required: &["gateway", "secretRef", "system"],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -21520,6 +21668,7 @@ mod __crd_seccomp_profile {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2],
                 required: &["type"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -21624,6 +21773,7 @@ mod __crd_secret_env_source {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 1, 2],
                 required: &["name"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -21751,6 +21901,7 @@ mod __crd_secret_key_selector {
                 ],
                 by_len: &[0, 0, 0, 0, 1, 2, 2, 2, 2, 3],
                 required: &["key", "name"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -21841,6 +21992,7 @@ mod __crd_secret_projection {
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -21891,6 +22043,7 @@ mod __crd_secret_projection {
                 required: &["name"],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -22136,6 +22289,7 @@ mod __crd_secret_reference {
                     },
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -22212,6 +22366,7 @@ mod __crd_secret_volume_source {
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -22276,6 +22431,7 @@ mod __crd_secret_volume_source {
                 by_len: &[0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 2, 3, 5],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -22679,6 +22835,7 @@ mod __crd_security_context {
                 ],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -23106,6 +23263,7 @@ mod __crd_service_account_token_projection {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4],
                 required: &["path"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -23264,6 +23422,7 @@ mod __crd_service_port {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 2, 2, 2, 2, 4, 4, 5, 6],
                 required: &["port"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -23397,6 +23556,7 @@ mod __crd_sleep_action {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 1],
                 required: &["seconds"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -23528,6 +23688,7 @@ mod __crd_storage_os_volume_source {
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 2, 3, 4, 4, 4, 4, 4, 5],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -23743,6 +23904,7 @@ mod __crd_sysctl {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 2],
                 required: &["name", "value"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -23850,6 +24012,7 @@ mod __crd_tcp_socket_action {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 2],
                 required: &["port"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -23984,6 +24147,7 @@ mod __crd_toleration {
                     },
                 ],
                 by_len: &[0, 0, 0, 0, 1, 1, 2, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -24080,6 +24244,7 @@ mod __crd_topology_spread_constraint {
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -24170,6 +24335,7 @@ mod __crd_topology_spread_constraint {
                 required: &["maxSkew", "topologyKey", "whenUnsatisfiable"],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -24418,6 +24584,7 @@ mod __crd_typed_local_object_reference {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 2, 2, 2, 2, 3],
                 required: &["kind", "name"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -24539,6 +24706,7 @@ mod __crd_typed_object_reference {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 2, 2, 2, 2, 3, 4],
                 required: &["kind", "name"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -25092,6 +25260,7 @@ mod __crd_volume {
                 required: &["name"],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -26549,6 +26718,7 @@ mod __crd_volume_device {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2],
                 required: &["devicePath", "name"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -26616,6 +26786,7 @@ mod __crd_volume_mount {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -26705,6 +26876,7 @@ mod __crd_volume_mount {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 2, 3, 4, 4, 5, 5, 5, 5, 5, 7, 8],
                 required: &["mountPath", "name"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -26922,6 +27094,7 @@ mod __crd_volume_projection {
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 2, 3, 3, 3, 4, 4, 4, 4, 5, 6],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -27304,6 +27477,7 @@ mod __crd_volume_resource_requirements {
             static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
                 additional: rt::shape::Additional::Schema(&SHAPE_2),
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -27340,6 +27514,7 @@ mod __crd_volume_resource_requirements {
                     },
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 2],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -27472,6 +27647,7 @@ mod __crd_vsphere_virtual_disk_volume_source {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 4],
                 required: &["volumePath"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -27593,6 +27769,7 @@ mod __crd_weighted_pod_affinity_term {
                 required: &["podAffinityTerm", "weight"],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -27810,6 +27987,7 @@ mod __crd_windows_security_context_options {
                     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3,
                     4,
                 ],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT

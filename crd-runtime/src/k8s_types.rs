@@ -163,6 +163,7 @@ mod __crd_condition {
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 6],
                 required: &["lastTransitionTime", "message", "reason", "status", "type"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -268,6 +269,7 @@ mod __crd_label_selector {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
                 additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
@@ -282,6 +284,7 @@ mod __crd_label_selector {
                 list_type: Some(rt::listtype::ListType::Atomic),
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -320,6 +323,7 @@ mod __crd_label_selector {
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2],
                 has_defaults: true,
                 has_lists: true,
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -534,6 +538,7 @@ mod __crd_label_selector_requirement {
                 node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
                 list_type: Some(rt::listtype::ListType::Atomic),
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -583,6 +588,7 @@ mod __crd_label_selector_requirement {
                 ],
                 by_len: &[0, 0, 0, 0, 1, 1, 1, 2, 2, 3],
                 required: &["key", "operator"],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT
@@ -664,11 +670,13 @@ mod __crd_embedded_object_meta {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::OBJECT,
                 additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
                 node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             fn is_valid(value: &rt::Value) -> bool {
@@ -725,6 +733,7 @@ mod __crd_embedded_object_meta {
                     },
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 2, 2, 2, 3, 4, 5],
+                bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
             &ROOT

@@ -709,7 +709,11 @@ fn string_error(s: &str, node: &Node, path: &Path) -> Option<SchemaError> {
     let len = || s.chars().count() as i64;
     let name = || path.to_openapi_string();
     let value = || Some(Value::String(s.to_string()));
+    // A character is one to four bytes: the byte length mostly decides without
+    // counting characters.
+    let bytes = s.len() as i64;
     if let Some(max) = node.max_length
+        && bytes > max
         && len() > max
     {
         let n = name();
@@ -725,6 +729,7 @@ fn string_error(s: &str, node: &Node, path: &Path) -> Option<SchemaError> {
         return Some(e);
     }
     if let Some(min) = node.min_length
+        && bytes < min.saturating_mul(4)
         && len() < min
     {
         let n = name();

@@ -38,6 +38,9 @@ pub struct Shape {
     /// object's properties with a `match` on the key instead of a lookup and takes
     /// the same decisions as the walk over this data.
     pub is_valid: Option<fn(&Value) -> bool>,
+    /// Whether `node` has nothing but a `type` (one JSON type, no format): then a
+    /// value of that type passes the node's own keywords without reading them.
+    pub bare_node: bool,
     /// Set when the node's only keyword is a `type`: a value of that type is valid
     /// with nothing more to check. A shortcut for the common leaf; any other value
     /// takes the full check.
@@ -95,6 +98,7 @@ impl Shape {
         node: &Node::ANY,
         is_valid: None,
         plain: None,
+        bare_node: false,
         nullable: false,
         default: None,
         properties: &[],
@@ -123,6 +127,7 @@ impl Shape {
         Shape {
             node,
             plain,
+            bare_node: plain.is_some(),
             ..Shape::EMPTY
         }
     }
@@ -642,7 +647,7 @@ fn is_valid_node(shape: &'static Shape, value: &Value) -> bool {
 
 /// [`is_valid`] by walking the data (`s` resolved).
 fn is_valid_data(s: &'static Shape, value: &Value) -> bool {
-    if !openapi::leaf_ok(value, s.node) {
+    if !node_ok(s, value) {
         return false;
     }
     if s.has_junctors() && !junctors_ok(s, value) {
@@ -658,6 +663,13 @@ fn is_valid_data(s: &'static Shape, value: &Value) -> bool {
     }
 }
 
+/// `value` passes the node's own keywords (its type, format, bounds, `enum`, ...).
+#[inline(always)]
+fn node_ok(s: &Shape, value: &Value) -> bool {
+    let bare_match = s.bare_node && matches!(s.node.types, Types::One(t) if openapi::json_type(value) == t);
+    bare_match || openapi::leaf_ok(value, s.node)
+}
+
 // What a type's compiled `is_valid` calls (`Shape::is_valid`): it checks each
 // property with a `match` on the key, and leaves the rest to these.
 
@@ -666,7 +678,7 @@ fn is_valid_data(s: &'static Shape, value: &Value) -> bool {
 /// then left to check; else the whole answer.
 pub fn object_start<'v>(s: &'static Shape, value: &'v Value) -> Result<&'v Map<String, Value>, bool> {
     match value {
-        Value::Object(map) if !s.has_junctors() => match openapi::leaf_ok(value, s.node) {
+        Value::Object(map) if !s.has_junctors() => match node_ok(s, value) {
             true => Ok(map),
             false => Err(false),
         },

@@ -277,6 +277,12 @@ impl<'a> AdmitEmitter<'a> {
                 let node = self.node_static(s);
                 fields.insert(0, quote!(node: &#node));
             }
+            if matches!(
+                shared_node(s),
+                Some("STRING" | "INTEGER" | "NUMBER" | "BOOLEAN" | "OBJECT" | "ARRAY")
+            ) {
+                fields.push(quote!(bare_node: true));
+            }
         }
         let body = quote!(#rt::shape::Shape { #( #fields, )* ..#rt::shape::Shape::EMPTY });
         if let Some(name) = type_root {

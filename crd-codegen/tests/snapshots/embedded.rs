@@ -158,6 +158,7 @@ pub mod embedded_example_com {
                     ],
                     by_len: &[0, 0, 0, 0, 0, 1],
                     resource_root: true,
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &ROOT
@@ -218,6 +219,7 @@ pub mod embedded_example_com {
                     node: &rt::Node::OBJECT,
                     preserve_unknown_fields: true,
                     embedded_resource: true,
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
@@ -260,6 +262,7 @@ pub mod embedded_example_com {
                         },
                     ],
                     by_len: &[0, 0, 0, 0, 1, 1, 1, 1, 1, 2],
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &ROOT
@@ -364,6 +367,7 @@ pub mod embedded_example_com {
                 static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
                     additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 fn is_valid(value: &rt::Value) -> bool {
@@ -395,6 +399,7 @@ pub mod embedded_example_com {
                     ],
                     by_len: &[0, 0, 0, 0, 0, 1],
                     embedded_resource: true,
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &ROOT

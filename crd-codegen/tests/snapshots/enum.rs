@@ -158,6 +158,7 @@ pub mod enums_example_com {
                     by_len: &[0, 0, 0, 0, 0, 1],
                     resource_root: true,
                     has_defaults: true,
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &ROOT
@@ -263,6 +264,7 @@ pub mod enums_example_com {
                 static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::ARRAY,
                     items: Some(&SHAPE_5),
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 static SHAPE_8: rt::shape::Shape = rt::shape::Shape {
@@ -341,6 +343,7 @@ pub mod enums_example_com {
                     by_len: &[0, 0, 0, 0, 0, 1, 3, 4, 4, 6],
                     required: &["operator"],
                     has_defaults: true,
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &ROOT
@@ -489,6 +492,7 @@ pub mod enums_example_com {
                         },
                     ],
                     by_len: &[0, 0, 0, 0, 0, 0, 0, 1],
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &ROOT

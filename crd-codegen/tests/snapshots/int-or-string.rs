@@ -158,6 +158,7 @@ pub mod intstr_example_com {
                     ],
                     by_len: &[0, 0, 0, 0, 0, 1],
                     resource_root: true,
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &ROOT
@@ -196,6 +197,7 @@ pub mod intstr_example_com {
                 static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::ARRAY,
                     items: Some(&rt::shape::Shape::INT_OR_STRING),
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
@@ -258,6 +260,7 @@ pub mod intstr_example_com {
                     ],
                     by_len: &[0, 0, 0, 0, 0, 0, 1, 2, 2, 3, 3, 3, 3, 3, 3, 4],
                     required: &["maxSurge"],
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &ROOT

@@ -174,6 +174,7 @@ pub mod versions_example_com {
                     ],
                     by_len: &[0, 0, 0, 0, 0, 1, 1, 2],
                     resource_root: true,
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &ROOT
@@ -230,6 +231,7 @@ pub mod versions_example_com {
                     ],
                     by_len: &[0, 0, 0, 0, 0, 1],
                     required: &["size"],
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &ROOT
@@ -285,6 +287,7 @@ pub mod versions_example_com {
                         },
                     ],
                     by_len: &[0, 0, 0, 0, 0, 0, 1, 2],
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &ROOT
@@ -330,6 +333,7 @@ pub mod versions_example_com {
                         },
                     ],
                     by_len: &[0, 0, 0, 0, 0, 0, 1],
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &ROOT
@@ -497,6 +501,7 @@ pub mod versions_example_com {
                     ],
                     by_len: &[0, 0, 0, 0, 0, 1],
                     resource_root: true,
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &ROOT
@@ -548,6 +553,7 @@ pub mod versions_example_com {
                         },
                     ],
                     by_len: &[0, 0, 0, 0, 0, 1],
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &ROOT

@@ -160,6 +160,7 @@ pub mod nullable_example_com {
                     by_len: &[0, 0, 0, 0, 0, 1],
                     resource_root: true,
                     has_defaults: true,
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &ROOT
@@ -216,6 +217,7 @@ pub mod nullable_example_com {
                 static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::ARRAY,
                     items: Some(&SHAPE_2),
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
@@ -234,6 +236,7 @@ pub mod nullable_example_com {
                 static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
                     additional: rt::shape::Additional::Schema(&SHAPE_6),
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 fn is_valid(value: &rt::Value) -> bool {
@@ -293,6 +296,7 @@ pub mod nullable_example_com {
                     by_len: &[0, 0, 0, 0, 0, 2, 4, 4, 4, 4, 5],
                     required: &["owner"],
                     has_defaults: true,
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &ROOT

@@ -158,6 +158,7 @@ pub mod preserve_example_com {
                     ],
                     by_len: &[0, 0, 0, 0, 0, 1],
                     resource_root: true,
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &ROOT
@@ -189,6 +190,7 @@ pub mod preserve_example_com {
                 static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
                     preserve_unknown_fields: true,
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
@@ -241,6 +243,7 @@ pub mod preserve_example_com {
                         },
                     ],
                     by_len: &[0, 0, 0, 0, 0, 0, 0, 2, 2, 3],
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &ROOT
@@ -266,11 +269,13 @@ pub mod preserve_example_com {
                 static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
                     preserve_unknown_fields: true,
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::ARRAY,
                     items: Some(&SHAPE_4),
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 fn is_valid(value: &rt::Value) -> bool {
@@ -310,6 +315,7 @@ pub mod preserve_example_com {
                     ],
                     by_len: &[0, 0, 0, 0, 0, 1, 2],
                     preserve_unknown_fields: true,
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &ROOT

@@ -172,6 +172,7 @@ pub mod legacy_example_com {
                     ],
                     by_len: &[0, 0, 0, 0, 0, 1, 1, 2],
                     resource_root: true,
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &ROOT
@@ -250,6 +251,7 @@ pub mod legacy_example_com {
                         },
                     ],
                     by_len: &[0, 0, 0, 0, 1, 1, 1, 1, 1, 2],
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &ROOT
@@ -295,6 +297,7 @@ pub mod legacy_example_com {
                         },
                     ],
                     by_len: &[0, 0, 0, 0, 0, 0, 1],
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &ROOT

@@ -156,6 +156,7 @@ pub mod hub_example_com {
                     ],
                     by_len: &[0, 0, 0, 0, 0, 1],
                     resource_root: true,
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &ROOT
@@ -186,6 +187,7 @@ pub mod hub_example_com {
                 static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
                     additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
@@ -197,6 +199,7 @@ pub mod hub_example_com {
                 static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::ARRAY,
                     items: Some(&SHAPE_2),
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 fn is_valid(value: &rt::Value) -> bool {
@@ -249,6 +252,7 @@ pub mod hub_example_com {
                         },
                     ],
                     by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 3, 3, 4],
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &ROOT
@@ -305,6 +309,7 @@ pub mod hub_example_com {
                     ],
                     by_len: &[0, 0, 0, 0, 0, 2],
                     required: &["name"],
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &ROOT
@@ -466,6 +471,7 @@ pub mod hub_example_com {
                     ],
                     by_len: &[0, 0, 0, 0, 0, 1],
                     resource_root: true,
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &ROOT
@@ -498,6 +504,7 @@ pub mod hub_example_com {
                 static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::OBJECT,
                     additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
@@ -509,6 +516,7 @@ pub mod hub_example_com {
                 static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
                     node: &rt::Node::ARRAY,
                     items: Some(&SHAPE_2),
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 fn is_valid(value: &rt::Value) -> bool {
@@ -569,6 +577,7 @@ pub mod hub_example_com {
                         },
                     ],
                     by_len: &[0, 0, 0, 0, 0, 2, 2, 3, 3, 4, 4, 5],
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &ROOT
@@ -625,6 +634,7 @@ pub mod hub_example_com {
                     ],
                     by_len: &[0, 0, 0, 0, 0, 2],
                     required: &["name"],
+                    bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
                 &ROOT
