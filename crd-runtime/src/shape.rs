@@ -133,7 +133,8 @@ impl Shape {
     }
 
     // Leaves whose only keywords are a type (and an integer format): what most
-    // properties are, shared instead of a static each.
+    // properties are, shared instead of a static each. They set `plain` and
+    // `bare_node`, so other definitions start from `EMPTY`, not from these.
     /// `type: string`.
     pub const STRING: Shape = Shape::leaf(&Node::STRING);
     /// `type: integer`.
@@ -824,5 +825,80 @@ mod tests {
         let mut v = json!({"name": "a"});
         default(&NULLABLE_SERVER, &mut v);
         assert_eq!(v, json!({"name": "a", "port": 80}), "through the field's type");
+    }
+
+    #[test]
+    fn lookups_by_length_find_the_same_properties_as_a_binary_search() {
+        let names = ["a", "bc", "de", "fgh", "ijklmnop", "ijklmnoq", "qrstuvwxyzabcdefg"];
+        let properties: Vec<Property> = names
+            .iter()
+            .map(|&name| Property {
+                name,
+                shape: &NAME,
+                required: false,
+            })
+            .collect();
+        let properties: &'static [Property] = Box::leak(properties.into_boxed_slice());
+        // Entry n counts the names shorter than n, up to one past the longest.
+        let mut by_len = vec![0u16; 19];
+        for (n, entry) in by_len.iter_mut().enumerate() {
+            *entry = names.iter().filter(|name| name.len() < n).count() as u16;
+        }
+        let indexed = Shape {
+            properties,
+            by_len: Box::leak(by_len.into_boxed_slice()),
+            ..Shape::EMPTY
+        };
+        let searched = Shape {
+            properties,
+            ..Shape::EMPTY
+        };
+        let absent = [
+            "",
+            "b",
+            "bd",
+            "fgi",
+            "ijklmnor",
+            "ijklmno",
+            "qrstuvwxyzabcdefh",
+            "qrstuvwxyzabcdefgh",
+        ];
+        for key in names.iter().chain(&absent) {
+            let found = indexed.property_entry(key).map(|p| p.name);
+            assert_eq!(found, searched.property_entry(key).map(|p| p.name), "{key}");
+            assert_eq!(found.is_some(), names.contains(key), "{key}");
+        }
+    }
+
+    #[test]
+    fn names_compare_equal_only_when_every_byte_does() {
+        for len in 0..20 {
+            let a: Vec<u8> = (0..len).map(|i| b'a' + i as u8).collect();
+            assert!(same_name(&a, &a.clone()));
+            for at in 0..len {
+                let mut b = a.clone();
+                b[at] = b'Z';
+                assert!(!same_name(&a, &b), "{len} bytes, differing at {at}");
+            }
+        }
+        assert!(!same_name(b"abc", b"abcd"));
+    }
+
+    #[test]
+    fn the_error_walk_reports_what_it_reported_without_skipping() {
+        // A list whose first element is valid (skipped) and whose second is not.
+        let mut res = Res::default();
+        let v = json!([{"name": "a"}, {"name": 1, "port": "x"}]);
+        validate(&SERVERS, &v, None, &Path::Root, &mut res);
+        let messages: Vec<&str> = res.errors.iter().map(|e| e.message()).collect();
+        let mut counted = Res::default();
+        validate_in(Walk::Count, &SERVERS, &v, None, &Path::Root, &mut counted);
+        assert_eq!(messages, counted.errors.iter().map(|e| e.message()).collect::<Vec<_>>());
+        assert!(
+            messages
+                .iter()
+                .any(|m| m.starts_with("[1].name in body must be of type string")),
+            "{messages:?}"
+        );
     }
 }

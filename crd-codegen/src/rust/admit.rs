@@ -1019,3 +1019,12 @@ fn compiled_is_valid(props: &[(&String, TokenStream, bool)]) -> TokenStream {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn by_len_counts_the_names_shorter_than_each_length() {
+        assert_eq!(super::by_len([1, 3, 3, 5].into_iter()), Some(vec![0, 0, 1, 1, 3, 3, 4]));
+        assert_eq!(super::by_len([0usize; 0].into_iter()), Some(vec![0, 0]));
+    }
+}
