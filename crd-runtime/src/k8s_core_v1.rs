@@ -53,29 +53,31 @@ mod __crd_aws_elastic_block_store_volume_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for AWSElasticBlockStoreVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "fsType" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "fsType" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
                         "readOnly" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "volumeID" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "partition" => {
-                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -234,21 +236,21 @@ mod __crd_affinity {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "podAffinity" => rt::shape::is_valid(&SHAPE_0, child),
-                        "nodeAffinity" => rt::shape::is_valid(&SHAPE_1, child),
-                        "podAntiAffinity" => rt::shape::is_valid(&SHAPE_2, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "podAffinity" => rt::shape::check(&SHAPE_0, child, trail),
+                        "nodeAffinity" => rt::shape::check(&SHAPE_1, child, trail),
+                        "podAntiAffinity" => rt::shape::check(&SHAPE_2, child, trail),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -508,25 +510,25 @@ mod __crd_app_armor_profile {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for AppArmorProfile {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "type" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "localhostProfile" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -613,34 +615,38 @@ mod __crd_azure_disk_volume_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for AzureDiskVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "kind" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
-                        "fsType" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "kind" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
+                        "fsType" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
                         "diskURI" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "diskName" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "readOnly" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "cachingMode" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -770,29 +776,29 @@ mod __crd_azure_file_volume_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for AzureFileVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "readOnly" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "shareName" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "secretName" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -913,28 +919,32 @@ mod __crd_csi_volume_source {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "driver" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "fsType" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "fsType" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
                         "readOnly" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
-                        "volumeAttributes" => rt::shape::is_valid(&SHAPE_0, child),
-                        "nodePublishSecretRef" => rt::shape::is_valid(&SHAPE_1, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "volumeAttributes" => rt::shape::check(&SHAPE_0, child, trail),
+                        "nodePublishSecretRef" => {
+                            rt::shape::check(&SHAPE_1, child, trail)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -1171,20 +1181,20 @@ mod __crd_capabilities {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "add" => rt::shape::is_valid(&SHAPE_0, child),
-                        "drop" => rt::shape::is_valid(&SHAPE_0, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "add" => rt::shape::check(&SHAPE_0, child, trail),
+                        "drop" => rt::shape::check(&SHAPE_0, child, trail),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -1297,31 +1307,35 @@ mod __crd_ceph_fs_volume_source {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "path" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
-                        "user" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "path" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
+                        "user" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
                         "monitors" => {
                             seen += 1;
-                            rt::shape::is_valid(&SHAPE_0, child)
+                            rt::shape::check(&SHAPE_0, child, trail)
                         }
                         "readOnly" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
-                        "secretRef" => rt::shape::is_valid(&SHAPE_1, child),
+                        "secretRef" => rt::shape::check(&SHAPE_1, child, trail),
                         "secretFile" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -1562,27 +1576,29 @@ mod __crd_cinder_volume_source {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "fsType" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "fsType" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
                         "readOnly" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "volumeID" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "secretRef" => rt::shape::is_valid(&SHAPE_0, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "secretRef" => rt::shape::check(&SHAPE_0, child, trail),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -1797,31 +1813,35 @@ mod __crd_cluster_trust_bundle_projection {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "name" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "name" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
                         "path" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "user" => rt::shape::is_valid(&rt::shape::Shape::INT64, child),
+                        "user" => {
+                            rt::shape::check(&rt::shape::Shape::INT64, child, trail)
+                        }
                         "optional" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "signerName" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "labelSelector" => rt::shape::is_valid(&SHAPE_0, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "labelSelector" => rt::shape::check(&SHAPE_0, child, trail),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -2063,25 +2083,25 @@ mod __crd_config_map_env_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ConfigMapEnvSource {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "name" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "optional" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -2182,29 +2202,29 @@ mod __crd_config_map_key_selector {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ConfigMapKeySelector {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "key" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "name" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "optional" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -2325,26 +2345,26 @@ mod __crd_config_map_projection {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "name" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "items" => rt::shape::is_valid(&SHAPE_1, child),
+                        "items" => rt::shape::check(&SHAPE_1, child, trail),
                         "optional" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -2598,32 +2618,32 @@ mod __crd_config_map_volume_source {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "name" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "items" => rt::shape::is_valid(&SHAPE_1, child),
+                        "items" => rt::shape::check(&SHAPE_1, child, trail),
                         "optional" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "defaultMode" => {
-                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                         }
                         "defaultUser" => {
-                            rt::shape::is_valid(&rt::shape::Shape::INT64, child)
+                            rt::shape::check(&rt::shape::Shape::INT64, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -3087,58 +3107,64 @@ mod __crd_container {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "env" => rt::shape::is_valid(&SHAPE_1, child),
-                        "tty" => rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child),
-                        "args" => rt::shape::is_valid(&SHAPE_2, child),
+                        "env" => rt::shape::check(&SHAPE_1, child, trail),
+                        "tty" => {
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
+                        }
+                        "args" => rt::shape::check(&SHAPE_2, child, trail),
                         "name" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "image" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
-                        "ports" => rt::shape::is_valid(&SHAPE_4, child),
-                        "stdin" => rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child),
-                        "command" => rt::shape::is_valid(&SHAPE_2, child),
-                        "envFrom" => rt::shape::is_valid(&SHAPE_6, child),
-                        "lifecycle" => rt::shape::is_valid(&SHAPE_7, child),
-                        "resources" => rt::shape::is_valid(&SHAPE_8, child),
+                        "image" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
+                        "ports" => rt::shape::check(&SHAPE_4, child, trail),
+                        "stdin" => {
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
+                        }
+                        "command" => rt::shape::check(&SHAPE_2, child, trail),
+                        "envFrom" => rt::shape::check(&SHAPE_6, child, trail),
+                        "lifecycle" => rt::shape::check(&SHAPE_7, child, trail),
+                        "resources" => rt::shape::check(&SHAPE_8, child, trail),
                         "stdinOnce" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "workingDir" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "resizePolicy" => rt::shape::is_valid(&SHAPE_10, child),
-                        "startupProbe" => rt::shape::is_valid(&SHAPE_11, child),
-                        "volumeMounts" => rt::shape::is_valid(&SHAPE_13, child),
-                        "livenessProbe" => rt::shape::is_valid(&SHAPE_14, child),
+                        "resizePolicy" => rt::shape::check(&SHAPE_10, child, trail),
+                        "startupProbe" => rt::shape::check(&SHAPE_11, child, trail),
+                        "volumeMounts" => rt::shape::check(&SHAPE_13, child, trail),
+                        "livenessProbe" => rt::shape::check(&SHAPE_14, child, trail),
                         "restartPolicy" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "volumeDevices" => rt::shape::is_valid(&SHAPE_16, child),
-                        "readinessProbe" => rt::shape::is_valid(&SHAPE_17, child),
+                        "volumeDevices" => rt::shape::check(&SHAPE_16, child, trail),
+                        "readinessProbe" => rt::shape::check(&SHAPE_17, child, trail),
                         "imagePullPolicy" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "securityContext" => rt::shape::is_valid(&SHAPE_18, child),
-                        "restartPolicyRules" => rt::shape::is_valid(&SHAPE_20, child),
+                        "securityContext" => rt::shape::check(&SHAPE_18, child, trail),
+                        "restartPolicyRules" => rt::shape::check(&SHAPE_20, child, trail),
                         "terminationMessagePath" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "terminationMessagePolicy" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -4305,30 +4331,34 @@ mod __crd_container_port {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ContainerPort {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "name" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
-                        "hostIP" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "name" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
+                        "hostIP" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
                         "hostPort" => {
-                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                         }
                         "protocol" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "containerPort" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -4452,26 +4482,26 @@ mod __crd_container_resize_policy {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ContainerResizePolicy {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "resourceName" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "restartPolicy" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -4565,23 +4595,23 @@ mod __crd_container_restart_rule {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "action" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "exitCodes" => rt::shape::is_valid(&SHAPE_0, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "exitCodes" => rt::shape::check(&SHAPE_0, child, trail),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -4764,23 +4794,23 @@ mod __crd_container_restart_rule_on_exit_codes {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "values" => rt::shape::is_valid(&SHAPE_0, child),
+                        "values" => rt::shape::check(&SHAPE_0, child, trail),
                         "operator" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -4910,19 +4940,19 @@ mod __crd_downward_api_projection {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "items" => rt::shape::is_valid(&SHAPE_1, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "items" => rt::shape::check(&SHAPE_1, child, trail),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -5140,26 +5170,30 @@ mod __crd_downward_api_volume_file {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "mode" => rt::shape::is_valid(&rt::shape::Shape::INT32, child),
+                        "mode" => {
+                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
+                        }
                         "path" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "user" => rt::shape::is_valid(&rt::shape::Shape::INT64, child),
-                        "fieldRef" => rt::shape::is_valid(&SHAPE_0, child),
-                        "resourceFieldRef" => rt::shape::is_valid(&SHAPE_1, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "user" => {
+                            rt::shape::check(&rt::shape::Shape::INT64, child, trail)
+                        }
+                        "fieldRef" => rt::shape::check(&SHAPE_0, child, trail),
+                        "resourceFieldRef" => rt::shape::check(&SHAPE_1, child, trail),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -5451,25 +5485,25 @@ mod __crd_downward_api_volume_source {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "items" => rt::shape::is_valid(&SHAPE_1, child),
+                        "items" => rt::shape::check(&SHAPE_1, child, trail),
                         "defaultMode" => {
-                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                         }
                         "defaultUser" => {
-                            rt::shape::is_valid(&rt::shape::Shape::INT64, child)
+                            rt::shape::check(&rt::shape::Shape::INT64, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -5729,21 +5763,25 @@ mod __crd_empty_dir_volume_source {
                 any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "mode" => rt::shape::is_valid(&rt::shape::Shape::INT32, child),
-                        "medium" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
-                        "sizeLimit" => rt::shape::is_valid(&SHAPE_2, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "mode" => {
+                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
+                        }
+                        "medium" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
+                        "sizeLimit" => rt::shape::check(&SHAPE_2, child, trail),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -5880,21 +5918,23 @@ mod __crd_env_from_source {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "prefix" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
-                        "secretRef" => rt::shape::is_valid(&SHAPE_0, child),
-                        "configMapRef" => rt::shape::is_valid(&SHAPE_1, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "prefix" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
+                        "secretRef" => rt::shape::check(&SHAPE_0, child, trail),
+                        "configMapRef" => rt::shape::check(&SHAPE_1, child, trail),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -6132,24 +6172,26 @@ mod __crd_env_var {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "name" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "value" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
-                        "valueFrom" => rt::shape::is_valid(&SHAPE_0, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "value" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
+                        "valueFrom" => rt::shape::check(&SHAPE_0, child, trail),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -6376,23 +6418,23 @@ mod __crd_env_var_source {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "fieldRef" => rt::shape::is_valid(&SHAPE_0, child),
-                        "fileKeyRef" => rt::shape::is_valid(&SHAPE_1, child),
-                        "secretKeyRef" => rt::shape::is_valid(&SHAPE_2, child),
-                        "configMapKeyRef" => rt::shape::is_valid(&SHAPE_3, child),
-                        "resourceFieldRef" => rt::shape::is_valid(&SHAPE_4, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "fieldRef" => rt::shape::check(&SHAPE_0, child, trail),
+                        "fileKeyRef" => rt::shape::check(&SHAPE_1, child, trail),
+                        "secretKeyRef" => rt::shape::check(&SHAPE_2, child, trail),
+                        "configMapKeyRef" => rt::shape::check(&SHAPE_3, child, trail),
+                        "resourceFieldRef" => rt::shape::check(&SHAPE_4, child, trail),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -6932,61 +6974,67 @@ mod __crd_ephemeral_container {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "env" => rt::shape::is_valid(&SHAPE_1, child),
-                        "tty" => rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child),
-                        "args" => rt::shape::is_valid(&SHAPE_2, child),
+                        "env" => rt::shape::check(&SHAPE_1, child, trail),
+                        "tty" => {
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
+                        }
+                        "args" => rt::shape::check(&SHAPE_2, child, trail),
                         "name" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "image" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
-                        "ports" => rt::shape::is_valid(&SHAPE_4, child),
-                        "stdin" => rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child),
-                        "command" => rt::shape::is_valid(&SHAPE_2, child),
-                        "envFrom" => rt::shape::is_valid(&SHAPE_6, child),
-                        "lifecycle" => rt::shape::is_valid(&SHAPE_7, child),
-                        "resources" => rt::shape::is_valid(&SHAPE_8, child),
+                        "image" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
+                        "ports" => rt::shape::check(&SHAPE_4, child, trail),
+                        "stdin" => {
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
+                        }
+                        "command" => rt::shape::check(&SHAPE_2, child, trail),
+                        "envFrom" => rt::shape::check(&SHAPE_6, child, trail),
+                        "lifecycle" => rt::shape::check(&SHAPE_7, child, trail),
+                        "resources" => rt::shape::check(&SHAPE_8, child, trail),
                         "stdinOnce" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "workingDir" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "resizePolicy" => rt::shape::is_valid(&SHAPE_10, child),
-                        "startupProbe" => rt::shape::is_valid(&SHAPE_11, child),
-                        "volumeMounts" => rt::shape::is_valid(&SHAPE_13, child),
-                        "livenessProbe" => rt::shape::is_valid(&SHAPE_14, child),
+                        "resizePolicy" => rt::shape::check(&SHAPE_10, child, trail),
+                        "startupProbe" => rt::shape::check(&SHAPE_11, child, trail),
+                        "volumeMounts" => rt::shape::check(&SHAPE_13, child, trail),
+                        "livenessProbe" => rt::shape::check(&SHAPE_14, child, trail),
                         "restartPolicy" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "volumeDevices" => rt::shape::is_valid(&SHAPE_16, child),
-                        "readinessProbe" => rt::shape::is_valid(&SHAPE_17, child),
+                        "volumeDevices" => rt::shape::check(&SHAPE_16, child, trail),
+                        "readinessProbe" => rt::shape::check(&SHAPE_17, child, trail),
                         "imagePullPolicy" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "securityContext" => rt::shape::is_valid(&SHAPE_18, child),
-                        "restartPolicyRules" => rt::shape::is_valid(&SHAPE_20, child),
+                        "securityContext" => rt::shape::check(&SHAPE_18, child, trail),
+                        "restartPolicyRules" => rt::shape::check(&SHAPE_20, child, trail),
                         "targetContainerName" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "terminationMessagePath" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "terminationMessagePolicy" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -8166,19 +8214,19 @@ mod __crd_ephemeral_volume_source {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "volumeClaimTemplate" => rt::shape::is_valid(&SHAPE_0, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "volumeClaimTemplate" => rt::shape::check(&SHAPE_0, child, trail),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -8336,26 +8384,26 @@ mod __crd_eviction_responder {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for EvictionResponder {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "name" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "priority" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -8462,19 +8510,19 @@ mod __crd_exec_action {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "command" => rt::shape::is_valid(&SHAPE_0, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "command" => rt::shape::check(&SHAPE_0, child, trail),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -8575,25 +8623,27 @@ mod __crd_fc_volume_source {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "lun" => rt::shape::is_valid(&rt::shape::Shape::INT32, child),
-                        "wwids" => rt::shape::is_valid(&SHAPE_0, child),
-                        "fsType" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
-                        "readOnly" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        "lun" => rt::shape::check(&rt::shape::Shape::INT32, child, trail),
+                        "wwids" => rt::shape::check(&SHAPE_0, child, trail),
+                        "fsType" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "targetWWNs" => rt::shape::is_valid(&SHAPE_0, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "readOnly" => {
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
+                        }
+                        "targetWWNs" => rt::shape::check(&SHAPE_0, child, trail),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -8744,33 +8794,33 @@ mod __crd_file_key_selector {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for FileKeySelector {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "key" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "path" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "optional" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "volumeName" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -8896,28 +8946,30 @@ mod __crd_flex_volume_source {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "driver" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "fsType" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
-                        "options" => rt::shape::is_valid(&SHAPE_0, child),
+                        "fsType" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
+                        "options" => rt::shape::check(&SHAPE_0, child, trail),
                         "readOnly" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
-                        "secretRef" => rt::shape::is_valid(&SHAPE_1, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "secretRef" => rt::shape::check(&SHAPE_1, child, trail),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -9145,24 +9197,24 @@ mod __crd_flocker_volume_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for FlockerVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "datasetName" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "datasetUUID" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -9248,29 +9300,31 @@ mod __crd_gce_persistent_disk_volume_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for GCEPersistentDiskVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "fsType" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "fsType" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
                         "pdName" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "readOnly" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "partition" => {
-                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -9402,26 +9456,28 @@ mod __crd_grpc_action {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for GRPCAction {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "mode" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "mode" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
                         "port" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                         }
                         "service" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -9527,28 +9583,28 @@ mod __crd_git_repo_volume_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for GitRepoVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "revision" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "directory" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "repository" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -9642,29 +9698,29 @@ mod __crd_glusterfs_volume_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for GlusterfsVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "path" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "readOnly" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "endpoints" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -9790,29 +9846,35 @@ mod __crd_http_get_action {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "host" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
-                        "path" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "host" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
+                        "path" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
                         "port" => {
                             seen += 1;
-                            rt::shape::is_valid(&SHAPE_0, child)
+                            rt::shape::check(&SHAPE_0, child, trail)
                         }
-                        "scheme" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "scheme" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
                         "protocol" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "httpHeaders" => rt::shape::is_valid(&SHAPE_2, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "httpHeaders" => rt::shape::check(&SHAPE_2, child, trail),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -10075,26 +10137,26 @@ mod __crd_http_header {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for HTTPHeader {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "name" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "value" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -10187,23 +10249,23 @@ mod __crd_host_alias {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "ip" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "hostnames" => rt::shape::is_valid(&SHAPE_0, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "hostnames" => rt::shape::check(&SHAPE_0, child, trail),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -10304,23 +10366,25 @@ mod __crd_host_path_volume_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for HostPathVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "path" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "type" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "type" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -10420,48 +10484,50 @@ mod __crd_iscsi_volume_source {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "iqn" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "lun" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                         }
-                        "fsType" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
-                        "portals" => rt::shape::is_valid(&SHAPE_0, child),
+                        "fsType" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
+                        "portals" => rt::shape::check(&SHAPE_0, child, trail),
                         "readOnly" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
-                        "secretRef" => rt::shape::is_valid(&SHAPE_1, child),
+                        "secretRef" => rt::shape::check(&SHAPE_1, child, trail),
                         "targetPortal" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "initiatorName" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "iscsiInterface" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "chapAuthSession" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "chapAuthDiscovery" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -10739,24 +10805,24 @@ mod __crd_image_volume_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ImageVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "reference" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "pullPolicy" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -10842,28 +10908,32 @@ mod __crd_key_to_path {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for KeyToPath {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "key" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "mode" => rt::shape::is_valid(&rt::shape::Shape::INT32, child),
+                        "mode" => {
+                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
+                        }
                         "path" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "user" => rt::shape::is_valid(&rt::shape::Shape::INT64, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "user" => {
+                            rt::shape::check(&rt::shape::Shape::INT64, child, trail)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -11008,23 +11078,23 @@ mod __crd_lifecycle {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "preStop" => rt::shape::is_valid(&SHAPE_0, child),
-                        "postStart" => rt::shape::is_valid(&SHAPE_1, child),
+                        "preStop" => rt::shape::check(&SHAPE_0, child, trail),
+                        "postStart" => rt::shape::check(&SHAPE_1, child, trail),
                         "stopSignal" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -11291,22 +11361,22 @@ mod __crd_lifecycle_handler {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "exec" => rt::shape::is_valid(&SHAPE_0, child),
-                        "sleep" => rt::shape::is_valid(&SHAPE_1, child),
-                        "httpGet" => rt::shape::is_valid(&SHAPE_2, child),
-                        "tcpSocket" => rt::shape::is_valid(&SHAPE_3, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "exec" => rt::shape::check(&SHAPE_0, child, trail),
+                        "sleep" => rt::shape::check(&SHAPE_1, child, trail),
+                        "httpGet" => rt::shape::check(&SHAPE_2, child, trail),
+                        "tcpSocket" => rt::shape::check(&SHAPE_3, child, trail),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -11612,22 +11682,22 @@ mod __crd_local_object_reference {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for LocalObjectReference {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "name" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -11709,29 +11779,29 @@ mod __crd_nfs_volume_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for NFSVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "path" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "server" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "readOnly" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -11863,24 +11933,24 @@ mod __crd_node_affinity {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "requiredDuringSchedulingIgnoredDuringExecution" => {
-                            rt::shape::is_valid(&SHAPE_0, child)
+                            rt::shape::check(&SHAPE_0, child, trail)
                         }
                         "preferredDuringSchedulingIgnoredDuringExecution" => {
-                            rt::shape::is_valid(&SHAPE_2, child)
+                            rt::shape::check(&SHAPE_2, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -12175,22 +12245,22 @@ mod __crd_node_selector {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "nodeSelectorTerms" => {
                             seen += 1;
-                            rt::shape::is_valid(&SHAPE_1, child)
+                            rt::shape::check(&SHAPE_1, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -12398,27 +12468,27 @@ mod __crd_node_selector_requirement {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "key" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "values" => rt::shape::is_valid(&SHAPE_0, child),
+                        "values" => rt::shape::check(&SHAPE_0, child, trail),
                         "operator" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -12558,20 +12628,20 @@ mod __crd_node_selector_term {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "matchFields" => rt::shape::is_valid(&SHAPE_1, child),
-                        "matchExpressions" => rt::shape::is_valid(&SHAPE_3, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "matchFields" => rt::shape::check(&SHAPE_1, child, trail),
+                        "matchExpressions" => rt::shape::check(&SHAPE_3, child, trail),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -12868,25 +12938,25 @@ mod __crd_object_field_selector {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ObjectFieldSelector {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "fieldPath" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "apiVersion" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -12973,33 +13043,39 @@ mod __crd_object_reference {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ObjectReference {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "uid" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
-                        "kind" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
-                        "name" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "uid" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
+                        "kind" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
+                        "name" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
                         "fieldPath" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "namespace" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "apiVersion" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "resourceVersion" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -13162,35 +13238,35 @@ mod __crd_persistent_volume_claim_spec {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "selector" => rt::shape::is_valid(&SHAPE_0, child),
-                        "resources" => rt::shape::is_valid(&SHAPE_1, child),
-                        "dataSource" => rt::shape::is_valid(&SHAPE_2, child),
+                        "selector" => rt::shape::check(&SHAPE_0, child, trail),
+                        "resources" => rt::shape::check(&SHAPE_1, child, trail),
+                        "dataSource" => rt::shape::check(&SHAPE_2, child, trail),
                         "volumeMode" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "volumeName" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "accessModes" => rt::shape::is_valid(&SHAPE_3, child),
-                        "dataSourceRef" => rt::shape::is_valid(&SHAPE_4, child),
+                        "accessModes" => rt::shape::check(&SHAPE_3, child, trail),
+                        "dataSourceRef" => rt::shape::check(&SHAPE_4, child, trail),
                         "storageClassName" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "volumeAttributesClassName" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -13588,23 +13664,23 @@ mod __crd_persistent_volume_claim_template {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "spec" => {
                             seen += 1;
-                            rt::shape::is_valid(&SHAPE_0, child)
+                            rt::shape::check(&SHAPE_0, child, trail)
                         }
-                        "metadata" => rt::shape::is_valid(&SHAPE_1, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "metadata" => rt::shape::check(&SHAPE_1, child, trail),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -13822,25 +13898,25 @@ mod __crd_persistent_volume_claim_volume_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PersistentVolumeClaimVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "readOnly" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "claimName" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -13941,23 +14017,25 @@ mod __crd_photon_persistent_disk_volume_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PhotonPersistentDiskVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "pdID" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "fsType" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "fsType" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -14078,24 +14156,24 @@ mod __crd_pod_affinity {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "requiredDuringSchedulingIgnoredDuringExecution" => {
-                            rt::shape::is_valid(&SHAPE_1, child)
+                            rt::shape::check(&SHAPE_1, child, trail)
                         }
                         "preferredDuringSchedulingIgnoredDuringExecution" => {
-                            rt::shape::is_valid(&SHAPE_3, child)
+                            rt::shape::check(&SHAPE_3, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -14442,27 +14520,27 @@ mod __crd_pod_affinity_term {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "namespaces" => rt::shape::is_valid(&SHAPE_0, child),
+                        "namespaces" => rt::shape::check(&SHAPE_0, child, trail),
                         "topologyKey" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "labelSelector" => rt::shape::is_valid(&SHAPE_1, child),
-                        "matchLabelKeys" => rt::shape::is_valid(&SHAPE_0, child),
-                        "mismatchLabelKeys" => rt::shape::is_valid(&SHAPE_0, child),
-                        "namespaceSelector" => rt::shape::is_valid(&SHAPE_2, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "labelSelector" => rt::shape::check(&SHAPE_1, child, trail),
+                        "matchLabelKeys" => rt::shape::check(&SHAPE_0, child, trail),
+                        "mismatchLabelKeys" => rt::shape::check(&SHAPE_0, child, trail),
+                        "namespaceSelector" => rt::shape::check(&SHAPE_2, child, trail),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -14766,24 +14844,24 @@ mod __crd_pod_anti_affinity {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "requiredDuringSchedulingIgnoredDuringExecution" => {
-                            rt::shape::is_valid(&SHAPE_1, child)
+                            rt::shape::check(&SHAPE_1, child, trail)
                         }
                         "preferredDuringSchedulingIgnoredDuringExecution" => {
-                            rt::shape::is_valid(&SHAPE_3, child)
+                            rt::shape::check(&SHAPE_3, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -15112,40 +15190,42 @@ mod __crd_pod_certificate_projection {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "user" => rt::shape::is_valid(&rt::shape::Shape::INT64, child),
+                        "user" => {
+                            rt::shape::check(&rt::shape::Shape::INT64, child, trail)
+                        }
                         "keyPath" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "keyType" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "signerName" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "userAnnotations" => rt::shape::is_valid(&SHAPE_0, child),
+                        "userAnnotations" => rt::shape::check(&SHAPE_0, child, trail),
                         "certificateChainPath" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "credentialBundlePath" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "maxExpirationSeconds" => {
-                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -15338,21 +15418,21 @@ mod __crd_pod_dns_config {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "options" => rt::shape::is_valid(&SHAPE_1, child),
-                        "searches" => rt::shape::is_valid(&SHAPE_2, child),
-                        "nameservers" => rt::shape::is_valid(&SHAPE_2, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "options" => rt::shape::check(&SHAPE_1, child, trail),
+                        "searches" => rt::shape::check(&SHAPE_2, child, trail),
+                        "nameservers" => rt::shape::check(&SHAPE_2, child, trail),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -15592,20 +15672,24 @@ mod __crd_pod_dns_config_option {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodDNSConfigOption {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "name" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
-                        "value" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "name" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
+                        "value" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -15691,22 +15775,22 @@ mod __crd_pod_os {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodOS {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "name" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -15788,22 +15872,22 @@ mod __crd_pod_readiness_gate {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodReadinessGate {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "conditionType" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -15885,28 +15969,28 @@ mod __crd_pod_resource_claim {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodResourceClaim {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "name" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "resourceClaimName" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "resourceClaimTemplateName" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -16007,22 +16091,22 @@ mod __crd_pod_scheduling_gate {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodSchedulingGate {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "name" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -16104,21 +16188,21 @@ mod __crd_pod_scheduling_group {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodSchedulingGroup {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "podGroupName" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -16258,43 +16342,45 @@ mod __crd_pod_security_context {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "fsGroup" => rt::shape::is_valid(&rt::shape::Shape::INT64, child),
-                        "sysctls" => rt::shape::is_valid(&SHAPE_1, child),
+                        "fsGroup" => {
+                            rt::shape::check(&rt::shape::Shape::INT64, child, trail)
+                        }
+                        "sysctls" => rt::shape::check(&SHAPE_1, child, trail),
                         "runAsUser" => {
-                            rt::shape::is_valid(&rt::shape::Shape::INT64, child)
+                            rt::shape::check(&rt::shape::Shape::INT64, child, trail)
                         }
                         "runAsGroup" => {
-                            rt::shape::is_valid(&rt::shape::Shape::INT64, child)
+                            rt::shape::check(&rt::shape::Shape::INT64, child, trail)
                         }
                         "runAsNonRoot" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
-                        "seLinuxOptions" => rt::shape::is_valid(&SHAPE_2, child),
-                        "seccompProfile" => rt::shape::is_valid(&SHAPE_3, child),
-                        "windowsOptions" => rt::shape::is_valid(&SHAPE_4, child),
-                        "appArmorProfile" => rt::shape::is_valid(&SHAPE_5, child),
-                        "supplementalGroups" => rt::shape::is_valid(&SHAPE_6, child),
+                        "seLinuxOptions" => rt::shape::check(&SHAPE_2, child, trail),
+                        "seccompProfile" => rt::shape::check(&SHAPE_3, child, trail),
+                        "windowsOptions" => rt::shape::check(&SHAPE_4, child, trail),
+                        "appArmorProfile" => rt::shape::check(&SHAPE_5, child, trail),
+                        "supplementalGroups" => rt::shape::check(&SHAPE_6, child, trail),
                         "fsGroupChangePolicy" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "seLinuxChangePolicy" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "supplementalGroupsPolicy" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -17090,112 +17176,114 @@ mod __crd_pod_spec {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "os" => rt::shape::is_valid(&SHAPE_0, child),
+                        "os" => rt::shape::check(&SHAPE_0, child, trail),
                         "hostIPC" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "hostPID" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
-                        "volumes" => rt::shape::is_valid(&SHAPE_2, child),
-                        "affinity" => rt::shape::is_valid(&SHAPE_3, child),
+                        "volumes" => rt::shape::check(&SHAPE_2, child, trail),
+                        "affinity" => rt::shape::check(&SHAPE_3, child, trail),
                         "hostname" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "nodeName" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "overhead" => rt::shape::is_valid(&SHAPE_7, child),
+                        "overhead" => rt::shape::check(&SHAPE_7, child, trail),
                         "priority" => {
-                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                         }
-                        "dnsConfig" => rt::shape::is_valid(&SHAPE_8, child),
+                        "dnsConfig" => rt::shape::check(&SHAPE_8, child, trail),
                         "dnsPolicy" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "hostUsers" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
-                        "resources" => rt::shape::is_valid(&SHAPE_9, child),
+                        "resources" => rt::shape::check(&SHAPE_9, child, trail),
                         "subdomain" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "containers" => {
                             seen += 1;
-                            rt::shape::is_valid(&SHAPE_11, child)
+                            rt::shape::check(&SHAPE_11, child, trail)
                         }
-                        "hostAliases" => rt::shape::is_valid(&SHAPE_13, child),
+                        "hostAliases" => rt::shape::check(&SHAPE_13, child, trail),
                         "hostNetwork" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
-                        "tolerations" => rt::shape::is_valid(&SHAPE_15, child),
-                        "nodeSelector" => rt::shape::is_valid(&SHAPE_16, child),
+                        "tolerations" => rt::shape::check(&SHAPE_15, child, trail),
+                        "nodeSelector" => rt::shape::check(&SHAPE_16, child, trail),
                         "restartPolicy" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "schedulerName" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "initContainers" => rt::shape::is_valid(&SHAPE_18, child),
-                        "readinessGates" => rt::shape::is_valid(&SHAPE_20, child),
-                        "resourceClaims" => rt::shape::is_valid(&SHAPE_22, child),
+                        "initContainers" => rt::shape::check(&SHAPE_18, child, trail),
+                        "readinessGates" => rt::shape::check(&SHAPE_20, child, trail),
+                        "resourceClaims" => rt::shape::check(&SHAPE_22, child, trail),
                         "serviceAccount" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "schedulingGates" => rt::shape::is_valid(&SHAPE_24, child),
-                        "schedulingGroup" => rt::shape::is_valid(&SHAPE_25, child),
-                        "securityContext" => rt::shape::is_valid(&SHAPE_26, child),
+                        "schedulingGates" => rt::shape::check(&SHAPE_24, child, trail),
+                        "schedulingGroup" => rt::shape::check(&SHAPE_25, child, trail),
+                        "securityContext" => rt::shape::check(&SHAPE_26, child, trail),
                         "hostnameOverride" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "imagePullSecrets" => rt::shape::is_valid(&SHAPE_28, child),
+                        "imagePullSecrets" => rt::shape::check(&SHAPE_28, child, trail),
                         "preemptionPolicy" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "runtimeClassName" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "priorityClassName" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "setHostnameAsFQDN" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "enableServiceLinks" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
-                        "evictionResponders" => rt::shape::is_valid(&SHAPE_30, child),
+                        "evictionResponders" => rt::shape::check(&SHAPE_30, child, trail),
                         "serviceAccountName" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "ephemeralContainers" => rt::shape::is_valid(&SHAPE_32, child),
+                        "ephemeralContainers" => {
+                            rt::shape::check(&SHAPE_32, child, trail)
+                        }
                         "activeDeadlineSeconds" => {
-                            rt::shape::is_valid(&rt::shape::Shape::INT64, child)
+                            rt::shape::check(&rt::shape::Shape::INT64, child, trail)
                         }
                         "shareProcessNamespace" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "topologySpreadConstraints" => {
-                            rt::shape::is_valid(&SHAPE_34, child)
+                            rt::shape::check(&SHAPE_34, child, trail)
                         }
                         "automountServiceAccountToken" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "terminationGracePeriodSeconds" => {
-                            rt::shape::is_valid(&rt::shape::Shape::INT64, child)
+                            rt::shape::check(&rt::shape::Shape::INT64, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -18977,20 +19065,20 @@ mod __crd_pod_template_spec {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "spec" => rt::shape::is_valid(&SHAPE_0, child),
-                        "metadata" => rt::shape::is_valid(&SHAPE_1, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "spec" => rt::shape::check(&SHAPE_0, child, trail),
+                        "metadata" => rt::shape::check(&SHAPE_1, child, trail),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -19200,26 +19288,28 @@ mod __crd_portworx_volume_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PortworxVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "fsType" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "fsType" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
                         "readOnly" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "volumeID" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -19332,26 +19422,26 @@ mod __crd_preferred_scheduling_term {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "weight" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                         }
                         "preference" => {
                             seen += 1;
-                            rt::shape::is_valid(&SHAPE_0, child)
+                            rt::shape::check(&SHAPE_0, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -19564,40 +19654,40 @@ mod __crd_probe {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "exec" => rt::shape::is_valid(&SHAPE_0, child),
-                        "grpc" => rt::shape::is_valid(&SHAPE_1, child),
-                        "httpGet" => rt::shape::is_valid(&SHAPE_2, child),
-                        "tcpSocket" => rt::shape::is_valid(&SHAPE_3, child),
+                        "exec" => rt::shape::check(&SHAPE_0, child, trail),
+                        "grpc" => rt::shape::check(&SHAPE_1, child, trail),
+                        "httpGet" => rt::shape::check(&SHAPE_2, child, trail),
+                        "tcpSocket" => rt::shape::check(&SHAPE_3, child, trail),
                         "periodSeconds" => {
-                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                         }
                         "timeoutSeconds" => {
-                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                         }
                         "failureThreshold" => {
-                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                         }
                         "successThreshold" => {
-                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                         }
                         "initialDelaySeconds" => {
-                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                         }
                         "terminationGracePeriodSeconds" => {
-                            rt::shape::is_valid(&rt::shape::Shape::INT64, child)
+                            rt::shape::check(&rt::shape::Shape::INT64, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -19990,25 +20080,25 @@ mod __crd_projected_volume_source {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "sources" => rt::shape::is_valid(&SHAPE_1, child),
+                        "sources" => rt::shape::check(&SHAPE_1, child, trail),
                         "defaultMode" => {
-                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                         }
                         "defaultUser" => {
-                            rt::shape::is_valid(&rt::shape::Shape::INT64, child)
+                            rt::shape::check(&rt::shape::Shape::INT64, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -20248,32 +20338,38 @@ mod __crd_quobyte_volume_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for QuobyteVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "user" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
-                        "group" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
-                        "tenant" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "user" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
+                        "group" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
+                        "tenant" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
                         "volume" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "readOnly" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "registry" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -20416,36 +20512,42 @@ mod __crd_rbd_volume_source {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "pool" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
-                        "user" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "pool" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
+                        "user" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
                         "image" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "fsType" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "fsType" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
                         "keyring" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "monitors" => {
                             seen += 1;
-                            rt::shape::is_valid(&SHAPE_0, child)
+                            rt::shape::check(&SHAPE_0, child, trail)
                         }
                         "readOnly" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
-                        "secretRef" => rt::shape::is_valid(&SHAPE_1, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "secretRef" => rt::shape::check(&SHAPE_1, child, trail),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -20691,25 +20793,25 @@ mod __crd_resource_claim {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ResourceClaim {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "name" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "request" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -20809,26 +20911,26 @@ mod __crd_resource_field_selector {
                 any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "divisor" => rt::shape::is_valid(&SHAPE_2, child),
+                        "divisor" => rt::shape::check(&SHAPE_2, child, trail),
                         "resource" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "containerName" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -20970,21 +21072,21 @@ mod __crd_resource_requirements {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "claims" => rt::shape::is_valid(&SHAPE_1, child),
-                        "limits" => rt::shape::is_valid(&SHAPE_5, child),
-                        "requests" => rt::shape::is_valid(&SHAPE_5, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "claims" => rt::shape::check(&SHAPE_1, child, trail),
+                        "limits" => rt::shape::check(&SHAPE_5, child, trail),
+                        "requests" => rt::shape::check(&SHAPE_5, child, trail),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -21222,22 +21324,30 @@ mod __crd_se_linux_options {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for SELinuxOptions {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "role" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
-                        "type" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
-                        "user" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
-                        "level" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "role" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
+                        "type" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
+                        "user" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
+                        "level" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -21342,49 +21452,51 @@ mod __crd_scale_io_volume_source {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "fsType" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "fsType" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
                         "system" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "gateway" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "readOnly" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "secretRef" => {
                             seen += 1;
-                            rt::shape::is_valid(&SHAPE_0, child)
+                            rt::shape::check(&SHAPE_0, child, trail)
                         }
                         "sslEnabled" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "volumeName" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "storageMode" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "storagePool" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "protectionDomain" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -21628,25 +21740,25 @@ mod __crd_seccomp_profile {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for SeccompProfile {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "type" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "localhostProfile" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -21733,25 +21845,25 @@ mod __crd_secret_env_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for SecretEnvSource {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "name" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "optional" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -21852,29 +21964,29 @@ mod __crd_secret_key_selector {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for SecretKeySelector {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "key" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "name" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "optional" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -21995,26 +22107,26 @@ mod __crd_secret_projection {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "name" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "items" => rt::shape::is_valid(&SHAPE_1, child),
+                        "items" => rt::shape::check(&SHAPE_1, child, trail),
                         "optional" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -22253,22 +22365,24 @@ mod __crd_secret_reference {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for SecretReference {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "name" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
-                        "namespace" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        "name" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "namespace" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -22369,31 +22483,31 @@ mod __crd_secret_volume_source {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "items" => rt::shape::is_valid(&SHAPE_1, child),
+                        "items" => rt::shape::check(&SHAPE_1, child, trail),
                         "optional" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "secretName" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "defaultMode" => {
-                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                         }
                         "defaultUser" => {
-                            rt::shape::is_valid(&rt::shape::Shape::INT64, child)
+                            rt::shape::check(&rt::shape::Shape::INT64, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -22722,44 +22836,44 @@ mod __crd_security_context {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "procMount" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "runAsUser" => {
-                            rt::shape::is_valid(&rt::shape::Shape::INT64, child)
+                            rt::shape::check(&rt::shape::Shape::INT64, child, trail)
                         }
                         "privileged" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "runAsGroup" => {
-                            rt::shape::is_valid(&rt::shape::Shape::INT64, child)
+                            rt::shape::check(&rt::shape::Shape::INT64, child, trail)
                         }
-                        "capabilities" => rt::shape::is_valid(&SHAPE_0, child),
+                        "capabilities" => rt::shape::check(&SHAPE_0, child, trail),
                         "runAsNonRoot" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
-                        "seLinuxOptions" => rt::shape::is_valid(&SHAPE_1, child),
-                        "seccompProfile" => rt::shape::is_valid(&SHAPE_2, child),
-                        "windowsOptions" => rt::shape::is_valid(&SHAPE_3, child),
-                        "appArmorProfile" => rt::shape::is_valid(&SHAPE_4, child),
+                        "seLinuxOptions" => rt::shape::check(&SHAPE_1, child, trail),
+                        "seccompProfile" => rt::shape::check(&SHAPE_2, child, trail),
+                        "windowsOptions" => rt::shape::check(&SHAPE_3, child, trail),
+                        "appArmorProfile" => rt::shape::check(&SHAPE_4, child, trail),
                         "readOnlyRootFilesystem" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "allowPrivilegeEscalation" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -23209,29 +23323,31 @@ mod __crd_service_account_token_projection {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ServiceAccountTokenProjection {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "path" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "user" => rt::shape::is_valid(&rt::shape::Shape::INT64, child),
+                        "user" => {
+                            rt::shape::check(&rt::shape::Shape::INT64, child, trail)
+                        }
                         "audience" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "expirationSeconds" => {
-                            rt::shape::is_valid(&rt::shape::Shape::INT64, child)
+                            rt::shape::check(&rt::shape::Shape::INT64, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -23354,33 +23470,35 @@ mod __crd_service_port {
                 any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "name" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "name" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
                         "port" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                         }
                         "nodePort" => {
-                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                         }
                         "protocol" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "targetPort" => rt::shape::is_valid(&SHAPE_0, child),
+                        "targetPort" => rt::shape::check(&SHAPE_0, child, trail),
                         "appProtocol" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -23524,22 +23642,22 @@ mod __crd_sleep_action {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for SleepAction {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "seconds" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::INT64, child)
+                            rt::shape::check(&rt::shape::Shape::INT64, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -23628,29 +23746,31 @@ mod __crd_storage_os_volume_source {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "fsType" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
-                        "readOnly" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                        "fsType" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "secretRef" => rt::shape::is_valid(&SHAPE_0, child),
+                        "readOnly" => {
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
+                        }
+                        "secretRef" => rt::shape::check(&SHAPE_0, child, trail),
                         "volumeName" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "volumeNamespace" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -23863,26 +23983,26 @@ mod __crd_sysctl {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for Sysctl {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "name" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "value" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -23974,23 +24094,25 @@ mod __crd_tcp_socket_action {
                 any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "host" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "host" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
                         "port" => {
                             seen += 1;
-                            rt::shape::is_valid(&SHAPE_0, child)
+                            rt::shape::check(&SHAPE_0, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -24091,27 +24213,33 @@ mod __crd_toleration {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for Toleration {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "key" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
-                        "value" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
-                        "effect" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "key" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
+                        "value" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
+                        "effect" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
                         "operator" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "tolerationSeconds" => {
-                            rt::shape::is_valid(&rt::shape::Shape::INT64, child)
+                            rt::shape::check(&rt::shape::Shape::INT64, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -24247,41 +24375,41 @@ mod __crd_topology_spread_constraint {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "maxSkew" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                         }
                         "minDomains" => {
-                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                         }
                         "topologyKey" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "labelSelector" => rt::shape::is_valid(&SHAPE_0, child),
-                        "matchLabelKeys" => rt::shape::is_valid(&SHAPE_1, child),
+                        "labelSelector" => rt::shape::check(&SHAPE_0, child, trail),
+                        "matchLabelKeys" => rt::shape::check(&SHAPE_1, child, trail),
                         "nodeTaintsPolicy" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "whenUnsatisfiable" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "nodeAffinityPolicy" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -24535,29 +24663,29 @@ mod __crd_typed_local_object_reference {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for TypedLocalObjectReference {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "kind" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "name" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "apiGroup" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -24649,32 +24777,32 @@ mod __crd_typed_object_reference {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for TypedObjectReference {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "kind" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "name" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "apiGroup" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "namespace" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -25043,52 +25171,58 @@ mod __crd_volume {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "fc" => rt::shape::is_valid(&SHAPE_0, child),
-                        "csi" => rt::shape::is_valid(&SHAPE_1, child),
-                        "nfs" => rt::shape::is_valid(&SHAPE_2, child),
-                        "rbd" => rt::shape::is_valid(&SHAPE_3, child),
+                        "fc" => rt::shape::check(&SHAPE_0, child, trail),
+                        "csi" => rt::shape::check(&SHAPE_1, child, trail),
+                        "nfs" => rt::shape::check(&SHAPE_2, child, trail),
+                        "rbd" => rt::shape::check(&SHAPE_3, child, trail),
                         "name" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "image" => rt::shape::is_valid(&SHAPE_4, child),
-                        "iscsi" => rt::shape::is_valid(&SHAPE_5, child),
-                        "cephfs" => rt::shape::is_valid(&SHAPE_6, child),
-                        "cinder" => rt::shape::is_valid(&SHAPE_7, child),
-                        "secret" => rt::shape::is_valid(&SHAPE_8, child),
-                        "flocker" => rt::shape::is_valid(&SHAPE_9, child),
-                        "gitRepo" => rt::shape::is_valid(&SHAPE_10, child),
-                        "quobyte" => rt::shape::is_valid(&SHAPE_11, child),
-                        "scaleIO" => rt::shape::is_valid(&SHAPE_12, child),
-                        "emptyDir" => rt::shape::is_valid(&SHAPE_13, child),
-                        "hostPath" => rt::shape::is_valid(&SHAPE_14, child),
-                        "azureDisk" => rt::shape::is_valid(&SHAPE_15, child),
-                        "azureFile" => rt::shape::is_valid(&SHAPE_16, child),
-                        "configMap" => rt::shape::is_valid(&SHAPE_17, child),
-                        "ephemeral" => rt::shape::is_valid(&SHAPE_18, child),
-                        "glusterfs" => rt::shape::is_valid(&SHAPE_19, child),
-                        "projected" => rt::shape::is_valid(&SHAPE_20, child),
-                        "storageos" => rt::shape::is_valid(&SHAPE_21, child),
-                        "flexVolume" => rt::shape::is_valid(&SHAPE_22, child),
-                        "downwardAPI" => rt::shape::is_valid(&SHAPE_23, child),
-                        "vsphereVolume" => rt::shape::is_valid(&SHAPE_24, child),
-                        "portworxVolume" => rt::shape::is_valid(&SHAPE_25, child),
-                        "gcePersistentDisk" => rt::shape::is_valid(&SHAPE_26, child),
-                        "awsElasticBlockStore" => rt::shape::is_valid(&SHAPE_27, child),
-                        "photonPersistentDisk" => rt::shape::is_valid(&SHAPE_28, child),
-                        "persistentVolumeClaim" => rt::shape::is_valid(&SHAPE_29, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "image" => rt::shape::check(&SHAPE_4, child, trail),
+                        "iscsi" => rt::shape::check(&SHAPE_5, child, trail),
+                        "cephfs" => rt::shape::check(&SHAPE_6, child, trail),
+                        "cinder" => rt::shape::check(&SHAPE_7, child, trail),
+                        "secret" => rt::shape::check(&SHAPE_8, child, trail),
+                        "flocker" => rt::shape::check(&SHAPE_9, child, trail),
+                        "gitRepo" => rt::shape::check(&SHAPE_10, child, trail),
+                        "quobyte" => rt::shape::check(&SHAPE_11, child, trail),
+                        "scaleIO" => rt::shape::check(&SHAPE_12, child, trail),
+                        "emptyDir" => rt::shape::check(&SHAPE_13, child, trail),
+                        "hostPath" => rt::shape::check(&SHAPE_14, child, trail),
+                        "azureDisk" => rt::shape::check(&SHAPE_15, child, trail),
+                        "azureFile" => rt::shape::check(&SHAPE_16, child, trail),
+                        "configMap" => rt::shape::check(&SHAPE_17, child, trail),
+                        "ephemeral" => rt::shape::check(&SHAPE_18, child, trail),
+                        "glusterfs" => rt::shape::check(&SHAPE_19, child, trail),
+                        "projected" => rt::shape::check(&SHAPE_20, child, trail),
+                        "storageos" => rt::shape::check(&SHAPE_21, child, trail),
+                        "flexVolume" => rt::shape::check(&SHAPE_22, child, trail),
+                        "downwardAPI" => rt::shape::check(&SHAPE_23, child, trail),
+                        "vsphereVolume" => rt::shape::check(&SHAPE_24, child, trail),
+                        "portworxVolume" => rt::shape::check(&SHAPE_25, child, trail),
+                        "gcePersistentDisk" => rt::shape::check(&SHAPE_26, child, trail),
+                        "awsElasticBlockStore" => {
+                            rt::shape::check(&SHAPE_27, child, trail)
+                        }
+                        "photonPersistentDisk" => {
+                            rt::shape::check(&SHAPE_28, child, trail)
+                        }
+                        "persistentVolumeClaim" => {
+                            rt::shape::check(&SHAPE_29, child, trail)
+                        }
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -26677,26 +26811,26 @@ mod __crd_volume_device {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for VolumeDevice {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "name" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "devicePath" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -26789,42 +26923,42 @@ mod __crd_volume_mount {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "name" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "subPath" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "readOnly" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "mountPath" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "subPathExpr" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "bindMountOptions" => rt::shape::is_valid(&SHAPE_0, child),
+                        "bindMountOptions" => rt::shape::check(&SHAPE_0, child, trail),
                         "mountPropagation" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "recursiveReadOnly" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -27034,24 +27168,24 @@ mod __crd_volume_projection {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "secret" => rt::shape::is_valid(&SHAPE_0, child),
-                        "configMap" => rt::shape::is_valid(&SHAPE_1, child),
-                        "downwardAPI" => rt::shape::is_valid(&SHAPE_2, child),
-                        "podCertificate" => rt::shape::is_valid(&SHAPE_3, child),
-                        "clusterTrustBundle" => rt::shape::is_valid(&SHAPE_4, child),
-                        "serviceAccountToken" => rt::shape::is_valid(&SHAPE_5, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "secret" => rt::shape::check(&SHAPE_0, child, trail),
+                        "configMap" => rt::shape::check(&SHAPE_1, child, trail),
+                        "downwardAPI" => rt::shape::check(&SHAPE_2, child, trail),
+                        "podCertificate" => rt::shape::check(&SHAPE_3, child, trail),
+                        "clusterTrustBundle" => rt::shape::check(&SHAPE_4, child, trail),
+                        "serviceAccountToken" => rt::shape::check(&SHAPE_5, child, trail),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -27480,20 +27614,20 @@ mod __crd_volume_resource_requirements {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "limits" => rt::shape::is_valid(&SHAPE_3, child),
-                        "requests" => rt::shape::is_valid(&SHAPE_3, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "limits" => rt::shape::check(&SHAPE_3, child, trail),
+                        "requests" => rt::shape::check(&SHAPE_3, child, trail),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -27593,29 +27727,31 @@ mod __crd_vsphere_virtual_disk_volume_source {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for VsphereVirtualDiskVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "fsType" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
+                        "fsType" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
                         "volumePath" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "storagePolicyID" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "storagePolicyName" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -27726,26 +27862,26 @@ mod __crd_weighted_pod_affinity_term {
                 has_lists: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "weight" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                         }
                         "podAffinityTerm" => {
                             seen += 1;
-                            rt::shape::is_valid(&SHAPE_0, child)
+                            rt::shape::check(&SHAPE_0, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -27930,30 +28066,30 @@ mod __crd_windows_security_context_options {
     #[automatically_derived]
     impl rt::schema::ObjectSchema for WindowsSecurityContextOptions {
         fn shape() -> &'static rt::shape::Shape {
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "hostProcess" => {
-                            rt::shape::is_valid(&rt::shape::Shape::BOOLEAN, child)
+                            rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "runAsUserName" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "gmsaCredentialSpec" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "gmsaCredentialSpecName" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)

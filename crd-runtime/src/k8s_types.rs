@@ -89,39 +89,39 @@ mod __crd_condition {
                 node: &NODE_12,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "type" => {
                             seen += 1;
-                            rt::shape::is_valid(&SHAPE_2, child)
+                            rt::shape::check(&SHAPE_2, child, trail)
                         }
                         "reason" => {
                             seen += 1;
-                            rt::shape::is_valid(&SHAPE_5, child)
+                            rt::shape::check(&SHAPE_5, child, trail)
                         }
                         "status" => {
                             seen += 1;
-                            rt::shape::is_valid(&SHAPE_7, child)
+                            rt::shape::check(&SHAPE_7, child, trail)
                         }
                         "message" => {
                             seen += 1;
-                            rt::shape::is_valid(&SHAPE_9, child)
+                            rt::shape::check(&SHAPE_9, child, trail)
                         }
                         "lastTransitionTime" => {
                             seen += 1;
-                            rt::shape::is_valid(&SHAPE_11, child)
+                            rt::shape::check(&SHAPE_11, child, trail)
                         }
-                        "observedGeneration" => rt::shape::is_valid(&SHAPE_13, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "observedGeneration" => rt::shape::check(&SHAPE_13, child, trail),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -287,20 +287,20 @@ mod __crd_label_selector {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "matchLabels" => rt::shape::is_valid(&SHAPE_0, child),
-                        "matchExpressions" => rt::shape::is_valid(&SHAPE_2, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "matchLabels" => rt::shape::check(&SHAPE_0, child, trail),
+                        "matchExpressions" => rt::shape::check(&SHAPE_2, child, trail),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -541,27 +541,27 @@ mod __crd_label_selector_requirement {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let mut seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
                         "key" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "values" => rt::shape::is_valid(&SHAPE_0, child),
+                        "values" => rt::shape::check(&SHAPE_0, child, trail),
                         "operator" => {
                             seen += 1;
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)
@@ -679,25 +679,27 @@ mod __crd_embedded_object_meta {
                 bare_node: true,
                 ..rt::shape::Shape::EMPTY
             };
-            fn is_valid(value: &rt::Value) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value) {
+            fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                let map = match rt::shape::object_start(&ROOT, value, trail) {
                     Ok(map) => map,
                     Err(valid) => return valid,
                 };
                 let seen = 0;
-                for (key, child) in map {
+                for (i, (key, child)) in map.iter().enumerate() {
                     let ok = match key.as_str() {
-                        "name" => rt::shape::is_valid(&rt::shape::Shape::STRING, child),
-                        "labels" => rt::shape::is_valid(&SHAPE_0, child),
-                        "namespace" => {
-                            rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                        "name" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "finalizers" => rt::shape::is_valid(&SHAPE_1, child),
-                        "annotations" => rt::shape::is_valid(&SHAPE_0, child),
-                        _ => rt::shape::other_key_ok(&ROOT, child),
+                        "labels" => rt::shape::check(&SHAPE_0, child, trail),
+                        "namespace" => {
+                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                        }
+                        "finalizers" => rt::shape::check(&SHAPE_1, child, trail),
+                        "annotations" => rt::shape::check(&SHAPE_0, child, trail),
+                        _ => rt::shape::other_key_ok(&ROOT, child, trail),
                     };
                     if !ok {
-                        return false;
+                        return trail.failed_at(i);
                     }
                 }
                 rt::shape::required_ok(&ROOT, map, seen)

@@ -17,6 +17,7 @@ use crate::errors::{ErrorList, FieldError, Path};
 use crate::gofmt;
 use crate::regex::Pattern;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 /// kube-openapi error codes (`errors/schema.go`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,52 +40,258 @@ pub enum Code {
     MultipleOfMustBePositive,
 }
 
-/// One kube-openapi error, before it becomes a field error.
+/// One kube-openapi error, before it becomes a field error: what failed, where and
+/// with which value, and the schema's values the message names. The message is
+/// written only when asked for ([`SchemaError::message`]): an invalid object's
+/// errors are often counted, compared and dropped before any is printed. `'a` is
+/// the schema's lifetime (`'static` for generated code).
 #[derive(Clone, Debug, PartialEq)]
-pub enum SchemaError {
-    /// `*errors.Validation`: a code, the kube-openapi path (`name`), the bad value.
-    Validation {
-        code: Code,
-        name: String,
-        value: Option<Value>,
-        /// The limit for `maxLength`, `maxItems`, `maxProperties`.
-        valid: Option<i64>,
-        /// The allowed values, for `enum`.
-        values: Vec<Value>,
-        message: String,
+pub struct SchemaError<'a> {
+    /// The kube-openapi path of the value (`name`): dotted, `""` at the root.
+    name: String,
+    /// The bad value, as the field error shows it.
+    value: Option<Value>,
+    kind: Kind<'a>,
+}
+
+/// What a [`SchemaError`] says, with what its message needs.
+#[derive(Clone, Debug, PartialEq)]
+enum Kind<'a> {
+    /// Not of the `expected` type or format (the value is what it is instead).
+    InvalidType {
+        expected: Cow<'a, str>,
     },
+    TooLong {
+        max: i64,
+    },
+    TooShort {
+        min: i64,
+    },
+    /// The pattern's source; `invalid` when it does not compile (then nothing
+    /// matches).
+    Pattern {
+        source: Cow<'a, str>,
+        invalid: Option<String>,
+    },
+    MultipleOf {
+        factor: Number,
+    },
+    MultipleOfMustBePositive {
+        factor: Number,
+    },
+    /// `maximum` (`is_max`) or `minimum`.
+    Bound {
+        is_max: bool,
+        exclusive: bool,
+        bound: Number,
+    },
+    MinItems {
+        min: i64,
+    },
+    MaxItems {
+        max: i64,
+    },
+    Unique,
+    Enum {
+        values: EnumValues<'a>,
+    },
+    MinProperties {
+        min: i64,
+    },
+    MaxProperties {
+        max: i64,
+    },
+    /// Not allowed by `additionalProperties: false` (the value is the key).
+    Unallowed,
+    /// The name is the missing property's path.
+    Required,
     /// Any other error (composite `anyOf`/`oneOf`/`allOf`/`not` messages, range
-    /// checks); the API server reports it at the root as an invalid empty string.
+    /// checks), written when it is made; the API server reports it at the root as an
+    /// invalid empty string.
     Plain(String),
 }
 
-impl SchemaError {
-    pub fn message(&self) -> &str {
+/// The allowed values an enum error names: the schema's, or a copy.
+#[derive(Clone, Debug, PartialEq)]
+enum EnumValues<'a> {
+    Lits(&'a [Lit<'a>]),
+    Values(Vec<Value>),
+}
+
+impl EnumValues<'_> {
+    /// Each value as the message and the field error show it: strings as they
+    /// are, other values through `show`.
+    fn shown(&self, show: fn(&Value) -> String) -> Vec<String> {
+        let one = |v: Value| match v {
+            Value::String(s) => s,
+            other => show(&other),
+        };
         match self {
-            SchemaError::Validation { message, .. } | SchemaError::Plain(message) => message,
+            EnumValues::Lits(lits) => lits.iter().map(|l| one(l.to_value())).collect(),
+            EnumValues::Values(values) => values.iter().cloned().map(one).collect(),
+        }
+    }
+}
+
+/// A number as a message prints it: an int64 in decimal, a float64 as Go's `%v`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Number {
+    Int(i64),
+    Float(f64),
+}
+
+impl std::fmt::Display for Number {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Number::Int(i) => write!(f, "{i}"),
+            Number::Float(x) => f.write_str(&gofmt::float_v(*x)),
+        }
+    }
+}
+
+impl<'a> SchemaError<'a> {
+    fn new(kind: Kind<'a>, path: &Path, value: Option<Value>) -> Self {
+        SchemaError {
+            name: path.to_openapi_string(),
+            value,
+            kind,
         }
     }
 
-    fn validation(code: Code, name: &str, value: Option<Value>, message: String) -> Self {
-        SchemaError::Validation {
-            code,
-            name: name.to_string(),
-            value,
-            valid: None,
-            values: Vec::new(),
-            message,
+    fn plain(message: String) -> Self {
+        SchemaError {
+            name: String::new(),
+            value: None,
+            kind: Kind::Plain(message),
+        }
+    }
+
+    /// The same error, owning what it borrowed from the schema.
+    pub fn into_owned(self) -> SchemaError<'static> {
+        let kind = match self.kind {
+            Kind::InvalidType { expected } => Kind::InvalidType {
+                expected: Cow::Owned(expected.into_owned()),
+            },
+            Kind::Pattern { source, invalid } => Kind::Pattern {
+                source: Cow::Owned(source.into_owned()),
+                invalid,
+            },
+            Kind::Enum { values } => Kind::Enum {
+                values: EnumValues::Values(match values {
+                    EnumValues::Lits(lits) => lits.iter().map(|l| l.to_value()).collect(),
+                    EnumValues::Values(values) => values,
+                }),
+            },
+            Kind::TooLong { max } => Kind::TooLong { max },
+            Kind::TooShort { min } => Kind::TooShort { min },
+            Kind::MultipleOf { factor } => Kind::MultipleOf { factor },
+            Kind::MultipleOfMustBePositive { factor } => Kind::MultipleOfMustBePositive { factor },
+            Kind::Bound {
+                is_max,
+                exclusive,
+                bound,
+            } => Kind::Bound {
+                is_max,
+                exclusive,
+                bound,
+            },
+            Kind::MinItems { min } => Kind::MinItems { min },
+            Kind::MaxItems { max } => Kind::MaxItems { max },
+            Kind::Unique => Kind::Unique,
+            Kind::MinProperties { min } => Kind::MinProperties { min },
+            Kind::MaxProperties { max } => Kind::MaxProperties { max },
+            Kind::Unallowed => Kind::Unallowed,
+            Kind::Required => Kind::Required,
+            Kind::Plain(message) => Kind::Plain(message),
+        };
+        SchemaError {
+            name: self.name,
+            value: self.value,
+            kind,
+        }
+    }
+
+    /// kube-openapi's error code (none for a composite or range message).
+    pub fn code(&self) -> Option<Code> {
+        Some(match self.kind {
+            Kind::InvalidType { .. } => Code::InvalidType,
+            Kind::TooLong { .. } => Code::TooLong,
+            Kind::TooShort { .. } => Code::TooShort,
+            Kind::Pattern { .. } => Code::Pattern,
+            Kind::MultipleOf { .. } => Code::MultipleOf,
+            Kind::MultipleOfMustBePositive { .. } => Code::MultipleOfMustBePositive,
+            Kind::Bound { is_max: true, .. } => Code::Max,
+            Kind::Bound { is_max: false, .. } => Code::Min,
+            Kind::MinItems { .. } => Code::MinItems,
+            Kind::MaxItems { .. } => Code::MaxItems,
+            Kind::Unique => Code::Unique,
+            Kind::Enum { .. } => Code::Enum,
+            Kind::MinProperties { .. } => Code::TooFewProperties,
+            Kind::MaxProperties { .. } => Code::TooManyProperties,
+            Kind::Unallowed => Code::UnallowedProperty,
+            Kind::Required => Code::Required,
+            Kind::Plain(_) => return None,
+        })
+    }
+
+    /// The message, as kube-openapi writes it.
+    pub fn message(&self) -> String {
+        let name = &self.name;
+        let value_str = || match &self.value {
+            Some(Value::String(s)) => s.as_str(),
+            _ => "",
+        };
+        match &self.kind {
+            Kind::InvalidType { expected } => {
+                format!(
+                    "{name} in body must be of type {expected}: {}",
+                    gofmt::quote(value_str())
+                )
+            }
+            Kind::TooLong { max } => format!("{name} in body should be at most {max} chars long"),
+            Kind::TooShort { min } => format!("{name} in body should be at least {min} chars long"),
+            Kind::Pattern { source, invalid } => match invalid {
+                Some(e) => format!("{name} in body should match '{source}, but pattern is invalid: {e}'"),
+                None => format!("{name} in body should match '{source}'"),
+            },
+            Kind::MultipleOf { factor } => format!("{name} in body should be a multiple of {factor}"),
+            Kind::MultipleOfMustBePositive { factor } => {
+                format!("factor MultipleOf declared for {name} must be positive: {factor}")
+            }
+            Kind::Bound {
+                is_max,
+                exclusive,
+                bound,
+            } => match (is_max, exclusive) {
+                (true, false) => format!("{name} in body should be less than or equal to {bound}"),
+                (true, true) => format!("{name} in body should be less than {bound}"),
+                (false, false) => format!("{name} in body should be greater than or equal to {bound}"),
+                (false, true) => format!("{name} in body should be greater than {bound}"),
+            },
+            Kind::MinItems { min } => format!("{name} in body should have at least {min} items"),
+            Kind::MaxItems { max } => format!("{name} in body should have at most {max} items"),
+            Kind::Unique => format!("{name} in body shouldn't contain duplicates"),
+            Kind::Enum { values } => format!(
+                "{name} in body should be one of [{}]",
+                values.shown(go_print_v).join(" ")
+            ),
+            Kind::MinProperties { min } => format!("{name} in body should have at least {min} properties"),
+            Kind::MaxProperties { max } => format!("{name} in body should have at most {max} properties"),
+            Kind::Unallowed => format!("{name}.{} in body is a forbidden property", value_str()),
+            Kind::Required => format!("{name} in body is required"),
+            Kind::Plain(message) => message.clone(),
         }
     }
 }
 
 /// kube-openapi's `Result`: errors without repeated messages, and a match count.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Res {
-    pub errors: Vec<SchemaError>,
+pub struct Res<'a> {
+    pub errors: Vec<SchemaError<'a>>,
     pub match_count: u32,
 }
 
-impl Res {
+impl<'a> Res<'a> {
     #[inline]
     pub fn is_valid(&self) -> bool {
         self.errors.is_empty()
@@ -95,16 +302,18 @@ impl Res {
         self.match_count += 1;
     }
 
-    /// `AddErrors`: an error whose message is already present is dropped.
-    pub fn add(&mut self, e: SchemaError) {
-        if !self.errors.iter().any(|x| x.message() == e.message()) {
+    /// `AddErrors`: an error whose message is already present is dropped. Two
+    /// errors have the same message exactly when they say the same thing about the
+    /// same path and value, so they are compared without writing either.
+    pub fn add(&mut self, e: SchemaError<'a>) {
+        if !self.errors.contains(&e) {
             self.errors.push(e);
         }
     }
 
     /// `Merge`.
     #[inline]
-    pub fn merge(&mut self, other: Res) {
+    pub fn merge(&mut self, other: Res<'a>) {
         if self.errors.is_empty() {
             self.errors = other.errors;
         } else {
@@ -113,6 +322,14 @@ impl Res {
             }
         }
         self.match_count += other.match_count;
+    }
+
+    /// The same result, owning what its errors borrowed from the schema.
+    pub fn into_owned(self) -> Res<'static> {
+        Res {
+            errors: self.errors.into_iter().map(SchemaError::into_owned).collect(),
+            match_count: self.match_count,
+        }
     }
 
     /// The API server's conversion into field errors (`kubeOpenAPIResultToFieldErrors`
@@ -125,43 +342,28 @@ impl Res {
 }
 
 fn to_field_error(e: SchemaError) -> FieldError {
-    let (code, name, value, valid, values, message) = match e {
-        SchemaError::Plain(message) => {
-            return FieldError::invalid("<nil>", Value::String(String::new()), message);
-        }
-        SchemaError::Validation {
-            code,
-            name,
-            value,
-            valid,
-            values,
-            message,
-        } => (code, name, value, valid, values, message),
-    };
+    let message = e.message();
+    let SchemaError { name, value, kind } = e;
+    if let Kind::Plain(_) = kind {
+        return FieldError::invalid("<nil>", Value::String(String::new()), message);
+    }
     let field = if name.is_empty() || name == "." {
         "<nil>".to_string()
     } else {
         name.strip_prefix('.').unwrap_or(&name).to_string()
     };
     let value_or_empty = || value.clone().unwrap_or(Value::String(String::new()));
-    match code {
-        Code::Required => FieldError::required(field, ""),
-        Code::Enum => {
-            let allowed: Vec<String> = values
-                .iter()
-                .map(|v| match v {
-                    Value::String(s) => s.clone(),
-                    other => gofmt::json(other),
-                })
-                .collect();
-            FieldError::not_supported(field, value.unwrap_or(Value::Null), &allowed)
+    match kind {
+        Kind::Required => FieldError::required(field, ""),
+        Kind::Enum { values } => {
+            FieldError::not_supported(field, value.unwrap_or(Value::Null), &values.shown(gofmt::json))
         }
-        Code::TooLong => FieldError::too_long(field, valid.unwrap_or(-1)),
-        Code::MaxItems | Code::TooManyProperties => {
+        Kind::TooLong { max } => FieldError::too_long(field, max),
+        Kind::MaxItems { max: limit } | Kind::MaxProperties { max: limit } => {
             let actual = value.as_ref().and_then(Value::as_i64).unwrap_or(-1);
-            FieldError::too_many(field, actual, valid.unwrap_or(-1))
+            FieldError::too_many(field, actual, limit)
         }
-        Code::InvalidType => FieldError::type_invalid(field, value_or_empty(), message),
+        Kind::InvalidType { .. } => FieldError::type_invalid(field, value_or_empty(), message),
         _ => FieldError::invalid(field, value_or_empty(), message),
     }
 }
@@ -438,7 +640,7 @@ pub fn supported_format(format: &str, types: Types) -> bool {
 
 /// Validates a node without child schemas, completely (`SchemaValidator.Validate`),
 /// merging the node's result into `parent`.
-pub fn validate_leaf(v: &Value, node: &Node, path: &Path, parent: &mut Res) {
+pub fn validate_leaf<'n>(v: &Value, node: &Node<'n>, path: &Path, parent: &mut Res<'n>) {
     parent.merge(leaf(v, path, node));
 }
 
@@ -447,14 +649,14 @@ pub fn validate_leaf(v: &Value, node: &Node, path: &Path, parent: &mut Res) {
 /// object value (additionalProperties, properties, required). Returns the node's
 /// result; the caller merges it (with ratcheting where it applies).
 #[inline]
-pub fn node(
+pub fn node<'n>(
     v: &Value,
     path: &Path,
-    node: &Node,
-    junctors: Option<&Junctors>,
-    items: &mut dyn FnMut(&[Value], &mut Res),
-    object: &mut dyn FnMut(&Map<String, Value>, &mut Res),
-) -> Res {
+    node: &Node<'n>,
+    junctors: Option<&Junctors<'_, 'n>>,
+    items: &mut dyn FnMut(&[Value], &mut Res<'n>),
+    object: &mut dyn FnMut(&Map<String, Value>, &mut Res<'n>),
+) -> Res<'n> {
     let mut r = Res::default();
     if null_step(v, node, path, &mut r) {
         return r;
@@ -561,20 +763,20 @@ fn object_ok(map: &Map<String, Value>, n: &Node) -> bool {
 
 /// A node without child schemas, as its own result.
 #[inline]
-pub fn leaf(v: &Value, path: &Path, n: &Node) -> Res {
+pub fn leaf<'n>(v: &Value, path: &Path, n: &Node<'n>) -> Res<'n> {
     node(v, path, n, None, &mut |_, _| {}, &mut |_, _| {})
 }
 
 /// For a `null` value only the type and enum validators run. Returns whether `v` was
 /// null (and so the node is done).
 #[inline]
-pub fn null_step(v: &Value, node: &Node, path: &Path, r: &mut Res) -> bool {
+pub fn null_step<'n>(v: &Value, node: &Node<'n>, path: &Path, r: &mut Res<'n>) -> bool {
     if !v.is_null() {
         return false;
     }
     // The type validator runs on null whatever the schema's type.
     if !node.types.is_empty() && !node.nullable {
-        r.add(invalid_type(path, node.types.joined(), Value::String("null".into())));
+        r.add(invalid_type(path, node.types.joined(), "null"));
     } else {
         r.inc();
     }
@@ -589,18 +791,15 @@ pub fn no_junctors_step(r: &mut Res) {
     r.match_count += 2;
 }
 
-fn invalid_type(path: &Path, type_name: &str, value: Value) -> SchemaError {
-    let name = path.to_openapi_string();
-    let message = match &value {
-        Value::String(s) => format!("{name} in body must be of type {type_name}: {}", gofmt::quote(s)),
-        _ => format!("{name} in body must be of type {type_name}"),
-    };
-    SchemaError::validation(Code::InvalidType, &name, Some(value), message)
+/// Not of the `expected` type or format: `found` is what the value is instead.
+fn invalid_type<'n>(path: &Path, expected: &'n str, found: &str) -> SchemaError<'n> {
+    let expected = Cow::Borrowed(expected);
+    SchemaError::new(Kind::InvalidType { expected }, path, Some(Value::String(found.into())))
 }
 
 /// The type validator, counted as kube-openapi counts it (a non-null value).
 #[inline]
-pub fn type_step(v: &Value, node: &Node, path: &Path, r: &mut Res) {
+pub fn type_step<'n>(v: &Value, node: &Node<'n>, path: &Path, r: &mut Res<'n>) {
     if node.types.is_empty() && node.format.is_empty() {
         return;
     }
@@ -613,8 +812,8 @@ pub fn type_step(v: &Value, node: &Node, path: &Path, r: &mut Res) {
 
 /// The type validator's error, when there is one.
 #[inline(always)]
-fn type_error(gv: GoValue, node: &Node, path: &Path) -> Option<SchemaError> {
-    type_mismatch(gv, node).map(|(expected, found)| invalid_type(path, expected, Value::String(found.into())))
+fn type_error<'n>(gv: GoValue, node: &Node<'n>, path: &Path) -> Option<SchemaError<'n>> {
+    type_mismatch(gv, node).map(|(expected, found)| invalid_type(path, expected, found))
 }
 
 /// What the type validator finds wrong, as (the expected type or format, what the
@@ -681,7 +880,7 @@ fn go_round(f: f64) -> f64 {
 
 /// The string, format and number validators, for the kinds they apply to.
 #[inline]
-pub fn value_steps(v: &Value, node: &Node, path: &Path, r: &mut Res) {
+pub fn value_steps<'n>(v: &Value, node: &Node<'n>, path: &Path, r: &mut Res<'n>) {
     match GoValue::of(v) {
         GoValue::String(s) => {
             if let Some(e) = string_error(s, node, path) {
@@ -690,7 +889,7 @@ pub fn value_steps(v: &Value, node: &Node, path: &Path, r: &mut Res) {
             r.inc();
             if !node.format.is_empty() && crate::formats::is_known(node.format) {
                 if !crate::formats::check(node.format, s) {
-                    r.add(invalid_type(path, node.format, Value::String(s.to_string())));
+                    r.add(invalid_type(path, node.format, s));
                 }
                 r.inc();
             }
@@ -705,10 +904,9 @@ pub fn value_steps(v: &Value, node: &Node, path: &Path, r: &mut Res) {
 
 /// `maxLength`, `minLength`, `pattern`: the first failure only.
 #[inline(always)]
-fn string_error(s: &str, node: &Node, path: &Path) -> Option<SchemaError> {
+fn string_error<'n>(s: &str, node: &Node<'n>, path: &Path) -> Option<SchemaError<'n>> {
     let len = || s.chars().count() as i64;
-    let name = || path.to_openapi_string();
-    let value = || Some(Value::String(s.to_string()));
+    let error = |kind| Some(SchemaError::new(kind, path, Some(Value::String(s.to_string()))));
     // A character is one to four bytes: the byte length mostly decides without
     // counting characters.
     let bytes = s.len() as i64;
@@ -716,43 +914,22 @@ fn string_error(s: &str, node: &Node, path: &Path) -> Option<SchemaError> {
         && bytes > max
         && len() > max
     {
-        let n = name();
-        let mut e = SchemaError::validation(
-            Code::TooLong,
-            &n,
-            value(),
-            format!("{n} in body should be at most {max} chars long"),
-        );
-        if let SchemaError::Validation { valid, .. } = &mut e {
-            *valid = Some(max);
-        }
-        return Some(e);
+        return error(Kind::TooLong { max });
     }
     if let Some(min) = node.min_length
         && bytes < min.saturating_mul(4)
         && len() < min
     {
-        let n = name();
-        return Some(SchemaError::validation(
-            Code::TooShort,
-            &n,
-            value(),
-            format!("{n} in body should be at least {min} chars long"),
-        ));
+        return error(Kind::TooShort { min });
     }
-    if let Some(p) = node.pattern {
-        let shown = match p.is_match(s) {
+    if let Some(pattern) = node.pattern {
+        let invalid = match pattern.is_match(s) {
             Ok(true) => return None,
-            Ok(false) => p.source().to_string(),
-            Err(e) => format!("{}, but pattern is invalid: {e}", p.source()),
+            Ok(false) => None,
+            Err(e) => Some(e.to_string()),
         };
-        let n = name();
-        return Some(SchemaError::validation(
-            Code::Pattern,
-            &n,
-            value(),
-            format!("{n} in body should match '{shown}'"),
-        ));
+        let source = Cow::Borrowed(pattern.source());
+        return error(Kind::Pattern { source, invalid });
     }
     None
 }
@@ -760,7 +937,7 @@ fn string_error(s: &str, node: &Node, path: &Path) -> Option<SchemaError> {
 /// `numberValidator.Validate`: the format range check, then multipleOf, minimum,
 /// maximum (merged in that order, kube-openapi's), each bound first range-checked
 /// against the format.
-fn number_step(gv: GoValue, node: &Node, path: &Path, r: &mut Res) {
+fn number_step<'n>(gv: GoValue, node: &Node<'n>, path: &Path, r: &mut Res<'n>) {
     let range = number_type_and_format(node);
     let mut res = Res::default();
     if let Some(e) = range_error(RangeInput::Value(gv), range, "Checked", path) {
@@ -888,7 +1065,7 @@ struct Range<'a> {
 /// numerically here with the same outcome: the `'f'` text of a float parses as an
 /// integer exactly when the float is integral and in range.
 #[inline]
-fn range_error(input: RangeInput, range: Range, prefix: &str, path: &Path) -> Option<SchemaError> {
+fn range_error<'n>(input: RangeInput, range: Range, prefix: &str, path: &Path) -> Option<SchemaError<'n>> {
     let ok = match input {
         RangeInput::Value(GoValue::Int(i)) => range.kind != RangeKind::Int32 || i32::try_from(i).is_ok(),
         RangeInput::Value(gv) => float_in_range(gv.as_f64(), range.kind),
@@ -902,9 +1079,9 @@ fn range_error(input: RangeInput, range: Range, prefix: &str, path: &Path) -> Op
 }
 
 #[cold]
-fn out_of_range(range: Range, prefix: &str, path: &Path) -> SchemaError {
+fn out_of_range<'n>(range: Range, prefix: &str, path: &Path) -> SchemaError<'n> {
     let (type_name, format, p) = (range.type_name, range.format, path.to_openapi_string());
-    SchemaError::Plain(if format.is_empty() {
+    SchemaError::plain(if format.is_empty() {
         format!("{prefix} value must be of type {type_name} (default format) in {p}")
     } else {
         format!("{prefix} value must be of type {type_name} with format {format} in {p}")
@@ -925,25 +1102,13 @@ fn float_in_range(f: f64, kind: RangeKind) -> bool {
     }
 }
 
-fn bound_message(path: &Path, exceeded_max: bool, exclusive: bool, bound: &str) -> String {
-    let p = path.to_openapi_string();
-    match (exceeded_max, exclusive) {
-        (true, false) => format!("{p} in body should be less than or equal to {bound}"),
-        (true, true) => format!("{p} in body should be less than {bound}"),
-        (false, false) => format!("{p} in body should be greater than or equal to {bound}"),
-        (false, true) => format!("{p} in body should be greater than {bound}"),
-    }
-}
-
-fn bound_err(gv: GoValue, path: &Path, is_max: bool, exclusive: bool, bound: String) -> SchemaError {
-    let code = if is_max { Code::Max } else { Code::Min };
-    let name = path.to_openapi_string();
-    SchemaError::validation(
-        code,
-        &name,
-        Some(go_value_json(gv)),
-        bound_message(path, is_max, exclusive, &bound),
-    )
+fn bound_err<'n>(gv: GoValue, path: &Path, is_max: bool, exclusive: bool, bound: Number) -> SchemaError<'n> {
+    let kind = Kind::Bound {
+        is_max,
+        exclusive,
+        bound,
+    };
+    SchemaError::new(kind, path, Some(go_value_json(gv)))
 }
 
 fn go_value_json(gv: GoValue) -> Value {
@@ -957,36 +1122,36 @@ fn go_value_json(gv: GoValue) -> Value {
 }
 
 /// `Maximum`/`Minimum` on float64 data.
-fn bound_error(gv: GoValue, bound: f64, exclusive: bool, is_max: bool, path: &Path) -> Option<SchemaError> {
+fn bound_error<'n>(gv: GoValue, bound: f64, exclusive: bool, is_max: bool, path: &Path) -> Option<SchemaError<'n>> {
     let d = gv.as_f64();
     let fails = if is_max {
         (!exclusive && d > bound) || (exclusive && d >= bound)
     } else {
         (!exclusive && d < bound) || (exclusive && d <= bound)
     };
-    fails.then(|| bound_err(gv, path, is_max, exclusive, gofmt::float_v(bound)))
+    fails.then(|| bound_err(gv, path, is_max, exclusive, Number::Float(bound)))
 }
 
 /// `MaximumNativeType`: integers compare as int64 against `int64(max)`.
 #[inline]
-fn maximum_native(gv: GoValue, max: f64, exclusive: bool, path: &Path) -> Option<SchemaError> {
+fn maximum_native<'n>(gv: GoValue, max: f64, exclusive: bool, path: &Path) -> Option<SchemaError<'n>> {
     match gv {
         GoValue::Int(d) => {
             let m = go_f64_to_i64(max);
             let fails = (!exclusive && d > m) || (exclusive && d >= m);
-            fails.then(|| bound_err(gv, path, true, exclusive, m.to_string()))
+            fails.then(|| bound_err(gv, path, true, exclusive, Number::Int(m)))
         }
         _ => bound_error(gv, max, exclusive, true, path),
     }
 }
 
 #[inline]
-fn minimum_native(gv: GoValue, min: f64, exclusive: bool, path: &Path) -> Option<SchemaError> {
+fn minimum_native<'n>(gv: GoValue, min: f64, exclusive: bool, path: &Path) -> Option<SchemaError<'n>> {
     match gv {
         GoValue::Int(d) => {
             let m = go_f64_to_i64(min);
             let fails = (!exclusive && d < m) || (exclusive && d <= m);
-            fails.then(|| bound_err(gv, path, false, exclusive, m.to_string()))
+            fails.then(|| bound_err(gv, path, false, exclusive, Number::Int(m)))
         }
         _ => bound_error(gv, min, exclusive, false, path),
     }
@@ -997,80 +1162,56 @@ fn go_f64_to_i64(f: f64) -> i64 {
     f as i64
 }
 
-fn not_multiple(gv: GoValue, factor: String, path: &Path) -> SchemaError {
-    let name = path.to_openapi_string();
-    let message = format!("{name} in body should be a multiple of {factor}");
-    SchemaError::validation(Code::MultipleOf, &name, Some(go_value_json(gv)), message)
+fn not_multiple<'n>(gv: GoValue, factor: Number, path: &Path) -> SchemaError<'n> {
+    SchemaError::new(Kind::MultipleOf { factor }, path, Some(go_value_json(gv)))
 }
 
-fn multiple_of_must_be_positive(path: &Path, factor: String, value: Value) -> SchemaError {
-    let name = path.to_openapi_string();
-    let message = format!("factor MultipleOf declared for {name} must be positive: {factor}");
+fn multiple_of_must_be_positive<'n>(path: &Path, factor: Number) -> SchemaError<'n> {
     // Go's error carries the factor as its value (int64 or float64).
-    SchemaError::validation(Code::MultipleOfMustBePositive, &name, Some(value), message)
+    let value = match factor {
+        Number::Int(f) => Value::from(f),
+        Number::Float(f) => go_value_json(GoValue::Float(f)),
+    };
+    SchemaError::new(Kind::MultipleOfMustBePositive { factor }, path, Some(value))
 }
 
 /// `MultipleOfNativeType`.
-fn multiple_of_native(gv: GoValue, factor: f64, path: &Path) -> Option<SchemaError> {
+fn multiple_of_native<'n>(gv: GoValue, factor: f64, path: &Path) -> Option<SchemaError<'n>> {
     match gv {
         GoValue::Int(d) => {
             let f = go_f64_to_i64(factor);
             if f <= 0 {
-                return Some(multiple_of_must_be_positive(path, f.to_string(), Value::from(f)));
+                return Some(multiple_of_must_be_positive(path, Number::Int(f)));
             }
             let m = d.wrapping_div(f);
-            (m.wrapping_mul(f) != d).then(|| not_multiple(gv, f.to_string(), path))
+            (m.wrapping_mul(f) != d).then(|| not_multiple(gv, Number::Int(f), path))
         }
         _ => multiple_of_float(gv.as_f64(), factor, gv, path),
     }
 }
 
 /// `MultipleOf` on float64 data.
-fn multiple_of_float(d: f64, factor: f64, gv: GoValue, path: &Path) -> Option<SchemaError> {
+fn multiple_of_float<'n>(d: f64, factor: f64, gv: GoValue, path: &Path) -> Option<SchemaError<'n>> {
     if factor <= 0.0 {
-        return Some(multiple_of_must_be_positive(
-            path,
-            gofmt::float_v(factor),
-            go_value_json(GoValue::Float(factor)),
-        ));
+        return Some(multiple_of_must_be_positive(path, Number::Float(factor)));
     }
     let mult = if factor < 1.0 { 1.0 / factor * d } else { d / factor };
-    (!is_float64_a_json_integer(mult)).then(|| not_multiple(gv, gofmt::float_v(factor), path))
+    (!is_float64_a_json_integer(mult)).then(|| not_multiple(gv, Number::Float(factor), path))
 }
 
 /// `minItems`, `maxItems`, `uniqueItems` of the array validator (after its items).
 #[inline]
-pub fn slice_sizes(items: &[Value], node: &Node, path: &Path, s: &mut Res) {
+pub fn slice_sizes<'n>(items: &[Value], node: &Node<'n>, path: &Path, s: &mut Res<'n>) {
     let size = items.len() as i64;
     if let Some(min) = node.min_items
         && size < min
     {
-        let name = path.to_openapi_string();
-        let mut e = SchemaError::validation(
-            Code::MinItems,
-            &name,
-            Some(Value::from(size)),
-            format!("{name} in body should have at least {min} items"),
-        );
-        if let SchemaError::Validation { valid, .. } = &mut e {
-            *valid = Some(min);
-        }
-        s.add(e);
+        s.add(SchemaError::new(Kind::MinItems { min }, path, Some(Value::from(size))));
     }
     if let Some(max) = node.max_items
         && size > max
     {
-        let name = path.to_openapi_string();
-        let mut e = SchemaError::validation(
-            Code::MaxItems,
-            &name,
-            Some(Value::from(size)),
-            format!("{name} in body should have at most {max} items"),
-        );
-        if let SchemaError::Validation { valid, .. } = &mut e {
-            *valid = Some(max);
-        }
-        s.add(e);
+        s.add(SchemaError::new(Kind::MaxItems { max }, path, Some(Value::from(size))));
     }
     if node.unique_items {
         let duplicate = items
@@ -1078,13 +1219,7 @@ pub fn slice_sizes(items: &[Value], node: &Node, path: &Path, s: &mut Res) {
             .enumerate()
             .any(|(i, a)| items[..i].iter().any(|b| go_deep_equal(a, b)));
         if duplicate {
-            let name = path.to_openapi_string();
-            s.add(SchemaError::validation(
-                Code::Unique,
-                &name,
-                None,
-                format!("{name} in body shouldn't contain duplicates"),
-            ));
+            s.add(SchemaError::new(Kind::Unique, path, None));
         }
     }
 }
@@ -1107,7 +1242,7 @@ pub fn go_deep_equal(a: &Value, b: &Value) -> bool {
 
 /// The enum validator (`basicCommonValidator`) as a step of a non-null node.
 #[inline]
-pub fn enum_step(v: &Value, node: &Node, path: &Path, r: &mut Res) {
+pub fn enum_step<'n>(v: &Value, node: &Node<'n>, path: &Path, r: &mut Res<'n>) {
     enum_check(v, node, path, r);
     r.inc();
 }
@@ -1115,30 +1250,12 @@ pub fn enum_step(v: &Value, node: &Node, path: &Path, r: &mut Res) {
 /// The enum check: a value matches an enum value when Go can convert it to that
 /// value's type and the results are deeply equal; `null` matches nothing.
 #[inline]
-fn enum_check(v: &Value, node: &Node, path: &Path, r: &mut Res) {
+fn enum_check<'n>(v: &Value, node: &Node<'n>, path: &Path, r: &mut Res<'n>) {
     if !enum_ok(v, node) {
-        let name = path.to_openapi_string();
-        let values: Vec<Value> = node.enum_values.iter().map(|e| e.to_value()).collect();
-        // Written in place: this runs for every enum error.
-        let mut message = format!("{name} in body should be one of [");
-        for (i, value) in values.iter().enumerate() {
-            if i > 0 {
-                message.push(' ');
-            }
-            match value {
-                Value::String(s) => message.push_str(s),
-                other => message.push_str(&go_print_v(other)),
-            }
-        }
-        message.push(']');
-        r.add(SchemaError::Validation {
-            code: Code::Enum,
-            name,
-            value: Some(v.clone()),
-            valid: None,
-            message,
-            values,
-        });
+        let kind = Kind::Enum {
+            values: EnumValues::Lits(node.enum_values),
+        };
+        r.add(SchemaError::new(kind, path, Some(v.clone())));
     }
 }
 
@@ -1177,50 +1294,31 @@ fn enum_matches(v: &Value, e: Lit) -> bool {
 
 /// `minProperties`, `maxProperties` of the object validator.
 #[inline]
-pub fn object_sizes(map: &Map<String, Value>, node: &Node, path: &Path, o: &mut Res) {
+pub fn object_sizes<'n>(map: &Map<String, Value>, node: &Node<'n>, path: &Path, o: &mut Res<'n>) {
     let n = map.len() as i64;
     if let Some(min) = node.min_properties
         && n < min
     {
-        let name = path.to_openapi_string();
-        let mut e = SchemaError::validation(
-            Code::TooFewProperties,
-            &name,
+        o.add(SchemaError::new(
+            Kind::MinProperties { min },
+            path,
             Some(Value::from(n)),
-            format!("{name} in body should have at least {min} properties"),
-        );
-        if let SchemaError::Validation { valid, .. } = &mut e {
-            *valid = Some(min);
-        }
-        o.add(e);
+        ));
     }
     if let Some(max) = node.max_properties
         && n > max
     {
-        let name = path.to_openapi_string();
-        let mut e = SchemaError::validation(
-            Code::TooManyProperties,
-            &name,
+        o.add(SchemaError::new(
+            Kind::MaxProperties { max },
+            path,
             Some(Value::from(n)),
-            format!("{name} in body should have at most {max} properties"),
-        );
-        if let SchemaError::Validation { valid, .. } = &mut e {
-            *valid = Some(max);
-        }
-        o.add(e);
+        ));
     }
 }
 
 /// `additionalProperties: false`: every key that is not a property is forbidden.
 pub fn forbidden_property(key: &str, path: &Path, o: &mut Res) {
-    let name = path.to_openapi_string();
-    let message = format!("{name}.{key} in body is a forbidden property");
-    o.add(SchemaError::validation(
-        Code::UnallowedProperty,
-        &name,
-        Some(Value::String(key.into())),
-        message,
-    ));
+    o.add(SchemaError::new(Kind::Unallowed, path, Some(Value::String(key.into()))));
 }
 
 /// `required`: each name missing from the object.
@@ -1229,34 +1327,35 @@ pub fn required(map: &Map<String, Value>, names: &[&str], path: &Path, o: &mut R
     for name in names {
         if !map.contains_key(*name) {
             // kube-openapi joins with a dot even at the root (".spec").
-            let full = format!("{}.{name}", path.to_openapi_string());
-            let message = format!("{full} in body is required");
-            o.add(SchemaError::validation(Code::Required, &full, None, message));
+            let mut e = SchemaError::new(Kind::Required, path, None);
+            e.name.push('.');
+            e.name.push_str(name);
+            o.add(e);
         }
     }
 }
 
 /// A branch of `anyOf`/`oneOf`/`allOf`/`not`: validates the value against one
 /// sub-schema, returning that sub-schema's result.
-pub type Branch<'a> = &'a dyn Fn(&Value, &Path, &mut Res);
+pub type Branch<'b, 'n> = &'b dyn Fn(&Value, &Path, &mut Res<'n>);
 
 /// The junctors of one node.
 #[derive(Default)]
-pub struct Junctors<'a> {
-    pub all_of: &'a [Branch<'a>],
-    pub any_of: &'a [Branch<'a>],
-    pub one_of: &'a [Branch<'a>],
-    pub not: Option<Branch<'a>>,
+pub struct Junctors<'b, 'n> {
+    pub all_of: &'b [Branch<'b, 'n>],
+    pub any_of: &'b [Branch<'b, 'n>],
+    pub one_of: &'b [Branch<'b, 'n>],
+    pub not: Option<Branch<'b, 'n>>,
 }
 
-fn run_branch(b: Branch, v: &Value, path: &Path) -> Res {
+fn run_branch<'n>(b: Branch<'_, 'n>, v: &Value, path: &Path) -> Res<'n> {
     let mut r = Res::default();
     b(v, path, &mut r);
     r
 }
 
 /// `schemaPropsValidator.Validate`: the junctor step of a node with junctors.
-pub fn junctor_step(v: &Value, j: &Junctors, path: &Path, r: &mut Res) {
+pub fn junctor_step<'n>(v: &Value, j: &Junctors<'_, 'n>, path: &Path, r: &mut Res<'n>) {
     let mut main = Res::default();
     let p = || path.to_openapi_string();
     if !j.any_of.is_empty() {
@@ -1276,7 +1375,7 @@ pub fn junctor_step(v: &Value, j: &Junctors, path: &Path, r: &mut Res) {
             }
         }
         if !succeeded {
-            main.add(SchemaError::Plain(format!(
+            main.add(SchemaError::plain(format!(
                 "{} must validate at least one schema (anyOf)",
                 gofmt::quote(&p())
             )));
@@ -1311,7 +1410,7 @@ pub fn junctor_step(v: &Value, j: &Junctors, path: &Path, r: &mut Res) {
             } else {
                 format!("Found {validated} valid alternatives")
             };
-            main.add(SchemaError::Plain(format!(
+            main.add(SchemaError::plain(format!(
                 "{} must validate one and only one schema (oneOf). {additional}",
                 gofmt::quote(&p())
             )));
@@ -1333,7 +1432,7 @@ pub fn junctor_step(v: &Value, j: &Junctors, path: &Path, r: &mut Res) {
         }
         if validated != j.all_of.len() {
             let additional = if validated == 0 { ". None validated" } else { "" };
-            main.add(SchemaError::Plain(format!(
+            main.add(SchemaError::plain(format!(
                 "{} must validate all the schemas (allOf){additional}",
                 gofmt::quote(&p())
             )));
@@ -1342,7 +1441,7 @@ pub fn junctor_step(v: &Value, j: &Junctors, path: &Path, r: &mut Res) {
     if let Some(not) = j.not
         && run_branch(not, v, path).is_valid()
     {
-        main.add(SchemaError::Plain(format!(
+        main.add(SchemaError::plain(format!(
             "{} must not validate the schema (not)",
             gofmt::quote(&p())
         )));

@@ -355,10 +355,7 @@ impl<T: CustomResource> ResourceSchema for Compiled<T> {
     }
 
     fn validate(&self, object: &Value, old: Option<&Value>, res: &mut Res) {
-        // A valid object has no errors to report, ratcheted or not.
-        if !T::is_valid(object) {
-            T::validate_value(object, old, &Path::Root, res);
-        }
+        T::validate_value(object, old, &Path::Root, res);
     }
 
     fn validate_status(&self, object: &Value, old: Option<&Value>, res: &mut Res) {
@@ -426,7 +423,12 @@ pub fn leaf_equal(value: &Value, old: &Value) -> bool {
 /// applies (the child's value equals its correlated old value), as kube-openapi's
 /// ratcheting validator turns them into warnings.
 #[inline]
-pub fn merge_ratcheted(parent: &mut Res, mut child: Res, old: Option<&Value>, equal: &dyn Fn(&Value) -> bool) {
+pub fn merge_ratcheted<'n>(
+    parent: &mut Res<'n>,
+    mut child: Res<'n>,
+    old: Option<&Value>,
+    equal: &dyn Fn(&Value) -> bool,
+) {
     if !child.is_valid() && old.is_some_and(equal) {
         child.errors.clear();
     }

@@ -34,10 +34,10 @@ pub struct Shape {
     pub of_type: Option<fn() -> &'static Shape>,
     /// The node's own value keywords (type, format, bounds, `enum`, ...).
     pub node: &'static Node<'static>,
-    /// A generated type's own node: its compiled [`is_valid`], which checks the
+    /// A generated type's own node: its compiled [`check`], which checks the
     /// object's properties with a `match` on the key instead of a lookup and takes
-    /// the same decisions as the walk over this data.
-    pub is_valid: Option<fn(&Value) -> bool>,
+    /// the same decisions (and records the same [`Trail`]) as the walk over this data.
+    pub is_valid: Option<fn(&Value, &mut Trail) -> bool>,
     /// Whether `node` has nothing but a `type` (one JSON type, no format): then a
     /// value of that type passes the node's own keywords without reading them.
     pub bare_node: bool,
@@ -494,37 +494,77 @@ pub fn validate_lists(shape: &'static Shape, value: &Value, path: &Path, errs: &
 /// OpenAPI validation of a generated type's node (`ObjectSchema::validate_value`):
 /// its result merged into `res`, with ratcheting against `old` (the correlated old
 /// value on update).
+///
+/// The fast [`check`] runs first: a valid value has no errors to report, ratcheted
+/// or not. On an invalid one, the walk starts from where the check failed (its
+/// [`Trail`]) and checks each remaining value once.
 pub fn validate(shape: &'static Shape, value: &Value, old: Option<&Value>, path: &Path, res: &mut Res) {
-    validate_in(Walk::SkipValid, shape, value, old, path, res)
+    let mut trail = Trail::new();
+    if check(shape, value, &mut trail) {
+        return;
+    }
+    validate_in(Walk::SkipValid, &trail.outermost_first(), shape, value, old, path, res)
 }
 
 /// How the error walk treats a subtree that [`is_valid`] passes.
 #[derive(Clone, Copy, PartialEq)]
 enum Walk {
-    /// Skip an object or a list that passes: it has no errors to report, ratcheted
-    /// or not, and the fast check is much cheaper than the walk. (A leaf is walked:
-    /// checking it first would only check it twice.)
+    /// Skip a value that passes: it has no errors to report, ratcheted or not, and
+    /// the fast check is much cheaper than the walk, which builds a result per node.
+    /// (A failing value is checked twice; most values pass.)
     SkipValid,
     /// Walk it: below a junctor branch, whose results are compared by how many
     /// checks they counted (`match_count`), which a skipped subtree would not add.
     Count,
 }
 
-/// [`validate`] of a child, skipped as `walk` says.
-fn validate_child(walk: Walk, shape: &'static Shape, value: &Value, old: Option<&Value>, path: &Path, res: &mut Res) {
-    let container = matches!(value, Value::Object(_) | Value::Array(_));
-    if walk == Walk::SkipValid && container && is_valid(shape, value) {
-        return;
+/// [`validate`] of the entry at position `i` of a node (an object's entry or a list's
+/// element), skipped as `walk` says. `trail` is where the fast check of the node
+/// failed, outermost first: entries before the failing one passed it, and the
+/// failing one is known to fail.
+#[allow(clippy::too_many_arguments, reason = "the walk's state, passed down")]
+fn validate_entry(
+    walk: Walk,
+    trail: &[u32],
+    i: usize,
+    shape: &'static Shape,
+    value: &Value,
+    old: Option<&Value>,
+    path: &Path,
+    res: &mut Res,
+) {
+    if walk == Walk::SkipValid {
+        if let Some((&at, below)) = trail.split_first() {
+            match i.cmp(&(at as usize)) {
+                std::cmp::Ordering::Less => return,
+                std::cmp::Ordering::Equal => return validate_in(walk, below, shape, value, old, path, res),
+                std::cmp::Ordering::Greater => {}
+            }
+        }
+        // Checked first; a failing value is walked from where its check failed.
+        let mut failed = Trail::new();
+        if check(shape, value, &mut failed) {
+            return;
+        }
+        return validate_in(walk, &failed.outermost_first(), shape, value, old, path, res);
     }
-    validate_in(walk, shape, value, old, path, res)
+    validate_in(walk, &[], shape, value, old, path, res)
 }
 
-fn validate_in(walk: Walk, shape: &'static Shape, value: &Value, old: Option<&Value>, path: &Path, res: &mut Res) {
+fn validate_in(
+    walk: Walk,
+    trail: &[u32],
+    shape: &'static Shape,
+    value: &Value,
+    old: Option<&Value>,
+    path: &Path,
+    res: &mut Res,
+) {
     if shape.null_allowed_by_field(value) {
         return;
     }
     let s = shape.resolved();
-    merge_ratcheted(res, node(walk, s, value, old, path), old, &|old| {
+    merge_ratcheted(res, node(walk, trail, s, value, old, path), old, &|old| {
         ratchet_equal(s, value, old)
     });
 }
@@ -541,9 +581,20 @@ pub fn validate_status(shape: &'static Shape, value: &Value, old: Option<&Value>
 /// `SchemaValidator.Validate` of one node: its own keywords, junctor branches
 /// (validated plainly, as kube-openapi validates sub-schemas: nothing below them
 /// ratchets), items, then the object walk.
-fn node(walk: Walk, s: &'static Shape, v: &Value, old: Option<&Value>, path: &Path) -> Res {
+fn node(walk: Walk, trail: &[u32], s: &'static Shape, v: &Value, old: Option<&Value>, path: &Path) -> Res<'static> {
+    if walk == Walk::SkipValid && !trail.is_empty() {
+        // The fast check failed at an entry of this node, past its own keywords and
+        // junctors: only the entries (and `required`) can have errors.
+        let mut r = Res::default();
+        match v {
+            Value::Object(map) => object(walk, trail, s, map, old, path, &mut r),
+            Value::Array(items) => elements(walk, trail, s, items, old, path, &mut r),
+            _ => {}
+        }
+        return r;
+    }
     let branch = |b: &'static Shape| {
-        move |bv: &Value, bp: &Path, br: &mut Res| br.merge(node(Walk::Count, b.resolved(), bv, None, bp))
+        move |bv: &Value, bp: &Path, br: &mut Res| br.merge(node(Walk::Count, &[], b.resolved(), bv, None, bp))
     };
     let closures = |bs: &'static [&'static Shape]| bs.iter().map(|b| branch(b)).collect::<Vec<_>>();
     let (all_of, any_of, one_of) = if s.has_junctors() {
@@ -566,55 +617,82 @@ fn node(walk: Walk, s: &'static Shape, v: &Value, old: Option<&Value>, path: &Pa
         path,
         s.node,
         s.has_junctors().then_some(&junctors),
-        &mut |elements, r| {
-            let Some(item) = s.items else {
-                return;
-            };
-            // Elements correlate with old ones only in a list of type map, by keys.
-            let old_list = match old {
-                Some(Value::Array(o)) if s.list_type == Some(ListType::Map) && !s.list_map_keys.is_empty() => {
-                    Some(MapList::with_keys(s.list_map_keys, o))
-                }
-                _ => None,
-            };
-            for (i, e) in elements.iter().enumerate() {
-                let old_e = old_list.as_ref().and_then(|l| l.get(e));
-                validate_child(walk, item, e, old_e, &path.index(i), r);
-            }
-        },
-        &mut |map, r| object(walk, s, map, old, path, r),
+        &mut |items, r| elements(walk, trail, s, items, old, path, r),
+        &mut |map, r| object(walk, trail, s, map, old, path, r),
     )
+}
+
+/// The array validator's walk: each element against `items`.
+#[allow(clippy::too_many_arguments, reason = "the walk's state, passed down")]
+fn elements(
+    walk: Walk,
+    trail: &[u32],
+    s: &'static Shape,
+    items: &[Value],
+    old: Option<&Value>,
+    path: &Path,
+    r: &mut Res,
+) {
+    let Some(item) = s.items else {
+        return;
+    };
+    // Elements correlate with old ones only in a list of type map, by keys.
+    let old_list = match old {
+        Some(Value::Array(o)) if s.list_type == Some(ListType::Map) && !s.list_map_keys.is_empty() => {
+            Some(MapList::with_keys(s.list_map_keys, o))
+        }
+        _ => None,
+    };
+    for (i, e) in items.iter().enumerate() {
+        let old_e = old_list.as_ref().and_then(|l| l.get(e));
+        validate_entry(walk, trail, i, item, e, old_e, &path.index(i), r);
+    }
 }
 
 /// The object validator's walk: additionalProperties values (keys that are not
 /// properties), then properties (one pass over the entries), then `required`. At the
 /// resource root, `apiVersion` and `kind` do not ratchet.
-fn object(walk: Walk, s: &'static Shape, map: &Map<String, Value>, old: Option<&Value>, path: &Path, r: &mut Res) {
+#[allow(clippy::too_many_arguments, reason = "the walk's state, passed down")]
+fn object(
+    walk: Walk,
+    trail: &[u32],
+    s: &'static Shape,
+    map: &Map<String, Value>,
+    old: Option<&Value>,
+    path: &Path,
+    r: &mut Res,
+) {
+    // The entries before the one the fast check failed at passed it: none has an
+    // error to report (nor is a forbidden key), so they are not even looked up.
+    let passed = match (walk, trail.first()) {
+        (Walk::SkipValid, Some(&at)) => at as usize,
+        _ => 0,
+    };
     match s.additional {
         Additional::Bool(false) => {
-            for key in map.keys() {
+            for key in map.keys().skip(passed) {
                 if s.property_entry(key).is_none() {
                     openapi::forbidden_property(key, path, r);
                 }
             }
         }
         Additional::Schema(c) => {
-            for (key, child) in map {
+            for (i, (key, child)) in map.iter().enumerate().skip(passed) {
                 if s.property_entry(key).is_none() {
-                    validate_child(walk, c, child, old_field(old, key), &path.key(key), r);
+                    validate_entry(walk, trail, i, c, child, old_field(old, key), &path.key(key), r);
                 }
             }
         }
         _ => {}
     }
     if !s.properties.is_empty() {
-        for (key, child) in map {
+        for (i, (key, child)) in map.iter().enumerate().skip(passed) {
             if let Some(c) = s.property(key) {
                 let old = match key.as_str() {
                     "apiVersion" | "kind" if s.resource_root => None,
                     _ => old_field(old, key),
                 };
-                validate_child(walk, c, child, old, &path.field(key), r);
+                validate_entry(walk, trail, i, c, child, old, &path.field(key), r);
             }
         }
     }
@@ -625,29 +703,110 @@ fn object(walk: Walk, s: &'static Shape, map: &Map<String, Value>, old: Option<&
 
 // ---- the fast validity check ----
 
+/// Where [`check`] found a value invalid: the position of the failing entry (an
+/// object's entry in iteration order, or a list's element) at each level, recorded
+/// innermost first as the check returns. A failure at a node's own keywords, its
+/// `required` or its junctors records nothing more. The error walk starts from it
+/// instead of checking again what the check already passed.
+#[derive(Clone, Debug)]
+pub struct Trail {
+    at: [u32; Trail::DEPTH],
+    len: usize,
+    /// Deeper than `DEPTH` levels: the outer levels are lost, so none is used.
+    lost: bool,
+}
+
+impl Trail {
+    const DEPTH: usize = 16;
+
+    pub const fn new() -> Self {
+        Trail {
+            at: [0; Trail::DEPTH],
+            len: 0,
+            lost: false,
+        }
+    }
+
+    /// Records that the entry at position `i` of the node being checked failed, and
+    /// returns the check's answer (`false`). Cold: valid objects never get here.
+    #[cold]
+    #[inline(never)]
+    pub fn failed_at(&mut self, i: usize) -> bool {
+        match (self.at.get_mut(self.len), u32::try_from(i)) {
+            (Some(slot), Ok(i)) => {
+                *slot = i;
+                self.len += 1;
+            }
+            _ => self.lost = true,
+        }
+        false
+    }
+
+    /// The recorded positions from the checked node down (none if any was lost).
+    fn outermost_first(&self) -> Steps {
+        let mut steps = Steps {
+            at: [0; Trail::DEPTH],
+            len: 0,
+        };
+        if let (false, Some(at)) = (self.lost, self.at.get(..self.len)) {
+            for (slot, &i) in steps.at.iter_mut().zip(at.iter().rev()) {
+                *slot = i;
+            }
+            steps.len = at.len();
+        }
+        steps
+    }
+}
+
+/// A [`Trail`]'s positions, outermost first.
+struct Steps {
+    at: [u32; Trail::DEPTH],
+    len: usize,
+}
+
+impl std::ops::Deref for Steps {
+    type Target = [u32];
+
+    fn deref(&self) -> &[u32] {
+        self.at.get(..self.len).unwrap_or_default()
+    }
+}
+
+impl Default for Trail {
+    fn default() -> Self {
+        Trail::new()
+    }
+}
+
 /// Whether [`validate`] would find nothing at a node of `shape` (without ratcheting).
 #[inline]
 pub fn is_valid(shape: &'static Shape, value: &Value) -> bool {
+    check(shape, value, &mut Trail::new())
+}
+
+/// [`is_valid`], recording where a failure is in `trail`.
+#[inline]
+pub fn check(shape: &'static Shape, value: &Value, trail: &mut Trail) -> bool {
     if shape.plain.is_some_and(|t| openapi::json_type(value) == t) {
         return true;
     }
-    is_valid_node(shape, value)
+    check_node(shape, value, trail)
 }
 
-/// [`is_valid`] past the shortcut for plain leaves (which callers take inline).
-fn is_valid_node(shape: &'static Shape, value: &Value) -> bool {
+/// [`check`] past the shortcut for plain leaves (which callers take inline).
+fn check_node(shape: &'static Shape, value: &Value, trail: &mut Trail) -> bool {
     if shape.null_allowed_by_field(value) {
         return true;
     }
     let s = shape.resolved();
     match s.is_valid {
-        Some(compiled) => compiled(value),
-        None => is_valid_data(s, value),
+        Some(compiled) => compiled(value, trail),
+        None => check_data(s, value, trail),
     }
 }
 
-/// [`is_valid`] by walking the data (`s` resolved).
-fn is_valid_data(s: &'static Shape, value: &Value) -> bool {
+/// [`check`] by walking the data (`s` resolved).
+fn check_data(s: &'static Shape, value: &Value, trail: &mut Trail) -> bool {
     if !node_ok(s, value) {
         return false;
     }
@@ -655,9 +814,16 @@ fn is_valid_data(s: &'static Shape, value: &Value) -> bool {
         return false;
     }
     match value {
-        Value::Object(map) => object_ok(s, map),
+        Value::Object(map) => object_ok(s, map, trail),
         Value::Array(items) => match s.items {
-            Some(item) => items.iter().all(|v| is_valid(item, v)),
+            Some(item) => {
+                for (i, v) in items.iter().enumerate() {
+                    if !check(item, v, trail) {
+                        return trail.failed_at(i);
+                    }
+                }
+                true
+            }
             None => true,
         },
         _ => true,
@@ -671,27 +837,31 @@ fn node_ok(s: &Shape, value: &Value) -> bool {
     bare_match || openapi::leaf_ok(value, s.node)
 }
 
-// What a type's compiled `is_valid` calls (`Shape::is_valid`): it checks each
-// property with a `match` on the key, and leaves the rest to these.
+// What a type's compiled check calls (`Shape::is_valid`): it checks each property
+// with a `match` on the key, and leaves the rest to these.
 
 /// The start of a type's compiled check at its node `s`: the object's entries when
 /// `value` is an object that passes the node's own keywords, whose properties are
 /// then left to check; else the whole answer.
-pub fn object_start<'v>(s: &'static Shape, value: &'v Value) -> Result<&'v Map<String, Value>, bool> {
+pub fn object_start<'v>(
+    s: &'static Shape,
+    value: &'v Value,
+    trail: &mut Trail,
+) -> Result<&'v Map<String, Value>, bool> {
     match value {
         Value::Object(map) if !s.has_junctors() => match node_ok(s, value) {
             true => Ok(map),
             false => Err(false),
         },
-        _ => Err(is_valid_data(s, value)),
+        _ => Err(check_data(s, value, trail)),
     }
 }
 
 /// A key of an object at node `s` that is not one of its properties.
 #[inline]
-pub fn other_key_ok(s: &'static Shape, child: &Value) -> bool {
+pub fn other_key_ok(s: &'static Shape, child: &Value, trail: &mut Trail) -> bool {
     match s.additional {
-        Additional::Schema(c) => is_valid(c, child),
+        Additional::Schema(c) => check(c, child, trail),
         Additional::Bool(false) => false,
         _ => true,
     }
@@ -704,7 +874,8 @@ pub fn required_ok(s: &'static Shape, map: &Map<String, Value>, seen: usize) -> 
     seen == s.required.len() || s.required.iter().all(|k| map.contains_key(*k))
 }
 
-/// anyOf needs one valid branch, oneOf exactly one, allOf all, not none.
+/// anyOf needs one valid branch, oneOf exactly one, allOf all, not none. (A
+/// branch's failures are not where the node fails: they are not recorded.)
 fn junctors_ok(s: &Shape, value: &Value) -> bool {
     (s.any_of.is_empty() || s.any_of.iter().any(|b| is_valid(b, value)))
         && (s.one_of.is_empty() || s.one_of.iter().filter(|b| is_valid(b, value)).count() == 1)
@@ -712,23 +883,23 @@ fn junctors_ok(s: &Shape, value: &Value) -> bool {
         && !s.not.is_some_and(|b| is_valid(b, value))
 }
 
-fn object_ok(s: &'static Shape, map: &Map<String, Value>) -> bool {
+fn object_ok(s: &'static Shape, map: &Map<String, Value>, trail: &mut Trail) -> bool {
     if s.properties.is_empty() && matches!(s.additional, Additional::None | Additional::Bool(true)) {
         return s.required.iter().all(|k| map.contains_key(*k));
     }
     // Required properties are counted as the pass meets them, which saves a lookup
     // each; names beyond the properties (or repeated) are looked up.
     let mut seen = 0;
-    for (key, child) in map {
+    for (i, (key, child)) in map.iter().enumerate() {
         let ok = match s.property_entry(key) {
             Some(p) => {
                 seen += usize::from(p.required);
-                is_valid(p.shape, child)
+                check(p.shape, child, trail)
             }
-            None => other_key_ok(s, child),
+            None => other_key_ok(s, child, trail),
         };
         if !ok {
-            return false;
+            return trail.failed_at(i);
         }
     }
     required_ok(s, map, seen)
@@ -790,7 +961,7 @@ mod tests {
         assert!(!is_valid(&SERVER, &json!({"host": "h"})), "name is required");
         let mut res = Res::default();
         validate(&SERVER, &json!({"name": "a"}), None, &Path::Root, &mut res);
-        let messages: Vec<&str> = res.errors.iter().map(|e| e.message()).collect();
+        let messages: Vec<String> = res.errors.iter().map(|e| e.message()).collect();
         // kube-openapi joins with a dot even at the root.
         assert_eq!(messages, [".host in body is required"]);
     }
@@ -885,14 +1056,42 @@ mod tests {
     }
 
     #[test]
+    fn the_check_records_where_it_failed() {
+        let mut trail = Trail::new();
+        // Element 1 fails at its first entry (`name`, position 0).
+        assert!(!check(
+            &SERVERS,
+            &json!([{"name": "a", "host": "h"}, {"name": 1, "port": "x"}]),
+            &mut trail
+        ));
+        assert_eq!(*trail.outermost_first(), [1, 0]);
+        // A missing required property fails the element itself: nothing below it.
+        let mut trail = Trail::new();
+        assert!(!check(
+            &SERVERS,
+            &json!([{"name": "a", "host": "h"}, {"port": 1}]),
+            &mut trail
+        ));
+        assert_eq!(*trail.outermost_first(), [1]);
+        // Deeper than the trail holds: nothing is used.
+        let mut deep = Trail::new();
+        for _ in 0..=Trail::DEPTH {
+            deep.failed_at(0);
+        }
+        assert!(deep.outermost_first().is_empty());
+    }
+
+    #[test]
     fn the_error_walk_reports_what_it_reported_without_skipping() {
-        // A list whose first element is valid (skipped) and whose second is not.
+        // A list whose first element is valid (skipped), and whose later ones fail
+        // at their first entry, at `required`, and past an entry that passes.
         let mut res = Res::default();
-        let v = json!([{"name": "a"}, {"name": 1, "port": "x"}]);
+        let v =
+            json!([{"name": "a", "host": "h"}, {"name": 1, "port": "x"}, {"host": "h"}, {"name": "b", "port": 1.5}]);
         validate(&SERVERS, &v, None, &Path::Root, &mut res);
-        let messages: Vec<&str> = res.errors.iter().map(|e| e.message()).collect();
+        let messages: Vec<String> = res.errors.iter().map(|e| e.message()).collect();
         let mut counted = Res::default();
-        validate_in(Walk::Count, &SERVERS, &v, None, &Path::Root, &mut counted);
+        validate_in(Walk::Count, &[], &SERVERS, &v, None, &Path::Root, &mut counted);
         assert_eq!(messages, counted.errors.iter().map(|e| e.message()).collect::<Vec<_>>());
         assert!(
             messages
@@ -900,5 +1099,6 @@ mod tests {
                 .any(|m| m.starts_with("[1].name in body must be of type string")),
             "{messages:?}"
         );
+        assert_eq!(messages.len(), 7, "{messages:?}");
     }
 }

@@ -83,7 +83,7 @@ fn load(path: &str, version: &str) -> (crd_codegen::ir::Crd, Value) {
 }
 
 /// Our OpenAPI validation of `object` (every error collected).
-fn validate<T: CustomResource>(compiled: &crd_runtime::schema::Compiled<T>, object: &Value) -> Res {
+fn validate<T: CustomResource>(compiled: &crd_runtime::schema::Compiled<T>, object: &Value) -> Res<'static> {
     let mut res = Res::default();
     crd_runtime::admission::ResourceSchema::validate(compiled, object, None, &mut res);
     res

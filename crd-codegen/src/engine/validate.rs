@@ -23,12 +23,12 @@ use serde_json::Value;
 
 /// Validates `v` at `path` against `s`; with `old`, as the root of a ratcheting
 /// update.
-pub fn validate(s: &CNode, v: &Value, old: Option<&Value>, path: &Path) -> Res {
+pub fn validate(s: &CNode, v: &Value, old: Option<&Value>, path: &Path) -> Res<'static> {
     child(s, v, old, path)
 }
 
 /// A child validator: ratcheting when `old` correlates, plain otherwise.
-fn child(s: &CNode, v: &Value, old: Option<&Value>, path: &Path) -> Res {
+fn child(s: &CNode, v: &Value, old: Option<&Value>, path: &Path) -> Res<'static> {
     let res = node(s, v, old, path);
     match old {
         Some(old) if !res.is_valid() && ratchet::deep_equal(v, old, s) => Res {
@@ -39,8 +39,9 @@ fn child(s: &CNode, v: &Value, old: Option<&Value>, path: &Path) -> Res {
     }
 }
 
-/// `SchemaValidator.Validate` of one node.
-fn node(s: &CNode, v: &Value, old: Option<&Value>, path: &Path) -> Res {
+/// `SchemaValidator.Validate` of one node. (Its errors own what they name of the
+/// schema: the node's keywords are built for this call.)
+fn node(s: &CNode, v: &Value, old: Option<&Value>, path: &Path) -> Res<'static> {
     let lits = s.lits();
     let n = s.node(&lits);
     let all_of: Vec<_> = s.all_of.iter().map(branch).collect();
@@ -107,11 +108,12 @@ fn node(s: &CNode, v: &Value, old: Option<&Value>, path: &Path) -> Res {
             openapi::required(map, &required, path, r);
         },
     )
+    .into_owned()
 }
 
 /// A junctor branch: the sub-schema validated plainly (no ratcheting below).
-fn branch(b: &CNode) -> impl Fn(&Value, &Path, &mut Res) + '_ {
-    move |v: &Value, p: &Path, r: &mut Res| *r = node(b, v, None, p)
+fn branch<'n>(b: &CNode) -> impl Fn(&Value, &Path, &mut Res<'n>) + '_ {
+    move |v: &Value, p: &Path, r: &mut Res<'n>| *r = node(b, v, None, p)
 }
 
 /// The old value of key `k` of `v` (Go's `CorrelatedObject.Key`), except for the

@@ -982,12 +982,12 @@ fn by_len(lens: impl ExactSizeIterator<Item = usize> + Clone) -> Option<Vec<u16>
 }
 
 /// `fn is_valid` of a type's own node `ROOT` with these properties (name, shape,
-/// required): `crd_runtime::shape::is_valid` over the same data, with the lookup of
+/// required): `crd_runtime::shape::check` over the same data, with the lookup of
 /// each key a `match`. Valid objects take this path on every request.
 fn compiled_is_valid(props: &[(&String, TokenStream, bool)]) -> TokenStream {
     let rt = rt();
     let arms = props.iter().map(|(k, c, required)| {
-        let check = quote!(#rt::shape::is_valid(&#c, child));
+        let check = quote!(#rt::shape::check(&#c, child, trail));
         if *required {
             quote!(#k => { seen += 1; #check })
         } else {
@@ -1000,19 +1000,19 @@ fn compiled_is_valid(props: &[(&String, TokenStream, bool)]) -> TokenStream {
         quote!(let seen = 0;)
     };
     quote! {
-        fn is_valid(value: &#rt::Value) -> bool {
-            let map = match #rt::shape::object_start(&ROOT, value) {
+        fn is_valid(value: &#rt::Value, trail: &mut #rt::shape::Trail) -> bool {
+            let map = match #rt::shape::object_start(&ROOT, value, trail) {
                 Ok(map) => map,
                 Err(valid) => return valid,
             };
             #seen
-            for (key, child) in map {
+            for (i, (key, child)) in map.iter().enumerate() {
                 let ok = match key.as_str() {
                     #( #arms, )*
-                    _ => #rt::shape::other_key_ok(&ROOT, child),
+                    _ => #rt::shape::other_key_ok(&ROOT, child, trail),
                 };
                 if !ok {
-                    return false;
+                    return trail.failed_at(i);
                 }
             }
             #rt::shape::required_ok(&ROOT, map, seen)

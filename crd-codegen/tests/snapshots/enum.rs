@@ -128,19 +128,19 @@ pub mod enums_example_com {
                     has_defaults: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                fn is_valid(value: &rt::Value) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value) {
+                fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value, trail) {
                         Ok(map) => map,
                         Err(valid) => return valid,
                     };
                     let seen = 0;
-                    for (key, child) in map {
+                    for (i, (key, child)) in map.iter().enumerate() {
                         let ok = match key.as_str() {
-                            "spec" => rt::shape::is_valid(&SHAPE_0, child),
-                            _ => rt::shape::other_key_ok(&ROOT, child),
+                            "spec" => rt::shape::check(&SHAPE_0, child, trail),
+                            _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         };
                         if !ok {
-                            return false;
+                            return trail.failed_at(i);
                         }
                     }
                     rt::shape::required_ok(&ROOT, map, seen)
@@ -280,27 +280,27 @@ pub mod enums_example_com {
                     node: &NODE_11,
                     ..rt::shape::Shape::EMPTY
                 };
-                fn is_valid(value: &rt::Value) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value) {
+                fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value, trail) {
                         Ok(map) => map,
                         Err(valid) => return valid,
                     };
                     let mut seen = 0;
-                    for (key, child) in map {
+                    for (i, (key, child)) in map.iter().enumerate() {
                         let ok = match key.as_str() {
-                            "mode" => rt::shape::is_valid(&SHAPE_2, child),
-                            "level" => rt::shape::is_valid(&SHAPE_4, child),
-                            "rules" => rt::shape::is_valid(&SHAPE_6, child),
-                            "policy" => rt::shape::is_valid(&SHAPE_8, child),
+                            "mode" => rt::shape::check(&SHAPE_2, child, trail),
+                            "level" => rt::shape::check(&SHAPE_4, child, trail),
+                            "rules" => rt::shape::check(&SHAPE_6, child, trail),
+                            "policy" => rt::shape::check(&SHAPE_8, child, trail),
                             "operator" => {
                                 seen += 1;
-                                rt::shape::is_valid(&SHAPE_10, child)
+                                rt::shape::check(&SHAPE_10, child, trail)
                             }
-                            "protocol" => rt::shape::is_valid(&SHAPE_12, child),
-                            _ => rt::shape::other_key_ok(&ROOT, child),
+                            "protocol" => rt::shape::check(&SHAPE_12, child, trail),
+                            _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         };
                         if !ok {
-                            return false;
+                            return trail.failed_at(i);
                         }
                     }
                     rt::shape::required_ok(&ROOT, map, seen)
@@ -464,19 +464,19 @@ pub mod enums_example_com {
                     node: &NODE_13,
                     ..rt::shape::Shape::EMPTY
                 };
-                fn is_valid(value: &rt::Value) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value) {
+                fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value, trail) {
                         Ok(map) => map,
                         Err(valid) => return valid,
                     };
                     let seen = 0;
-                    for (key, child) in map {
+                    for (i, (key, child)) in map.iter().enumerate() {
                         let ok = match key.as_str() {
-                            "policy" => rt::shape::is_valid(&SHAPE_14, child),
-                            _ => rt::shape::other_key_ok(&ROOT, child),
+                            "policy" => rt::shape::check(&SHAPE_14, child, trail),
+                            _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         };
                         if !ok {
-                            return false;
+                            return trail.failed_at(i);
                         }
                     }
                     rt::shape::required_ok(&ROOT, map, seen)

@@ -129,19 +129,19 @@ pub mod intstr_example_com {
                     of_type: Some(<RolloutSpec as rt::schema::ObjectSchema>::shape),
                     ..rt::shape::Shape::EMPTY
                 };
-                fn is_valid(value: &rt::Value) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value) {
+                fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value, trail) {
                         Ok(map) => map,
                         Err(valid) => return valid,
                     };
                     let seen = 0;
-                    for (key, child) in map {
+                    for (i, (key, child)) in map.iter().enumerate() {
                         let ok = match key.as_str() {
-                            "spec" => rt::shape::is_valid(&SHAPE_0, child),
-                            _ => rt::shape::other_key_ok(&ROOT, child),
+                            "spec" => rt::shape::check(&SHAPE_0, child, trail),
+                            _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         };
                         if !ok {
-                            return false;
+                            return trail.failed_at(i);
                         }
                     }
                     rt::shape::required_ok(&ROOT, map, seen)
@@ -210,25 +210,29 @@ pub mod intstr_example_com {
                     any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
                     ..rt::shape::Shape::EMPTY
                 };
-                fn is_valid(value: &rt::Value) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value) {
+                fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value, trail) {
                         Ok(map) => map,
                         Err(valid) => return valid,
                     };
                     let mut seen = 0;
-                    for (key, child) in map {
+                    for (i, (key, child)) in map.iter().enumerate() {
                         let ok = match key.as_str() {
-                            "ports" => rt::shape::is_valid(&SHAPE_1, child),
-                            "memory" => rt::shape::is_valid(&SHAPE_4, child),
+                            "ports" => rt::shape::check(&SHAPE_1, child, trail),
+                            "memory" => rt::shape::check(&SHAPE_4, child, trail),
                             "maxSurge" => {
                                 seen += 1;
-                                rt::shape::is_valid(&rt::shape::Shape::INT_OR_STRING, child)
+                                rt::shape::check(
+                                    &rt::shape::Shape::INT_OR_STRING,
+                                    child,
+                                    trail,
+                                )
                             }
-                            "maxUnavailable" => rt::shape::is_valid(&SHAPE_5, child),
-                            _ => rt::shape::other_key_ok(&ROOT, child),
+                            "maxUnavailable" => rt::shape::check(&SHAPE_5, child, trail),
+                            _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         };
                         if !ok {
-                            return false;
+                            return trail.failed_at(i);
                         }
                     }
                     rt::shape::required_ok(&ROOT, map, seen)

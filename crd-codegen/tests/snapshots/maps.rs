@@ -129,19 +129,19 @@ pub mod maps_example_com {
                     of_type: Some(<ConfigSetSpec as rt::schema::ObjectSchema>::shape),
                     ..rt::shape::Shape::EMPTY
                 };
-                fn is_valid(value: &rt::Value) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value) {
+                fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value, trail) {
                         Ok(map) => map,
                         Err(valid) => return valid,
                     };
                     let seen = 0;
-                    for (key, child) in map {
+                    for (i, (key, child)) in map.iter().enumerate() {
                         let ok = match key.as_str() {
-                            "spec" => rt::shape::is_valid(&SHAPE_0, child),
-                            _ => rt::shape::other_key_ok(&ROOT, child),
+                            "spec" => rt::shape::check(&SHAPE_0, child, trail),
+                            _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         };
                         if !ok {
-                            return false;
+                            return trail.failed_at(i);
                         }
                     }
                     rt::shape::required_ok(&ROOT, map, seen)
@@ -236,26 +236,26 @@ pub mod maps_example_com {
                     bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                fn is_valid(value: &rt::Value) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value) {
+                fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value, trail) {
                         Ok(map) => map,
                         Err(valid) => return valid,
                     };
                     let seen = 0;
-                    for (key, child) in map {
+                    for (i, (key, child)) in map.iter().enumerate() {
                         let ok = match key.as_str() {
                             "empty" => {
-                                rt::shape::is_valid(&rt::shape::Shape::OBJECT, child)
+                                rt::shape::check(&rt::shape::Shape::OBJECT, child, trail)
                             }
-                            "labels" => rt::shape::is_valid(&SHAPE_1, child),
-                            "limits" => rt::shape::is_valid(&SHAPE_2, child),
-                            "routes" => rt::shape::is_valid(&SHAPE_4, child),
-                            "anything" => rt::shape::is_valid(&SHAPE_5, child),
-                            "endpoints" => rt::shape::is_valid(&SHAPE_7, child),
-                            _ => rt::shape::other_key_ok(&ROOT, child),
+                            "labels" => rt::shape::check(&SHAPE_1, child, trail),
+                            "limits" => rt::shape::check(&SHAPE_2, child, trail),
+                            "routes" => rt::shape::check(&SHAPE_4, child, trail),
+                            "anything" => rt::shape::check(&SHAPE_5, child, trail),
+                            "endpoints" => rt::shape::check(&SHAPE_7, child, trail),
+                            _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         };
                         if !ok {
-                            return false;
+                            return trail.failed_at(i);
                         }
                     }
                     rt::shape::required_ok(&ROOT, map, seen)
@@ -313,25 +313,25 @@ pub mod maps_example_com {
 
         impl rt::schema::ObjectSchema for ConfigSetSpecEndpoints {
             fn shape() -> &'static rt::shape::Shape {
-                fn is_valid(value: &rt::Value) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value) {
+                fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value, trail) {
                         Ok(map) => map,
                         Err(valid) => return valid,
                     };
                     let mut seen = 0;
-                    for (key, child) in map {
+                    for (i, (key, child)) in map.iter().enumerate() {
                         let ok = match key.as_str() {
                             "url" => {
                                 seen += 1;
-                                rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                                rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                             }
                             "weight" => {
-                                rt::shape::is_valid(&rt::shape::Shape::INTEGER, child)
+                                rt::shape::check(&rt::shape::Shape::INTEGER, child, trail)
                             }
-                            _ => rt::shape::other_key_ok(&ROOT, child),
+                            _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         };
                         if !ok {
-                            return false;
+                            return trail.failed_at(i);
                         }
                     }
                     rt::shape::required_ok(&ROOT, map, seen)

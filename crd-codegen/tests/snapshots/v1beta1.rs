@@ -137,20 +137,20 @@ pub mod legacy_example_com {
                     of_type: Some(<BackupStatus as rt::schema::ObjectSchema>::shape),
                     ..rt::shape::Shape::EMPTY
                 };
-                fn is_valid(value: &rt::Value) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value) {
+                fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value, trail) {
                         Ok(map) => map,
                         Err(valid) => return valid,
                     };
                     let seen = 0;
-                    for (key, child) in map {
+                    for (i, (key, child)) in map.iter().enumerate() {
                         let ok = match key.as_str() {
-                            "spec" => rt::shape::is_valid(&SHAPE_0, child),
-                            "status" => rt::shape::is_valid(&SHAPE_1, child),
-                            _ => rt::shape::other_key_ok(&ROOT, child),
+                            "spec" => rt::shape::check(&SHAPE_0, child, trail),
+                            "status" => rt::shape::check(&SHAPE_1, child, trail),
+                            _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         };
                         if !ok {
-                            return false;
+                            return trail.failed_at(i);
                         }
                     }
                     rt::shape::required_ok(&ROOT, map, seen)
@@ -215,22 +215,22 @@ pub mod legacy_example_com {
                     node: &NODE_2,
                     ..rt::shape::Shape::EMPTY
                 };
-                fn is_valid(value: &rt::Value) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value) {
+                fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value, trail) {
                         Ok(map) => map,
                         Err(valid) => return valid,
                     };
                     let seen = 0;
-                    for (key, child) in map {
+                    for (i, (key, child)) in map.iter().enumerate() {
                         let ok = match key.as_str() {
-                            "ttl" => rt::shape::is_valid(&SHAPE_3, child),
+                            "ttl" => rt::shape::check(&SHAPE_3, child, trail),
                             "schedule" => {
-                                rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                                rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                             }
-                            _ => rt::shape::other_key_ok(&ROOT, child),
+                            _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         };
                         if !ok {
-                            return false;
+                            return trail.failed_at(i);
                         }
                     }
                     rt::shape::required_ok(&ROOT, map, seen)
@@ -267,21 +267,21 @@ pub mod legacy_example_com {
 
         impl rt::schema::ObjectSchema for BackupStatus {
             fn shape() -> &'static rt::shape::Shape {
-                fn is_valid(value: &rt::Value) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value) {
+                fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value, trail) {
                         Ok(map) => map,
                         Err(valid) => return valid,
                     };
                     let seen = 0;
-                    for (key, child) in map {
+                    for (i, (key, child)) in map.iter().enumerate() {
                         let ok = match key.as_str() {
                             "phase" => {
-                                rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                                rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                             }
-                            _ => rt::shape::other_key_ok(&ROOT, child),
+                            _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         };
                         if !ok {
-                            return false;
+                            return trail.failed_at(i);
                         }
                     }
                     rt::shape::required_ok(&ROOT, map, seen)

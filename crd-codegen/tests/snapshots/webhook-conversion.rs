@@ -127,19 +127,19 @@ pub mod hub_example_com {
                     of_type: Some(<BackendSpec as rt::schema::ObjectSchema>::shape),
                     ..rt::shape::Shape::EMPTY
                 };
-                fn is_valid(value: &rt::Value) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value) {
+                fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value, trail) {
                         Ok(map) => map,
                         Err(valid) => return valid,
                     };
                     let seen = 0;
-                    for (key, child) in map {
+                    for (i, (key, child)) in map.iter().enumerate() {
                         let ok = match key.as_str() {
-                            "spec" => rt::shape::is_valid(&SHAPE_0, child),
-                            _ => rt::shape::other_key_ok(&ROOT, child),
+                            "spec" => rt::shape::check(&SHAPE_0, child, trail),
+                            _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         };
                         if !ok {
-                            return false;
+                            return trail.failed_at(i);
                         }
                     }
                     rt::shape::required_ok(&ROOT, map, seen)
@@ -202,26 +202,26 @@ pub mod hub_example_com {
                     bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                fn is_valid(value: &rt::Value) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value) {
+                fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value, trail) {
                         Ok(map) => map,
                         Err(valid) => return valid,
                     };
                     let seen = 0;
-                    for (key, child) in map {
+                    for (i, (key, child)) in map.iter().enumerate() {
                         let ok = match key.as_str() {
-                            "labels" => rt::shape::is_valid(&SHAPE_1, child),
+                            "labels" => rt::shape::check(&SHAPE_1, child, trail),
                             "hostPort" => {
-                                rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                                rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                             }
                             "replicas" => {
-                                rt::shape::is_valid(&rt::shape::Shape::INTEGER, child)
+                                rt::shape::check(&rt::shape::Shape::INTEGER, child, trail)
                             }
-                            "containers" => rt::shape::is_valid(&SHAPE_3, child),
-                            _ => rt::shape::other_key_ok(&ROOT, child),
+                            "containers" => rt::shape::check(&SHAPE_3, child, trail),
+                            _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         };
                         if !ok {
-                            return false;
+                            return trail.failed_at(i);
                         }
                     }
                     rt::shape::required_ok(&ROOT, map, seen)
@@ -269,25 +269,25 @@ pub mod hub_example_com {
 
         impl rt::schema::ObjectSchema for BackendSpecContainers {
             fn shape() -> &'static rt::shape::Shape {
-                fn is_valid(value: &rt::Value) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value) {
+                fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value, trail) {
                         Ok(map) => map,
                         Err(valid) => return valid,
                     };
                     let mut seen = 0;
-                    for (key, child) in map {
+                    for (i, (key, child)) in map.iter().enumerate() {
                         let ok = match key.as_str() {
                             "name" => {
                                 seen += 1;
-                                rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                                rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                             }
                             "port" => {
-                                rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                                rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                             }
-                            _ => rt::shape::other_key_ok(&ROOT, child),
+                            _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         };
                         if !ok {
-                            return false;
+                            return trail.failed_at(i);
                         }
                     }
                     rt::shape::required_ok(&ROOT, map, seen)
@@ -442,19 +442,19 @@ pub mod hub_example_com {
                     of_type: Some(<BackendSpec as rt::schema::ObjectSchema>::shape),
                     ..rt::shape::Shape::EMPTY
                 };
-                fn is_valid(value: &rt::Value) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value) {
+                fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value, trail) {
                         Ok(map) => map,
                         Err(valid) => return valid,
                     };
                     let seen = 0;
-                    for (key, child) in map {
+                    for (i, (key, child)) in map.iter().enumerate() {
                         let ok = match key.as_str() {
-                            "spec" => rt::shape::is_valid(&SHAPE_0, child),
-                            _ => rt::shape::other_key_ok(&ROOT, child),
+                            "spec" => rt::shape::check(&SHAPE_0, child, trail),
+                            _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         };
                         if !ok {
-                            return false;
+                            return trail.failed_at(i);
                         }
                     }
                     rt::shape::required_ok(&ROOT, map, seen)
@@ -519,29 +519,29 @@ pub mod hub_example_com {
                     bare_node: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                fn is_valid(value: &rt::Value) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value) {
+                fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value, trail) {
                         Ok(map) => map,
                         Err(valid) => return valid,
                     };
                     let seen = 0;
-                    for (key, child) in map {
+                    for (i, (key, child)) in map.iter().enumerate() {
                         let ok = match key.as_str() {
                             "host" => {
-                                rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                                rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                             }
                             "port" => {
-                                rt::shape::is_valid(&rt::shape::Shape::INT32, child)
+                                rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                             }
-                            "labels" => rt::shape::is_valid(&SHAPE_1, child),
+                            "labels" => rt::shape::check(&SHAPE_1, child, trail),
                             "replicas" => {
-                                rt::shape::is_valid(&rt::shape::Shape::INTEGER, child)
+                                rt::shape::check(&rt::shape::Shape::INTEGER, child, trail)
                             }
-                            "containers" => rt::shape::is_valid(&SHAPE_3, child),
-                            _ => rt::shape::other_key_ok(&ROOT, child),
+                            "containers" => rt::shape::check(&SHAPE_3, child, trail),
+                            _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         };
                         if !ok {
-                            return false;
+                            return trail.failed_at(i);
                         }
                     }
                     rt::shape::required_ok(&ROOT, map, seen)
@@ -594,25 +594,25 @@ pub mod hub_example_com {
 
         impl rt::schema::ObjectSchema for BackendSpecContainers {
             fn shape() -> &'static rt::shape::Shape {
-                fn is_valid(value: &rt::Value) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value) {
+                fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
+                    let map = match rt::shape::object_start(&ROOT, value, trail) {
                         Ok(map) => map,
                         Err(valid) => return valid,
                     };
                     let mut seen = 0;
-                    for (key, child) in map {
+                    for (i, (key, child)) in map.iter().enumerate() {
                         let ok = match key.as_str() {
                             "name" => {
                                 seen += 1;
-                                rt::shape::is_valid(&rt::shape::Shape::STRING, child)
+                                rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                             }
                             "port" => {
-                                rt::shape::is_valid(&rt::shape::Shape::INTEGER, child)
+                                rt::shape::check(&rt::shape::Shape::INTEGER, child, trail)
                             }
-                            _ => rt::shape::other_key_ok(&ROOT, child),
+                            _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         };
                         if !ok {
-                            return false;
+                            return trail.failed_at(i);
                         }
                     }
                     rt::shape::required_ok(&ROOT, map, seen)
