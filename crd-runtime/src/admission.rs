@@ -717,19 +717,22 @@ pub fn validate_create_findings(schema: &dyn ResourceSchema, object: &Value) -> 
     let mut errs = ErrorList::new();
     let mut rules = Findings::default();
     // customResourceValidator.Validate
-    let meta = object_meta_of(object);
     let type_errs = objectmeta::validate_type_meta(object, schema.kind(), schema.api_version());
     if !type_errs.is_empty() {
         errs.extend(type_errs);
     } else {
-        match &meta {
-            Err(e) => errs.push(e.clone()),
-            Ok(meta) => errs.extend(objectmeta::validate_object_meta(
-                meta,
-                schema.namespaced(),
-                objectmeta::dns_subdomain_name,
-                "metadata",
+        let (namespaced, name_rule) = (schema.namespaced(), objectmeta::dns_subdomain_name);
+        // Plain metadata is validated as it is; anything else is decoded first.
+        match object.get("metadata").and_then(objectmeta::MetaFields::plain) {
+            Some(fields) => errs.extend(objectmeta::validate_meta_fields(
+                &fields, namespaced, name_rule, "metadata",
             )),
+            None => match object_meta_of(object) {
+                Err(e) => errs.push(e),
+                Ok(meta) => errs.extend(objectmeta::validate_object_meta(
+                    &meta, namespaced, name_rule, "metadata",
+                )),
+            },
         }
         let mut res = Res::default();
         schema.validate(object, None, &mut res);

@@ -959,12 +959,94 @@ fn index(path: &str, i: usize) -> String {
 /// `ValidateObjectMetaAccessor` (and, for custom resources with the DNS-subdomain
 /// name function, `ValidateObjectMeta` as the create strategy calls it).
 pub fn validate_object_meta(meta: &ObjectMeta, requires_namespace: bool, name_fn: NameFn, path: &str) -> ErrorList {
+    validate_meta_fields(&MetaFields::decoded(meta), requires_namespace, name_fn, path)
+}
+
+/// What the object-metadata validation reads, borrowed: from a decoded
+/// [`ObjectMeta`], or straight from metadata that holds only non-empty strings and
+/// string maps ([`round_trips`]; what almost every request sends), which is then
+/// validated without decoding it.
+pub struct MetaFields<'a> {
+    name: &'a str,
+    generate_name: &'a str,
+    namespace: &'a str,
+    generation: i64,
+    labels: StringPairs<'a>,
+    annotations: StringPairs<'a>,
+    owner_references: &'a [OwnerReference],
+    finalizers: &'a [String],
+    managed_fields: &'a [ManagedFieldsEntry],
+}
+
+/// Labels or annotations, decoded or as JSON (every value a string).
+#[derive(Clone, Copy)]
+enum StringPairs<'a> {
+    None,
+    Decoded(&'a BTreeMap<String, String>),
+    Json(&'a Map<String, Value>),
+}
+
+impl StringPairs<'_> {
+    fn is_empty(self) -> bool {
+        match self {
+            StringPairs::None => true,
+            StringPairs::Decoded(m) => m.is_empty(),
+            StringPairs::Json(m) => m.is_empty(),
+        }
+    }
+}
+
+impl<'a> MetaFields<'a> {
+    fn decoded(meta: &'a ObjectMeta) -> Self {
+        MetaFields {
+            name: &meta.name,
+            generate_name: &meta.generate_name,
+            namespace: &meta.namespace,
+            generation: meta.generation,
+            labels: StringPairs::Decoded(&meta.labels),
+            annotations: StringPairs::Decoded(&meta.annotations),
+            owner_references: &meta.owner_references,
+            finalizers: &meta.finalizers,
+            managed_fields: &meta.managed_fields,
+        }
+    }
+
+    /// The fields of `metadata` when it [round-trips](round_trips): it then decodes to
+    /// exactly these strings and maps, and everything else empty.
+    pub fn plain(metadata: &'a Value) -> Option<Self> {
+        let Value::Object(m) = metadata else {
+            return None;
+        };
+        if !round_trips(metadata) {
+            return None;
+        }
+        let text = |key: &str| m.get(key).and_then(Value::as_str).unwrap_or("");
+        let pairs = |key: &str| match m.get(key) {
+            Some(Value::Object(pairs)) => StringPairs::Json(pairs),
+            _ => StringPairs::None,
+        };
+        Some(MetaFields {
+            name: text("name"),
+            generate_name: text("generateName"),
+            namespace: text("namespace"),
+            generation: 0,
+            labels: pairs("labels"),
+            annotations: pairs("annotations"),
+            owner_references: &[],
+            finalizers: &[],
+            managed_fields: &[],
+        })
+    }
+}
+
+/// [`validate_object_meta`] of borrowed fields.
+pub fn validate_meta_fields(meta: &MetaFields, requires_namespace: bool, name_fn: NameFn, path: &str) -> ErrorList {
     let mut errs = ErrorList::new();
     if !meta.generate_name.is_empty() {
-        for msg in name_fn(&meta.generate_name, true) {
+        for msg in name_fn(meta.generate_name, true) {
             errs.push(FieldError::invalid(
                 child(path, "generateName"),
-                Value::String(meta.generate_name.clone()),
+                Value::from(meta.generate_name),
                 msg,
             ));
         }
@@ -975,12 +1057,8 @@ pub fn validate_object_meta(meta: &ObjectMeta, requires_namespace: bool, name_fn
             "name or generateName is required",
         ));
     } else {
-        for msg in name_fn(&meta.name, false) {
-            errs.push(FieldError::invalid(
-                child(path, "name"),
-                Value::String(meta.name.clone()),
-                msg,
-            ));
+        for msg in name_fn(meta.name, false) {
+            errs.push(FieldError::invalid(child(path, "name"), Value::from(meta.name), msg));
         }
     }
     errs.extend(validate_common(meta, requires_namespace, path));
@@ -988,16 +1066,16 @@ pub fn validate_object_meta(meta: &ObjectMeta, requires_namespace: bool, name_fn
 }
 
 /// `validateObjectMetaAccessorWithOptsCommon`.
-fn validate_common(meta: &ObjectMeta, is_namespaced: bool, path: &str) -> ErrorList {
+fn validate_common(meta: &MetaFields, is_namespaced: bool, path: &str) -> ErrorList {
     let mut errs = ErrorList::new();
     if is_namespaced {
         if meta.namespace.is_empty() {
             errs.push(FieldError::required(child(path, "namespace"), ""));
         } else {
-            for msg in k8s_format::name_is_dns_label(&meta.namespace, false) {
+            for msg in k8s_format::name_is_dns_label(meta.namespace, false) {
                 errs.push(FieldError::invalid(
                     child(path, "namespace"),
-                    Value::String(meta.namespace.clone()),
+                    Value::from(meta.namespace),
                     msg,
                 ));
             }
@@ -1011,30 +1089,42 @@ fn validate_common(meta: &ObjectMeta, is_namespaced: bool, path: &str) -> ErrorL
     // Paths are built only for the fields that are set: this runs on every request.
     errs.extend(validate_nonnegative(meta.generation, || child(path, "generation")));
     if !meta.labels.is_empty() {
-        errs.extend(validate_labels(pairs(&meta.labels), &child(path, "labels")));
+        let path = child(path, "labels");
+        errs.extend(match meta.labels {
+            StringPairs::None => ErrorList::new(),
+            StringPairs::Decoded(m) => validate_labels(pairs(m), &path),
+            StringPairs::Json(m) => validate_labels(json_string_pairs(m), &path),
+        });
     }
     if !meta.annotations.is_empty() {
-        errs.extend(validate_annotations(
-            pairs(&meta.annotations),
-            &child(path, "annotations"),
-        ));
+        let path = child(path, "annotations");
+        errs.extend(match meta.annotations {
+            StringPairs::None => ErrorList::new(),
+            StringPairs::Decoded(m) => validate_annotations(pairs(m), &path),
+            StringPairs::Json(m) => validate_annotations(json_string_pairs(m), &path),
+        });
     }
     if !meta.owner_references.is_empty() {
         errs.extend(validate_owner_references(
-            &meta.owner_references,
+            meta.owner_references,
             &child(path, "ownerReferences"),
         ));
     }
     if !meta.finalizers.is_empty() {
-        errs.extend(validate_finalizers(&meta.finalizers, &child(path, "finalizers")));
+        errs.extend(validate_finalizers(meta.finalizers, &child(path, "finalizers")));
     }
     if !meta.managed_fields.is_empty() {
         errs.extend(validate_managed_fields(
-            &meta.managed_fields,
+            meta.managed_fields,
             &child(path, "managedFields"),
         ));
     }
     errs
+}
+
+/// The entries of a JSON map whose values are strings (others read as `""`).
+fn json_string_pairs(map: &Map<String, Value>) -> impl Iterator<Item = (&str, &str)> {
+    map.iter().map(|(k, v)| (k.as_str(), v.as_str().unwrap_or("")))
 }
 
 fn validate_nonnegative(value: i64, path: impl FnOnce() -> String) -> ErrorList {
@@ -1439,6 +1529,36 @@ pub fn validate_scale_status(obj: &Value, scale: &ScalePaths) -> ErrorList {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// Plain metadata validated as it is finds what its decoded form does.
+    #[test]
+    fn plain_metadata_validates_as_its_decoded_form() {
+        let long = "v".repeat(TOTAL_ANNOTATION_SIZE_LIMIT as usize);
+        let cases = [
+            json!({"name": "web", "namespace": "shop", "labels": {"app": "web"}}),
+            json!({"name": "Web_1", "namespace": "Shop", "labels": {"-app": "a b"}}),
+            json!({"generateName": "web-", "annotations": {"A/b/c": "x", "ok": "y"}}),
+            json!({"generateName": "-Web", "uid": "u", "resourceVersion": "7", "selfLink": "/x"}),
+            json!({"name": "a", "annotations": {"big": long}}),
+            json!({"namespace": "shop"}),
+        ];
+        for metadata in &cases {
+            let fields = MetaFields::plain(metadata).expect("round-trips");
+            let decoded = decode_object_meta(metadata).expect("decodes");
+            for namespaced in [true, false] {
+                let plain = validate_meta_fields(&fields, namespaced, dns_subdomain_name, "metadata");
+                let full = validate_object_meta(&decoded, namespaced, dns_subdomain_name, "metadata");
+                assert_eq!(plain, full, "{metadata}");
+            }
+        }
+        let found =
+            |m: Value| validate_meta_fields(&MetaFields::plain(&m).unwrap(), true, dns_subdomain_name, "m").len();
+        assert_eq!(found(cases[1].clone()), 4, "name, namespace, label key and value");
+        // Anything beyond plain strings and string maps is decoded first.
+        assert!(MetaFields::plain(&json!({"name": "a", "generation": 2})).is_none());
+        assert!(MetaFields::plain(&json!({"name": "a", "labels": {"x": 1}})).is_none());
+        assert!(MetaFields::plain(&json!({"name": ""})).is_none());
+    }
 
     /// A name (or `generateName` prefix) that `NameIsDNSSubdomain` accepts is one
     /// `validatePathSegment` accepts: the create path relies on it to skip the
