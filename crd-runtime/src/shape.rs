@@ -785,7 +785,7 @@ pub fn is_valid(shape: &'static Shape, value: &Value) -> bool {
 }
 
 /// [`is_valid`], recording where a failure is in `trail`.
-#[inline]
+#[inline(always)]
 pub fn check(shape: &'static Shape, value: &Value, trail: &mut Trail) -> bool {
     if shape.plain.is_some_and(|t| openapi::json_type(value) == t) {
         return true;
@@ -794,6 +794,7 @@ pub fn check(shape: &'static Shape, value: &Value, trail: &mut Trail) -> bool {
 }
 
 /// [`check`] past the shortcut for plain leaves (which callers take inline).
+#[inline]
 fn check_node(shape: &'static Shape, value: &Value, trail: &mut Trail) -> bool {
     if shape.null_allowed_by_field(value) {
         return true;
@@ -810,7 +811,7 @@ fn check_data(s: &'static Shape, value: &Value, trail: &mut Trail) -> bool {
     if !node_ok(s, value) {
         return false;
     }
-    if s.has_junctors() && !junctors_ok(s, value) {
+    if s.has_junctors() && !junctors_ok(s, value, trail) {
         return false;
     }
     match value {
@@ -875,12 +876,18 @@ pub fn required_ok(s: &'static Shape, map: &Map<String, Value>, seen: usize) -> 
 }
 
 /// anyOf needs one valid branch, oneOf exactly one, allOf all, not none. (A
-/// branch's failures are not where the node fails: they are not recorded.)
-fn junctors_ok(s: &Shape, value: &Value) -> bool {
-    (s.any_of.is_empty() || s.any_of.iter().any(|b| is_valid(b, value)))
-        && (s.one_of.is_empty() || s.one_of.iter().filter(|b| is_valid(b, value)).count() == 1)
-        && s.all_of.iter().all(|b| is_valid(b, value))
-        && !s.not.is_some_and(|b| is_valid(b, value))
+/// branch's failures are not where the node fails: what they record is dropped.)
+fn junctors_ok(s: &Shape, value: &Value, trail: &mut Trail) -> bool {
+    let (len, lost) = (trail.len, trail.lost);
+    let mut branch = |b: &&'static Shape| {
+        let valid = check(b, value, trail);
+        (trail.len, trail.lost) = (len, lost);
+        valid
+    };
+    (s.any_of.is_empty() || s.any_of.iter().any(&mut branch))
+        && (s.one_of.is_empty() || s.one_of.iter().filter(|b| branch(b)).count() == 1)
+        && s.all_of.iter().all(&mut branch)
+        && !s.not.as_ref().is_some_and(&mut branch)
 }
 
 fn object_ok(s: &'static Shape, map: &Map<String, Value>, trail: &mut Trail) -> bool {
