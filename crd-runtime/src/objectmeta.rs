@@ -986,12 +986,22 @@ enum StringPairs<'a> {
     Json(&'a Map<String, Value>),
 }
 
-impl StringPairs<'_> {
+impl<'a> StringPairs<'a> {
     fn is_empty(self) -> bool {
         match self {
             StringPairs::None => true,
             StringPairs::Decoded(m) => m.is_empty(),
             StringPairs::Json(m) => m.is_empty(),
+        }
+    }
+
+    /// `check` of the pairs, whichever form they are in.
+    fn check(self, check: impl FnOnce(&mut dyn Iterator<Item = (&'a str, &'a str)>) -> ErrorList) -> ErrorList {
+        match self {
+            StringPairs::None => check(&mut std::iter::empty()),
+            StringPairs::Decoded(m) => check(&mut pairs(m)),
+            // Plain metadata's maps hold only strings (`round_trips`).
+            StringPairs::Json(m) => check(&mut m.iter().map(|(k, v)| (k.as_str(), v.as_str().unwrap_or("")))),
         }
     }
 }
@@ -1090,19 +1100,11 @@ fn validate_common(meta: &MetaFields, is_namespaced: bool, path: &str) -> ErrorL
     errs.extend(validate_nonnegative(meta.generation, || child(path, "generation")));
     if !meta.labels.is_empty() {
         let path = child(path, "labels");
-        errs.extend(match meta.labels {
-            StringPairs::None => ErrorList::new(),
-            StringPairs::Decoded(m) => validate_labels(pairs(m), &path),
-            StringPairs::Json(m) => validate_labels(json_string_pairs(m), &path),
-        });
+        errs.extend(meta.labels.check(|pairs| validate_labels(pairs, &path)));
     }
     if !meta.annotations.is_empty() {
         let path = child(path, "annotations");
-        errs.extend(match meta.annotations {
-            StringPairs::None => ErrorList::new(),
-            StringPairs::Decoded(m) => validate_annotations(pairs(m), &path),
-            StringPairs::Json(m) => validate_annotations(json_string_pairs(m), &path),
-        });
+        errs.extend(meta.annotations.check(|pairs| validate_annotations(pairs, &path)));
     }
     if !meta.owner_references.is_empty() {
         errs.extend(validate_owner_references(
@@ -1120,11 +1122,6 @@ fn validate_common(meta: &MetaFields, is_namespaced: bool, path: &str) -> ErrorL
         ));
     }
     errs
-}
-
-/// The entries of a JSON map whose values are strings (others read as `""`).
-fn json_string_pairs(map: &Map<String, Value>) -> impl Iterator<Item = (&str, &str)> {
-    map.iter().map(|(k, v)| (k.as_str(), v.as_str().unwrap_or("")))
 }
 
 fn validate_nonnegative(value: i64, path: impl FnOnce() -> String) -> ErrorList {

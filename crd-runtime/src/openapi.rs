@@ -19,27 +19,6 @@ use crate::regex::Pattern;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
-/// kube-openapi error codes (`errors/schema.go`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Code {
-    InvalidType,
-    Required,
-    TooLong,
-    TooShort,
-    Pattern,
-    Enum,
-    MultipleOf,
-    Max,
-    Min,
-    Unique,
-    MaxItems,
-    MinItems,
-    TooFewProperties,
-    TooManyProperties,
-    UnallowedProperty,
-    MultipleOfMustBePositive,
-}
-
 /// One kube-openapi error, before it becomes a field error: what failed, where and
 /// with which value, and the schema's values the message names. The message is
 /// written only when asked for ([`SchemaError::message`]): an invalid object's
@@ -209,29 +188,6 @@ impl<'a> SchemaError<'a> {
             value: self.value,
             kind,
         }
-    }
-
-    /// kube-openapi's error code (none for a composite or range message).
-    pub fn code(&self) -> Option<Code> {
-        Some(match self.kind {
-            Kind::InvalidType { .. } => Code::InvalidType,
-            Kind::TooLong { .. } => Code::TooLong,
-            Kind::TooShort { .. } => Code::TooShort,
-            Kind::Pattern { .. } => Code::Pattern,
-            Kind::MultipleOf { .. } => Code::MultipleOf,
-            Kind::MultipleOfMustBePositive { .. } => Code::MultipleOfMustBePositive,
-            Kind::Bound { is_max: true, .. } => Code::Max,
-            Kind::Bound { is_max: false, .. } => Code::Min,
-            Kind::MinItems { .. } => Code::MinItems,
-            Kind::MaxItems { .. } => Code::MaxItems,
-            Kind::Unique => Code::Unique,
-            Kind::Enum { .. } => Code::Enum,
-            Kind::MinProperties { .. } => Code::TooFewProperties,
-            Kind::MaxProperties { .. } => Code::TooManyProperties,
-            Kind::Unallowed => Code::UnallowedProperty,
-            Kind::Required => Code::Required,
-            Kind::Plain(_) => return None,
-        })
     }
 
     /// The message, as kube-openapi writes it.

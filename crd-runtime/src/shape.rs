@@ -511,7 +511,7 @@ pub fn validate(shape: &'static Shape, value: &Value, old: Option<&Value>, path:
 enum Walk {
     /// Skip a value that passes: it has no errors to report, ratcheted or not, and
     /// the fast check is much cheaper than the walk, which builds a result per node.
-    /// (A failing value is checked twice; most values pass.)
+    /// A failing value is walked from where its check failed.
     SkipValid,
     /// Walk it: below a junctor branch, whose results are compared by how many
     /// checks they counted (`match_count`), which a skipped subtree would not add.
@@ -520,8 +520,8 @@ enum Walk {
 
 /// [`validate`] of the entry at position `i` of a node (an object's entry or a list's
 /// element), skipped as `walk` says. `trail` is where the fast check of the node
-/// failed, outermost first: entries before the failing one passed it, and the
-/// failing one is known to fail.
+/// failed, outermost first: the failing entry is walked without another check (the
+/// callers skip the entries before it, see [`passed`]).
 #[allow(clippy::too_many_arguments, reason = "the walk's state, passed down")]
 fn validate_entry(
     walk: Walk,
@@ -534,14 +534,11 @@ fn validate_entry(
     res: &mut Res,
 ) {
     if walk == Walk::SkipValid {
-        if let Some((&at, below)) = trail.split_first() {
-            match i.cmp(&(at as usize)) {
-                std::cmp::Ordering::Less => return,
-                std::cmp::Ordering::Equal => return validate_in(walk, below, shape, value, old, path, res),
-                std::cmp::Ordering::Greater => {}
-            }
+        if let Some((&at, below)) = trail.split_first()
+            && i == at as usize
+        {
+            return validate_in(walk, below, shape, value, old, path, res);
         }
-        // Checked first; a failing value is walked from where its check failed.
         let mut failed = Trail::new();
         if check(shape, value, &mut failed) {
             return;
@@ -643,9 +640,18 @@ fn elements(
         }
         _ => None,
     };
-    for (i, e) in items.iter().enumerate() {
+    for (i, e) in items.iter().enumerate().skip(passed(walk, trail)) {
         let old_e = old_list.as_ref().and_then(|l| l.get(e));
         validate_entry(walk, trail, i, item, e, old_e, &path.index(i), r);
+    }
+}
+
+/// How many entries of a node the walk skips: those before the one its fast check
+/// failed at passed it, so none has an error to report (nor is a forbidden key).
+fn passed(walk: Walk, trail: &[u32]) -> usize {
+    match (walk, trail.first()) {
+        (Walk::SkipValid, Some(&at)) => at as usize,
+        _ => 0,
     }
 }
 
@@ -662,12 +668,7 @@ fn object(
     path: &Path,
     r: &mut Res,
 ) {
-    // The entries before the one the fast check failed at passed it: none has an
-    // error to report (nor is a forbidden key), so they are not even looked up.
-    let passed = match (walk, trail.first()) {
-        (Walk::SkipValid, Some(&at)) => at as usize,
-        _ => 0,
-    };
+    let passed = passed(walk, trail);
     match s.additional {
         Additional::Bool(false) => {
             for key in map.keys().skip(passed) {
