@@ -113,7 +113,7 @@ fn locate(file: &SourceFile, doc: usize, field_path: &str) -> Option<usize> {
     let tree = crate::yaml::document_lines(&file.text, doc)?;
     let path = FieldPath::parse(field_path);
     let mut segs = path.document_segments();
-    if let Some(Seg::Field(first)) = path.segments().first()
+    if let Some(Seg::Field(first)) = path.segments().first().copied()
         && first == "spec"
         && segs.len() >= 2
     {

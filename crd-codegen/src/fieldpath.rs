@@ -2,6 +2,7 @@
 //! `properties[foo]`), for the CRD checks and for diagnostics.
 
 use std::fmt;
+use std::sync::Arc;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Seg {
@@ -11,43 +12,65 @@ pub enum Seg {
 }
 
 /// Go's `field.Path`, owned. Printing follows `field.Path.String()`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct FieldPath(Vec<Seg>);
+///
+/// A shared list from the last segment to the first: the schema checks build a path
+/// for every node they visit and print few of them, so a child costs one small
+/// allocation and a clone none, whatever the depth.
+#[derive(Clone, Default)]
+pub struct FieldPath(Option<Arc<Link>>);
+
+struct Link {
+    parent: FieldPath,
+    seg: Seg,
+}
 
 impl FieldPath {
     /// The nil path (prints `<nil>`).
     pub fn root() -> Self {
-        FieldPath(Vec::new())
+        FieldPath(None)
     }
 
     pub fn new(name: &str) -> Self {
-        FieldPath(vec![Seg::Field(name.to_string())])
+        FieldPath::root().child(name)
+    }
+
+    fn push(&self, seg: Seg) -> Self {
+        FieldPath(Some(Arc::new(Link {
+            parent: self.clone(),
+            seg,
+        })))
     }
 
     pub fn child(&self, name: &str) -> Self {
-        let mut p = self.clone();
-        p.0.push(Seg::Field(name.to_string()));
-        p
+        self.push(Seg::Field(name.to_string()))
     }
 
     pub fn index(&self, i: usize) -> Self {
-        let mut p = self.clone();
-        p.0.push(Seg::Index(i));
-        p
+        self.push(Seg::Index(i))
     }
 
     pub fn key(&self, k: &str) -> Self {
-        let mut p = self.clone();
-        p.0.push(Seg::Key(k.to_string()));
-        p
+        self.push(Seg::Key(k.to_string()))
     }
 
-    pub fn segments(&self) -> &[Seg] {
-        &self.0
+    /// The segments, first to last.
+    pub fn segments(&self) -> Vec<&Seg> {
+        let mut segs = Vec::new();
+        let mut at = self;
+        while let Some(link) = &at.0 {
+            segs.push(&link.seg);
+            at = &link.parent;
+        }
+        segs.reverse();
+        segs
+    }
+
+    fn from_segments(segs: Vec<Seg>) -> Self {
+        segs.into_iter().fold(FieldPath::root(), |p, seg| p.push(seg))
     }
 
     pub fn is_root(&self) -> bool {
-        self.0.is_empty()
+        self.0.is_none()
     }
 
     /// Reads a printed path back (`a.b[0].c[key]`); numeric brackets become indices.
@@ -85,13 +108,13 @@ impl FieldPath {
         if !cur.is_empty() {
             segs.push(Seg::Field(cur));
         }
-        FieldPath(segs)
+        FieldPath::from_segments(segs)
     }
 
     /// The path as document keys and indices, for [`crate::yaml::line_of`].
     pub fn document_segments(&self) -> Vec<String> {
-        self.0
-            .iter()
+        self.segments()
+            .into_iter()
             .map(|s| match s {
                 Seg::Field(n) | Seg::Key(n) => n.clone(),
                 Seg::Index(i) => i.to_string(),
@@ -102,10 +125,10 @@ impl FieldPath {
 
 impl fmt::Display for FieldPath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0.is_empty() {
+        if self.is_root() {
             return f.write_str("<nil>");
         }
-        for (i, s) in self.0.iter().enumerate() {
+        for (i, s) in self.segments().into_iter().enumerate() {
             match s {
                 Seg::Field(n) => {
                     if i > 0 {
@@ -118,6 +141,26 @@ impl fmt::Display for FieldPath {
             }
         }
         Ok(())
+    }
+}
+
+impl fmt::Debug for FieldPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "FieldPath({self})")
+    }
+}
+
+impl PartialEq for FieldPath {
+    fn eq(&self, other: &Self) -> bool {
+        self.segments() == other.segments()
+    }
+}
+
+impl Eq for FieldPath {}
+
+impl std::hash::Hash for FieldPath {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.segments().hash(state)
     }
 }
 

@@ -596,14 +596,14 @@ pub fn supported_format(format: &str, types: Types) -> bool {
 
 /// Validates a node without child schemas, completely (`SchemaValidator.Validate`),
 /// merging the node's result into `parent`.
-pub fn validate_leaf<'n>(v: &Value, node: &Node<'n>, path: &Path, parent: &mut Res<'n>) {
-    parent.merge(leaf(v, path, node));
+pub fn validate_leaf<'n>(v: &Value, n: &Node<'n>, path: &Path, parent: &mut Res<'n>) {
+    node(v, path, n, None, &mut |_, _| {}, &mut |_, _| {}, parent);
 }
 
 /// A whole node (`SchemaValidator.Validate`) whose child schemas the closures walk:
 /// `items` validates the elements of an array value, `object` the entries of an
-/// object value (additionalProperties, properties, required). Returns the node's
-/// result; the caller merges it (with ratcheting where it applies).
+/// object value (additionalProperties, properties, required). The node's result is
+/// added to `r` (a caller that ratchets drops what it added).
 #[inline]
 pub fn node<'n>(
     v: &Value,
@@ -612,35 +612,32 @@ pub fn node<'n>(
     junctors: Option<&Junctors<'_, 'n>>,
     items: &mut dyn FnMut(&[Value], &mut Res<'n>),
     object: &mut dyn FnMut(&Map<String, Value>, &mut Res<'n>),
-) -> Res<'n> {
-    let mut r = Res::default();
-    if null_step(v, node, path, &mut r) {
-        return r;
+    r: &mut Res<'n>,
+) {
+    // kube-openapi builds a result per validator and merges them in this order; each
+    // merge drops errors already present, so adding to one result in the same order
+    // gives the same errors and count without building the intermediate ones.
+    if null_step(v, node, path, r) {
+        return;
     }
-    type_step(v, node, path, &mut r);
+    type_step(v, node, path, r);
     match junctors {
-        Some(j) => junctor_step(v, j, path, &mut r),
-        None => no_junctors_step(&mut r),
+        Some(j) => junctor_step(v, j, path, r),
+        None => no_junctors_step(r),
     }
-    value_steps(v, node, path, &mut r);
+    value_steps(v, node, path, r);
     if let Value::Array(elements) = v {
-        let mut s = Res::default();
-        items(elements, &mut s);
-        slice_sizes(elements, node, path, &mut s);
-        s.inc();
-        r.merge(s);
-        r.inc();
+        items(elements, r);
+        slice_sizes(elements, node, path, r);
+        r.match_count += 2;
     }
-    enum_step(v, node, path, &mut r);
+    enum_step(v, node, path, r);
     if let Value::Object(map) = v {
-        let mut o = Res::default();
-        object_sizes(map, node, path, &mut o);
-        object(map, &mut o);
-        r.merge(o);
+        object_sizes(map, node, path, r);
+        object(map, r);
         r.inc();
     }
     r.inc();
-    r
 }
 
 /// Whether a node without child schemas has no error: exactly when [`leaf`] would
@@ -720,7 +717,9 @@ fn object_ok(map: &Map<String, Value>, n: &Node) -> bool {
 /// A node without child schemas, as its own result.
 #[inline]
 pub fn leaf<'n>(v: &Value, path: &Path, n: &Node<'n>) -> Res<'n> {
-    node(v, path, n, None, &mut |_, _| {}, &mut |_, _| {})
+    let mut r = Res::default();
+    node(v, path, n, None, &mut |_, _| {}, &mut |_, _| {}, &mut r);
+    r
 }
 
 /// For a `null` value only the type and enum validators run. Returns whether `v` was
@@ -894,65 +893,59 @@ fn string_error<'n>(s: &str, node: &Node<'n>, path: &Path) -> Option<SchemaError
 /// maximum (merged in that order, kube-openapi's), each bound first range-checked
 /// against the format.
 fn number_step<'n>(gv: GoValue, node: &Node<'n>, path: &Path, r: &mut Res<'n>) {
+    // kube-openapi merges four results in this order (the value's range, multipleOf,
+    // minimum, maximum); adding to one in the same order is the same.
     let range = number_type_and_format(node);
-    let mut res = Res::default();
     if let Some(e) = range_error(RangeInput::Value(gv), range, "Checked", path) {
-        res.add(e);
+        r.add(e);
     }
-    let mut multiple = Res::default();
     if let Some(factor) = node.multiple_of {
         match range_error(RangeInput::Bound(factor), range, "MultipleOf", path) {
             None => {
                 if let Some(e) = multiple_of_native(gv, factor, path) {
-                    multiple.add(e);
+                    r.add(e);
                 }
             }
             Some(range) => {
-                multiple.add(range);
+                r.add(range);
                 // Go's MultipleOf(path, in, data float64, factor): the value is a float64.
                 if let Some(e) = multiple_of_float(gv.as_f64(), factor, GoValue::Float(gv.as_f64()), path) {
-                    multiple.add(e);
+                    r.add(e);
                 }
             }
         }
     }
-    let mut minimum = Res::default();
     if let Some(min) = node.minimum {
         match range_error(RangeInput::Bound(min), range, "Minimum boundary", path) {
             None => {
                 if let Some(e) = minimum_native(gv, min, node.exclusive_minimum, path) {
-                    minimum.add(e);
+                    r.add(e);
                 }
             }
             Some(range) => {
-                minimum.add(range);
+                r.add(range);
                 if let Some(e) = bound_error(GoValue::Float(gv.as_f64()), min, node.exclusive_minimum, false, path) {
-                    minimum.add(e);
+                    r.add(e);
                 }
             }
         }
     }
-    let mut maximum = Res::default();
     if let Some(max) = node.maximum {
         match range_error(RangeInput::Bound(max), range, "Maximum boundary", path) {
             None => {
                 if let Some(e) = maximum_native(gv, max, node.exclusive_maximum, path) {
-                    maximum.add(e);
+                    r.add(e);
                 }
             }
             Some(range) => {
-                maximum.add(range);
+                r.add(range);
                 if let Some(e) = bound_error(GoValue::Float(gv.as_f64()), max, node.exclusive_maximum, true, path) {
-                    maximum.add(e);
+                    r.add(e);
                 }
             }
         }
     }
-    res.merge(multiple);
-    res.merge(minimum);
-    res.merge(maximum);
-    res.inc();
-    r.merge(res);
+    r.inc();
 }
 
 /// The type and format the number validator is told about: only for exactly one type,
@@ -1312,7 +1305,6 @@ fn run_branch<'n>(b: Branch<'_, 'n>, v: &Value, path: &Path) -> Res<'n> {
 
 /// `schemaPropsValidator.Validate`: the junctor step of a node with junctors.
 pub fn junctor_step<'n>(v: &Value, j: &Junctors<'_, 'n>, path: &Path, r: &mut Res<'n>) {
-    let mut main = Res::default();
     let p = || path.to_openapi_string();
     if !j.any_of.is_empty() {
         let mut best: Option<Res> = None;
@@ -1331,15 +1323,15 @@ pub fn junctor_step<'n>(v: &Value, j: &Junctors<'_, 'n>, path: &Path, r: &mut Re
             }
         }
         if !succeeded {
-            main.add(SchemaError::plain(format!(
+            r.add(SchemaError::plain(format!(
                 "{} must validate at least one schema (anyOf)",
                 gofmt::quote(&p())
             )));
         }
         if let Some(b) = best {
-            main.merge(b);
+            r.merge(b);
         } else if let Some(s) = first_success {
-            main.merge(s);
+            r.merge(s);
         }
     }
     if !j.one_of.is_empty() {
@@ -1366,15 +1358,15 @@ pub fn junctor_step<'n>(v: &Value, j: &Junctors<'_, 'n>, path: &Path, r: &mut Re
             } else {
                 format!("Found {validated} valid alternatives")
             };
-            main.add(SchemaError::plain(format!(
+            r.add(SchemaError::plain(format!(
                 "{} must validate one and only one schema (oneOf). {additional}",
                 gofmt::quote(&p())
             )));
             if let Some(b) = best {
-                main.merge(b);
+                r.merge(b);
             }
         } else if let Some(s) = first_success {
-            main.merge(s);
+            r.merge(s);
         }
     }
     if !j.all_of.is_empty() {
@@ -1384,11 +1376,11 @@ pub fn junctor_step<'n>(v: &Value, j: &Junctors<'_, 'n>, path: &Path, r: &mut Re
             if result.is_valid() {
                 validated += 1;
             }
-            main.merge(result);
+            r.merge(result);
         }
         if validated != j.all_of.len() {
             let additional = if validated == 0 { ". None validated" } else { "" };
-            main.add(SchemaError::plain(format!(
+            r.add(SchemaError::plain(format!(
                 "{} must validate all the schemas (allOf){additional}",
                 gofmt::quote(&p())
             )));
@@ -1397,14 +1389,12 @@ pub fn junctor_step<'n>(v: &Value, j: &Junctors<'_, 'n>, path: &Path, r: &mut Re
     if let Some(not) = j.not
         && run_branch(not, v, path).is_valid()
     {
-        main.add(SchemaError::plain(format!(
+        r.add(SchemaError::plain(format!(
             "{} must not validate the schema (not)",
             gofmt::quote(&p())
         )));
     }
-    main.inc();
-    r.merge(main);
-    r.inc();
+    r.match_count += 2;
 }
 
 #[cfg(test)]

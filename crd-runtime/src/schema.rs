@@ -419,22 +419,6 @@ pub fn leaf_equal(value: &Value, old: &Value) -> bool {
     }
 }
 
-/// Merges a child's result into its parent, dropping its errors when ratcheting
-/// applies (the child's value equals its correlated old value), as kube-openapi's
-/// ratcheting validator turns them into warnings.
-#[inline]
-pub fn merge_ratcheted<'n>(
-    parent: &mut Res<'n>,
-    mut child: Res<'n>,
-    old: Option<&Value>,
-    equal: &dyn Fn(&Value) -> bool,
-) {
-    if !child.is_valid() && old.is_some_and(equal) {
-        child.errors.clear();
-    }
-    parent.merge(child);
-}
-
 /// `CachedDeepEqual` of two objects whose keys `child` compares (it returns false for
 /// keys the schema does not know); anything else compares as a leaf. (Compiled rules'
 /// ratcheting of nodes written inline.)

@@ -22,7 +22,7 @@ use crate::errors::{ErrorList, Path};
 use crate::listtype::{self, ListType};
 use crate::openapi::{self, Branch, JsonType, Junctors, Lit, Node, Res, Types};
 use crate::ratchet::{self, CorrelationSchema, MapList};
-use crate::schema::{insert_default, merge_ratcheted, old_field, prune_all, prune_items_unknown, record_pruned};
+use crate::schema::{insert_default, old_field, prune_all, prune_items_unknown, record_pruned};
 use serde_json::{Map, Value};
 
 /// One schema node of a generated type, as static data.
@@ -561,9 +561,12 @@ fn validate_in(
         return;
     }
     let s = shape.resolved();
-    merge_ratcheted(res, node(walk, trail, s, value, old, path), old, &|old| {
-        ratchet_equal(s, value, old)
-    });
+    let start = res.errors.len();
+    node(walk, trail, s, value, old, path, res);
+    // Ratcheting: a node with errors that equals its old value reports none of them.
+    if res.errors.len() > start && old.is_some_and(|old| ratchet_equal(s, value, old)) {
+        res.errors.truncate(start);
+    }
 }
 
 /// The status subresource's validation: the root's `status` property alone, as the
@@ -578,20 +581,20 @@ pub fn validate_status(shape: &'static Shape, value: &Value, old: Option<&Value>
 /// `SchemaValidator.Validate` of one node: its own keywords, junctor branches
 /// (validated plainly, as kube-openapi validates sub-schemas: nothing below them
 /// ratchets), items, then the object walk.
-fn node(walk: Walk, trail: &[u32], s: &'static Shape, v: &Value, old: Option<&Value>, path: &Path) -> Res<'static> {
+#[allow(clippy::too_many_arguments, reason = "the walk's state, passed down")]
+fn node(walk: Walk, trail: &[u32], s: &'static Shape, v: &Value, old: Option<&Value>, path: &Path, r: &mut Res) {
     if walk == Walk::SkipValid && !trail.is_empty() {
         // The fast check failed at an entry of this node, past its own keywords and
         // junctors: only the entries (and `required`) can have errors.
-        let mut r = Res::default();
         match v {
-            Value::Object(map) => object(walk, trail, s, map, old, path, &mut r),
-            Value::Array(items) => elements(walk, trail, s, items, old, path, &mut r),
+            Value::Object(map) => object(walk, trail, s, map, old, path, r),
+            Value::Array(items) => elements(walk, trail, s, items, old, path, r),
             _ => {}
         }
-        return r;
+        return;
     }
     let branch = |b: &'static Shape| {
-        move |bv: &Value, bp: &Path, br: &mut Res| br.merge(node(Walk::Count, &[], b.resolved(), bv, None, bp))
+        move |bv: &Value, bp: &Path, br: &mut Res| node(Walk::Count, &[], b.resolved(), bv, None, bp, br)
     };
     let closures = |bs: &'static [&'static Shape]| bs.iter().map(|b| branch(b)).collect::<Vec<_>>();
     let (all_of, any_of, one_of) = if s.has_junctors() {
@@ -616,6 +619,7 @@ fn node(walk: Walk, trail: &[u32], s: &'static Shape, v: &Value, old: Option<&Va
         s.has_junctors().then_some(&junctors),
         &mut |items, r| elements(walk, trail, s, items, old, path, r),
         &mut |map, r| object(walk, trail, s, map, old, path, r),
+        r,
     )
 }
 

@@ -736,7 +736,7 @@ fn validate_selectable_fields(
                 continue;
             }
         };
-        if field_path.segments().first() == Some(&Seg::Field("metadata".into())) {
+        if field_path.segments().first() == Some(&&Seg::Field("metadata".into())) {
             errs.push(FieldError::invalid(
                 p.to_string(),
                 value(),

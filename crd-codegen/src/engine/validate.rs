@@ -58,6 +58,7 @@ fn node(s: &CNode, v: &Value, old: Option<&Value>, path: &Path) -> Res<'static> 
         not: not.as_ref().map(|b| b as Branch),
     };
     let junctors = s.has_junctors().then_some(&junctors);
+    let mut res = Res::default();
     openapi::node(
         v,
         path,
@@ -107,8 +108,9 @@ fn node(s: &CNode, v: &Value, old: Option<&Value>, path: &Path) -> Res<'static> 
             let required: Vec<&str> = s.required.iter().map(String::as_str).collect();
             openapi::required(map, &required, path, r);
         },
-    )
-    .into_owned()
+        &mut res,
+    );
+    res.into_owned()
 }
 
 /// A junctor branch: the sub-schema validated plainly (no ratcheting below).
