@@ -394,6 +394,41 @@ fn lists_of_objects_read_in_place() {
     errors(bad.clone(), Some(bad));
 }
 
+mod pairs {
+    crd_derive::crd_types!("fixtures/shared-rules-crd.yaml");
+}
+
+/// Rules that generated code emits once and runs at several nodes (the same rule in
+/// two structs): reported at every node that fails them, with each node's message, as
+/// the engine reports them.
+#[test]
+fn shared_rules_report_at_every_node() {
+    let errors = |spec: Value| {
+        let object = serde_json::json!({
+            "apiVersion": "test.example.com/v1", "kind": "Pair",
+            "metadata": {"name": "p", "namespace": "default"},
+            "spec": spec,
+        });
+        admit_both::<pairs::test_example_com::v1::Pair>("shared-rules-crd.yaml", object, None)
+    };
+    let good =
+        serde_json::json!({"primary": {"name": "a", "port": 1}, "backup": {"name": "b", "port": 2, "weight": 1}});
+    assert_eq!(errors(good), Vec::<String>::new());
+    let bad = serde_json::json!({
+        "primary": {"name": "primary", "port": 0},
+        "backup": {"name": "backup", "port": -1, "weight": 1},
+    });
+    assert_eq!(
+        errors(bad),
+        [
+            "spec.backup.name: Invalid value: \"backup\": name backup is too long",
+            "spec.backup.port: Invalid value: -1: must not be zero or less",
+            "spec.primary.name: Invalid value: \"primary\": name primary is too long",
+            "spec.primary.port: Invalid value: 0: must be positive",
+        ]
+    );
+}
+
 mod ratios {
     crd_derive::crd_types!("fixtures/map-filter-crd.yaml");
 }

@@ -123,3 +123,23 @@ fn derive_root_fields() {
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/root-fields-crd.yaml"),
     );
 }
+
+/// A rule written the same way at nodes of the same kind in two structs is one
+/// function and one `RuleInfo`, called at both nodes; a rule with another message is
+/// its own `RuleInfo` but shares the function. (What it admits:
+/// `tests/differential.rs`, `shared_rules_report_at_every_node`.)
+#[test]
+fn identical_rules_are_emitted_once() {
+    let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/shared-rules-crd.yaml");
+    let source = crd_codegen::rust::generate_source(&load(&input));
+    let count = |needle: &str| source.matches(needle).count();
+    // The name's rule and message expression, the port's rule.
+    assert_eq!(count("pub fn rule_"), 2, "{source}");
+    assert_eq!(count("pub fn message_"), 1, "{source}");
+    // The name's rule and both of the port's (their messages differ).
+    assert_eq!(count("pub static RULE_"), 3, "{source}");
+    // Each is run at both nodes.
+    assert_eq!(count("&|| rule_1(&this, prev.as_ref())"), 2, "{source}");
+    assert_eq!(count("&|| rule_2(&this, prev.as_ref())"), 2, "{source}");
+    assert_eq!(count("Some(&|| message_1(&this, prev.as_ref()))"), 2, "{source}");
+}

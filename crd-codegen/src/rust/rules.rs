@@ -29,7 +29,7 @@ use crate::ir::{self, Schema};
 use crd_runtime::cel::escaping::escape;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 
 /// Emits the `rules` module of one generated module.
@@ -58,7 +58,12 @@ pub struct RulesEmitter<'a> {
     spans: HashMap<String, Span>,
     /// Some node stands for a derived type (the derive direction): rules may see one.
     has_stand_ins: bool,
-    counter: Cell<usize>,
+    /// The rule functions and `RuleInfo` statics emitted so far, by their definition
+    /// without the name: the same rule at nodes of the same type (a CRD's copies of
+    /// one struct, a type shared by several kinds) is emitted once.
+    rule_items: RefCell<HashMap<String, Ident>>,
+    /// How many rule items of each name prefix (`rule`, `message`, `RULE`) there are.
+    rule_counts: RefCell<HashMap<&'static str, usize>>,
 }
 
 impl<'a> RulesEmitter<'a> {
@@ -96,7 +101,8 @@ impl<'a> RulesEmitter<'a> {
             exported: RefCell::new(Vec::new()),
             spans: HashMap::new(),
             has_stand_ins: module.types.iter().any(|t| sees_derived(t.schema)),
-            counter: Cell::new(0),
+            rule_items: RefCell::new(HashMap::new()),
+            rule_counts: RefCell::new(HashMap::new()),
         };
         let mut taken = std::collections::HashSet::new();
         for (id, t) in module.types.iter().enumerate() {
@@ -852,47 +858,10 @@ impl<'a> RulesEmitter<'a> {
             Compiled::Error(e) => return Some(quote!(rt::rules::rule_compile_error(&site, #e, out);)),
             Compiled::Program(p) => p,
         };
-        let n = self.counter.get() + 1;
-        self.counter.set(n);
-        let info_name = format_ident!("RULE_{}", n);
-        let fn_name = format_ident!("rule_{}", n);
         let info = rule.info();
-        let message_fn = program.message.as_ref().map(|(_, p)| {
-            let msg_name = format_ident!("message_{}", n);
-            self.rule_fn(&msg_name, p, node, schema, &info, true);
-            msg_name
-        });
-        self.rule_fn(&fn_name, &program.program, node, schema, &info, false);
-        let reason = match info.reason {
-            crd_runtime::rules::Reason::Invalid => quote!(Invalid),
-            crd_runtime::rules::Reason::Forbidden => quote!(Forbidden),
-            crd_runtime::rules::Reason::Required => quote!(Required),
-            crd_runtime::rules::Reason::Duplicate => quote!(Duplicate),
-        };
-        let opt = |s: Option<&str>| match s {
-            Some(s) => quote!(Some(#s)),
-            None => quote!(None),
-        };
-        let (rule_src, message, message_expression, field_path) = (
-            info.rule,
-            opt(info.message),
-            opt(info.message_expression),
-            opt(info.field_path),
-        );
-        let (uses_old_self, optional_old_self) = (info.uses_old_self, info.optional_old_self);
-        let info_doc = format!(" What is known of `{}` before it runs.", info.rule.trim());
-        self.items.borrow_mut().push(quote! {
-            #[doc = #info_doc]
-            pub static #info_name: rt::rules::RuleInfo<'static> = rt::rules::RuleInfo {
-                rule: #rule_src,
-                message: #message,
-                message_expression: #message_expression,
-                reason: rt::rules::Reason::#reason,
-                field_path: #field_path,
-                uses_old_self: #uses_old_self,
-                optional_old_self: #optional_old_self,
-            };
-        });
+        let message_fn = (program.message.as_ref()).map(|(_, p)| self.rule_fn("message", p, node, schema, &info, true));
+        let fn_name = self.rule_fn("rule", &program.program, node, schema, &info, false);
+        let info_name = self.rule_info(&info);
         let message = match message_fn {
             Some(m) => quote!(Some(&|| #m(&this, prev.as_ref()))),
             None => quote!(None),
@@ -910,17 +879,78 @@ impl<'a> RulesEmitter<'a> {
         })
     }
 
+    /// The `RuleInfo` static of a rule (shared by identical rules).
+    fn rule_info(&self, info: &crd_runtime::rules::RuleInfo<'_>) -> Ident {
+        let reason = match info.reason {
+            crd_runtime::rules::Reason::Invalid => quote!(Invalid),
+            crd_runtime::rules::Reason::Forbidden => quote!(Forbidden),
+            crd_runtime::rules::Reason::Required => quote!(Required),
+            crd_runtime::rules::Reason::Duplicate => quote!(Duplicate),
+        };
+        let opt = |s: Option<&str>| match s {
+            Some(s) => quote!(Some(#s)),
+            None => quote!(None),
+        };
+        let (rule_src, message, message_expression, field_path) = (
+            info.rule,
+            opt(info.message),
+            opt(info.message_expression),
+            opt(info.field_path),
+        );
+        let (uses_old_self, optional_old_self) = (info.uses_old_self, info.optional_old_self);
+        let definition = quote! {
+            rt::rules::RuleInfo<'static> = rt::rules::RuleInfo {
+                rule: #rule_src,
+                message: #message,
+                message_expression: #message_expression,
+                reason: rt::rules::Reason::#reason,
+                field_path: #field_path,
+                uses_old_self: #uses_old_self,
+                optional_old_self: #optional_old_self,
+            };
+        };
+        let info_doc = format!(" What is known of `{}` before it runs.", info.rule.trim());
+        self.rule_item("RULE", definition, |name, definition| {
+            quote! {
+                #[doc = #info_doc]
+                pub static #name: #definition
+            }
+        })
+    }
+
+    /// The name of the rule item (function or static) `definition` named with
+    /// `prefix`: the existing one when an identical item was emitted, else a new one,
+    /// emitted by `item` (given the name and the definition).
+    fn rule_item(
+        &self,
+        prefix: &'static str,
+        definition: TokenStream,
+        item: impl FnOnce(&Ident, TokenStream) -> TokenStream,
+    ) -> Ident {
+        let key = format!("{prefix} {definition}");
+        if let Some(name) = self.rule_items.borrow().get(&key) {
+            return name.clone();
+        }
+        let mut counts = self.rule_counts.borrow_mut();
+        let n = counts.entry(prefix).or_default();
+        *n += 1;
+        let name = format_ident!("{}_{}", prefix, *n);
+        self.items.borrow_mut().push(item(&name, definition));
+        self.rule_items.borrow_mut().insert(key, name.clone());
+        name
+    }
+
     /// A rule (or message expression) as a function of the node's value and old
     /// value, as read by [`NodeKind::read`].
     fn rule_fn(
         &self,
-        name: &Ident,
+        prefix: &'static str,
         program: &Program,
         node: &NodeKind,
         schema: &Schema,
         info: &crd_runtime::rules::RuleInfo<'_>,
         message: bool,
-    ) {
+    ) -> Ident {
         let types = Types {
             views: &self.views,
             structs: self.cel_struct_names(schema, node),
@@ -977,9 +1007,8 @@ impl<'a> RulesEmitter<'a> {
             format!(" `{}`", info.rule.trim())
         };
         let lifetime = uses_lifetime(&ty).then(|| quote!(<'a>));
-        self.items.borrow_mut().push(quote! {
-            #[doc = #doc]
-            pub fn #name #lifetime(
+        let definition = quote! {
+            #lifetime(
                 #this: &rt::cel::Result<#ty>,
                 #prev: Option<&rt::cel::Result<#ty>>,
             ) -> rt::rules::Evaluated<#result_ty, rt::cel::Error> {
@@ -988,7 +1017,13 @@ impl<'a> RulesEmitter<'a> {
                 let result = #body;
                 rt::compiled::finish(result, cost)
             }
-        });
+        };
+        self.rule_item(prefix, definition, |name, definition| {
+            quote! {
+                #[doc = #doc]
+                pub fn #name #definition
+            }
+        })
     }
 
     /// The CEL names of the object types a rule at `schema` can see, mapped to the
