@@ -169,6 +169,16 @@ mod filters {
     crd_derive::crd_types!("fixtures/oneof-required-crd.yaml");
 }
 
+/// [`admit_both`] of a create of a `T` named `x` in `default` with `spec`.
+fn create_both<T: CustomResource>(fixture: &str, spec: Value) -> Vec<String> {
+    let object = serde_json::json!({
+        "apiVersion": T::API_VERSION, "kind": T::KIND,
+        "metadata": {"name": "x", "namespace": "default"},
+        "spec": spec,
+    });
+    admit_both::<T>(fixture, object, None)
+}
+
 /// Admits `object` (as an update of `old` when given) with the reference engine of
 /// the hand-written CRD `fixtures/<fixture>` and with its generated type `T`: both must
 /// give the same admission. Returns its errors.
@@ -229,14 +239,7 @@ fn optional_old_self_message_expressions_see_the_plain_old_value() {
 /// generated validation checks their `required` as the engine does.
 #[test]
 fn junctor_branches_with_only_required_are_checked() {
-    let errors = |spec: Value| {
-        let object = serde_json::json!({
-            "apiVersion": "test.example.com/v1", "kind": "Filter",
-            "metadata": {"name": "f", "namespace": "default"},
-            "spec": spec,
-        });
-        admit_both::<filters::test_example_com::v1::Filter>("oneof-required-crd.yaml", object, None)
-    };
+    let errors = |spec: Value| create_both::<filters::test_example_com::v1::Filter>("oneof-required-crd.yaml", spec);
     assert!(errors(serde_json::json!({})).is_empty());
     assert!(errors(serde_json::json!({"lua": "x"})).is_empty());
     assert!(errors(serde_json::json!({"wasm": "x"})).is_empty());
@@ -403,14 +406,7 @@ mod pairs {
 /// the engine reports them.
 #[test]
 fn shared_rules_report_at_every_node() {
-    let errors = |spec: Value| {
-        let object = serde_json::json!({
-            "apiVersion": "test.example.com/v1", "kind": "Pair",
-            "metadata": {"name": "p", "namespace": "default"},
-            "spec": spec,
-        });
-        admit_both::<pairs::test_example_com::v1::Pair>("shared-rules-crd.yaml", object, None)
-    };
+    let errors = |spec: Value| create_both::<pairs::test_example_com::v1::Pair>("shared-rules-crd.yaml", spec);
     let good =
         serde_json::json!({"primary": {"name": "a", "port": 1}, "backup": {"name": "b", "port": 2, "weight": 1}});
     assert_eq!(errors(good), Vec::<String>::new());
@@ -440,12 +436,8 @@ mod ratios {
 #[test]
 fn map_and_filter_agree_with_the_engine() {
     let errors = |items: Value, tags: Value| {
-        let object = serde_json::json!({
-            "apiVersion": "test.example.com/v1", "kind": "Ratio",
-            "metadata": {"name": "r", "namespace": "default"},
-            "spec": {"items": items, "tags": tags},
-        });
-        admit_both::<ratios::test_example_com::v1::Ratio>("map-filter-crd.yaml", object, None)
+        let spec = serde_json::json!({"items": items, "tags": tags});
+        create_both::<ratios::test_example_com::v1::Ratio>("map-filter-crd.yaml", spec)
     };
     let item = |name: &str, n: i64, d: i64| serde_json::json!({"name": name, "num": n, "den": d});
     let filter_rule = "self.items.filter(x, x.num / x.den > 1).size() <= 2";
@@ -491,12 +483,8 @@ mod slots {
 #[test]
 fn null_items_are_not_objects() {
     let errors = |slots: Value| {
-        let object = serde_json::json!({
-            "apiVersion": "test.example.com/v1", "kind": "Slot",
-            "metadata": {"name": "s", "namespace": "default"},
-            "spec": {"slots": slots, "extras": {"a": null, "b": {"name": "b"}}},
-        });
-        admit_both::<slots::test_example_com::v1::Slot>("nullable-items-crd.yaml", object, None)
+        let spec = serde_json::json!({"slots": slots, "extras": {"a": null, "b": {"name": "b"}}});
+        create_both::<slots::test_example_com::v1::Slot>("nullable-items-crd.yaml", spec)
     };
     assert_eq!(errors(serde_json::json!([{"name": "a"}])), Vec::<String>::new());
     assert_eq!(

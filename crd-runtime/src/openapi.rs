@@ -594,12 +594,6 @@ pub fn supported_format(format: &str, types: Types) -> bool {
     }
 }
 
-/// Validates a node without child schemas, completely (`SchemaValidator.Validate`),
-/// merging the node's result into `parent`.
-pub fn validate_leaf<'n>(v: &Value, n: &Node<'n>, path: &Path, parent: &mut Res<'n>) {
-    node(v, path, n, None, &mut |_, _| {}, &mut |_, _| {}, parent);
-}
-
 /// A whole node (`SchemaValidator.Validate`) whose child schemas the closures walk:
 /// `items` validates the elements of an array value, `object` the entries of an
 /// object value (additionalProperties, properties, required). The node's result is
@@ -714,12 +708,9 @@ fn object_ok(map: &Map<String, Value>, n: &Node) -> bool {
     n.min_properties.is_none_or(|m| size >= m) && n.max_properties.is_none_or(|m| size <= m)
 }
 
-/// A node without child schemas, as its own result.
-#[inline]
-pub fn leaf<'n>(v: &Value, path: &Path, n: &Node<'n>) -> Res<'n> {
-    let mut r = Res::default();
-    node(v, path, n, None, &mut |_, _| {}, &mut |_, _| {}, &mut r);
-    r
+/// A node without child schemas (`SchemaValidator.Validate`), its result added to `r`.
+pub fn leaf<'n>(v: &Value, path: &Path, n: &Node<'n>, r: &mut Res<'n>) {
+    node(v, path, n, None, &mut |_, _| {}, &mut |_, _| {}, r);
 }
 
 /// For a `null` value only the type and enum validators run. Returns whether `v` was
@@ -1407,7 +1398,7 @@ mod tests {
         let spec = root.field("spec");
         let path = spec.field("x");
         let mut r = Res::default();
-        validate_leaf(&v, node, &path, &mut r);
+        super::leaf(&v, &path, node, &mut r);
         let mut out = Vec::new();
         r.into_field_errors(&mut out);
         out.iter().map(|e| e.to_string()).collect()
@@ -1504,7 +1495,8 @@ mod tests {
         ];
         for n in &nodes {
             for v in &values {
-                let full = super::leaf(v, &Path::Root, n);
+                let mut full = Res::default();
+                super::leaf(v, &Path::Root, n, &mut full);
                 assert_eq!(leaf_ok(v, n), full.is_valid(), "{v} against {n:?}: {:?}", full.errors);
             }
         }
@@ -1623,8 +1615,8 @@ mod tests {
             types: Types::One(JsonType::String),
             ..Node::EMPTY
         };
-        let b1 = |v: &Value, p: &Path, r: &mut Res| validate_leaf(v, &int_node, p, r);
-        let b2 = |v: &Value, p: &Path, r: &mut Res| validate_leaf(v, &str_node, p, r);
+        let b1 = |v: &Value, p: &Path, r: &mut Res| super::leaf(v, p, &int_node, r);
+        let b2 = |v: &Value, p: &Path, r: &mut Res| super::leaf(v, p, &str_node, r);
         let branches: [Branch; 2] = [&b1, &b2];
         let j = Junctors {
             any_of: &branches,

@@ -510,7 +510,8 @@ pub fn validate(shape: &'static Shape, value: &Value, old: Option<&Value>, path:
 #[derive(Clone, Copy, PartialEq)]
 enum Walk {
     /// Skip a value that passes: it has no errors to report, ratcheted or not, and
-    /// the fast check is much cheaper than the walk, which builds a result per node.
+    /// the fast check is much cheaper than the walk, which runs every keyword's
+    /// error-reporting step.
     /// A failing value is walked from where its check failed.
     SkipValid,
     /// Walk it: below a junctor branch, whose results are compared by how many
