@@ -301,14 +301,16 @@ fn validate_spec(spec: &CustomResourceDefinitionSpec, stages: &dyn RuleCompiler)
         ));
     }
 
-    // Go prints an empty list as `[]`, an absent (nil) one as `null`.
-    let versions_json = if spec.versions.is_empty() && !spec.versions_absent {
-        "[]".to_string()
-    } else {
-        gojson::versions(&spec.versions)
+    // Go prints an empty list as `[]`, an absent (nil) one as `null`. Rendered only for
+    // an error: it holds every version's schema.
+    let versions_json = || {
+        if spec.versions.is_empty() && !spec.versions_absent {
+            "[]".to_string()
+        } else {
+            gojson::versions(&spec.versions)
+        }
     };
-    let versions_invalid =
-        |detail: &str| gojson::invalid_rendered(&path.child("versions"), versions_json.clone(), detail);
+    let versions_invalid = |detail: &str| gojson::invalid_rendered(&path.child("versions"), versions_json(), detail);
     let identical =
         |set: &dyn Fn(&CustomResourceDefinitionVersion) -> bool,
          eq: &dyn Fn(&CustomResourceDefinitionVersion, &CustomResourceDefinitionVersion) -> bool| {

@@ -76,6 +76,11 @@ pub struct DefaultsOptions {
 
 /// Validates the defaults of `root` with the given options.
 pub fn validate_defaults_with(root: &Structural, path: &FieldPath, options: &DefaultsOptions) -> Vec<FieldError> {
+    // The walk below only acts at defaults; most schemas have none, and compiling the
+    // schema for it is not free.
+    if !has_default(root) {
+        return Vec::new();
+    }
     let mut ir_root = structural_to_ir(root);
     ir_root.embedded_resource |= options.resource_root;
     let node = CNode::compile(&ir_root, CompileOptions::DEFAULTS);
@@ -90,6 +95,12 @@ pub fn validate_defaults_with(root: &Structural, path: &FieldPath, options: &Def
     };
     walk.walk(root_site, path, root_site, &mut Vec::new(), false);
     walk.errs
+}
+
+/// Whether a node the walk visits (items and properties, not `additionalProperties`,
+/// where defaults are forbidden) has a default.
+fn has_default(s: &Structural) -> bool {
+    s.generic.default.is_some() || s.items.as_deref().is_some_and(has_default) || s.properties.values().any(has_default)
 }
 
 /// A schema node: compiled, and as IR (for its rules).

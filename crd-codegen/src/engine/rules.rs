@@ -84,14 +84,53 @@ pub(crate) struct RuleNode {
     pub(crate) all_of: Vec<RuleNode>,
 }
 
-/// The rules of one node.
+/// The rules of one node, compiled when first read: a walk reads only the nodes it
+/// reaches (the generated code's walk of a struct stops at the structs below it, which
+/// have walks of their own; a default value reaches only its own nodes), and compiling
+/// every rule of a subtree for each tree that contains it made generation quadratic in
+/// the depth of the rules.
 pub(crate) struct NodeRules {
     /// The node's schema, to read `self` and `oldSelf`.
     pub(crate) schema: ir::Schema,
     pub(crate) is_resource_root: bool,
+    /// The rules to compile when they are not the node's own (an `allOf` branch's,
+    /// compiled against the node's schema).
+    branch_rules: Option<Vec<ir::Rule>>,
+    /// Whether the node has a CEL type (`declType` is non-nil).
+    has_type: bool,
+    compiled: std::sync::OnceLock<Result<Vec<NodeRule>, String>>,
+}
+
+impl NodeRules {
+    fn new(validation: &ir::Schema, node: &ir::Schema, is_resource_root: bool, has_type: bool) -> NodeRules {
+        NodeRules {
+            schema: node.clone(),
+            is_resource_root,
+            branch_rules: (!std::ptr::eq(validation, node)).then(|| validation.validations.clone()),
+            has_type,
+            compiled: std::sync::OnceLock::new(),
+        }
+    }
+
     /// The compiled rules, or the node-level compilation error (Go's
     /// `compilationErr`).
-    pub(crate) rules: Result<Vec<NodeRule>, String>,
+    pub(crate) fn rules(&self) -> &Result<Vec<NodeRule>, String> {
+        self.compiled.get_or_init(|| {
+            if !self.has_type {
+                return Err(NO_DECL_TYPE.to_string());
+            }
+            match &self.branch_rules {
+                None => compile_node(&self.schema, self.is_resource_root),
+                Some(rules) => compile_node(
+                    &ir::Schema {
+                        validations: rules.clone(),
+                        ..self.schema.clone()
+                    },
+                    self.is_resource_root,
+                ),
+            }
+        })
+    }
 }
 
 /// One rule, compiled.
@@ -243,11 +282,7 @@ pub(crate) fn build(
     if node.rust_type.is_some() {
         // Derive direction: a derived type's node. The field's own rules run here (on
         // its `dyn` stand-in); the type's run in the type's own walk.
-        let own = (!validation.validations.is_empty()).then(|| NodeRules {
-            schema: node.clone(),
-            is_resource_root: false,
-            rules: compile_node(validation, node, false),
-        });
+        let own = (!validation.validations.is_empty()).then(|| NodeRules::new(validation, node, false, true));
         return Some(RuleNode {
             own,
             schema_type: "",
@@ -258,15 +293,8 @@ pub(crate) fn build(
             all_of: Vec::new(),
         });
     }
-    let own = (!validation.validations.is_empty()).then(|| NodeRules {
-        schema: node.clone(),
-        is_resource_root,
-        rules: if has_type {
-            compile_node(validation, node, is_resource_root)
-        } else {
-            Err(NO_DECL_TYPE.to_string())
-        },
-    });
+    let own =
+        (!validation.validations.is_empty()).then(|| NodeRules::new(validation, node, is_resource_root, has_type));
     let items = match (validation.items.as_deref(), node.items.as_deref()) {
         // `declType.ElemType`: the items' type of a list type.
         (Some(v), Some(n)) => build(
@@ -322,19 +350,9 @@ pub(crate) fn build(
     })
 }
 
-/// Compiles the rules of `validation` against `node` (Go's `Compile` on a copy of the
-/// node schema carrying the validation schema's rules).
-fn compile_node(validation: &ir::Schema, node: &ir::Schema, is_resource_root: bool) -> Result<Vec<NodeRule>, String> {
-    let with_rules;
-    let schema = if std::ptr::eq(validation, node) {
-        node
-    } else {
-        with_rules = ir::Schema {
-            validations: validation.validations.clone(),
-            ..node.clone()
-        };
-        &with_rules
-    };
+/// Compiles the rules of `schema` (Go's `Compile`; for an `allOf` branch, on a copy of
+/// the node schema carrying the branch's rules).
+fn compile_node(schema: &ir::Schema, is_resource_root: bool) -> Result<Vec<NodeRule>, String> {
     let compiled = compile_ir_rules(schema, is_resource_root).map_err(|_| NO_DECL_TYPE.to_string())?;
     // `ValidFieldPath` needs the structural form; built only when a rule has a path.
     let structural = if schema.validations.iter().any(|r| r.field_path.is_some()) {
@@ -392,7 +410,7 @@ fn compile_rule(rule: &ir::Rule, c: CompiledRule, structural: Option<&crate::che
 impl RuleNode {
     fn collect_errors(&self, out: &mut Vec<String>) {
         if let Some(own) = &self.own {
-            match &own.rules {
+            match own.rules() {
                 Err(e) => out.push(e.clone()),
                 Ok(rules) => out.extend(rules.iter().filter_map(|r| match &r.compiled {
                     Compiled::Error(e) => Some(e.clone()),
@@ -580,7 +598,7 @@ impl Walk {
             value: obj,
             has_old: old.is_some(),
         };
-        let node_rules = match &own.rules {
+        let node_rules = match own.rules() {
             Err(e) => {
                 rules::node_compile_error(&site, e, out);
                 return;

@@ -153,42 +153,42 @@ pub fn plan(crds: &[ir::Crd]) -> Plan<'_> {
         }
     }
     by_module.sort_by(|a, b| a.0.cmp(&b.0));
-    let modules = by_module
-        .into_iter()
-        .map(|((group, version), mut kinds)| {
-            kinds.sort_by(|a, b| a.0.names.kind.cmp(&b.0.names.kind));
-            let mut planner = Planner::default();
-            // Root names first, so that a kind never loses its name to a nested type.
-            let roots: Vec<(TypeId, &ir::Crd, &ir::Version)> = kinds
-                .iter()
-                .map(|(crd, v)| {
-                    let name = planner.reserve(&names::kind_type_name(&crd.names.kind));
-                    let id = planner.push(TypeDef {
-                        name,
-                        schema: &v.schema,
-                        path: crd.names.kind.clone(),
-                        body: TypeBody::Alias(0), // replaced below
-                    });
-                    (id, *crd, *v)
-                })
-                .collect();
-            for (id, crd, v) in roots {
-                let fields = planner.root_fields(&names::kind_type_name(&crd.names.kind), &v.schema);
-                planner.types[id].body = TypeBody::Root(Box::new(RootDef {
-                    crd,
-                    version: v,
-                    fields,
-                }));
-            }
-            Module {
-                group_mod: names::module_name(&group),
-                version_mod: names::module_name(&version),
-                group,
-                version,
-                types: planner.types,
-            }
-        })
-        .collect();
+    for (_, kinds) in &mut by_module {
+        kinds.sort_by(|a, b| a.0.names.kind.cmp(&b.0.names.kind));
+    }
+    // Modules are planned apart (names and shared types are per module).
+    let modules = crate::parallel::map(&by_module, |((group, version), kinds)| {
+        let mut planner = Planner::default();
+        // Root names first, so that a kind never loses its name to a nested type.
+        let roots: Vec<(TypeId, &ir::Crd, &ir::Version)> = kinds
+            .iter()
+            .map(|(crd, v)| {
+                let name = planner.reserve(&names::kind_type_name(&crd.names.kind));
+                let id = planner.push(TypeDef {
+                    name,
+                    schema: &v.schema,
+                    path: crd.names.kind.clone(),
+                    body: TypeBody::Alias(0), // replaced below
+                });
+                (id, *crd, *v)
+            })
+            .collect();
+        for (id, crd, v) in roots {
+            let fields = planner.root_fields(&names::kind_type_name(&crd.names.kind), &v.schema);
+            planner.types[id].body = TypeBody::Root(Box::new(RootDef {
+                crd,
+                version: v,
+                fields,
+            }));
+        }
+        Module {
+            group_mod: names::module_name(group),
+            version_mod: names::module_name(version),
+            group: group.clone(),
+            version: version.clone(),
+            types: planner.types,
+        }
+    });
     Plan { modules }
 }
 
@@ -441,27 +441,28 @@ impl Fingerprints {
         if let Some(&ids) = self.memo.get(&(s as *const Schema)) {
             return ids;
         }
+        use std::fmt::Write;
         let own = s.own_keywords();
-        // Junctors hold only value validations; their Debug text is small.
+        // Junctors hold only value validations; their Debug text is small. (Writing to
+        // a `String` cannot fail.)
         let mut key = String::new();
-        key.push_str(&format!(
-            "{own:?}|{:?}|{:?}|{:?}|{:?}",
-            s.all_of, s.any_of, s.one_of, s.not
-        ));
+        let _ = write!(key, "{own:?}|{:?}|{:?}|{:?}|{:?}", s.all_of, s.any_of, s.one_of, s.not);
         for (name, child) in &s.properties {
             let c = self.of(child, true);
-            key.push_str(&format!("|p{}:{name}={c}", name.len()));
+            let _ = write!(key, "|p{}:{name}={c}", name.len());
         }
         if let Some(items) = &s.items {
             let c = self.of(items, true);
-            key.push_str(&format!("|i={c}"));
+            let _ = write!(key, "|i={c}");
         }
         match &s.additional_properties {
             Some(ir::AdditionalProperties::Schema(a)) => {
                 let c = self.of(a, true);
-                key.push_str(&format!("|a={c}"));
+                let _ = write!(key, "|a={c}");
             }
-            Some(ir::AdditionalProperties::Bool(b)) => key.push_str(&format!("|ab={b}")),
+            Some(ir::AdditionalProperties::Bool(b)) => {
+                let _ = write!(key, "|ab={b}");
+            }
             None => {}
         }
         let without = self.intern(key);

@@ -404,15 +404,12 @@ impl<'a> RulesEmitter<'a> {
             // A view is made by `parse` only (rule signatures name it too).
             if parse || to_val {
                 let v = self.view_struct(view, parse, to_val);
+                used.scan(&v);
                 code.push(v);
             }
         }
         // The schema statics the code uses, and those they use.
         let statics = self.static_items.take();
-        let mut used = Names::default();
-        for c in &code {
-            used.scan(c);
-        }
         for name in self.exported.borrow().iter() {
             used.idents.insert(name.to_string());
         }
@@ -790,7 +787,7 @@ impl<'a> RulesEmitter<'a> {
                 has_old: #o.is_some(),
             };
         };
-        let rules = match &own.rules {
+        let rules = match own.rules() {
             Err(e) => {
                 return Some(OwnRules {
                     code: quote! {
