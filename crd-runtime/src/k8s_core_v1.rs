@@ -54,13 +54,11 @@ mod __crd_aws_elastic_block_store_volume_source {
     impl rt::schema::ObjectSchema for AWSElasticBlockStoreVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "fsType" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
@@ -68,49 +66,43 @@ mod __crd_aws_elastic_block_store_volume_source {
                             rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "volumeID" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "partition" => {
                             rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "fsType",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "readOnly",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "volumeID",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "partition",
-                        shape: &rt::shape::Shape::INT32,
-                        required: false,
-                    },
+                    rt::shape::Property::new("fsType", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new(
+                        "readOnly",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "volumeID",
+                        &rt::shape::Shape::STRING,
+                        true,
+                    ),
+                    rt::shape::Property::new(
+                        "partition",
+                        &rt::shape::Shape::INT32,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 3, 4],
                 required: &["volumeID"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -219,67 +211,50 @@ mod __crd_affinity {
     impl rt::schema::ObjectSchema for Affinity {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField1 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField2 as rt::schema::ObjectSchema>::shape,
+                )
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "podAffinity" => rt::shape::check(&SHAPE_0, child, trail),
                         "nodeAffinity" => rt::shape::check(&SHAPE_1, child, trail),
                         "podAntiAffinity" => rt::shape::check(&SHAPE_2, child, trail),
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "podAffinity",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "nodeAffinity",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "podAntiAffinity",
-                        shape: &SHAPE_2,
-                        required: false,
-                    },
+                    rt::shape::Property::new("podAffinity", &SHAPE_0, false),
+                    rt::shape::Property::new("nodeAffinity", &SHAPE_1, false),
+                    rt::shape::Property::new("podAntiAffinity", &SHAPE_2, false),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 2, 2, 3],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -511,47 +486,39 @@ mod __crd_app_armor_profile {
     impl rt::schema::ObjectSchema for AppArmorProfile {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "type" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "localhostProfile" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "type",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "localhostProfile",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new("type", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new(
+                        "localhostProfile",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2],
                 required: &["type"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -616,13 +583,11 @@ mod __crd_azure_disk_volume_source {
     impl rt::schema::ObjectSchema for AzureDiskVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "kind" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
@@ -630,12 +595,20 @@ mod __crd_azure_disk_volume_source {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "diskURI" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "diskName" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "readOnly" => {
                             rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
@@ -644,52 +617,34 @@ mod __crd_azure_disk_volume_source {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "kind",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "fsType",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "diskURI",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "diskName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "readOnly",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "cachingMode",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new("kind", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("fsType", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("diskURI", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new(
+                        "diskName",
+                        &rt::shape::Shape::STRING,
+                        true,
+                    ),
+                    rt::shape::Property::new(
+                        "readOnly",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "cachingMode",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 2, 3, 5, 5, 5, 6],
                 required: &["diskName", "diskURI"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -777,56 +732,56 @@ mod __crd_azure_file_volume_source {
     impl rt::schema::ObjectSchema for AzureFileVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "readOnly" => {
                             rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "shareName" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "secretName" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "readOnly",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "shareName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "secretName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
+                    rt::shape::Property::new(
+                        "readOnly",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "shareName",
+                        &rt::shape::Shape::STRING,
+                        true,
+                    ),
+                    rt::shape::Property::new(
+                        "secretName",
+                        &rt::shape::Shape::STRING,
+                        true,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3],
                 required: &["secretName", "shareName"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -908,28 +863,29 @@ mod __crd_csi_volume_source {
     impl rt::schema::ObjectSchema for CSIVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "driver" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "fsType" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
@@ -942,42 +898,21 @@ mod __crd_csi_volume_source {
                             rt::shape::check(&SHAPE_1, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "driver",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "fsType",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "readOnly",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "volumeAttributes",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "nodePublishSecretRef",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
+                    rt::shape::Property::new("driver", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("fsType", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new(
+                        "readOnly",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new("volumeAttributes", &SHAPE_0, false),
+                    rt::shape::Property::new("nodePublishSecretRef", &SHAPE_1, false),
                 ],
                 by_len: &[
                     0, 0, 0, 0, 0, 0, 0, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 5,
@@ -985,8 +920,7 @@ mod __crd_csi_volume_source {
                 required: &["driver"],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -1176,47 +1110,29 @@ mod __crd_capabilities {
     impl rt::schema::ObjectSchema for Capabilities {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "add" => rt::shape::check(&SHAPE_0, child, trail),
                         "drop" => rt::shape::check(&SHAPE_0, child, trail),
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "add",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "drop",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
+                    rt::shape::Property::new("add", &SHAPE_0, false),
+                    rt::shape::Property::new("drop", &SHAPE_0, false),
                 ],
                 by_len: &[0, 0, 0, 0, 1, 2],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -1296,25 +1212,22 @@ mod __crd_ceph_fs_volume_source {
     impl rt::schema::ObjectSchema for CephFSVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "path" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
@@ -1322,8 +1235,7 @@ mod __crd_ceph_fs_volume_source {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "monitors" => {
-                            seen += 1;
-                            rt::shape::check(&SHAPE_0, child, trail)
+                            rt::shape::check_required(&SHAPE_0, child, trail, seen)
                         }
                         "readOnly" => {
                             rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
@@ -1333,54 +1245,32 @@ mod __crd_ceph_fs_volume_source {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "path",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "user",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "monitors",
-                        shape: &SHAPE_0,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "readOnly",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "secretRef",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "secretFile",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new("path", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("user", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("monitors", &SHAPE_0, true),
+                    rt::shape::Property::new(
+                        "readOnly",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new("secretRef", &SHAPE_1, false),
+                    rt::shape::Property::new(
+                        "secretFile",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 2, 2, 2, 2, 4, 5, 6],
                 required: &["monitors"],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -1571,19 +1461,18 @@ mod __crd_cinder_volume_source {
     impl rt::schema::ObjectSchema for CinderVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "fsType" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
@@ -1591,49 +1480,39 @@ mod __crd_cinder_volume_source {
                             rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "volumeID" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "secretRef" => rt::shape::check(&SHAPE_0, child, trail),
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "fsType",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "readOnly",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "volumeID",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "secretRef",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
+                    rt::shape::Property::new("fsType", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new(
+                        "readOnly",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "volumeID",
+                        &rt::shape::Shape::STRING,
+                        true,
+                    ),
+                    rt::shape::Property::new("secretRef", &SHAPE_0, false),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 3, 4],
                 required: &["volumeID"],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -1808,25 +1687,28 @@ mod __crd_cluster_trust_bundle_projection {
     impl rt::schema::ObjectSchema for ClusterTrustBundleProjection {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "name" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "path" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "user" => {
                             rt::shape::check(&rt::shape::Shape::INT64, child, trail)
@@ -1839,54 +1721,32 @@ mod __crd_cluster_trust_bundle_projection {
                         }
                         "labelSelector" => rt::shape::check(&SHAPE_0, child, trail),
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "path",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "user",
-                        shape: &rt::shape::Shape::INT64,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "optional",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "signerName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "labelSelector",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
+                    rt::shape::Property::new("name", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("path", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("user", &rt::shape::Shape::INT64, false),
+                    rt::shape::Property::new(
+                        "optional",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "signerName",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new("labelSelector", &SHAPE_0, false),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 3, 3, 3, 3, 4, 4, 5, 5, 5, 6],
                 required: &["path"],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -2084,47 +1944,39 @@ mod __crd_config_map_env_source {
     impl rt::schema::ObjectSchema for ConfigMapEnvSource {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "name" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "optional" => {
                             rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "optional",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
+                    rt::shape::Property::new("name", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new(
+                        "optional",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 1, 2],
                 required: &["name"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -2203,56 +2055,48 @@ mod __crd_config_map_key_selector {
     impl rt::schema::ObjectSchema for ConfigMapKeySelector {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "key" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "name" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "optional" => {
                             rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "key",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "optional",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
+                    rt::shape::Property::new("key", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("name", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new(
+                        "optional",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 1, 2, 2, 2, 2, 3],
                 required: &["key", "name"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -2332,69 +2176,56 @@ mod __crd_config_map_projection {
     impl rt::schema::ObjectSchema for ConfigMapProjection {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "name" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "items" => rt::shape::check(&SHAPE_1, child, trail),
                         "optional" => {
                             rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "items",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "optional",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
+                    rt::shape::Property::new("name", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("items", &SHAPE_1, false),
+                    rt::shape::Property::new(
+                        "optional",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 2, 2, 2, 3],
                 required: &["name"],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -2605,30 +2436,31 @@ mod __crd_config_map_volume_source {
     impl rt::schema::ObjectSchema for ConfigMapVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "name" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "items" => rt::shape::check(&SHAPE_1, child, trail),
                         "optional" => {
@@ -2641,49 +2473,35 @@ mod __crd_config_map_volume_source {
                             rt::shape::check(&rt::shape::Shape::INT64, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "items",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "optional",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "defaultMode",
-                        shape: &rt::shape::Shape::INT32,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "defaultUser",
-                        shape: &rt::shape::Shape::INT64,
-                        required: false,
-                    },
+                    rt::shape::Property::new("name", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("items", &SHAPE_1, false),
+                    rt::shape::Property::new(
+                        "optional",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "defaultMode",
+                        &rt::shape::Shape::INT32,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "defaultUser",
+                        &rt::shape::Shape::INT64,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 2, 2, 2, 3, 3, 3, 5],
                 required: &["name"],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -2968,161 +2786,160 @@ mod __crd_container {
     impl rt::schema::ObjectSchema for Container {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField4 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField4 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_3),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField1 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_5),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField2 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_8: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField7 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField7 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_9: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField6 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField6 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_10: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_9),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_11: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField10 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField10 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_12: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField12 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField12 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_13: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_12),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_14: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField3 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_15: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField11 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField11 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_16: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_15),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_17: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField5 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField5 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_18: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField9 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField9 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_19: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField8 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField8 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_20: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_19),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "env" => rt::shape::check(&SHAPE_1, child, trail),
                         "tty" => {
                             rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "args" => rt::shape::check(&SHAPE_2, child, trail),
                         "name" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "image" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
@@ -3162,142 +2979,61 @@ mod __crd_container {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "env",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "tty",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "args",
-                        shape: &SHAPE_2,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "image",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "ports",
-                        shape: &SHAPE_4,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "stdin",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "command",
-                        shape: &SHAPE_2,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "envFrom",
-                        shape: &SHAPE_6,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "lifecycle",
-                        shape: &SHAPE_7,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "resources",
-                        shape: &SHAPE_8,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "stdinOnce",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "workingDir",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "resizePolicy",
-                        shape: &SHAPE_10,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "startupProbe",
-                        shape: &SHAPE_11,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "volumeMounts",
-                        shape: &SHAPE_13,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "livenessProbe",
-                        shape: &SHAPE_14,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "restartPolicy",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "volumeDevices",
-                        shape: &SHAPE_16,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "readinessProbe",
-                        shape: &SHAPE_17,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "imagePullPolicy",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "securityContext",
-                        shape: &SHAPE_18,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "restartPolicyRules",
-                        shape: &SHAPE_20,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "terminationMessagePath",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "terminationMessagePolicy",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new("env", &SHAPE_1, false),
+                    rt::shape::Property::new("tty", &rt::shape::Shape::BOOLEAN, false),
+                    rt::shape::Property::new("args", &SHAPE_2, false),
+                    rt::shape::Property::new("name", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("image", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("ports", &SHAPE_4, false),
+                    rt::shape::Property::new("stdin", &rt::shape::Shape::BOOLEAN, false),
+                    rt::shape::Property::new("command", &SHAPE_2, false),
+                    rt::shape::Property::new("envFrom", &SHAPE_6, false),
+                    rt::shape::Property::new("lifecycle", &SHAPE_7, false),
+                    rt::shape::Property::new("resources", &SHAPE_8, false),
+                    rt::shape::Property::new(
+                        "stdinOnce",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "workingDir",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new("resizePolicy", &SHAPE_10, false),
+                    rt::shape::Property::new("startupProbe", &SHAPE_11, false),
+                    rt::shape::Property::new("volumeMounts", &SHAPE_13, false),
+                    rt::shape::Property::new("livenessProbe", &SHAPE_14, false),
+                    rt::shape::Property::new(
+                        "restartPolicy",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new("volumeDevices", &SHAPE_16, false),
+                    rt::shape::Property::new("readinessProbe", &SHAPE_17, false),
+                    rt::shape::Property::new(
+                        "imagePullPolicy",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new("securityContext", &SHAPE_18, false),
+                    rt::shape::Property::new("restartPolicyRules", &SHAPE_20, false),
+                    rt::shape::Property::new(
+                        "terminationMessagePath",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "terminationMessagePolicy",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
                 ],
                 by_len: &[
                     0, 0, 0, 0, 2, 4, 7, 7, 9, 9, 12, 13, 13, 16, 19, 20, 22, 22, 22, 23,
@@ -3306,8 +3042,7 @@ mod __crd_container {
                 required: &["name"],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -4332,13 +4067,11 @@ mod __crd_container_port {
     impl rt::schema::ObjectSchema for ContainerPort {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "name" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
@@ -4352,51 +4085,41 @@ mod __crd_container_port {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "containerPort" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::INT32,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "hostIP",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "hostPort",
-                        shape: &rt::shape::Shape::INT32,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "protocol",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "containerPort",
-                        shape: &rt::shape::Shape::INT32,
-                        required: true,
-                    },
+                    rt::shape::Property::new("name", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("hostIP", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new(
+                        "hostPort",
+                        &rt::shape::Shape::INT32,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "protocol",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "containerPort",
+                        &rt::shape::Shape::INT32,
+                        true,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 2, 2, 4, 4, 4, 4, 4, 5],
                 required: &["containerPort"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -4483,48 +4206,48 @@ mod __crd_container_resize_policy {
     impl rt::schema::ObjectSchema for ContainerResizePolicy {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "resourceName" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "restartPolicy" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "resourceName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "restartPolicy",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
+                    rt::shape::Property::new(
+                        "resourceName",
+                        &rt::shape::Shape::STRING,
+                        true,
+                    ),
+                    rt::shape::Property::new(
+                        "restartPolicy",
+                        &rt::shape::Shape::STRING,
+                        true,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2],
                 required: &["resourceName", "restartPolicy"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -4590,53 +4313,42 @@ mod __crd_container_restart_rule {
     impl rt::schema::ObjectSchema for ContainerRestartRule {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "action" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "exitCodes" => rt::shape::check(&SHAPE_0, child, trail),
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "action",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "exitCodes",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
+                    rt::shape::Property::new("action", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("exitCodes", &SHAPE_0, false),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 2],
                 required: &["action"],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -4789,51 +4501,37 @@ mod __crd_container_restart_rule_on_exit_codes {
     impl rt::schema::ObjectSchema for ContainerRestartRuleOnExitCodes {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::INT32),
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "values" => rt::shape::check(&SHAPE_0, child, trail),
                         "operator" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "values",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "operator",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
+                    rt::shape::Property::new("values", &SHAPE_0, false),
+                    rt::shape::Property::new("operator", &rt::shape::Shape::STRING, true),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 2],
                 required: &["operator"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -4927,51 +4625,36 @@ mod __crd_downward_api_projection {
     impl rt::schema::ObjectSchema for DownwardAPIProjection {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "items" => rt::shape::check(&SHAPE_1, child, trail),
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
-                properties: &[
-                    rt::shape::Property {
-                        name: "items",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                ],
+                properties: &[rt::shape::Property::new("items", &SHAPE_1, false)],
                 by_len: &[0, 0, 0, 0, 0, 0, 1],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -5159,31 +4842,35 @@ mod __crd_downward_api_volume_file {
     impl rt::schema::ObjectSchema for DownwardAPIVolumeFile {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField1 as rt::schema::ObjectSchema>::shape,
+                )
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "mode" => {
                             rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                         }
                         "path" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "user" => {
                             rt::shape::check(&rt::shape::Shape::INT64, child, trail)
@@ -5191,49 +4878,23 @@ mod __crd_downward_api_volume_file {
                         "fieldRef" => rt::shape::check(&SHAPE_0, child, trail),
                         "resourceFieldRef" => rt::shape::check(&SHAPE_1, child, trail),
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "mode",
-                        shape: &rt::shape::Shape::INT32,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "path",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "user",
-                        shape: &rt::shape::Shape::INT64,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "fieldRef",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "resourceFieldRef",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
+                    rt::shape::Property::new("mode", &rt::shape::Shape::INT32, false),
+                    rt::shape::Property::new("path", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("user", &rt::shape::Shape::INT64, false),
+                    rt::shape::Property::new("fieldRef", &SHAPE_0, false),
+                    rt::shape::Property::new("resourceFieldRef", &SHAPE_1, false),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 5],
                 required: &["path"],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -5472,27 +5133,24 @@ mod __crd_downward_api_volume_source {
     impl rt::schema::ObjectSchema for DownwardAPIVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "items" => rt::shape::check(&SHAPE_1, child, trail),
                         "defaultMode" => {
                             rt::shape::check(&rt::shape::Shape::INT32, child, trail)
@@ -5501,38 +5159,28 @@ mod __crd_downward_api_volume_source {
                             rt::shape::check(&rt::shape::Shape::INT64, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "items",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "defaultMode",
-                        shape: &rt::shape::Shape::INT32,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "defaultUser",
-                        shape: &rt::shape::Shape::INT64,
-                        required: false,
-                    },
+                    rt::shape::Property::new("items", &SHAPE_1, false),
+                    rt::shape::Property::new(
+                        "defaultMode",
+                        &rt::shape::Shape::INT32,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "defaultUser",
+                        &rt::shape::Shape::INT64,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 3],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -5759,18 +5407,15 @@ mod __crd_empty_dir_volume_source {
                 ..rt::Node::EMPTY
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                node: &NODE_0,
                 any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::with_node(&NODE_0)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "mode" => {
                             rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                         }
@@ -5779,36 +5424,18 @@ mod __crd_empty_dir_volume_source {
                         }
                         "sizeLimit" => rt::shape::check(&SHAPE_2, child, trail),
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "mode",
-                        shape: &rt::shape::Shape::INT32,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "medium",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "sizeLimit",
-                        shape: &SHAPE_2,
-                        required: false,
-                    },
+                    rt::shape::Property::new("mode", &rt::shape::Shape::INT32, false),
+                    rt::shape::Property::new("medium", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("sizeLimit", &SHAPE_2, false),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 2, 2, 2, 3],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -5907,63 +5534,45 @@ mod __crd_env_from_source {
     impl rt::schema::ObjectSchema for EnvFromSource {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField1 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "prefix" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "secretRef" => rt::shape::check(&SHAPE_0, child, trail),
                         "configMapRef" => rt::shape::check(&SHAPE_1, child, trail),
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "prefix",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "secretRef",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "configMapRef",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
+                    rt::shape::Property::new("prefix", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("secretRef", &SHAPE_0, false),
+                    rt::shape::Property::new("configMapRef", &SHAPE_1, false),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -6167,61 +5776,46 @@ mod __crd_env_var {
     impl rt::schema::ObjectSchema for EnvVar {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "name" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "value" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "valueFrom" => rt::shape::check(&SHAPE_0, child, trail),
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "value",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "valueFrom",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
+                    rt::shape::Property::new("name", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("value", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("valueFrom", &SHAPE_0, false),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 2, 2, 2, 2, 3],
                 required: &["name"],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -6389,91 +5983,68 @@ mod __crd_env_var_source {
     impl rt::schema::ObjectSchema for EnvVarSource {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField1 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField2 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField4 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField4 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField3 as rt::schema::ObjectSchema>::shape,
+                )
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "fieldRef" => rt::shape::check(&SHAPE_0, child, trail),
                         "fileKeyRef" => rt::shape::check(&SHAPE_1, child, trail),
                         "secretKeyRef" => rt::shape::check(&SHAPE_2, child, trail),
                         "configMapKeyRef" => rt::shape::check(&SHAPE_3, child, trail),
                         "resourceFieldRef" => rt::shape::check(&SHAPE_4, child, trail),
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "fieldRef",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "fileKeyRef",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "secretKeyRef",
-                        shape: &SHAPE_2,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "configMapKeyRef",
-                        shape: &SHAPE_3,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "resourceFieldRef",
-                        shape: &SHAPE_4,
-                        required: false,
-                    },
+                    rt::shape::Property::new("fieldRef", &SHAPE_0, false),
+                    rt::shape::Property::new("fileKeyRef", &SHAPE_1, false),
+                    rt::shape::Property::new("secretKeyRef", &SHAPE_2, false),
+                    rt::shape::Property::new("configMapKeyRef", &SHAPE_3, false),
+                    rt::shape::Property::new("resourceFieldRef", &SHAPE_4, false),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 3, 4, 5],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -6835,161 +6406,160 @@ mod __crd_ephemeral_container {
     impl rt::schema::ObjectSchema for EphemeralContainer {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField4 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField4 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_3),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField1 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_5),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField2 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_8: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField7 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField7 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_9: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField6 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField6 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_10: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_9),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_11: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField10 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField10 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_12: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField12 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField12 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_13: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_12),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_14: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField3 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_15: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField11 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField11 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_16: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_15),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_17: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField5 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField5 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_18: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField9 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField9 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_19: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField8 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField8 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_20: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_19),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "env" => rt::shape::check(&SHAPE_1, child, trail),
                         "tty" => {
                             rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "args" => rt::shape::check(&SHAPE_2, child, trail),
                         "name" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "image" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
@@ -7032,147 +6602,66 @@ mod __crd_ephemeral_container {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "env",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "tty",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "args",
-                        shape: &SHAPE_2,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "image",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "ports",
-                        shape: &SHAPE_4,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "stdin",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "command",
-                        shape: &SHAPE_2,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "envFrom",
-                        shape: &SHAPE_6,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "lifecycle",
-                        shape: &SHAPE_7,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "resources",
-                        shape: &SHAPE_8,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "stdinOnce",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "workingDir",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "resizePolicy",
-                        shape: &SHAPE_10,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "startupProbe",
-                        shape: &SHAPE_11,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "volumeMounts",
-                        shape: &SHAPE_13,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "livenessProbe",
-                        shape: &SHAPE_14,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "restartPolicy",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "volumeDevices",
-                        shape: &SHAPE_16,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "readinessProbe",
-                        shape: &SHAPE_17,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "imagePullPolicy",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "securityContext",
-                        shape: &SHAPE_18,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "restartPolicyRules",
-                        shape: &SHAPE_20,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "targetContainerName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "terminationMessagePath",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "terminationMessagePolicy",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new("env", &SHAPE_1, false),
+                    rt::shape::Property::new("tty", &rt::shape::Shape::BOOLEAN, false),
+                    rt::shape::Property::new("args", &SHAPE_2, false),
+                    rt::shape::Property::new("name", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("image", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("ports", &SHAPE_4, false),
+                    rt::shape::Property::new("stdin", &rt::shape::Shape::BOOLEAN, false),
+                    rt::shape::Property::new("command", &SHAPE_2, false),
+                    rt::shape::Property::new("envFrom", &SHAPE_6, false),
+                    rt::shape::Property::new("lifecycle", &SHAPE_7, false),
+                    rt::shape::Property::new("resources", &SHAPE_8, false),
+                    rt::shape::Property::new(
+                        "stdinOnce",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "workingDir",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new("resizePolicy", &SHAPE_10, false),
+                    rt::shape::Property::new("startupProbe", &SHAPE_11, false),
+                    rt::shape::Property::new("volumeMounts", &SHAPE_13, false),
+                    rt::shape::Property::new("livenessProbe", &SHAPE_14, false),
+                    rt::shape::Property::new(
+                        "restartPolicy",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new("volumeDevices", &SHAPE_16, false),
+                    rt::shape::Property::new("readinessProbe", &SHAPE_17, false),
+                    rt::shape::Property::new(
+                        "imagePullPolicy",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new("securityContext", &SHAPE_18, false),
+                    rt::shape::Property::new("restartPolicyRules", &SHAPE_20, false),
+                    rt::shape::Property::new(
+                        "targetContainerName",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "terminationMessagePath",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "terminationMessagePolicy",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
                 ],
                 by_len: &[
                     0, 0, 0, 0, 2, 4, 7, 7, 9, 9, 12, 13, 13, 16, 19, 20, 22, 22, 22, 23,
@@ -7181,8 +6670,7 @@ mod __crd_ephemeral_container {
                 required: &["name"],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -8209,43 +7697,32 @@ mod __crd_ephemeral_volume_source {
     impl rt::schema::ObjectSchema for EphemeralVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "volumeClaimTemplate" => rt::shape::check(&SHAPE_0, child, trail),
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "volumeClaimTemplate",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
+                    rt::shape::Property::new("volumeClaimTemplate", &SHAPE_0, false),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -8385,48 +7862,40 @@ mod __crd_eviction_responder {
     impl rt::schema::ObjectSchema for EvictionResponder {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "name" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "priority" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::INT32,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "priority",
-                        shape: &rt::shape::Shape::INT32,
-                        required: true,
-                    },
+                    rt::shape::Property::new("name", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("priority", &rt::shape::Shape::INT32, true),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 1, 2],
                 required: &["name", "priority"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -8505,41 +7974,25 @@ mod __crd_exec_action {
     impl rt::schema::ObjectSchema for ExecAction {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "command" => rt::shape::check(&SHAPE_0, child, trail),
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
-                properties: &[
-                    rt::shape::Property {
-                        name: "command",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                ],
+                properties: &[rt::shape::Property::new("command", &SHAPE_0, false)],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 1],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -8618,19 +8071,15 @@ mod __crd_fc_volume_source {
     impl rt::schema::ObjectSchema for FCVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "lun" => rt::shape::check(&rt::shape::Shape::INT32, child, trail),
                         "wwids" => rt::shape::check(&SHAPE_0, child, trail),
                         "fsType" => {
@@ -8641,46 +8090,24 @@ mod __crd_fc_volume_source {
                         }
                         "targetWWNs" => rt::shape::check(&SHAPE_0, child, trail),
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "lun",
-                        shape: &rt::shape::Shape::INT32,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "wwids",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "fsType",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "readOnly",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "targetWWNs",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
+                    rt::shape::Property::new("lun", &rt::shape::Shape::INT32, false),
+                    rt::shape::Property::new("wwids", &SHAPE_0, false),
+                    rt::shape::Property::new("fsType", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new(
+                        "readOnly",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new("targetWWNs", &SHAPE_0, false),
                 ],
                 by_len: &[0, 0, 0, 0, 1, 1, 2, 3, 3, 4, 4, 5],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -8795,65 +8222,61 @@ mod __crd_file_key_selector {
     impl rt::schema::ObjectSchema for FileKeySelector {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "key" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "path" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "optional" => {
                             rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "volumeName" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "key",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "path",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "optional",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "volumeName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
+                    rt::shape::Property::new("key", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("path", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new(
+                        "optional",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "volumeName",
+                        &rt::shape::Shape::STRING,
+                        true,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 1, 2, 2, 2, 2, 3, 3, 4],
                 required: &["key", "path", "volumeName"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -8935,28 +8358,29 @@ mod __crd_flex_volume_source {
     impl rt::schema::ObjectSchema for FlexVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "driver" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "fsType" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
@@ -8967,49 +8391,27 @@ mod __crd_flex_volume_source {
                         }
                         "secretRef" => rt::shape::check(&SHAPE_1, child, trail),
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "driver",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "fsType",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "options",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "readOnly",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "secretRef",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
+                    rt::shape::Property::new("driver", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("fsType", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("options", &SHAPE_0, false),
+                    rt::shape::Property::new(
+                        "readOnly",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new("secretRef", &SHAPE_1, false),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 2, 3, 4, 5],
                 required: &["driver"],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -9198,13 +8600,11 @@ mod __crd_flocker_volume_source {
     impl rt::schema::ObjectSchema for FlockerVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "datasetName" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
@@ -9212,31 +8612,25 @@ mod __crd_flocker_volume_source {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "datasetName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "datasetUUID",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new(
+                        "datasetName",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "datasetUUID",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -9301,19 +8695,21 @@ mod __crd_gce_persistent_disk_volume_source {
     impl rt::schema::ObjectSchema for GCEPersistentDiskVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "fsType" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "pdName" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "readOnly" => {
                             rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
@@ -9322,42 +8718,28 @@ mod __crd_gce_persistent_disk_volume_source {
                             rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "fsType",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "pdName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "readOnly",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "partition",
-                        shape: &rt::shape::Shape::INT32,
-                        required: false,
-                    },
+                    rt::shape::Property::new("fsType", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("pdName", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new(
+                        "readOnly",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "partition",
+                        &rt::shape::Shape::INT32,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 2, 2, 3, 4],
                 required: &["pdName"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -9457,55 +8839,39 @@ mod __crd_grpc_action {
     impl rt::schema::ObjectSchema for GRPCAction {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "mode" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "port" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::INT32,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "service" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "mode",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "port",
-                        shape: &rt::shape::Shape::INT32,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "service",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new("mode", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("port", &rt::shape::Shape::INT32, true),
+                    rt::shape::Property::new("service", &rt::shape::Shape::STRING, false),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 2, 2, 2, 3],
                 required: &["port"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -9584,13 +8950,11 @@ mod __crd_git_repo_volume_source {
     impl rt::schema::ObjectSchema for GitRepoVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "revision" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
@@ -9598,41 +8962,39 @@ mod __crd_git_repo_volume_source {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "repository" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "revision",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "directory",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "repository",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
+                    rt::shape::Property::new(
+                        "revision",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "directory",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "repository",
+                        &rt::shape::Shape::STRING,
+                        true,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3],
                 required: &["repository"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -9699,56 +9061,52 @@ mod __crd_glusterfs_volume_source {
     impl rt::schema::ObjectSchema for GlusterfsVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "path" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "readOnly" => {
                             rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "endpoints" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "path",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "readOnly",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "endpoints",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
+                    rt::shape::Property::new("path", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new(
+                        "readOnly",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "endpoints",
+                        &rt::shape::Shape::STRING,
+                        true,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 3],
                 required: &["endpoints", "path"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -9828,42 +9186,35 @@ mod __crd_http_get_action {
     impl rt::schema::ObjectSchema for HTTPGetAction {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::INT_OR_STRING,
                 any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::with_node(&rt::Node::INT_OR_STRING)
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_1),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "host" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "path" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "port" => {
-                            seen += 1;
-                            rt::shape::check(&SHAPE_0, child, trail)
-                        }
+                        "port" => rt::shape::check_required(&SHAPE_0, child, trail, seen),
                         "scheme" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
@@ -9872,54 +9223,28 @@ mod __crd_http_get_action {
                         }
                         "httpHeaders" => rt::shape::check(&SHAPE_2, child, trail),
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "host",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "path",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "port",
-                        shape: &SHAPE_0,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "scheme",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "protocol",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "httpHeaders",
-                        shape: &SHAPE_2,
-                        required: false,
-                    },
+                    rt::shape::Property::new("host", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("path", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("port", &SHAPE_0, true),
+                    rt::shape::Property::new("scheme", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new(
+                        "protocol",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new("httpHeaders", &SHAPE_2, false),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 3, 3, 4, 4, 5, 5, 5, 6],
                 required: &["port"],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -10138,48 +9463,40 @@ mod __crd_http_header {
     impl rt::schema::ObjectSchema for HTTPHeader {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "name" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "value" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "value",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
+                    rt::shape::Property::new("name", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("value", &rt::shape::Shape::STRING, true),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 2],
                 required: &["name", "value"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -10244,51 +9561,37 @@ mod __crd_host_alias {
     impl rt::schema::ObjectSchema for HostAlias {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "ip" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "hostnames" => rt::shape::check(&SHAPE_0, child, trail),
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "ip",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "hostnames",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
+                    rt::shape::Property::new("ip", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("hostnames", &SHAPE_0, false),
                 ],
                 by_len: &[0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 2],
                 required: &["ip"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -10367,47 +9670,35 @@ mod __crd_host_path_volume_source {
     impl rt::schema::ObjectSchema for HostPathVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "path" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "type" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "path",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "type",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new("path", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("type", &rt::shape::Shape::STRING, false),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 2],
                 required: &["path"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -10473,32 +9764,37 @@ mod __crd_iscsi_volume_source {
     impl rt::schema::ObjectSchema for ISCSIVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "iqn" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "lun" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::INT32,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "fsType" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
@@ -10509,8 +9805,12 @@ mod __crd_iscsi_volume_source {
                         }
                         "secretRef" => rt::shape::check(&SHAPE_1, child, trail),
                         "targetPortal" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "initiatorName" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
@@ -10525,79 +9825,53 @@ mod __crd_iscsi_volume_source {
                             rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "iqn",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "lun",
-                        shape: &rt::shape::Shape::INT32,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "fsType",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "portals",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "readOnly",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "secretRef",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "targetPortal",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "initiatorName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "iscsiInterface",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "chapAuthSession",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "chapAuthDiscovery",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
+                    rt::shape::Property::new("iqn", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("lun", &rt::shape::Shape::INT32, true),
+                    rt::shape::Property::new("fsType", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("portals", &SHAPE_0, false),
+                    rt::shape::Property::new(
+                        "readOnly",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new("secretRef", &SHAPE_1, false),
+                    rt::shape::Property::new(
+                        "targetPortal",
+                        &rt::shape::Shape::STRING,
+                        true,
+                    ),
+                    rt::shape::Property::new(
+                        "initiatorName",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "iscsiInterface",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "chapAuthSession",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "chapAuthDiscovery",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 2, 2, 2, 3, 4, 5, 6, 6, 6, 7, 8, 9, 10, 10, 11],
                 required: &["iqn", "lun", "targetPortal"],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -10806,13 +10080,11 @@ mod __crd_image_volume_source {
     impl rt::schema::ObjectSchema for ImageVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "reference" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
@@ -10820,31 +10092,25 @@ mod __crd_image_volume_source {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "reference",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "pullPolicy",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new(
+                        "reference",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "pullPolicy",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -10909,64 +10175,48 @@ mod __crd_key_to_path {
     impl rt::schema::ObjectSchema for KeyToPath {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "key" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "mode" => {
                             rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                         }
                         "path" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "user" => {
                             rt::shape::check(&rt::shape::Shape::INT64, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "key",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "mode",
-                        shape: &rt::shape::Shape::INT32,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "path",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "user",
-                        shape: &rt::shape::Shape::INT64,
-                        required: false,
-                    },
+                    rt::shape::Property::new("key", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("mode", &rt::shape::Shape::INT32, false),
+                    rt::shape::Property::new("path", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("user", &rt::shape::Shape::INT64, false),
                 ],
                 by_len: &[0, 0, 0, 0, 1, 4],
                 required: &["key", "path"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -11067,63 +10317,49 @@ mod __crd_lifecycle {
     impl rt::schema::ObjectSchema for Lifecycle {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField1 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "preStop" => rt::shape::check(&SHAPE_0, child, trail),
                         "postStart" => rt::shape::check(&SHAPE_1, child, trail),
                         "stopSignal" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "preStop",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "postStart",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "stopSignal",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new("preStop", &SHAPE_0, false),
+                    rt::shape::Property::new("postStart", &SHAPE_1, false),
+                    rt::shape::Property::new(
+                        "stopSignal",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 2, 3],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -11338,79 +10574,59 @@ mod __crd_lifecycle_handler {
     impl rt::schema::ObjectSchema for LifecycleHandler {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField2 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField1 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField3 as rt::schema::ObjectSchema>::shape,
+                )
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "exec" => rt::shape::check(&SHAPE_0, child, trail),
                         "sleep" => rt::shape::check(&SHAPE_1, child, trail),
                         "httpGet" => rt::shape::check(&SHAPE_2, child, trail),
                         "tcpSocket" => rt::shape::check(&SHAPE_3, child, trail),
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "exec",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "sleep",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "httpGet",
-                        shape: &SHAPE_2,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "tcpSocket",
-                        shape: &SHAPE_3,
-                        required: false,
-                    },
+                    rt::shape::Property::new("exec", &SHAPE_0, false),
+                    rt::shape::Property::new("sleep", &SHAPE_1, false),
+                    rt::shape::Property::new("httpGet", &SHAPE_2, false),
+                    rt::shape::Property::new("tcpSocket", &SHAPE_3, false),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 2, 2, 3, 3, 4],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -11683,39 +10899,31 @@ mod __crd_local_object_reference {
     impl rt::schema::ObjectSchema for LocalObjectReference {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "name" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
+                    rt::shape::Property::new("name", &rt::shape::Shape::STRING, true),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1],
                 required: &["name"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -11780,56 +10988,48 @@ mod __crd_nfs_volume_source {
     impl rt::schema::ObjectSchema for NFSVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "path" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "server" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "readOnly" => {
                             rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "path",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "server",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "readOnly",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
+                    rt::shape::Property::new("path", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("server", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new(
+                        "readOnly",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 2, 2, 3],
                 required: &["path", "server"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -11914,33 +11114,31 @@ mod __crd_node_affinity {
     impl rt::schema::ObjectSchema for NodeAffinity {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField1 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_1),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "requiredDuringSchedulingIgnoredDuringExecution" => {
                             rt::shape::check(&SHAPE_0, child, trail)
                         }
@@ -11948,27 +11146,22 @@ mod __crd_node_affinity {
                             rt::shape::check(&SHAPE_2, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "requiredDuringSchedulingIgnoredDuringExecution",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "preferredDuringSchedulingIgnoredDuringExecution",
-                        shape: &SHAPE_2,
-                        required: false,
-                    },
+                    rt::shape::Property::new(
+                        "requiredDuringSchedulingIgnoredDuringExecution",
+                        &SHAPE_0,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "preferredDuringSchedulingIgnoredDuringExecution",
+                        &SHAPE_2,
+                        false,
+                    ),
                 ],
                 by_len: &[
                     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -11977,8 +11170,7 @@ mod __crd_node_affinity {
                 ],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -12232,55 +11424,41 @@ mod __crd_node_selector {
     impl rt::schema::ObjectSchema for NodeSelector {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "nodeSelectorTerms" => {
-                            seen += 1;
-                            rt::shape::check(&SHAPE_1, child, trail)
+                            rt::shape::check_required(&SHAPE_1, child, trail, seen)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "nodeSelectorTerms",
-                        shape: &SHAPE_1,
-                        required: true,
-                    },
+                    rt::shape::Property::new("nodeSelectorTerms", &SHAPE_1, true),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
                 required: &["nodeSelectorTerms"],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -12463,60 +11641,46 @@ mod __crd_node_selector_requirement {
     impl rt::schema::ObjectSchema for NodeSelectorRequirement {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "key" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "values" => rt::shape::check(&SHAPE_0, child, trail),
                         "operator" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "key",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "values",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "operator",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
+                    rt::shape::Property::new("key", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("values", &SHAPE_0, false),
+                    rt::shape::Property::new("operator", &rt::shape::Shape::STRING, true),
                 ],
                 by_len: &[0, 0, 0, 0, 1, 1, 1, 2, 2, 3],
                 required: &["key", "operator"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -12601,71 +11765,53 @@ mod __crd_node_selector_term {
     impl rt::schema::ObjectSchema for NodeSelectorTerm {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField1 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_2),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "matchFields" => rt::shape::check(&SHAPE_1, child, trail),
                         "matchExpressions" => rt::shape::check(&SHAPE_3, child, trail),
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "matchFields",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "matchExpressions",
-                        shape: &SHAPE_3,
-                        required: false,
-                    },
+                    rt::shape::Property::new("matchFields", &SHAPE_1, false),
+                    rt::shape::Property::new("matchExpressions", &SHAPE_3, false),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -12939,47 +12085,43 @@ mod __crd_object_field_selector {
     impl rt::schema::ObjectSchema for ObjectFieldSelector {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "fieldPath" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "apiVersion" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "fieldPath",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "apiVersion",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new(
+                        "fieldPath",
+                        &rt::shape::Shape::STRING,
+                        true,
+                    ),
+                    rt::shape::Property::new(
+                        "apiVersion",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2],
                 required: &["fieldPath"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -13044,13 +12186,11 @@ mod __crd_object_reference {
     impl rt::schema::ObjectSchema for ObjectReference {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "uid" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
@@ -13073,56 +12213,38 @@ mod __crd_object_reference {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "uid",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "kind",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "fieldPath",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "namespace",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "apiVersion",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "resourceVersion",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new("uid", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("kind", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("name", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new(
+                        "fieldPath",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "namespace",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "apiVersion",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "resourceVersion",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 1, 3, 3, 3, 3, 3, 5, 6, 6, 6, 6, 6, 7],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -13209,43 +12331,43 @@ mod __crd_persistent_volume_claim_spec {
     impl rt::schema::ObjectSchema for PersistentVolumeClaimSpec {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField3 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField2 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField1 as rt::schema::ObjectSchema>::shape,
+                )
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "selector" => rt::shape::check(&SHAPE_0, child, trail),
                         "resources" => rt::shape::check(&SHAPE_1, child, trail),
                         "dataSource" => rt::shape::check(&SHAPE_2, child, trail),
@@ -13264,62 +12386,37 @@ mod __crd_persistent_volume_claim_spec {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "selector",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "resources",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "dataSource",
-                        shape: &SHAPE_2,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "volumeMode",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "volumeName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "accessModes",
-                        shape: &SHAPE_3,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "dataSourceRef",
-                        shape: &SHAPE_4,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "storageClassName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "volumeAttributesClassName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new("selector", &SHAPE_0, false),
+                    rt::shape::Property::new("resources", &SHAPE_1, false),
+                    rt::shape::Property::new("dataSource", &SHAPE_2, false),
+                    rt::shape::Property::new(
+                        "volumeMode",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "volumeName",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new("accessModes", &SHAPE_3, false),
+                    rt::shape::Property::new("dataSourceRef", &SHAPE_4, false),
+                    rt::shape::Property::new(
+                        "storageClassName",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "volumeAttributesClassName",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
                 ],
                 by_len: &[
                     0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 5, 6, 6, 7, 7, 7, 8, 8, 8, 8, 8, 8,
@@ -13327,8 +12424,7 @@ mod __crd_persistent_volume_claim_spec {
                 ],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -13653,59 +12749,42 @@ mod __crd_persistent_volume_claim_template {
     impl rt::schema::ObjectSchema for PersistentVolumeClaimTemplate {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField1 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
-                        "spec" => {
-                            seen += 1;
-                            rt::shape::check(&SHAPE_0, child, trail)
-                        }
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
+                        "spec" => rt::shape::check_required(&SHAPE_0, child, trail, seen),
                         "metadata" => rt::shape::check(&SHAPE_1, child, trail),
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "spec",
-                        shape: &SHAPE_0,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "metadata",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
+                    rt::shape::Property::new("spec", &SHAPE_0, true),
+                    rt::shape::Property::new("metadata", &SHAPE_1, false),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 1, 2],
                 required: &["spec"],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -13899,47 +12978,43 @@ mod __crd_persistent_volume_claim_volume_source {
     impl rt::schema::ObjectSchema for PersistentVolumeClaimVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "readOnly" => {
                             rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "claimName" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "readOnly",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "claimName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
+                    rt::shape::Property::new(
+                        "readOnly",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "claimName",
+                        &rt::shape::Shape::STRING,
+                        true,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2],
                 required: &["claimName"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -14018,47 +13093,35 @@ mod __crd_photon_persistent_disk_volume_source {
     impl rt::schema::ObjectSchema for PhotonPersistentDiskVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "pdID" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "fsType" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "pdID",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "fsType",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new("pdID", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("fsType", &rt::shape::Shape::STRING, false),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 2],
                 required: &["pdID"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -14129,41 +13192,37 @@ mod __crd_pod_affinity {
     impl rt::schema::ObjectSchema for PodAffinity {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField1 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_2),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "requiredDuringSchedulingIgnoredDuringExecution" => {
                             rt::shape::check(&SHAPE_1, child, trail)
                         }
@@ -14171,27 +13230,22 @@ mod __crd_pod_affinity {
                             rt::shape::check(&SHAPE_3, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "requiredDuringSchedulingIgnoredDuringExecution",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "preferredDuringSchedulingIgnoredDuringExecution",
-                        shape: &SHAPE_3,
-                        required: false,
-                    },
+                    rt::shape::Property::new(
+                        "requiredDuringSchedulingIgnoredDuringExecution",
+                        &SHAPE_1,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "preferredDuringSchedulingIgnoredDuringExecution",
+                        &SHAPE_3,
+                        false,
+                    ),
                 ],
                 by_len: &[
                     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -14200,8 +13254,7 @@ mod __crd_pod_affinity {
                 ],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -14503,89 +13556,65 @@ mod __crd_pod_affinity_term {
     impl rt::schema::ObjectSchema for PodAffinityTerm {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField1 as rt::schema::ObjectSchema>::shape,
+                )
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "namespaces" => rt::shape::check(&SHAPE_0, child, trail),
                         "topologyKey" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "labelSelector" => rt::shape::check(&SHAPE_1, child, trail),
                         "matchLabelKeys" => rt::shape::check(&SHAPE_0, child, trail),
                         "mismatchLabelKeys" => rt::shape::check(&SHAPE_0, child, trail),
                         "namespaceSelector" => rt::shape::check(&SHAPE_2, child, trail),
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "namespaces",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "topologyKey",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "labelSelector",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "matchLabelKeys",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "mismatchLabelKeys",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "namespaceSelector",
-                        shape: &SHAPE_2,
-                        required: false,
-                    },
+                    rt::shape::Property::new("namespaces", &SHAPE_0, false),
+                    rt::shape::Property::new(
+                        "topologyKey",
+                        &rt::shape::Shape::STRING,
+                        true,
+                    ),
+                    rt::shape::Property::new("labelSelector", &SHAPE_1, false),
+                    rt::shape::Property::new("matchLabelKeys", &SHAPE_0, false),
+                    rt::shape::Property::new("mismatchLabelKeys", &SHAPE_0, false),
+                    rt::shape::Property::new("namespaceSelector", &SHAPE_2, false),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 2, 3, 4, 4, 4, 6],
                 required: &["topologyKey"],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -14817,41 +13846,37 @@ mod __crd_pod_anti_affinity {
     impl rt::schema::ObjectSchema for PodAntiAffinity {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField1 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_2),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "requiredDuringSchedulingIgnoredDuringExecution" => {
                             rt::shape::check(&SHAPE_1, child, trail)
                         }
@@ -14859,27 +13884,22 @@ mod __crd_pod_anti_affinity {
                             rt::shape::check(&SHAPE_3, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "requiredDuringSchedulingIgnoredDuringExecution",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "preferredDuringSchedulingIgnoredDuringExecution",
-                        shape: &SHAPE_3,
-                        required: false,
-                    },
+                    rt::shape::Property::new(
+                        "requiredDuringSchedulingIgnoredDuringExecution",
+                        &SHAPE_1,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "preferredDuringSchedulingIgnoredDuringExecution",
+                        &SHAPE_3,
+                        false,
+                    ),
                 ],
                 by_len: &[
                     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -14888,8 +13908,7 @@ mod __crd_pod_anti_affinity {
                 ],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -15185,19 +14204,15 @@ mod __crd_pod_certificate_projection {
     impl rt::schema::ObjectSchema for PodCertificateProjection {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "user" => {
                             rt::shape::check(&rt::shape::Shape::INT64, child, trail)
                         }
@@ -15205,12 +14220,20 @@ mod __crd_pod_certificate_projection {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "keyType" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "signerName" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "userAnnotations" => rt::shape::check(&SHAPE_0, child, trail),
                         "certificateChainPath" => {
@@ -15223,64 +14246,46 @@ mod __crd_pod_certificate_projection {
                             rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "user",
-                        shape: &rt::shape::Shape::INT64,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "keyPath",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "keyType",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "signerName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "userAnnotations",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "certificateChainPath",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "credentialBundlePath",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "maxExpirationSeconds",
-                        shape: &rt::shape::Shape::INT32,
-                        required: false,
-                    },
+                    rt::shape::Property::new("user", &rt::shape::Shape::INT64, false),
+                    rt::shape::Property::new(
+                        "keyPath",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new("keyType", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new(
+                        "signerName",
+                        &rt::shape::Shape::STRING,
+                        true,
+                    ),
+                    rt::shape::Property::new("userAnnotations", &SHAPE_0, false),
+                    rt::shape::Property::new(
+                        "certificateChainPath",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "credentialBundlePath",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "maxExpirationSeconds",
+                        &rt::shape::Shape::INT32,
+                        false,
+                    ),
                 ],
                 by_len: &[
                     0, 0, 0, 0, 0, 1, 1, 1, 3, 3, 3, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 8,
                 ],
                 required: &["keyType", "signerName"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -15399,69 +14404,46 @@ mod __crd_pod_dns_config {
     impl rt::schema::ObjectSchema for PodDNSConfig {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "options" => rt::shape::check(&SHAPE_1, child, trail),
                         "searches" => rt::shape::check(&SHAPE_2, child, trail),
                         "nameservers" => rt::shape::check(&SHAPE_2, child, trail),
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "options",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "searches",
-                        shape: &SHAPE_2,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "nameservers",
-                        shape: &SHAPE_2,
-                        required: false,
-                    },
+                    rt::shape::Property::new("options", &SHAPE_1, false),
+                    rt::shape::Property::new("searches", &SHAPE_2, false),
+                    rt::shape::Property::new("nameservers", &SHAPE_2, false),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 2, 2, 3],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -15673,13 +14655,11 @@ mod __crd_pod_dns_config_option {
     impl rt::schema::ObjectSchema for PodDNSConfigOption {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "name" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
@@ -15687,31 +14667,17 @@ mod __crd_pod_dns_config_option {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "value",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new("name", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("value", &rt::shape::Shape::STRING, false),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 2],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -15776,39 +14742,31 @@ mod __crd_pod_os {
     impl rt::schema::ObjectSchema for PodOS {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "name" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
+                    rt::shape::Property::new("name", &rt::shape::Shape::STRING, true),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1],
                 required: &["name"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -15873,39 +14831,35 @@ mod __crd_pod_readiness_gate {
     impl rt::schema::ObjectSchema for PodReadinessGate {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "conditionType" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "conditionType",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
+                    rt::shape::Property::new(
+                        "conditionType",
+                        &rt::shape::Shape::STRING,
+                        true,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
                 required: &["conditionType"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -15970,16 +14924,18 @@ mod __crd_pod_resource_claim {
     impl rt::schema::ObjectSchema for PodResourceClaim {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "name" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "resourceClaimName" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
@@ -15988,40 +14944,30 @@ mod __crd_pod_resource_claim {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "resourceClaimName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "resourceClaimTemplateName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new("name", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new(
+                        "resourceClaimName",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "resourceClaimTemplateName",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
                 ],
                 by_len: &[
                     0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2,
                     2, 2, 2, 3,
                 ],
                 required: &["name"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -16092,39 +15038,31 @@ mod __crd_pod_scheduling_gate {
     impl rt::schema::ObjectSchema for PodSchedulingGate {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "name" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
+                    rt::shape::Property::new("name", &rt::shape::Shape::STRING, true),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1],
                 required: &["name"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -16189,37 +15127,29 @@ mod __crd_pod_scheduling_group {
     impl rt::schema::ObjectSchema for PodSchedulingGroup {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "podGroupName" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "podGroupName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new(
+                        "podGroupName",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -16299,57 +15229,56 @@ mod __crd_pod_security_context {
     impl rt::schema::ObjectSchema for PodSecurityContext {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField3 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField1 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField2 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField4 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField4 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::INT64),
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "fsGroup" => {
                             rt::shape::check(&rt::shape::Shape::INT64, child, trail)
                         }
@@ -16378,82 +15307,49 @@ mod __crd_pod_security_context {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "fsGroup",
-                        shape: &rt::shape::Shape::INT64,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "sysctls",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "runAsUser",
-                        shape: &rt::shape::Shape::INT64,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "runAsGroup",
-                        shape: &rt::shape::Shape::INT64,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "runAsNonRoot",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "seLinuxOptions",
-                        shape: &SHAPE_2,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "seccompProfile",
-                        shape: &SHAPE_3,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "windowsOptions",
-                        shape: &SHAPE_4,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "appArmorProfile",
-                        shape: &SHAPE_5,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "supplementalGroups",
-                        shape: &SHAPE_6,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "fsGroupChangePolicy",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "seLinuxChangePolicy",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "supplementalGroupsPolicy",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new("fsGroup", &rt::shape::Shape::INT64, false),
+                    rt::shape::Property::new("sysctls", &SHAPE_1, false),
+                    rt::shape::Property::new(
+                        "runAsUser",
+                        &rt::shape::Shape::INT64,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "runAsGroup",
+                        &rt::shape::Shape::INT64,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "runAsNonRoot",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new("seLinuxOptions", &SHAPE_2, false),
+                    rt::shape::Property::new("seccompProfile", &SHAPE_3, false),
+                    rt::shape::Property::new("windowsOptions", &SHAPE_4, false),
+                    rt::shape::Property::new("appArmorProfile", &SHAPE_5, false),
+                    rt::shape::Property::new("supplementalGroups", &SHAPE_6, false),
+                    rt::shape::Property::new(
+                        "fsGroupChangePolicy",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "seLinuxChangePolicy",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "supplementalGroupsPolicy",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
                 ],
                 by_len: &[
                     0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 3, 4, 4, 5, 5, 8, 9, 9, 9, 10, 12, 12,
@@ -16461,8 +15357,7 @@ mod __crd_pod_security_context {
                 ],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -16956,234 +15851,221 @@ mod __crd_pod_spec {
                 ..rt::Node::EMPTY
             };
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField8 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField8 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField17 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField17 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_1),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
-                node: &NODE_4,
                 any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::with_node(&NODE_4)
             };
             static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 additional: rt::shape::Additional::Schema(&SHAPE_6),
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             static SHAPE_8: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField2 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_9: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField11 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField11 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_10: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField1 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_11: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_10),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_12: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField5 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField5 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_13: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_12),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_14: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField15 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField15 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_15: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_14),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_16: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             static SHAPE_17: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField7 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField7 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_18: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_17),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_19: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField9 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField9 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_20: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_19),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_21: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField10 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField10 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_22: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_21),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_23: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField12 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField12 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_24: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_23),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_25: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField13 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField13 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_26: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField14 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField14 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_27: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField6 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField6 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_28: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_27),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_29: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField4 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField4 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_30: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_29),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_31: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField3 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_32: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_31),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_33: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField16 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField16 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_34: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_33),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "os" => rt::shape::check(&SHAPE_0, child, trail),
                         "hostIPC" => {
                             rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
@@ -17215,8 +16097,7 @@ mod __crd_pod_spec {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "containers" => {
-                            seen += 1;
-                            rt::shape::check(&SHAPE_11, child, trail)
+                            rt::shape::check_required(&SHAPE_11, child, trail, seen)
                         }
                         "hostAliases" => rt::shape::check(&SHAPE_13, child, trail),
                         "hostNetwork" => {
@@ -17281,232 +16162,151 @@ mod __crd_pod_spec {
                             rt::shape::check(&rt::shape::Shape::INT64, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "os",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "hostIPC",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "hostPID",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "volumes",
-                        shape: &SHAPE_2,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "affinity",
-                        shape: &SHAPE_3,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "hostname",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "nodeName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "overhead",
-                        shape: &SHAPE_7,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "priority",
-                        shape: &rt::shape::Shape::INT32,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "dnsConfig",
-                        shape: &SHAPE_8,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "dnsPolicy",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "hostUsers",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "resources",
-                        shape: &SHAPE_9,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "subdomain",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "containers",
-                        shape: &SHAPE_11,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "hostAliases",
-                        shape: &SHAPE_13,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "hostNetwork",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "tolerations",
-                        shape: &SHAPE_15,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "nodeSelector",
-                        shape: &SHAPE_16,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "restartPolicy",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "schedulerName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "initContainers",
-                        shape: &SHAPE_18,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "readinessGates",
-                        shape: &SHAPE_20,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "resourceClaims",
-                        shape: &SHAPE_22,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "serviceAccount",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "schedulingGates",
-                        shape: &SHAPE_24,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "schedulingGroup",
-                        shape: &SHAPE_25,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "securityContext",
-                        shape: &SHAPE_26,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "hostnameOverride",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "imagePullSecrets",
-                        shape: &SHAPE_28,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "preemptionPolicy",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "runtimeClassName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "priorityClassName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "setHostnameAsFQDN",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "enableServiceLinks",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "evictionResponders",
-                        shape: &SHAPE_30,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "serviceAccountName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "ephemeralContainers",
-                        shape: &SHAPE_32,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "activeDeadlineSeconds",
-                        shape: &rt::shape::Shape::INT64,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "shareProcessNamespace",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "topologySpreadConstraints",
-                        shape: &SHAPE_34,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "automountServiceAccountToken",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "terminationGracePeriodSeconds",
-                        shape: &rt::shape::Shape::INT64,
-                        required: false,
-                    },
+                    rt::shape::Property::new("os", &SHAPE_0, false),
+                    rt::shape::Property::new(
+                        "hostIPC",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "hostPID",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new("volumes", &SHAPE_2, false),
+                    rt::shape::Property::new("affinity", &SHAPE_3, false),
+                    rt::shape::Property::new(
+                        "hostname",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "nodeName",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new("overhead", &SHAPE_7, false),
+                    rt::shape::Property::new(
+                        "priority",
+                        &rt::shape::Shape::INT32,
+                        false,
+                    ),
+                    rt::shape::Property::new("dnsConfig", &SHAPE_8, false),
+                    rt::shape::Property::new(
+                        "dnsPolicy",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "hostUsers",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new("resources", &SHAPE_9, false),
+                    rt::shape::Property::new(
+                        "subdomain",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new("containers", &SHAPE_11, true),
+                    rt::shape::Property::new("hostAliases", &SHAPE_13, false),
+                    rt::shape::Property::new(
+                        "hostNetwork",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new("tolerations", &SHAPE_15, false),
+                    rt::shape::Property::new("nodeSelector", &SHAPE_16, false),
+                    rt::shape::Property::new(
+                        "restartPolicy",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "schedulerName",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new("initContainers", &SHAPE_18, false),
+                    rt::shape::Property::new("readinessGates", &SHAPE_20, false),
+                    rt::shape::Property::new("resourceClaims", &SHAPE_22, false),
+                    rt::shape::Property::new(
+                        "serviceAccount",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new("schedulingGates", &SHAPE_24, false),
+                    rt::shape::Property::new("schedulingGroup", &SHAPE_25, false),
+                    rt::shape::Property::new("securityContext", &SHAPE_26, false),
+                    rt::shape::Property::new(
+                        "hostnameOverride",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new("imagePullSecrets", &SHAPE_28, false),
+                    rt::shape::Property::new(
+                        "preemptionPolicy",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "runtimeClassName",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "priorityClassName",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "setHostnameAsFQDN",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "enableServiceLinks",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new("evictionResponders", &SHAPE_30, false),
+                    rt::shape::Property::new(
+                        "serviceAccountName",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new("ephemeralContainers", &SHAPE_32, false),
+                    rt::shape::Property::new(
+                        "activeDeadlineSeconds",
+                        &rt::shape::Shape::INT64,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "shareProcessNamespace",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "topologySpreadConstraints",
+                        &SHAPE_34,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "automountServiceAccountToken",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "terminationGracePeriodSeconds",
+                        &rt::shape::Shape::INT64,
+                        false,
+                    ),
                 ],
                 by_len: &[
                     0, 0, 0, 1, 1, 1, 1, 1, 4, 9, 14, 15, 18, 19, 21, 25, 28, 32, 34, 37,
@@ -17515,8 +16315,7 @@ mod __crd_pod_spec {
                 required: &["containers"],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -19054,55 +17853,41 @@ mod __crd_pod_template_spec {
     impl rt::schema::ObjectSchema for PodTemplateSpec {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField1 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "spec" => rt::shape::check(&SHAPE_0, child, trail),
                         "metadata" => rt::shape::check(&SHAPE_1, child, trail),
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "spec",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "metadata",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
+                    rt::shape::Property::new("spec", &SHAPE_0, false),
+                    rt::shape::Property::new("metadata", &SHAPE_1, false),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 1, 2],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -19289,13 +18074,11 @@ mod __crd_portworx_volume_source {
     impl rt::schema::ObjectSchema for PortworxVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "fsType" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
@@ -19303,41 +18086,31 @@ mod __crd_portworx_volume_source {
                             rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "volumeID" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "fsType",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "readOnly",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "volumeID",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
+                    rt::shape::Property::new("fsType", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new(
+                        "readOnly",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new("volumeID", &rt::shape::Shape::STRING, true),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 3],
                 required: &["volumeID"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -19417,56 +18190,44 @@ mod __crd_preferred_scheduling_term {
     impl rt::schema::ObjectSchema for PreferredSchedulingTerm {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "weight" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::INT32,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "preference" => {
-                            seen += 1;
-                            rt::shape::check(&SHAPE_0, child, trail)
+                            rt::shape::check_required(&SHAPE_0, child, trail, seen)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "weight",
-                        shape: &rt::shape::Shape::INT32,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "preference",
-                        shape: &SHAPE_0,
-                        required: true,
-                    },
+                    rt::shape::Property::new("weight", &rt::shape::Shape::INT32, true),
+                    rt::shape::Property::new("preference", &SHAPE_0, true),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2],
                 required: &["preference", "weight"],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -19631,37 +18392,39 @@ mod __crd_probe {
     impl rt::schema::ObjectSchema for Probe {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField1 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField2 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField3 as rt::schema::ObjectSchema>::shape,
+                )
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "exec" => rt::shape::check(&SHAPE_0, child, trail),
                         "grpc" => rt::shape::check(&SHAPE_1, child, trail),
                         "httpGet" => rt::shape::check(&SHAPE_2, child, trail),
@@ -19685,67 +18448,46 @@ mod __crd_probe {
                             rt::shape::check(&rt::shape::Shape::INT64, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "exec",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "grpc",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "httpGet",
-                        shape: &SHAPE_2,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "tcpSocket",
-                        shape: &SHAPE_3,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "periodSeconds",
-                        shape: &rt::shape::Shape::INT32,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "timeoutSeconds",
-                        shape: &rt::shape::Shape::INT32,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "failureThreshold",
-                        shape: &rt::shape::Shape::INT32,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "successThreshold",
-                        shape: &rt::shape::Shape::INT32,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "initialDelaySeconds",
-                        shape: &rt::shape::Shape::INT32,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "terminationGracePeriodSeconds",
-                        shape: &rt::shape::Shape::INT64,
-                        required: false,
-                    },
+                    rt::shape::Property::new("exec", &SHAPE_0, false),
+                    rt::shape::Property::new("grpc", &SHAPE_1, false),
+                    rt::shape::Property::new("httpGet", &SHAPE_2, false),
+                    rt::shape::Property::new("tcpSocket", &SHAPE_3, false),
+                    rt::shape::Property::new(
+                        "periodSeconds",
+                        &rt::shape::Shape::INT32,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "timeoutSeconds",
+                        &rt::shape::Shape::INT32,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "failureThreshold",
+                        &rt::shape::Shape::INT32,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "successThreshold",
+                        &rt::shape::Shape::INT32,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "initialDelaySeconds",
+                        &rt::shape::Shape::INT32,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "terminationGracePeriodSeconds",
+                        &rt::shape::Shape::INT64,
+                        false,
+                    ),
                 ],
                 by_len: &[
                     0, 0, 0, 0, 0, 2, 2, 2, 3, 3, 4, 4, 4, 4, 5, 6, 6, 8, 8, 8, 9, 9, 9,
@@ -19753,8 +18495,7 @@ mod __crd_probe {
                 ],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -20067,27 +18808,24 @@ mod __crd_projected_volume_source {
     impl rt::schema::ObjectSchema for ProjectedVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "sources" => rt::shape::check(&SHAPE_1, child, trail),
                         "defaultMode" => {
                             rt::shape::check(&rt::shape::Shape::INT32, child, trail)
@@ -20096,38 +18834,28 @@ mod __crd_projected_volume_source {
                             rt::shape::check(&rt::shape::Shape::INT64, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "sources",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "defaultMode",
-                        shape: &rt::shape::Shape::INT32,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "defaultUser",
-                        shape: &rt::shape::Shape::INT64,
-                        required: false,
-                    },
+                    rt::shape::Property::new("sources", &SHAPE_1, false),
+                    rt::shape::Property::new(
+                        "defaultMode",
+                        &rt::shape::Shape::INT32,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "defaultUser",
+                        &rt::shape::Shape::INT64,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 3],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -20339,13 +19067,11 @@ mod __crd_quobyte_volume_source {
     impl rt::schema::ObjectSchema for QuobyteVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "user" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
@@ -20356,63 +19082,45 @@ mod __crd_quobyte_volume_source {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "volume" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "readOnly" => {
                             rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "registry" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "user",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "group",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "tenant",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "volume",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "readOnly",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "registry",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
+                    rt::shape::Property::new("user", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("group", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("tenant", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("volume", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new(
+                        "readOnly",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new("registry", &rt::shape::Shape::STRING, true),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 2, 4, 4, 6],
                 required: &["registry", "volume"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -20501,25 +19209,22 @@ mod __crd_rbd_volume_source {
     impl rt::schema::ObjectSchema for RBDVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "pool" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
@@ -20527,8 +19232,12 @@ mod __crd_rbd_volume_source {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "image" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "fsType" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
@@ -20537,72 +19246,41 @@ mod __crd_rbd_volume_source {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "monitors" => {
-                            seen += 1;
-                            rt::shape::check(&SHAPE_0, child, trail)
+                            rt::shape::check_required(&SHAPE_0, child, trail, seen)
                         }
                         "readOnly" => {
                             rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "secretRef" => rt::shape::check(&SHAPE_1, child, trail),
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "pool",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "user",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "image",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "fsType",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "keyring",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "monitors",
-                        shape: &SHAPE_0,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "readOnly",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "secretRef",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
+                    rt::shape::Property::new("pool", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("user", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("image", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("fsType", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new(
+                        "keyring",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new("monitors", &SHAPE_0, true),
+                    rt::shape::Property::new(
+                        "readOnly",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new("secretRef", &SHAPE_1, false),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 2, 3, 4, 5, 7, 8],
                 required: &["image", "monitors"],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -20794,47 +19472,35 @@ mod __crd_resource_claim {
     impl rt::schema::ObjectSchema for ResourceClaim {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "name" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "request" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "request",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new("name", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("request", &rt::shape::Shape::STRING, false),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 2],
                 required: &["name"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -20907,58 +19573,49 @@ mod __crd_resource_field_selector {
                 ..rt::Node::EMPTY
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                node: &NODE_0,
                 any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::with_node(&NODE_0)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "divisor" => rt::shape::check(&SHAPE_2, child, trail),
                         "resource" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "containerName" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "divisor",
-                        shape: &SHAPE_2,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "resource",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "containerName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new("divisor", &SHAPE_2, false),
+                    rt::shape::Property::new(
+                        "resource",
+                        &rt::shape::Shape::STRING,
+                        true,
+                    ),
+                    rt::shape::Property::new(
+                        "containerName",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 2, 2, 2, 2, 3],
                 required: &["resource"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -21048,74 +19705,50 @@ mod __crd_resource_requirements {
                 ..rt::Node::EMPTY
             };
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
-                node: &NODE_2,
                 any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::with_node(&NODE_2)
             };
             static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 additional: rt::shape::Additional::Schema(&SHAPE_4),
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "claims" => rt::shape::check(&SHAPE_1, child, trail),
                         "limits" => rt::shape::check(&SHAPE_5, child, trail),
                         "requests" => rt::shape::check(&SHAPE_5, child, trail),
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "claims",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "limits",
-                        shape: &SHAPE_5,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "requests",
-                        shape: &SHAPE_5,
-                        required: false,
-                    },
+                    rt::shape::Property::new("claims", &SHAPE_1, false),
+                    rt::shape::Property::new("limits", &SHAPE_5, false),
+                    rt::shape::Property::new("requests", &SHAPE_5, false),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 2, 2, 3],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -21325,13 +19958,11 @@ mod __crd_se_linux_options {
     impl rt::schema::ObjectSchema for SELinuxOptions {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "role" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
@@ -21345,41 +19976,19 @@ mod __crd_se_linux_options {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "role",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "type",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "user",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "level",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new("role", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("type", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("user", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("level", &rt::shape::Shape::STRING, false),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 3, 4],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -21447,36 +20056,42 @@ mod __crd_scale_io_volume_source {
     impl rt::schema::ObjectSchema for ScaleIOVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "fsType" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "system" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "gateway" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "readOnly" => {
                             rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "secretRef" => {
-                            seen += 1;
-                            rt::shape::check(&SHAPE_0, child, trail)
+                            rt::shape::check_required(&SHAPE_0, child, trail, seen)
                         }
                         "sslEnabled" => {
                             rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
@@ -21494,74 +20109,52 @@ mod __crd_scale_io_volume_source {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "fsType",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "system",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "gateway",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "readOnly",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "secretRef",
-                        shape: &SHAPE_0,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "sslEnabled",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "volumeName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "storageMode",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "storagePool",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "protectionDomain",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new("fsType", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("system", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("gateway", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new(
+                        "readOnly",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new("secretRef", &SHAPE_0, true),
+                    rt::shape::Property::new(
+                        "sslEnabled",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "volumeName",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "storageMode",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "storagePool",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "protectionDomain",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 2, 3, 4, 5, 7, 9, 9, 9, 9, 9, 10],
                 required: &["gateway", "secretRef", "system"],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -21741,47 +20334,39 @@ mod __crd_seccomp_profile {
     impl rt::schema::ObjectSchema for SeccompProfile {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "type" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "localhostProfile" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "type",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "localhostProfile",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new("type", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new(
+                        "localhostProfile",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2],
                 required: &["type"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -21846,47 +20431,39 @@ mod __crd_secret_env_source {
     impl rt::schema::ObjectSchema for SecretEnvSource {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "name" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "optional" => {
                             rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "optional",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
+                    rt::shape::Property::new("name", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new(
+                        "optional",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 1, 2],
                 required: &["name"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -21965,56 +20542,48 @@ mod __crd_secret_key_selector {
     impl rt::schema::ObjectSchema for SecretKeySelector {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "key" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "name" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "optional" => {
                             rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "key",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "optional",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
+                    rt::shape::Property::new("key", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("name", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new(
+                        "optional",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 1, 2, 2, 2, 2, 3],
                 required: &["key", "name"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -22094,69 +20663,56 @@ mod __crd_secret_projection {
     impl rt::schema::ObjectSchema for SecretProjection {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "name" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "items" => rt::shape::check(&SHAPE_1, child, trail),
                         "optional" => {
                             rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "items",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "optional",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
+                    rt::shape::Property::new("name", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("items", &SHAPE_1, false),
+                    rt::shape::Property::new(
+                        "optional",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 2, 2, 2, 3],
                 required: &["name"],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -22366,13 +20922,11 @@ mod __crd_secret_reference {
     impl rt::schema::ObjectSchema for SecretReference {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "name" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
@@ -22380,31 +20934,21 @@ mod __crd_secret_reference {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "namespace",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new("name", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new(
+                        "namespace",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -22470,27 +21014,24 @@ mod __crd_secret_volume_source {
     impl rt::schema::ObjectSchema for SecretVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_0),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "items" => rt::shape::check(&SHAPE_1, child, trail),
                         "optional" => {
                             rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
@@ -22505,48 +21046,38 @@ mod __crd_secret_volume_source {
                             rt::shape::check(&rt::shape::Shape::INT64, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "items",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "optional",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "secretName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "defaultMode",
-                        shape: &rt::shape::Shape::INT32,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "defaultUser",
-                        shape: &rt::shape::Shape::INT64,
-                        required: false,
-                    },
+                    rt::shape::Property::new("items", &SHAPE_1, false),
+                    rt::shape::Property::new(
+                        "optional",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "secretName",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "defaultMode",
+                        &rt::shape::Shape::INT32,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "defaultUser",
+                        &rt::shape::Shape::INT64,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 2, 3, 5],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -22807,43 +21338,46 @@ mod __crd_security_context {
     impl rt::schema::ObjectSchema for SecurityContext {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField1 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField2 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField3 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField4 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField4 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "procMount" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
@@ -22871,77 +21405,52 @@ mod __crd_security_context {
                             rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "procMount",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "runAsUser",
-                        shape: &rt::shape::Shape::INT64,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "privileged",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "runAsGroup",
-                        shape: &rt::shape::Shape::INT64,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "capabilities",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "runAsNonRoot",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "seLinuxOptions",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "seccompProfile",
-                        shape: &SHAPE_2,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "windowsOptions",
-                        shape: &SHAPE_3,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "appArmorProfile",
-                        shape: &SHAPE_4,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "readOnlyRootFilesystem",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "allowPrivilegeEscalation",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
+                    rt::shape::Property::new(
+                        "procMount",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "runAsUser",
+                        &rt::shape::Shape::INT64,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "privileged",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "runAsGroup",
+                        &rt::shape::Shape::INT64,
+                        false,
+                    ),
+                    rt::shape::Property::new("capabilities", &SHAPE_0, false),
+                    rt::shape::Property::new(
+                        "runAsNonRoot",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new("seLinuxOptions", &SHAPE_1, false),
+                    rt::shape::Property::new("seccompProfile", &SHAPE_2, false),
+                    rt::shape::Property::new("windowsOptions", &SHAPE_3, false),
+                    rt::shape::Property::new("appArmorProfile", &SHAPE_4, false),
+                    rt::shape::Property::new(
+                        "readOnlyRootFilesystem",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "allowPrivilegeEscalation",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
                 ],
                 by_len: &[
                     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 4, 4, 6, 6, 9, 10, 10, 10, 10, 10,
@@ -22949,8 +21458,7 @@ mod __crd_security_context {
                 ],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -23324,16 +21832,18 @@ mod __crd_service_account_token_projection {
     impl rt::schema::ObjectSchema for ServiceAccountTokenProjection {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "path" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "user" => {
                             rt::shape::check(&rt::shape::Shape::INT64, child, trail)
@@ -23345,42 +21855,28 @@ mod __crd_service_account_token_projection {
                             rt::shape::check(&rt::shape::Shape::INT64, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "path",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "user",
-                        shape: &rt::shape::Shape::INT64,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "audience",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "expirationSeconds",
-                        shape: &rt::shape::Shape::INT64,
-                        required: false,
-                    },
+                    rt::shape::Property::new("path", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("user", &rt::shape::Shape::INT64, false),
+                    rt::shape::Property::new(
+                        "audience",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "expirationSeconds",
+                        &rt::shape::Shape::INT64,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4],
                 required: &["path"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -23466,24 +21962,25 @@ mod __crd_service_port {
     impl rt::schema::ObjectSchema for ServicePort {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::INT_OR_STRING,
                 any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::with_node(&rt::Node::INT_OR_STRING)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "name" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "port" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::INT32,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "nodePort" => {
                             rt::shape::check(&rt::shape::Shape::INT32, child, trail)
@@ -23496,52 +21993,34 @@ mod __crd_service_port {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "port",
-                        shape: &rt::shape::Shape::INT32,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "nodePort",
-                        shape: &rt::shape::Shape::INT32,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "protocol",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "targetPort",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "appProtocol",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new("name", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("port", &rt::shape::Shape::INT32, true),
+                    rt::shape::Property::new(
+                        "nodePort",
+                        &rt::shape::Shape::INT32,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "protocol",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new("targetPort", &SHAPE_0, false),
+                    rt::shape::Property::new(
+                        "appProtocol",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 2, 2, 2, 2, 4, 4, 5, 6],
                 required: &["port"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -23643,39 +22122,31 @@ mod __crd_sleep_action {
     impl rt::schema::ObjectSchema for SleepAction {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "seconds" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::INT64, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::INT64,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "seconds",
-                        shape: &rt::shape::Shape::INT64,
-                        required: true,
-                    },
+                    rt::shape::Property::new("seconds", &rt::shape::Shape::INT64, true),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 1],
                 required: &["seconds"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -23741,19 +22212,18 @@ mod __crd_storage_os_volume_source {
     impl rt::schema::ObjectSchema for StorageOSVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "fsType" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
@@ -23768,48 +22238,34 @@ mod __crd_storage_os_volume_source {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "fsType",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "readOnly",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "secretRef",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "volumeName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "volumeNamespace",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new("fsType", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new(
+                        "readOnly",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new("secretRef", &SHAPE_0, false),
+                    rt::shape::Property::new(
+                        "volumeName",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "volumeNamespace",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 2, 3, 4, 4, 4, 4, 4, 5],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -23984,48 +22440,40 @@ mod __crd_sysctl {
     impl rt::schema::ObjectSchema for Sysctl {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "name" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "value" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "value",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
+                    rt::shape::Property::new("name", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("value", &rt::shape::Shape::STRING, true),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 2],
                 required: &["name", "value"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -24090,52 +22538,32 @@ mod __crd_tcp_socket_action {
     impl rt::schema::ObjectSchema for TCPSocketAction {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::INT_OR_STRING,
                 any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::with_node(&rt::Node::INT_OR_STRING)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "host" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
-                        "port" => {
-                            seen += 1;
-                            rt::shape::check(&SHAPE_0, child, trail)
-                        }
+                        "port" => rt::shape::check_required(&SHAPE_0, child, trail, seen),
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "host",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "port",
-                        shape: &SHAPE_0,
-                        required: true,
-                    },
+                    rt::shape::Property::new("host", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("port", &SHAPE_0, true),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 2],
                 required: &["port"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -24214,13 +22642,11 @@ mod __crd_toleration {
     impl rt::schema::ObjectSchema for Toleration {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "key" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
@@ -24237,46 +22663,28 @@ mod __crd_toleration {
                             rt::shape::check(&rt::shape::Shape::INT64, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "key",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "value",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "effect",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "operator",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "tolerationSeconds",
-                        shape: &rt::shape::Shape::INT64,
-                        required: false,
-                    },
+                    rt::shape::Property::new("key", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("value", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("effect", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new(
+                        "operator",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "tolerationSeconds",
+                        &rt::shape::Shape::INT64,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 1, 1, 2, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -24364,35 +22772,40 @@ mod __crd_topology_spread_constraint {
     impl rt::schema::ObjectSchema for TopologySpreadConstraint {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "maxSkew" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::INT32,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "minDomains" => {
                             rt::shape::check(&rt::shape::Shape::INT32, child, trail)
                         }
                         "topologyKey" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "labelSelector" => rt::shape::check(&SHAPE_0, child, trail),
                         "matchLabelKeys" => rt::shape::check(&SHAPE_1, child, trail),
@@ -24400,71 +22813,57 @@ mod __crd_topology_spread_constraint {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "whenUnsatisfiable" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "nodeAffinityPolicy" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "maxSkew",
-                        shape: &rt::shape::Shape::INT32,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "minDomains",
-                        shape: &rt::shape::Shape::INT32,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "topologyKey",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "labelSelector",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "matchLabelKeys",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "nodeTaintsPolicy",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "whenUnsatisfiable",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "nodeAffinityPolicy",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new("maxSkew", &rt::shape::Shape::INT32, true),
+                    rt::shape::Property::new(
+                        "minDomains",
+                        &rt::shape::Shape::INT32,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "topologyKey",
+                        &rt::shape::Shape::STRING,
+                        true,
+                    ),
+                    rt::shape::Property::new("labelSelector", &SHAPE_0, false),
+                    rt::shape::Property::new("matchLabelKeys", &SHAPE_1, false),
+                    rt::shape::Property::new(
+                        "nodeTaintsPolicy",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "whenUnsatisfiable",
+                        &rt::shape::Shape::STRING,
+                        true,
+                    ),
+                    rt::shape::Property::new(
+                        "nodeAffinityPolicy",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 3, 3, 4, 5, 5, 6, 7, 8],
                 required: &["maxSkew", "topologyKey", "whenUnsatisfiable"],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -24664,56 +23063,48 @@ mod __crd_typed_local_object_reference {
     impl rt::schema::ObjectSchema for TypedLocalObjectReference {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "kind" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "name" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "apiGroup" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "kind",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "apiGroup",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new("kind", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("name", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new(
+                        "apiGroup",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 2, 2, 2, 2, 3],
                 required: &["kind", "name"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -24778,20 +23169,26 @@ mod __crd_typed_object_reference {
     impl rt::schema::ObjectSchema for TypedObjectReference {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "kind" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "name" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "apiGroup" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
@@ -24800,42 +23197,28 @@ mod __crd_typed_object_reference {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "kind",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "apiGroup",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "namespace",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new("kind", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("name", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new(
+                        "apiGroup",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "namespace",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 2, 2, 2, 2, 3, 4],
                 required: &["kind", "name"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -24992,200 +23375,232 @@ mod __crd_volume {
     impl rt::schema::ObjectSchema for Volume {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField10 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField10 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField6 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField6 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField19 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField19 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField25 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField25 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField17 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField17 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField18 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField18 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField3 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField4 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField4 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_8: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField27 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField27 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_9: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField12 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField12 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_10: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField14 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField14 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_11: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField24 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField24 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_12: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField26 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField26 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_13: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField8 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField8 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_14: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField16 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField16 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_15: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField1 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_16: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField2 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_17: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField5 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField5 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_18: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField9 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField9 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_19: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField15 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField15 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_20: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField23 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField23 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_21: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField28 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField28 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_22: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField11 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField11 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_23: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField7 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField7 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_24: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField29 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField29 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_25: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField22 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField22 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_26: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField13 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField13 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_27: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_28: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField21 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField21 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_29: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField20 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField20 as rt::schema::ObjectSchema>::shape,
+                )
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "fc" => rt::shape::check(&SHAPE_0, child, trail),
                         "csi" => rt::shape::check(&SHAPE_1, child, trail),
                         "nfs" => rt::shape::check(&SHAPE_2, child, trail),
                         "rbd" => rt::shape::check(&SHAPE_3, child, trail),
                         "name" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "image" => rt::shape::check(&SHAPE_4, child, trail),
                         "iscsi" => rt::shape::check(&SHAPE_5, child, trail),
@@ -25220,172 +23635,43 @@ mod __crd_volume {
                             rt::shape::check(&SHAPE_29, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "fc",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "csi",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "nfs",
-                        shape: &SHAPE_2,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "rbd",
-                        shape: &SHAPE_3,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "image",
-                        shape: &SHAPE_4,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "iscsi",
-                        shape: &SHAPE_5,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "cephfs",
-                        shape: &SHAPE_6,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "cinder",
-                        shape: &SHAPE_7,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "secret",
-                        shape: &SHAPE_8,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "flocker",
-                        shape: &SHAPE_9,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "gitRepo",
-                        shape: &SHAPE_10,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "quobyte",
-                        shape: &SHAPE_11,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "scaleIO",
-                        shape: &SHAPE_12,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "emptyDir",
-                        shape: &SHAPE_13,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "hostPath",
-                        shape: &SHAPE_14,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "azureDisk",
-                        shape: &SHAPE_15,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "azureFile",
-                        shape: &SHAPE_16,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "configMap",
-                        shape: &SHAPE_17,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "ephemeral",
-                        shape: &SHAPE_18,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "glusterfs",
-                        shape: &SHAPE_19,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "projected",
-                        shape: &SHAPE_20,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "storageos",
-                        shape: &SHAPE_21,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "flexVolume",
-                        shape: &SHAPE_22,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "downwardAPI",
-                        shape: &SHAPE_23,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "vsphereVolume",
-                        shape: &SHAPE_24,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "portworxVolume",
-                        shape: &SHAPE_25,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "gcePersistentDisk",
-                        shape: &SHAPE_26,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "awsElasticBlockStore",
-                        shape: &SHAPE_27,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "photonPersistentDisk",
-                        shape: &SHAPE_28,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "persistentVolumeClaim",
-                        shape: &SHAPE_29,
-                        required: false,
-                    },
+                    rt::shape::Property::new("fc", &SHAPE_0, false),
+                    rt::shape::Property::new("csi", &SHAPE_1, false),
+                    rt::shape::Property::new("nfs", &SHAPE_2, false),
+                    rt::shape::Property::new("rbd", &SHAPE_3, false),
+                    rt::shape::Property::new("name", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("image", &SHAPE_4, false),
+                    rt::shape::Property::new("iscsi", &SHAPE_5, false),
+                    rt::shape::Property::new("cephfs", &SHAPE_6, false),
+                    rt::shape::Property::new("cinder", &SHAPE_7, false),
+                    rt::shape::Property::new("secret", &SHAPE_8, false),
+                    rt::shape::Property::new("flocker", &SHAPE_9, false),
+                    rt::shape::Property::new("gitRepo", &SHAPE_10, false),
+                    rt::shape::Property::new("quobyte", &SHAPE_11, false),
+                    rt::shape::Property::new("scaleIO", &SHAPE_12, false),
+                    rt::shape::Property::new("emptyDir", &SHAPE_13, false),
+                    rt::shape::Property::new("hostPath", &SHAPE_14, false),
+                    rt::shape::Property::new("azureDisk", &SHAPE_15, false),
+                    rt::shape::Property::new("azureFile", &SHAPE_16, false),
+                    rt::shape::Property::new("configMap", &SHAPE_17, false),
+                    rt::shape::Property::new("ephemeral", &SHAPE_18, false),
+                    rt::shape::Property::new("glusterfs", &SHAPE_19, false),
+                    rt::shape::Property::new("projected", &SHAPE_20, false),
+                    rt::shape::Property::new("storageos", &SHAPE_21, false),
+                    rt::shape::Property::new("flexVolume", &SHAPE_22, false),
+                    rt::shape::Property::new("downwardAPI", &SHAPE_23, false),
+                    rt::shape::Property::new("vsphereVolume", &SHAPE_24, false),
+                    rt::shape::Property::new("portworxVolume", &SHAPE_25, false),
+                    rt::shape::Property::new("gcePersistentDisk", &SHAPE_26, false),
+                    rt::shape::Property::new("awsElasticBlockStore", &SHAPE_27, false),
+                    rt::shape::Property::new("photonPersistentDisk", &SHAPE_28, false),
+                    rt::shape::Property::new("persistentVolumeClaim", &SHAPE_29, false),
                 ],
                 by_len: &[
                     0, 0, 0, 1, 4, 5, 7, 10, 14, 16, 23, 24, 25, 25, 26, 27, 27, 27, 28,
@@ -25394,8 +23680,7 @@ mod __crd_volume {
                 required: &["name"],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -26812,48 +25097,44 @@ mod __crd_volume_device {
     impl rt::schema::ObjectSchema for VolumeDevice {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "name" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "devicePath" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "devicePath",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
+                    rt::shape::Property::new("name", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new(
+                        "devicePath",
+                        &rt::shape::Shape::STRING,
+                        true,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2],
                 required: &["devicePath", "name"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -26918,22 +25199,22 @@ mod __crd_volume_mount {
     impl rt::schema::ObjectSchema for VolumeMount {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "name" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "subPath" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
@@ -26942,8 +25223,12 @@ mod __crd_volume_mount {
                             rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
                         "mountPath" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "subPathExpr" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
@@ -26956,62 +25241,48 @@ mod __crd_volume_mount {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "subPath",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "readOnly",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "mountPath",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "subPathExpr",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "bindMountOptions",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "mountPropagation",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "recursiveReadOnly",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new("name", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new(
+                        "subPath",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "readOnly",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "mountPath",
+                        &rt::shape::Shape::STRING,
+                        true,
+                    ),
+                    rt::shape::Property::new(
+                        "subPathExpr",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new("bindMountOptions", &SHAPE_0, false),
+                    rt::shape::Property::new(
+                        "mountPropagation",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "recursiveReadOnly",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 1, 2, 3, 4, 4, 5, 5, 5, 5, 5, 7, 8],
                 required: &["mountPath", "name"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -27133,49 +25404,53 @@ mod __crd_volume_projection {
     impl rt::schema::ObjectSchema for VolumeProjection {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField4 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField4 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField1 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField1 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField2 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField2 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField3 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField3 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField5 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField5 as rt::schema::ObjectSchema>::shape,
+                )
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "secret" => rt::shape::check(&SHAPE_0, child, trail),
                         "configMap" => rt::shape::check(&SHAPE_1, child, trail),
                         "downwardAPI" => rt::shape::check(&SHAPE_2, child, trail),
@@ -27183,53 +25458,23 @@ mod __crd_volume_projection {
                         "clusterTrustBundle" => rt::shape::check(&SHAPE_4, child, trail),
                         "serviceAccountToken" => rt::shape::check(&SHAPE_5, child, trail),
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "secret",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "configMap",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "downwardAPI",
-                        shape: &SHAPE_2,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "podCertificate",
-                        shape: &SHAPE_3,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "clusterTrustBundle",
-                        shape: &SHAPE_4,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "serviceAccountToken",
-                        shape: &SHAPE_5,
-                        required: false,
-                    },
+                    rt::shape::Property::new("secret", &SHAPE_0, false),
+                    rt::shape::Property::new("configMap", &SHAPE_1, false),
+                    rt::shape::Property::new("downwardAPI", &SHAPE_2, false),
+                    rt::shape::Property::new("podCertificate", &SHAPE_3, false),
+                    rt::shape::Property::new("clusterTrustBundle", &SHAPE_4, false),
+                    rt::shape::Property::new("serviceAccountToken", &SHAPE_5, false),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 2, 3, 3, 3, 4, 4, 4, 4, 5, 6],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -27604,52 +25849,33 @@ mod __crd_volume_resource_requirements {
                 ..rt::Node::EMPTY
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                node: &NODE_0,
                 any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::with_node(&NODE_0)
             };
             static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 additional: rt::shape::Additional::Schema(&SHAPE_2),
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "limits" => rt::shape::check(&SHAPE_3, child, trail),
                         "requests" => rt::shape::check(&SHAPE_3, child, trail),
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "limits",
-                        shape: &SHAPE_3,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "requests",
-                        shape: &SHAPE_3,
-                        required: false,
-                    },
+                    rt::shape::Property::new("limits", &SHAPE_3, false),
+                    rt::shape::Property::new("requests", &SHAPE_3, false),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 2],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -27728,19 +25954,21 @@ mod __crd_vsphere_virtual_disk_volume_source {
     impl rt::schema::ObjectSchema for VsphereVirtualDiskVolumeSource {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "fsType" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         "volumePath" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "storagePolicyID" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
@@ -27749,42 +25977,32 @@ mod __crd_vsphere_virtual_disk_volume_source {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "fsType",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "volumePath",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "storagePolicyID",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "storagePolicyName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new("fsType", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new(
+                        "volumePath",
+                        &rt::shape::Shape::STRING,
+                        true,
+                    ),
+                    rt::shape::Property::new(
+                        "storagePolicyID",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "storagePolicyName",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 4],
                 required: &["volumePath"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -27857,56 +26075,44 @@ mod __crd_weighted_pod_affinity_term {
     impl rt::schema::ObjectSchema for WeightedPodAffinityTerm {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "weight" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::INT32, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::INT32,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "podAffinityTerm" => {
-                            seen += 1;
-                            rt::shape::check(&SHAPE_0, child, trail)
+                            rt::shape::check_required(&SHAPE_0, child, trail, seen)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "weight",
-                        shape: &rt::shape::Shape::INT32,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "podAffinityTerm",
-                        shape: &SHAPE_0,
-                        required: true,
-                    },
+                    rt::shape::Property::new("weight", &rt::shape::Shape::INT32, true),
+                    rt::shape::Property::new("podAffinityTerm", &SHAPE_0, true),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2],
                 required: &["podAffinityTerm", "weight"],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -28067,13 +26273,11 @@ mod __crd_windows_security_context_options {
     impl rt::schema::ObjectSchema for WindowsSecurityContextOptions {
         fn shape() -> &'static rt::shape::Shape {
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "hostProcess" => {
                             rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
                         }
@@ -28087,44 +26291,38 @@ mod __crd_windows_security_context_options {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "hostProcess",
-                        shape: &rt::shape::Shape::BOOLEAN,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "runAsUserName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "gmsaCredentialSpec",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "gmsaCredentialSpecName",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
+                    rt::shape::Property::new(
+                        "hostProcess",
+                        &rt::shape::Shape::BOOLEAN,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "runAsUserName",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "gmsaCredentialSpec",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new(
+                        "gmsaCredentialSpecName",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
                 ],
                 by_len: &[
                     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3,
                     4,
                 ],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }

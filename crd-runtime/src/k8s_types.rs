@@ -65,106 +65,49 @@ mod __crd_condition {
                 minimum: Some(0f64),
                 ..rt::Node::EMPTY
             };
-            static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                node: &NODE_0,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
-                node: &NODE_3,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
-                node: &NODE_6,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_9: rt::shape::Shape = rt::shape::Shape {
-                node: &NODE_8,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_11: rt::shape::Shape = rt::shape::Shape {
-                node: &NODE_10,
-                ..rt::shape::Shape::EMPTY
-            };
-            static SHAPE_13: rt::shape::Shape = rt::shape::Shape {
-                node: &NODE_12,
-                ..rt::shape::Shape::EMPTY
-            };
+            static SHAPE_2: rt::shape::Shape = rt::shape::Shape::with_node(&NODE_0);
+            static SHAPE_5: rt::shape::Shape = rt::shape::Shape::with_node(&NODE_3);
+            static SHAPE_7: rt::shape::Shape = rt::shape::Shape::with_node(&NODE_6);
+            static SHAPE_9: rt::shape::Shape = rt::shape::Shape::with_node(&NODE_8);
+            static SHAPE_11: rt::shape::Shape = rt::shape::Shape::with_node(&NODE_10);
+            static SHAPE_13: rt::shape::Shape = rt::shape::Shape::with_node(&NODE_12);
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
-                        "type" => {
-                            seen += 1;
-                            rt::shape::check(&SHAPE_2, child, trail)
-                        }
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
+                        "type" => rt::shape::check_required(&SHAPE_2, child, trail, seen),
                         "reason" => {
-                            seen += 1;
-                            rt::shape::check(&SHAPE_5, child, trail)
+                            rt::shape::check_required(&SHAPE_5, child, trail, seen)
                         }
                         "status" => {
-                            seen += 1;
-                            rt::shape::check(&SHAPE_7, child, trail)
+                            rt::shape::check_required(&SHAPE_7, child, trail, seen)
                         }
                         "message" => {
-                            seen += 1;
-                            rt::shape::check(&SHAPE_9, child, trail)
+                            rt::shape::check_required(&SHAPE_9, child, trail, seen)
                         }
                         "lastTransitionTime" => {
-                            seen += 1;
-                            rt::shape::check(&SHAPE_11, child, trail)
+                            rt::shape::check_required(&SHAPE_11, child, trail, seen)
                         }
                         "observedGeneration" => rt::shape::check(&SHAPE_13, child, trail),
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "type",
-                        shape: &SHAPE_2,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "reason",
-                        shape: &SHAPE_5,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "status",
-                        shape: &SHAPE_7,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "message",
-                        shape: &SHAPE_9,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "lastTransitionTime",
-                        shape: &SHAPE_11,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "observedGeneration",
-                        shape: &SHAPE_13,
-                        required: false,
-                    },
+                    rt::shape::Property::new("type", &SHAPE_2, true),
+                    rt::shape::Property::new("reason", &SHAPE_5, true),
+                    rt::shape::Property::new("status", &SHAPE_7, true),
+                    rt::shape::Property::new("message", &SHAPE_9, true),
+                    rt::shape::Property::new("lastTransitionTime", &SHAPE_11, true),
+                    rt::shape::Property::new("observedGeneration", &SHAPE_13, false),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 6],
                 required: &["lastTransitionTime", "message", "reason", "status", "type"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -267,64 +210,45 @@ mod __crd_label_selector {
     impl rt::schema::ObjectSchema for LabelSelector {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                of_type: Some(<__CrdField0 as rt::schema::ObjectSchema>::shape),
                 has_defaults: true,
                 has_lists: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::typed(
+                    <__CrdField0 as rt::schema::ObjectSchema>::shape,
+                )
             };
             static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&SHAPE_1),
                 list_type: Some(rt::listtype::ListType::Atomic),
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "matchLabels" => rt::shape::check(&SHAPE_0, child, trail),
                         "matchExpressions" => rt::shape::check(&SHAPE_2, child, trail),
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "matchLabels",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "matchExpressions",
-                        shape: &SHAPE_2,
-                        required: false,
-                    },
+                    rt::shape::Property::new("matchLabels", &SHAPE_0, false),
+                    rt::shape::Property::new("matchExpressions", &SHAPE_2, false),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2],
                 has_defaults: true,
                 has_lists: true,
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -535,61 +459,47 @@ mod __crd_label_selector_requirement {
     impl rt::schema::ObjectSchema for LabelSelectorRequirement {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
                 list_type: Some(rt::listtype::ListType::Atomic),
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let mut seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, seen| match key {
                         "key" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         "values" => rt::shape::check(&SHAPE_0, child, trail),
                         "operator" => {
-                            seen += 1;
-                            rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                            rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            )
                         }
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "key",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
-                    rt::shape::Property {
-                        name: "values",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "operator",
-                        shape: &rt::shape::Shape::STRING,
-                        required: true,
-                    },
+                    rt::shape::Property::new("key", &rt::shape::Shape::STRING, true),
+                    rt::shape::Property::new("values", &SHAPE_0, false),
+                    rt::shape::Property::new("operator", &rt::shape::Shape::STRING, true),
                 ],
                 by_len: &[0, 0, 0, 0, 1, 1, 1, 2, 2, 3],
                 required: &["key", "operator"],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }
@@ -668,25 +578,19 @@ mod __crd_embedded_object_meta {
     impl rt::schema::ObjectSchema for EmbeddedObjectMeta {
         fn shape() -> &'static rt::shape::Shape {
             static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::ARRAY,
                 items: Some(&rt::shape::Shape::STRING),
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::ARRAY)
             };
             fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                let map = match rt::shape::object_start(&ROOT, value, trail) {
-                    Ok(map) => map,
-                    Err(valid) => return valid,
-                };
-                let seen = 0;
-                for (i, (key, child)) in map.iter().enumerate() {
-                    let ok = match key.as_str() {
+                rt::shape::object_valid(
+                    &ROOT,
+                    value,
+                    trail,
+                    |key, child, trail, _| match key {
                         "name" => {
                             rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                         }
@@ -697,46 +601,24 @@ mod __crd_embedded_object_meta {
                         "finalizers" => rt::shape::check(&SHAPE_1, child, trail),
                         "annotations" => rt::shape::check(&SHAPE_0, child, trail),
                         _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                    };
-                    if !ok {
-                        return trail.failed_at(i);
-                    }
-                }
-                rt::shape::required_ok(&ROOT, map, seen)
+                    },
+                )
             }
             static ROOT: rt::shape::Shape = rt::shape::Shape {
-                node: &rt::Node::OBJECT,
                 is_valid: Some(is_valid),
                 properties: &[
-                    rt::shape::Property {
-                        name: "name",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "labels",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "namespace",
-                        shape: &rt::shape::Shape::STRING,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "finalizers",
-                        shape: &SHAPE_1,
-                        required: false,
-                    },
-                    rt::shape::Property {
-                        name: "annotations",
-                        shape: &SHAPE_0,
-                        required: false,
-                    },
+                    rt::shape::Property::new("name", &rt::shape::Shape::STRING, false),
+                    rt::shape::Property::new("labels", &SHAPE_0, false),
+                    rt::shape::Property::new(
+                        "namespace",
+                        &rt::shape::Shape::STRING,
+                        false,
+                    ),
+                    rt::shape::Property::new("finalizers", &SHAPE_1, false),
+                    rt::shape::Property::new("annotations", &SHAPE_0, false),
                 ],
                 by_len: &[0, 0, 0, 0, 0, 1, 1, 2, 2, 2, 3, 4, 5],
-                bare_node: true,
-                ..rt::shape::Shape::EMPTY
+                ..rt::shape::Shape::bare(&rt::Node::OBJECT)
             };
             &ROOT
         }

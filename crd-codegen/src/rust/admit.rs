@@ -180,9 +180,7 @@ impl<'a> AdmitEmitter<'a> {
         let type_root = (Some(s as *const Schema) == this && !s.properties.is_empty()).then(|| format_ident!("ROOT"));
         // Everything but the node's value keywords.
         let mut fields = Vec::new();
-        if let Some(t) = &named {
-            fields.push(quote!(of_type: Some(<#t as #rt::schema::ObjectSchema>::shape)));
-        } else {
+        if named.is_none() {
             if !s.properties.is_empty() {
                 // The runtime's lookup order: by length, then by name.
                 let mut props: Vec<(&String, &Schema)> = s.properties.iter().collect();
@@ -198,7 +196,7 @@ impl<'a> AdmitEmitter<'a> {
                 }
                 let props = props
                     .iter()
-                    .map(|(k, c, required)| quote!(#rt::shape::Property { name: #k, shape: &#c, required: #required }));
+                    .map(|(k, c, required)| quote!(#rt::shape::Property::new(#k, &#c, #required)));
                 fields.push(quote!(properties: &[ #( #props ),* ]));
                 if let Some(by_len) = by_len {
                     let by_len = by_len.into_iter().map(proc_macro2::Literal::u16_unsuffixed);
@@ -268,23 +266,34 @@ impl<'a> AdmitEmitter<'a> {
         if has_lists_at_or_below(s) {
             fields.push(quote!(has_lists: true));
         }
-        if named.is_none() {
-            if let Some(shared) = shared_node(s).filter(|_| fields.is_empty()) {
-                let shared = format_ident!("{}", shared);
-                return quote!(#rt::shape::Shape::#shared);
+        // What the static starts from: the other type's shape, or the node's value
+        // keywords.
+        let base = match &named {
+            Some(t) => quote!(#rt::shape::Shape::typed(<#t as #rt::schema::ObjectSchema>::shape)),
+            None => {
+                let shared = shared_node(s);
+                if let Some(shared) = shared.filter(|_| fields.is_empty()) {
+                    let shared = format_ident!("{}", shared);
+                    return quote!(#rt::shape::Shape::#shared);
+                }
+                match shared {
+                    Some("ANY") => quote!(#rt::shape::Shape::EMPTY),
+                    Some("STRING" | "INTEGER" | "NUMBER" | "BOOLEAN" | "OBJECT" | "ARRAY") => {
+                        let node = self.node_static(s);
+                        quote!(#rt::shape::Shape::bare(&#node))
+                    }
+                    _ => {
+                        let node = self.node_static(s);
+                        quote!(#rt::shape::Shape::with_node(&#node))
+                    }
+                }
             }
-            if shared_node(s) != Some("ANY") {
-                let node = self.node_static(s);
-                fields.insert(0, quote!(node: &#node));
-            }
-            if matches!(
-                shared_node(s),
-                Some("STRING" | "INTEGER" | "NUMBER" | "BOOLEAN" | "OBJECT" | "ARRAY")
-            ) {
-                fields.push(quote!(bare_node: true));
-            }
-        }
-        let body = quote!(#rt::shape::Shape { #( #fields, )* ..#rt::shape::Shape::EMPTY });
+        };
+        let body = if fields.is_empty() {
+            base
+        } else {
+            quote!(#rt::shape::Shape { #( #fields, )* ..#base })
+        };
         if let Some(name) = type_root {
             defs.statics.push(quote!(static #name: #rt::shape::Shape = #body;));
             return quote!(#name);
@@ -987,35 +996,23 @@ fn by_len(lens: impl ExactSizeIterator<Item = usize> + Clone) -> Option<Vec<u16>
 fn compiled_is_valid(props: &[(&String, TokenStream, bool)]) -> TokenStream {
     let rt = rt();
     let arms = props.iter().map(|(k, c, required)| {
-        let check = quote!(#rt::shape::check(&#c, child, trail));
         if *required {
-            quote!(#k => { seen += 1; #check })
+            quote!(#k => #rt::shape::check_required(&#c, child, trail, seen))
         } else {
-            quote!(#k => #check)
+            quote!(#k => #rt::shape::check(&#c, child, trail))
         }
     });
     let seen = if props.iter().any(|p| p.2) {
-        quote!(let mut seen = 0;)
+        quote!(seen)
     } else {
-        quote!(let seen = 0;)
+        quote!(_)
     };
     quote! {
         fn is_valid(value: &#rt::Value, trail: &mut #rt::shape::Trail) -> bool {
-            let map = match #rt::shape::object_start(&ROOT, value, trail) {
-                Ok(map) => map,
-                Err(valid) => return valid,
-            };
-            #seen
-            for (i, (key, child)) in map.iter().enumerate() {
-                let ok = match key.as_str() {
-                    #( #arms, )*
-                    _ => #rt::shape::other_key_ok(&ROOT, child, trail),
-                };
-                if !ok {
-                    return trail.failed_at(i);
-                }
-            }
-            #rt::shape::required_ok(&ROOT, map, seen)
+            #rt::shape::object_valid(&ROOT, value, trail, |key, child, trail, #seen| match key {
+                #( #arms, )*
+                _ => #rt::shape::other_key_ok(&ROOT, child, trail),
+            })
         }
     }
 }

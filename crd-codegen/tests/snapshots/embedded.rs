@@ -125,41 +125,26 @@ pub mod embedded_example_com {
 
         impl rt::schema::ObjectSchema for Wrapper {
             fn shape() -> &'static rt::shape::Shape {
-                static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                    of_type: Some(<WrapperSpec as rt::schema::ObjectSchema>::shape),
-                    ..rt::shape::Shape::EMPTY
-                };
+                static SHAPE_0: rt::shape::Shape = rt::shape::Shape::typed(
+                    <WrapperSpec as rt::schema::ObjectSchema>::shape,
+                );
                 fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value, trail) {
-                        Ok(map) => map,
-                        Err(valid) => return valid,
-                    };
-                    let seen = 0;
-                    for (i, (key, child)) in map.iter().enumerate() {
-                        let ok = match key.as_str() {
+                    rt::shape::object_valid(
+                        &ROOT,
+                        value,
+                        trail,
+                        |key, child, trail, _| match key {
                             "spec" => rt::shape::check(&SHAPE_0, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                        };
-                        if !ok {
-                            return trail.failed_at(i);
-                        }
-                    }
-                    rt::shape::required_ok(&ROOT, map, seen)
+                        },
+                    )
                 }
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     is_valid: Some(is_valid),
-                    properties: &[
-                        rt::shape::Property {
-                            name: "spec",
-                            shape: &SHAPE_0,
-                            required: false,
-                        },
-                    ],
+                    properties: &[rt::shape::Property::new("spec", &SHAPE_0, false)],
                     by_len: &[0, 0, 0, 0, 0, 1],
                     resource_root: true,
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 &ROOT
             }
@@ -216,54 +201,33 @@ pub mod embedded_example_com {
         impl rt::schema::ObjectSchema for WrapperSpec {
             fn shape() -> &'static rt::shape::Shape {
                 static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     preserve_unknown_fields: true,
                     embedded_resource: true,
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
-                static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                    of_type: Some(
-                        <WrapperSpecTemplate as rt::schema::ObjectSchema>::shape,
-                    ),
-                    ..rt::shape::Shape::EMPTY
-                };
+                static SHAPE_2: rt::shape::Shape = rt::shape::Shape::typed(
+                    <WrapperSpecTemplate as rt::schema::ObjectSchema>::shape,
+                );
                 fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value, trail) {
-                        Ok(map) => map,
-                        Err(valid) => return valid,
-                    };
-                    let seen = 0;
-                    for (i, (key, child)) in map.iter().enumerate() {
-                        let ok = match key.as_str() {
+                    rt::shape::object_valid(
+                        &ROOT,
+                        value,
+                        trail,
+                        |key, child, trail, _| match key {
                             "raw" => rt::shape::check(&SHAPE_1, child, trail),
                             "template" => rt::shape::check(&SHAPE_2, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                        };
-                        if !ok {
-                            return trail.failed_at(i);
-                        }
-                    }
-                    rt::shape::required_ok(&ROOT, map, seen)
+                        },
+                    )
                 }
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     is_valid: Some(is_valid),
                     properties: &[
-                        rt::shape::Property {
-                            name: "raw",
-                            shape: &SHAPE_1,
-                            required: false,
-                        },
-                        rt::shape::Property {
-                            name: "template",
-                            shape: &SHAPE_2,
-                            required: false,
-                        },
+                        rt::shape::Property::new("raw", &SHAPE_1, false),
+                        rt::shape::Property::new("template", &SHAPE_2, false),
                     ],
                     by_len: &[0, 0, 0, 0, 1, 1, 1, 1, 1, 2],
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 &ROOT
             }
@@ -365,42 +329,26 @@ pub mod embedded_example_com {
         impl rt::schema::ObjectSchema for WrapperSpecTemplate {
             fn shape() -> &'static rt::shape::Shape {
                 static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value, trail) {
-                        Ok(map) => map,
-                        Err(valid) => return valid,
-                    };
-                    let seen = 0;
-                    for (i, (key, child)) in map.iter().enumerate() {
-                        let ok = match key.as_str() {
+                    rt::shape::object_valid(
+                        &ROOT,
+                        value,
+                        trail,
+                        |key, child, trail, _| match key {
                             "data" => rt::shape::check(&SHAPE_3, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                        };
-                        if !ok {
-                            return trail.failed_at(i);
-                        }
-                    }
-                    rt::shape::required_ok(&ROOT, map, seen)
+                        },
+                    )
                 }
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     is_valid: Some(is_valid),
-                    properties: &[
-                        rt::shape::Property {
-                            name: "data",
-                            shape: &SHAPE_3,
-                            required: false,
-                        },
-                    ],
+                    properties: &[rt::shape::Property::new("data", &SHAPE_3, false)],
                     by_len: &[0, 0, 0, 0, 0, 1],
                     embedded_resource: true,
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 &ROOT
             }

@@ -124,42 +124,29 @@ pub mod enums_example_com {
         impl rt::schema::ObjectSchema for Matcher {
             fn shape() -> &'static rt::shape::Shape {
                 static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                    of_type: Some(<MatcherSpec as rt::schema::ObjectSchema>::shape),
                     has_defaults: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::typed(
+                        <MatcherSpec as rt::schema::ObjectSchema>::shape,
+                    )
                 };
                 fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value, trail) {
-                        Ok(map) => map,
-                        Err(valid) => return valid,
-                    };
-                    let seen = 0;
-                    for (i, (key, child)) in map.iter().enumerate() {
-                        let ok = match key.as_str() {
+                    rt::shape::object_valid(
+                        &ROOT,
+                        value,
+                        trail,
+                        |key, child, trail, _| match key {
                             "spec" => rt::shape::check(&SHAPE_0, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                        };
-                        if !ok {
-                            return trail.failed_at(i);
-                        }
-                    }
-                    rt::shape::required_ok(&ROOT, map, seen)
+                        },
+                    )
                 }
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     is_valid: Some(is_valid),
-                    properties: &[
-                        rt::shape::Property {
-                            name: "spec",
-                            shape: &SHAPE_0,
-                            required: false,
-                        },
-                    ],
+                    properties: &[rt::shape::Property::new("spec", &SHAPE_0, false)],
                     by_len: &[0, 0, 0, 0, 0, 1],
                     resource_root: true,
                     has_defaults: true,
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 &ROOT
             }
@@ -249,102 +236,57 @@ pub mod enums_example_com {
                     ..rt::Node::EMPTY
                 };
                 static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                    node: &NODE_1,
                     nullable: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::with_node(&NODE_1)
                 };
-                static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
-                    node: &NODE_3,
-                    ..rt::shape::Shape::EMPTY
-                };
-                static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
-                    of_type: Some(<MatcherSpecRules as rt::schema::ObjectSchema>::shape),
-                    ..rt::shape::Shape::EMPTY
-                };
+                static SHAPE_4: rt::shape::Shape = rt::shape::Shape::with_node(&NODE_3);
+                static SHAPE_5: rt::shape::Shape = rt::shape::Shape::typed(
+                    <MatcherSpecRules as rt::schema::ObjectSchema>::shape,
+                );
                 static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::ARRAY,
                     items: Some(&SHAPE_5),
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::ARRAY)
                 };
                 static SHAPE_8: rt::shape::Shape = rt::shape::Shape {
-                    node: &NODE_7,
                     default: Some(rt::openapi::Lit::Str("IfNotPresent")),
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::with_node(&NODE_7)
                 };
-                static SHAPE_10: rt::shape::Shape = rt::shape::Shape {
-                    node: &NODE_9,
-                    ..rt::shape::Shape::EMPTY
-                };
-                static SHAPE_12: rt::shape::Shape = rt::shape::Shape {
-                    node: &NODE_11,
-                    ..rt::shape::Shape::EMPTY
-                };
+                static SHAPE_10: rt::shape::Shape = rt::shape::Shape::with_node(&NODE_9);
+                static SHAPE_12: rt::shape::Shape = rt::shape::Shape::with_node(
+                    &NODE_11,
+                );
                 fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value, trail) {
-                        Ok(map) => map,
-                        Err(valid) => return valid,
-                    };
-                    let mut seen = 0;
-                    for (i, (key, child)) in map.iter().enumerate() {
-                        let ok = match key.as_str() {
+                    rt::shape::object_valid(
+                        &ROOT,
+                        value,
+                        trail,
+                        |key, child, trail, seen| match key {
                             "mode" => rt::shape::check(&SHAPE_2, child, trail),
                             "level" => rt::shape::check(&SHAPE_4, child, trail),
                             "rules" => rt::shape::check(&SHAPE_6, child, trail),
                             "policy" => rt::shape::check(&SHAPE_8, child, trail),
                             "operator" => {
-                                seen += 1;
-                                rt::shape::check(&SHAPE_10, child, trail)
+                                rt::shape::check_required(&SHAPE_10, child, trail, seen)
                             }
                             "protocol" => rt::shape::check(&SHAPE_12, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                        };
-                        if !ok {
-                            return trail.failed_at(i);
-                        }
-                    }
-                    rt::shape::required_ok(&ROOT, map, seen)
+                        },
+                    )
                 }
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     is_valid: Some(is_valid),
                     properties: &[
-                        rt::shape::Property {
-                            name: "mode",
-                            shape: &SHAPE_2,
-                            required: false,
-                        },
-                        rt::shape::Property {
-                            name: "level",
-                            shape: &SHAPE_4,
-                            required: false,
-                        },
-                        rt::shape::Property {
-                            name: "rules",
-                            shape: &SHAPE_6,
-                            required: false,
-                        },
-                        rt::shape::Property {
-                            name: "policy",
-                            shape: &SHAPE_8,
-                            required: false,
-                        },
-                        rt::shape::Property {
-                            name: "operator",
-                            shape: &SHAPE_10,
-                            required: true,
-                        },
-                        rt::shape::Property {
-                            name: "protocol",
-                            shape: &SHAPE_12,
-                            required: false,
-                        },
+                        rt::shape::Property::new("mode", &SHAPE_2, false),
+                        rt::shape::Property::new("level", &SHAPE_4, false),
+                        rt::shape::Property::new("rules", &SHAPE_6, false),
+                        rt::shape::Property::new("policy", &SHAPE_8, false),
+                        rt::shape::Property::new("operator", &SHAPE_10, true),
+                        rt::shape::Property::new("protocol", &SHAPE_12, false),
                     ],
                     by_len: &[0, 0, 0, 0, 0, 1, 3, 4, 4, 6],
                     required: &["operator"],
                     has_defaults: true,
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 &ROOT
             }
@@ -460,40 +402,25 @@ pub mod enums_example_com {
                     }),
                     ..rt::Node::EMPTY
                 };
-                static SHAPE_14: rt::shape::Shape = rt::shape::Shape {
-                    node: &NODE_13,
-                    ..rt::shape::Shape::EMPTY
-                };
+                static SHAPE_14: rt::shape::Shape = rt::shape::Shape::with_node(
+                    &NODE_13,
+                );
                 fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value, trail) {
-                        Ok(map) => map,
-                        Err(valid) => return valid,
-                    };
-                    let seen = 0;
-                    for (i, (key, child)) in map.iter().enumerate() {
-                        let ok = match key.as_str() {
+                    rt::shape::object_valid(
+                        &ROOT,
+                        value,
+                        trail,
+                        |key, child, trail, _| match key {
                             "policy" => rt::shape::check(&SHAPE_14, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                        };
-                        if !ok {
-                            return trail.failed_at(i);
-                        }
-                    }
-                    rt::shape::required_ok(&ROOT, map, seen)
+                        },
+                    )
                 }
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     is_valid: Some(is_valid),
-                    properties: &[
-                        rt::shape::Property {
-                            name: "policy",
-                            shape: &SHAPE_14,
-                            required: false,
-                        },
-                    ],
+                    properties: &[rt::shape::Property::new("policy", &SHAPE_14, false)],
                     by_len: &[0, 0, 0, 0, 0, 0, 0, 1],
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 &ROOT
             }

@@ -125,41 +125,26 @@ pub mod intstr_example_com {
 
         impl rt::schema::ObjectSchema for Rollout {
             fn shape() -> &'static rt::shape::Shape {
-                static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                    of_type: Some(<RolloutSpec as rt::schema::ObjectSchema>::shape),
-                    ..rt::shape::Shape::EMPTY
-                };
+                static SHAPE_0: rt::shape::Shape = rt::shape::Shape::typed(
+                    <RolloutSpec as rt::schema::ObjectSchema>::shape,
+                );
                 fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value, trail) {
-                        Ok(map) => map,
-                        Err(valid) => return valid,
-                    };
-                    let seen = 0;
-                    for (i, (key, child)) in map.iter().enumerate() {
-                        let ok = match key.as_str() {
+                    rt::shape::object_valid(
+                        &ROOT,
+                        value,
+                        trail,
+                        |key, child, trail, _| match key {
                             "spec" => rt::shape::check(&SHAPE_0, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                        };
-                        if !ok {
-                            return trail.failed_at(i);
-                        }
-                    }
-                    rt::shape::required_ok(&ROOT, map, seen)
+                        },
+                    )
                 }
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     is_valid: Some(is_valid),
-                    properties: &[
-                        rt::shape::Property {
-                            name: "spec",
-                            shape: &SHAPE_0,
-                            required: false,
-                        },
-                    ],
+                    properties: &[rt::shape::Property::new("spec", &SHAPE_0, false)],
                     by_len: &[0, 0, 0, 0, 0, 1],
                     resource_root: true,
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 &ROOT
             }
@@ -195,77 +180,53 @@ pub mod intstr_example_com {
                     ..rt::Node::EMPTY
                 };
                 static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::ARRAY,
                     items: Some(&rt::shape::Shape::INT_OR_STRING),
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::ARRAY)
                 };
                 static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
-                    node: &NODE_2,
                     any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::with_node(&NODE_2)
                 };
                 static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::INT_OR_STRING,
                     any_of: &[&rt::shape::Shape::INTEGER, &rt::shape::Shape::STRING],
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::with_node(&rt::Node::INT_OR_STRING)
                 };
                 fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value, trail) {
-                        Ok(map) => map,
-                        Err(valid) => return valid,
-                    };
-                    let mut seen = 0;
-                    for (i, (key, child)) in map.iter().enumerate() {
-                        let ok = match key.as_str() {
+                    rt::shape::object_valid(
+                        &ROOT,
+                        value,
+                        trail,
+                        |key, child, trail, seen| match key {
                             "ports" => rt::shape::check(&SHAPE_1, child, trail),
                             "memory" => rt::shape::check(&SHAPE_4, child, trail),
                             "maxSurge" => {
-                                seen += 1;
-                                rt::shape::check(
+                                rt::shape::check_required(
                                     &rt::shape::Shape::INT_OR_STRING,
                                     child,
                                     trail,
+                                    seen,
                                 )
                             }
                             "maxUnavailable" => rt::shape::check(&SHAPE_5, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                        };
-                        if !ok {
-                            return trail.failed_at(i);
-                        }
-                    }
-                    rt::shape::required_ok(&ROOT, map, seen)
+                        },
+                    )
                 }
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     is_valid: Some(is_valid),
                     properties: &[
-                        rt::shape::Property {
-                            name: "ports",
-                            shape: &SHAPE_1,
-                            required: false,
-                        },
-                        rt::shape::Property {
-                            name: "memory",
-                            shape: &SHAPE_4,
-                            required: false,
-                        },
-                        rt::shape::Property {
-                            name: "maxSurge",
-                            shape: &rt::shape::Shape::INT_OR_STRING,
-                            required: true,
-                        },
-                        rt::shape::Property {
-                            name: "maxUnavailable",
-                            shape: &SHAPE_5,
-                            required: false,
-                        },
+                        rt::shape::Property::new("ports", &SHAPE_1, false),
+                        rt::shape::Property::new("memory", &SHAPE_4, false),
+                        rt::shape::Property::new(
+                            "maxSurge",
+                            &rt::shape::Shape::INT_OR_STRING,
+                            true,
+                        ),
+                        rt::shape::Property::new("maxUnavailable", &SHAPE_5, false),
                     ],
                     by_len: &[0, 0, 0, 0, 0, 0, 1, 2, 2, 3, 3, 3, 3, 3, 3, 4],
                     required: &["maxSurge"],
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 &ROOT
             }

@@ -125,41 +125,26 @@ pub mod maps_example_com {
 
         impl rt::schema::ObjectSchema for ConfigSet {
             fn shape() -> &'static rt::shape::Shape {
-                static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                    of_type: Some(<ConfigSetSpec as rt::schema::ObjectSchema>::shape),
-                    ..rt::shape::Shape::EMPTY
-                };
+                static SHAPE_0: rt::shape::Shape = rt::shape::Shape::typed(
+                    <ConfigSetSpec as rt::schema::ObjectSchema>::shape,
+                );
                 fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value, trail) {
-                        Ok(map) => map,
-                        Err(valid) => return valid,
-                    };
-                    let seen = 0;
-                    for (i, (key, child)) in map.iter().enumerate() {
-                        let ok = match key.as_str() {
+                    rt::shape::object_valid(
+                        &ROOT,
+                        value,
+                        trail,
+                        |key, child, trail, _| match key {
                             "spec" => rt::shape::check(&SHAPE_0, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                        };
-                        if !ok {
-                            return trail.failed_at(i);
-                        }
-                    }
-                    rt::shape::required_ok(&ROOT, map, seen)
+                        },
+                    )
                 }
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     is_valid: Some(is_valid),
-                    properties: &[
-                        rt::shape::Property {
-                            name: "spec",
-                            shape: &SHAPE_0,
-                            required: false,
-                        },
-                    ],
+                    properties: &[rt::shape::Property::new("spec", &SHAPE_0, false)],
                     by_len: &[0, 0, 0, 0, 0, 1],
                     resource_root: true,
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 &ROOT
             }
@@ -195,55 +180,38 @@ pub mod maps_example_com {
         impl rt::schema::ObjectSchema for ConfigSetSpec {
             fn shape() -> &'static rt::shape::Shape {
                 static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     additional: rt::shape::Additional::Schema(&rt::shape::Shape::INT32),
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::ARRAY,
                     items: Some(&rt::shape::Shape::STRING),
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::ARRAY)
                 };
                 static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     additional: rt::shape::Additional::Schema(&SHAPE_3),
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     additional: rt::shape::Additional::Bool(true),
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
-                static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
-                    of_type: Some(
-                        <ConfigSetSpecEndpoints as rt::schema::ObjectSchema>::shape,
-                    ),
-                    ..rt::shape::Shape::EMPTY
-                };
+                static SHAPE_6: rt::shape::Shape = rt::shape::Shape::typed(
+                    <ConfigSetSpecEndpoints as rt::schema::ObjectSchema>::shape,
+                );
                 static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     additional: rt::shape::Additional::Schema(&SHAPE_6),
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value, trail) {
-                        Ok(map) => map,
-                        Err(valid) => return valid,
-                    };
-                    let seen = 0;
-                    for (i, (key, child)) in map.iter().enumerate() {
-                        let ok = match key.as_str() {
+                    rt::shape::object_valid(
+                        &ROOT,
+                        value,
+                        trail,
+                        |key, child, trail, _| match key {
                             "empty" => {
                                 rt::shape::check(&rt::shape::Shape::OBJECT, child, trail)
                             }
@@ -253,51 +221,25 @@ pub mod maps_example_com {
                             "anything" => rt::shape::check(&SHAPE_5, child, trail),
                             "endpoints" => rt::shape::check(&SHAPE_7, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                        };
-                        if !ok {
-                            return trail.failed_at(i);
-                        }
-                    }
-                    rt::shape::required_ok(&ROOT, map, seen)
+                        },
+                    )
                 }
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     is_valid: Some(is_valid),
                     properties: &[
-                        rt::shape::Property {
-                            name: "empty",
-                            shape: &rt::shape::Shape::OBJECT,
-                            required: false,
-                        },
-                        rt::shape::Property {
-                            name: "labels",
-                            shape: &SHAPE_1,
-                            required: false,
-                        },
-                        rt::shape::Property {
-                            name: "limits",
-                            shape: &SHAPE_2,
-                            required: false,
-                        },
-                        rt::shape::Property {
-                            name: "routes",
-                            shape: &SHAPE_4,
-                            required: false,
-                        },
-                        rt::shape::Property {
-                            name: "anything",
-                            shape: &SHAPE_5,
-                            required: false,
-                        },
-                        rt::shape::Property {
-                            name: "endpoints",
-                            shape: &SHAPE_7,
-                            required: false,
-                        },
+                        rt::shape::Property::new(
+                            "empty",
+                            &rt::shape::Shape::OBJECT,
+                            false,
+                        ),
+                        rt::shape::Property::new("labels", &SHAPE_1, false),
+                        rt::shape::Property::new("limits", &SHAPE_2, false),
+                        rt::shape::Property::new("routes", &SHAPE_4, false),
+                        rt::shape::Property::new("anything", &SHAPE_5, false),
+                        rt::shape::Property::new("endpoints", &SHAPE_7, false),
                     ],
                     by_len: &[0, 0, 0, 0, 0, 0, 1, 4, 4, 5, 6],
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 &ROOT
             }
@@ -314,47 +256,39 @@ pub mod maps_example_com {
         impl rt::schema::ObjectSchema for ConfigSetSpecEndpoints {
             fn shape() -> &'static rt::shape::Shape {
                 fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value, trail) {
-                        Ok(map) => map,
-                        Err(valid) => return valid,
-                    };
-                    let mut seen = 0;
-                    for (i, (key, child)) in map.iter().enumerate() {
-                        let ok = match key.as_str() {
+                    rt::shape::object_valid(
+                        &ROOT,
+                        value,
+                        trail,
+                        |key, child, trail, seen| match key {
                             "url" => {
-                                seen += 1;
-                                rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                                rt::shape::check_required(
+                                    &rt::shape::Shape::STRING,
+                                    child,
+                                    trail,
+                                    seen,
+                                )
                             }
                             "weight" => {
                                 rt::shape::check(&rt::shape::Shape::INTEGER, child, trail)
                             }
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                        };
-                        if !ok {
-                            return trail.failed_at(i);
-                        }
-                    }
-                    rt::shape::required_ok(&ROOT, map, seen)
+                        },
+                    )
                 }
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     is_valid: Some(is_valid),
                     properties: &[
-                        rt::shape::Property {
-                            name: "url",
-                            shape: &rt::shape::Shape::STRING,
-                            required: true,
-                        },
-                        rt::shape::Property {
-                            name: "weight",
-                            shape: &rt::shape::Shape::INTEGER,
-                            required: false,
-                        },
+                        rt::shape::Property::new("url", &rt::shape::Shape::STRING, true),
+                        rt::shape::Property::new(
+                            "weight",
+                            &rt::shape::Shape::INTEGER,
+                            false,
+                        ),
                     ],
                     by_len: &[0, 0, 0, 0, 1, 1, 1, 2],
                     required: &["url"],
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 &ROOT
             }

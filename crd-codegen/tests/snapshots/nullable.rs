@@ -126,42 +126,29 @@ pub mod nullable_example_com {
         impl rt::schema::ObjectSchema for Setting {
             fn shape() -> &'static rt::shape::Shape {
                 static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                    of_type: Some(<SettingSpec as rt::schema::ObjectSchema>::shape),
                     has_defaults: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::typed(
+                        <SettingSpec as rt::schema::ObjectSchema>::shape,
+                    )
                 };
                 fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value, trail) {
-                        Ok(map) => map,
-                        Err(valid) => return valid,
-                    };
-                    let seen = 0;
-                    for (i, (key, child)) in map.iter().enumerate() {
-                        let ok = match key.as_str() {
+                    rt::shape::object_valid(
+                        &ROOT,
+                        value,
+                        trail,
+                        |key, child, trail, _| match key {
                             "spec" => rt::shape::check(&SHAPE_0, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                        };
-                        if !ok {
-                            return trail.failed_at(i);
-                        }
-                    }
-                    rt::shape::required_ok(&ROOT, map, seen)
+                        },
+                    )
                 }
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     is_valid: Some(is_valid),
-                    properties: &[
-                        rt::shape::Property {
-                            name: "spec",
-                            shape: &SHAPE_0,
-                            required: false,
-                        },
-                    ],
+                    properties: &[rt::shape::Property::new("spec", &SHAPE_0, false)],
                     by_len: &[0, 0, 0, 0, 0, 1],
                     resource_root: true,
                     has_defaults: true,
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 &ROOT
             }
@@ -210,94 +197,58 @@ pub mod nullable_example_com {
                     ..rt::Node::EMPTY
                 };
                 static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                    node: &NODE_1,
                     nullable: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::with_node(&NODE_1)
                 };
                 static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::ARRAY,
                     items: Some(&SHAPE_2),
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::ARRAY)
                 };
                 static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
-                    node: &NODE_4,
                     nullable: true,
                     default: Some(rt::openapi::Lit::Int(3i64)),
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::with_node(&NODE_4)
                 };
                 static SHAPE_6: rt::shape::Shape = rt::shape::Shape {
-                    of_type: Some(
-                        <SettingSpecOverrides as rt::schema::ObjectSchema>::shape,
-                    ),
                     nullable: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::typed(
+                        <SettingSpecOverrides as rt::schema::ObjectSchema>::shape,
+                    )
                 };
                 static SHAPE_7: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     additional: rt::shape::Additional::Schema(&SHAPE_6),
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value, trail) {
-                        Ok(map) => map,
-                        Err(valid) => return valid,
-                    };
-                    let mut seen = 0;
-                    for (i, (key, child)) in map.iter().enumerate() {
-                        let ok = match key.as_str() {
+                    rt::shape::object_valid(
+                        &ROOT,
+                        value,
+                        trail,
+                        |key, child, trail, seen| match key {
                             "note" => rt::shape::check(&SHAPE_2, child, trail),
                             "tags" => rt::shape::check(&SHAPE_3, child, trail),
                             "count" => rt::shape::check(&SHAPE_5, child, trail),
                             "owner" => {
-                                seen += 1;
-                                rt::shape::check(&SHAPE_2, child, trail)
+                                rt::shape::check_required(&SHAPE_2, child, trail, seen)
                             }
                             "overrides" => rt::shape::check(&SHAPE_7, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                        };
-                        if !ok {
-                            return trail.failed_at(i);
-                        }
-                    }
-                    rt::shape::required_ok(&ROOT, map, seen)
+                        },
+                    )
                 }
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     is_valid: Some(is_valid),
                     properties: &[
-                        rt::shape::Property {
-                            name: "note",
-                            shape: &SHAPE_2,
-                            required: false,
-                        },
-                        rt::shape::Property {
-                            name: "tags",
-                            shape: &SHAPE_3,
-                            required: false,
-                        },
-                        rt::shape::Property {
-                            name: "count",
-                            shape: &SHAPE_5,
-                            required: false,
-                        },
-                        rt::shape::Property {
-                            name: "owner",
-                            shape: &SHAPE_2,
-                            required: true,
-                        },
-                        rt::shape::Property {
-                            name: "overrides",
-                            shape: &SHAPE_7,
-                            required: false,
-                        },
+                        rt::shape::Property::new("note", &SHAPE_2, false),
+                        rt::shape::Property::new("tags", &SHAPE_3, false),
+                        rt::shape::Property::new("count", &SHAPE_5, false),
+                        rt::shape::Property::new("owner", &SHAPE_2, true),
+                        rt::shape::Property::new("overrides", &SHAPE_7, false),
                     ],
                     by_len: &[0, 0, 0, 0, 0, 2, 4, 4, 4, 4, 5],
                     required: &["owner"],
                     has_defaults: true,
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 &ROOT
             }
@@ -318,37 +269,30 @@ pub mod nullable_example_com {
                     ..rt::Node::EMPTY
                 };
                 fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value, trail) {
-                        Ok(map) => map,
-                        Err(valid) => return valid,
-                    };
-                    let seen = 0;
-                    for (i, (key, child)) in map.iter().enumerate() {
-                        let ok = match key.as_str() {
+                    rt::shape::object_valid(
+                        &ROOT,
+                        value,
+                        trail,
+                        |key, child, trail, _| match key {
                             "value" => {
                                 rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                             }
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                        };
-                        if !ok {
-                            return trail.failed_at(i);
-                        }
-                    }
-                    rt::shape::required_ok(&ROOT, map, seen)
+                        },
+                    )
                 }
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
-                    node: &NODE_8,
                     is_valid: Some(is_valid),
                     properties: &[
-                        rt::shape::Property {
-                            name: "value",
-                            shape: &rt::shape::Shape::STRING,
-                            required: false,
-                        },
+                        rt::shape::Property::new(
+                            "value",
+                            &rt::shape::Shape::STRING,
+                            false,
+                        ),
                     ],
                     by_len: &[0, 0, 0, 0, 0, 0, 1],
                     nullable: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::with_node(&NODE_8)
                 };
                 &ROOT
             }

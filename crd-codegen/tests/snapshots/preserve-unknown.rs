@@ -125,41 +125,26 @@ pub mod preserve_example_com {
 
         impl rt::schema::ObjectSchema for Pipeline {
             fn shape() -> &'static rt::shape::Shape {
-                static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                    of_type: Some(<PipelineSpec as rt::schema::ObjectSchema>::shape),
-                    ..rt::shape::Shape::EMPTY
-                };
+                static SHAPE_0: rt::shape::Shape = rt::shape::Shape::typed(
+                    <PipelineSpec as rt::schema::ObjectSchema>::shape,
+                );
                 fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value, trail) {
-                        Ok(map) => map,
-                        Err(valid) => return valid,
-                    };
-                    let seen = 0;
-                    for (i, (key, child)) in map.iter().enumerate() {
-                        let ok = match key.as_str() {
+                    rt::shape::object_valid(
+                        &ROOT,
+                        value,
+                        trail,
+                        |key, child, trail, _| match key {
                             "spec" => rt::shape::check(&SHAPE_0, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                        };
-                        if !ok {
-                            return trail.failed_at(i);
-                        }
-                    }
-                    rt::shape::required_ok(&ROOT, map, seen)
+                        },
+                    )
                 }
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     is_valid: Some(is_valid),
-                    properties: &[
-                        rt::shape::Property {
-                            name: "spec",
-                            shape: &SHAPE_0,
-                            required: false,
-                        },
-                    ],
+                    properties: &[rt::shape::Property::new("spec", &SHAPE_0, false)],
                     by_len: &[0, 0, 0, 0, 0, 1],
                     resource_root: true,
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 &ROOT
             }
@@ -188,63 +173,38 @@ pub mod preserve_example_com {
         impl rt::schema::ObjectSchema for PipelineSpec {
             fn shape() -> &'static rt::shape::Shape {
                 static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     preserve_unknown_fields: true,
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
                     preserve_unknown_fields: true,
                     ..rt::shape::Shape::EMPTY
                 };
-                static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                    of_type: Some(
-                        <PipelineSpecTemplate as rt::schema::ObjectSchema>::shape,
-                    ),
-                    ..rt::shape::Shape::EMPTY
-                };
+                static SHAPE_3: rt::shape::Shape = rt::shape::Shape::typed(
+                    <PipelineSpecTemplate as rt::schema::ObjectSchema>::shape,
+                );
                 fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value, trail) {
-                        Ok(map) => map,
-                        Err(valid) => return valid,
-                    };
-                    let seen = 0;
-                    for (i, (key, child)) in map.iter().enumerate() {
-                        let ok = match key.as_str() {
+                    rt::shape::object_valid(
+                        &ROOT,
+                        value,
+                        trail,
+                        |key, child, trail, _| match key {
                             "config" => rt::shape::check(&SHAPE_1, child, trail),
                             "params" => rt::shape::check(&SHAPE_2, child, trail),
                             "template" => rt::shape::check(&SHAPE_3, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                        };
-                        if !ok {
-                            return trail.failed_at(i);
-                        }
-                    }
-                    rt::shape::required_ok(&ROOT, map, seen)
+                        },
+                    )
                 }
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     is_valid: Some(is_valid),
                     properties: &[
-                        rt::shape::Property {
-                            name: "config",
-                            shape: &SHAPE_1,
-                            required: false,
-                        },
-                        rt::shape::Property {
-                            name: "params",
-                            shape: &SHAPE_2,
-                            required: false,
-                        },
-                        rt::shape::Property {
-                            name: "template",
-                            shape: &SHAPE_3,
-                            required: false,
-                        },
+                        rt::shape::Property::new("config", &SHAPE_1, false),
+                        rt::shape::Property::new("params", &SHAPE_2, false),
+                        rt::shape::Property::new("template", &SHAPE_3, false),
                     ],
                     by_len: &[0, 0, 0, 0, 0, 0, 0, 2, 2, 3],
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 &ROOT
             }
@@ -267,56 +227,40 @@ pub mod preserve_example_com {
         impl rt::schema::ObjectSchema for PipelineSpecTemplate {
             fn shape() -> &'static rt::shape::Shape {
                 static SHAPE_4: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     preserve_unknown_fields: true,
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 static SHAPE_5: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::ARRAY,
                     items: Some(&SHAPE_4),
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::ARRAY)
                 };
                 fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value, trail) {
-                        Ok(map) => map,
-                        Err(valid) => return valid,
-                    };
-                    let seen = 0;
-                    for (i, (key, child)) in map.iter().enumerate() {
-                        let ok = match key.as_str() {
+                    rt::shape::object_valid(
+                        &ROOT,
+                        value,
+                        trail,
+                        |key, child, trail, _| match key {
                             "name" => {
                                 rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                             }
                             "steps" => rt::shape::check(&SHAPE_5, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                        };
-                        if !ok {
-                            return trail.failed_at(i);
-                        }
-                    }
-                    rt::shape::required_ok(&ROOT, map, seen)
+                        },
+                    )
                 }
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     is_valid: Some(is_valid),
                     properties: &[
-                        rt::shape::Property {
-                            name: "name",
-                            shape: &rt::shape::Shape::STRING,
-                            required: false,
-                        },
-                        rt::shape::Property {
-                            name: "steps",
-                            shape: &SHAPE_5,
-                            required: false,
-                        },
+                        rt::shape::Property::new(
+                            "name",
+                            &rt::shape::Shape::STRING,
+                            false,
+                        ),
+                        rt::shape::Property::new("steps", &SHAPE_5, false),
                     ],
                     by_len: &[0, 0, 0, 0, 0, 1, 2],
                     preserve_unknown_fields: true,
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 &ROOT
             }

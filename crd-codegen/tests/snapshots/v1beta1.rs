@@ -129,51 +129,33 @@ pub mod legacy_example_com {
 
         impl rt::schema::ObjectSchema for Backup {
             fn shape() -> &'static rt::shape::Shape {
-                static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                    of_type: Some(<BackupSpec as rt::schema::ObjectSchema>::shape),
-                    ..rt::shape::Shape::EMPTY
-                };
-                static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                    of_type: Some(<BackupStatus as rt::schema::ObjectSchema>::shape),
-                    ..rt::shape::Shape::EMPTY
-                };
+                static SHAPE_0: rt::shape::Shape = rt::shape::Shape::typed(
+                    <BackupSpec as rt::schema::ObjectSchema>::shape,
+                );
+                static SHAPE_1: rt::shape::Shape = rt::shape::Shape::typed(
+                    <BackupStatus as rt::schema::ObjectSchema>::shape,
+                );
                 fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value, trail) {
-                        Ok(map) => map,
-                        Err(valid) => return valid,
-                    };
-                    let seen = 0;
-                    for (i, (key, child)) in map.iter().enumerate() {
-                        let ok = match key.as_str() {
+                    rt::shape::object_valid(
+                        &ROOT,
+                        value,
+                        trail,
+                        |key, child, trail, _| match key {
                             "spec" => rt::shape::check(&SHAPE_0, child, trail),
                             "status" => rt::shape::check(&SHAPE_1, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                        };
-                        if !ok {
-                            return trail.failed_at(i);
-                        }
-                    }
-                    rt::shape::required_ok(&ROOT, map, seen)
+                        },
+                    )
                 }
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     is_valid: Some(is_valid),
                     properties: &[
-                        rt::shape::Property {
-                            name: "spec",
-                            shape: &SHAPE_0,
-                            required: false,
-                        },
-                        rt::shape::Property {
-                            name: "status",
-                            shape: &SHAPE_1,
-                            required: false,
-                        },
+                        rt::shape::Property::new("spec", &SHAPE_0, false),
+                        rt::shape::Property::new("status", &SHAPE_1, false),
                     ],
                     by_len: &[0, 0, 0, 0, 0, 1, 1, 2],
                     resource_root: true,
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 &ROOT
             }
@@ -211,48 +193,33 @@ pub mod legacy_example_com {
                     format: "duration",
                     ..rt::Node::EMPTY
                 };
-                static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                    node: &NODE_2,
-                    ..rt::shape::Shape::EMPTY
-                };
+                static SHAPE_3: rt::shape::Shape = rt::shape::Shape::with_node(&NODE_2);
                 fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value, trail) {
-                        Ok(map) => map,
-                        Err(valid) => return valid,
-                    };
-                    let seen = 0;
-                    for (i, (key, child)) in map.iter().enumerate() {
-                        let ok = match key.as_str() {
+                    rt::shape::object_valid(
+                        &ROOT,
+                        value,
+                        trail,
+                        |key, child, trail, _| match key {
                             "ttl" => rt::shape::check(&SHAPE_3, child, trail),
                             "schedule" => {
                                 rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                             }
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                        };
-                        if !ok {
-                            return trail.failed_at(i);
-                        }
-                    }
-                    rt::shape::required_ok(&ROOT, map, seen)
+                        },
+                    )
                 }
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     is_valid: Some(is_valid),
                     properties: &[
-                        rt::shape::Property {
-                            name: "ttl",
-                            shape: &SHAPE_3,
-                            required: false,
-                        },
-                        rt::shape::Property {
-                            name: "schedule",
-                            shape: &rt::shape::Shape::STRING,
-                            required: false,
-                        },
+                        rt::shape::Property::new("ttl", &SHAPE_3, false),
+                        rt::shape::Property::new(
+                            "schedule",
+                            &rt::shape::Shape::STRING,
+                            false,
+                        ),
                     ],
                     by_len: &[0, 0, 0, 0, 1, 1, 1, 1, 1, 2],
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 &ROOT
             }
@@ -268,37 +235,29 @@ pub mod legacy_example_com {
         impl rt::schema::ObjectSchema for BackupStatus {
             fn shape() -> &'static rt::shape::Shape {
                 fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value, trail) {
-                        Ok(map) => map,
-                        Err(valid) => return valid,
-                    };
-                    let seen = 0;
-                    for (i, (key, child)) in map.iter().enumerate() {
-                        let ok = match key.as_str() {
+                    rt::shape::object_valid(
+                        &ROOT,
+                        value,
+                        trail,
+                        |key, child, trail, _| match key {
                             "phase" => {
                                 rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                             }
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                        };
-                        if !ok {
-                            return trail.failed_at(i);
-                        }
-                    }
-                    rt::shape::required_ok(&ROOT, map, seen)
+                        },
+                    )
                 }
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     is_valid: Some(is_valid),
                     properties: &[
-                        rt::shape::Property {
-                            name: "phase",
-                            shape: &rt::shape::Shape::STRING,
-                            required: false,
-                        },
+                        rt::shape::Property::new(
+                            "phase",
+                            &rt::shape::Shape::STRING,
+                            false,
+                        ),
                     ],
                     by_len: &[0, 0, 0, 0, 0, 0, 1],
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 &ROOT
             }

@@ -123,41 +123,26 @@ pub mod hub_example_com {
 
         impl rt::schema::ObjectSchema for Backend {
             fn shape() -> &'static rt::shape::Shape {
-                static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                    of_type: Some(<BackendSpec as rt::schema::ObjectSchema>::shape),
-                    ..rt::shape::Shape::EMPTY
-                };
+                static SHAPE_0: rt::shape::Shape = rt::shape::Shape::typed(
+                    <BackendSpec as rt::schema::ObjectSchema>::shape,
+                );
                 fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value, trail) {
-                        Ok(map) => map,
-                        Err(valid) => return valid,
-                    };
-                    let seen = 0;
-                    for (i, (key, child)) in map.iter().enumerate() {
-                        let ok = match key.as_str() {
+                    rt::shape::object_valid(
+                        &ROOT,
+                        value,
+                        trail,
+                        |key, child, trail, _| match key {
                             "spec" => rt::shape::check(&SHAPE_0, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                        };
-                        if !ok {
-                            return trail.failed_at(i);
-                        }
-                    }
-                    rt::shape::required_ok(&ROOT, map, seen)
+                        },
+                    )
                 }
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     is_valid: Some(is_valid),
-                    properties: &[
-                        rt::shape::Property {
-                            name: "spec",
-                            shape: &SHAPE_0,
-                            required: false,
-                        },
-                    ],
+                    properties: &[rt::shape::Property::new("spec", &SHAPE_0, false)],
                     by_len: &[0, 0, 0, 0, 0, 1],
                     resource_root: true,
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 &ROOT
             }
@@ -185,31 +170,22 @@ pub mod hub_example_com {
         impl rt::schema::ObjectSchema for BackendSpec {
             fn shape() -> &'static rt::shape::Shape {
                 static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
-                static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                    of_type: Some(
-                        <BackendSpecContainers as rt::schema::ObjectSchema>::shape,
-                    ),
-                    ..rt::shape::Shape::EMPTY
-                };
+                static SHAPE_2: rt::shape::Shape = rt::shape::Shape::typed(
+                    <BackendSpecContainers as rt::schema::ObjectSchema>::shape,
+                );
                 static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::ARRAY,
                     items: Some(&SHAPE_2),
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::ARRAY)
                 };
                 fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value, trail) {
-                        Ok(map) => map,
-                        Err(valid) => return valid,
-                    };
-                    let seen = 0;
-                    for (i, (key, child)) in map.iter().enumerate() {
-                        let ok = match key.as_str() {
+                    rt::shape::object_valid(
+                        &ROOT,
+                        value,
+                        trail,
+                        |key, child, trail, _| match key {
                             "labels" => rt::shape::check(&SHAPE_1, child, trail),
                             "hostPort" => {
                                 rt::shape::check(&rt::shape::Shape::STRING, child, trail)
@@ -219,41 +195,27 @@ pub mod hub_example_com {
                             }
                             "containers" => rt::shape::check(&SHAPE_3, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                        };
-                        if !ok {
-                            return trail.failed_at(i);
-                        }
-                    }
-                    rt::shape::required_ok(&ROOT, map, seen)
+                        },
+                    )
                 }
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     is_valid: Some(is_valid),
                     properties: &[
-                        rt::shape::Property {
-                            name: "labels",
-                            shape: &SHAPE_1,
-                            required: false,
-                        },
-                        rt::shape::Property {
-                            name: "hostPort",
-                            shape: &rt::shape::Shape::STRING,
-                            required: false,
-                        },
-                        rt::shape::Property {
-                            name: "replicas",
-                            shape: &rt::shape::Shape::INTEGER,
-                            required: false,
-                        },
-                        rt::shape::Property {
-                            name: "containers",
-                            shape: &SHAPE_3,
-                            required: false,
-                        },
+                        rt::shape::Property::new("labels", &SHAPE_1, false),
+                        rt::shape::Property::new(
+                            "hostPort",
+                            &rt::shape::Shape::STRING,
+                            false,
+                        ),
+                        rt::shape::Property::new(
+                            "replicas",
+                            &rt::shape::Shape::INTEGER,
+                            false,
+                        ),
+                        rt::shape::Property::new("containers", &SHAPE_3, false),
                     ],
                     by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 3, 3, 4],
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 &ROOT
             }
@@ -270,47 +232,43 @@ pub mod hub_example_com {
         impl rt::schema::ObjectSchema for BackendSpecContainers {
             fn shape() -> &'static rt::shape::Shape {
                 fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value, trail) {
-                        Ok(map) => map,
-                        Err(valid) => return valid,
-                    };
-                    let mut seen = 0;
-                    for (i, (key, child)) in map.iter().enumerate() {
-                        let ok = match key.as_str() {
+                    rt::shape::object_valid(
+                        &ROOT,
+                        value,
+                        trail,
+                        |key, child, trail, seen| match key {
                             "name" => {
-                                seen += 1;
-                                rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                                rt::shape::check_required(
+                                    &rt::shape::Shape::STRING,
+                                    child,
+                                    trail,
+                                    seen,
+                                )
                             }
                             "port" => {
                                 rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                             }
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                        };
-                        if !ok {
-                            return trail.failed_at(i);
-                        }
-                    }
-                    rt::shape::required_ok(&ROOT, map, seen)
+                        },
+                    )
                 }
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     is_valid: Some(is_valid),
                     properties: &[
-                        rt::shape::Property {
-                            name: "name",
-                            shape: &rt::shape::Shape::STRING,
-                            required: true,
-                        },
-                        rt::shape::Property {
-                            name: "port",
-                            shape: &rt::shape::Shape::STRING,
-                            required: false,
-                        },
+                        rt::shape::Property::new(
+                            "name",
+                            &rt::shape::Shape::STRING,
+                            true,
+                        ),
+                        rt::shape::Property::new(
+                            "port",
+                            &rt::shape::Shape::STRING,
+                            false,
+                        ),
                     ],
                     by_len: &[0, 0, 0, 0, 0, 2],
                     required: &["name"],
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 &ROOT
             }
@@ -438,41 +396,26 @@ pub mod hub_example_com {
 
         impl rt::schema::ObjectSchema for Backend {
             fn shape() -> &'static rt::shape::Shape {
-                static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
-                    of_type: Some(<BackendSpec as rt::schema::ObjectSchema>::shape),
-                    ..rt::shape::Shape::EMPTY
-                };
+                static SHAPE_0: rt::shape::Shape = rt::shape::Shape::typed(
+                    <BackendSpec as rt::schema::ObjectSchema>::shape,
+                );
                 fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value, trail) {
-                        Ok(map) => map,
-                        Err(valid) => return valid,
-                    };
-                    let seen = 0;
-                    for (i, (key, child)) in map.iter().enumerate() {
-                        let ok = match key.as_str() {
+                    rt::shape::object_valid(
+                        &ROOT,
+                        value,
+                        trail,
+                        |key, child, trail, _| match key {
                             "spec" => rt::shape::check(&SHAPE_0, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                        };
-                        if !ok {
-                            return trail.failed_at(i);
-                        }
-                    }
-                    rt::shape::required_ok(&ROOT, map, seen)
+                        },
+                    )
                 }
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     is_valid: Some(is_valid),
-                    properties: &[
-                        rt::shape::Property {
-                            name: "spec",
-                            shape: &SHAPE_0,
-                            required: false,
-                        },
-                    ],
+                    properties: &[rt::shape::Property::new("spec", &SHAPE_0, false)],
                     by_len: &[0, 0, 0, 0, 0, 1],
                     resource_root: true,
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 &ROOT
             }
@@ -502,31 +445,22 @@ pub mod hub_example_com {
         impl rt::schema::ObjectSchema for BackendSpec {
             fn shape() -> &'static rt::shape::Shape {
                 static SHAPE_1: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     additional: rt::shape::Additional::Schema(&rt::shape::Shape::STRING),
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
-                static SHAPE_2: rt::shape::Shape = rt::shape::Shape {
-                    of_type: Some(
-                        <BackendSpecContainers as rt::schema::ObjectSchema>::shape,
-                    ),
-                    ..rt::shape::Shape::EMPTY
-                };
+                static SHAPE_2: rt::shape::Shape = rt::shape::Shape::typed(
+                    <BackendSpecContainers as rt::schema::ObjectSchema>::shape,
+                );
                 static SHAPE_3: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::ARRAY,
                     items: Some(&SHAPE_2),
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::ARRAY)
                 };
                 fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value, trail) {
-                        Ok(map) => map,
-                        Err(valid) => return valid,
-                    };
-                    let seen = 0;
-                    for (i, (key, child)) in map.iter().enumerate() {
-                        let ok = match key.as_str() {
+                    rt::shape::object_valid(
+                        &ROOT,
+                        value,
+                        trail,
+                        |key, child, trail, _| match key {
                             "host" => {
                                 rt::shape::check(&rt::shape::Shape::STRING, child, trail)
                             }
@@ -539,46 +473,32 @@ pub mod hub_example_com {
                             }
                             "containers" => rt::shape::check(&SHAPE_3, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                        };
-                        if !ok {
-                            return trail.failed_at(i);
-                        }
-                    }
-                    rt::shape::required_ok(&ROOT, map, seen)
+                        },
+                    )
                 }
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     is_valid: Some(is_valid),
                     properties: &[
-                        rt::shape::Property {
-                            name: "host",
-                            shape: &rt::shape::Shape::STRING,
-                            required: false,
-                        },
-                        rt::shape::Property {
-                            name: "port",
-                            shape: &rt::shape::Shape::INT32,
-                            required: false,
-                        },
-                        rt::shape::Property {
-                            name: "labels",
-                            shape: &SHAPE_1,
-                            required: false,
-                        },
-                        rt::shape::Property {
-                            name: "replicas",
-                            shape: &rt::shape::Shape::INTEGER,
-                            required: false,
-                        },
-                        rt::shape::Property {
-                            name: "containers",
-                            shape: &SHAPE_3,
-                            required: false,
-                        },
+                        rt::shape::Property::new(
+                            "host",
+                            &rt::shape::Shape::STRING,
+                            false,
+                        ),
+                        rt::shape::Property::new(
+                            "port",
+                            &rt::shape::Shape::INT32,
+                            false,
+                        ),
+                        rt::shape::Property::new("labels", &SHAPE_1, false),
+                        rt::shape::Property::new(
+                            "replicas",
+                            &rt::shape::Shape::INTEGER,
+                            false,
+                        ),
+                        rt::shape::Property::new("containers", &SHAPE_3, false),
                     ],
                     by_len: &[0, 0, 0, 0, 0, 2, 2, 3, 3, 4, 4, 5],
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 &ROOT
             }
@@ -595,47 +515,43 @@ pub mod hub_example_com {
         impl rt::schema::ObjectSchema for BackendSpecContainers {
             fn shape() -> &'static rt::shape::Shape {
                 fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
-                    let map = match rt::shape::object_start(&ROOT, value, trail) {
-                        Ok(map) => map,
-                        Err(valid) => return valid,
-                    };
-                    let mut seen = 0;
-                    for (i, (key, child)) in map.iter().enumerate() {
-                        let ok = match key.as_str() {
+                    rt::shape::object_valid(
+                        &ROOT,
+                        value,
+                        trail,
+                        |key, child, trail, seen| match key {
                             "name" => {
-                                seen += 1;
-                                rt::shape::check(&rt::shape::Shape::STRING, child, trail)
+                                rt::shape::check_required(
+                                    &rt::shape::Shape::STRING,
+                                    child,
+                                    trail,
+                                    seen,
+                                )
                             }
                             "port" => {
                                 rt::shape::check(&rt::shape::Shape::INTEGER, child, trail)
                             }
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
-                        };
-                        if !ok {
-                            return trail.failed_at(i);
-                        }
-                    }
-                    rt::shape::required_ok(&ROOT, map, seen)
+                        },
+                    )
                 }
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
-                    node: &rt::Node::OBJECT,
                     is_valid: Some(is_valid),
                     properties: &[
-                        rt::shape::Property {
-                            name: "name",
-                            shape: &rt::shape::Shape::STRING,
-                            required: true,
-                        },
-                        rt::shape::Property {
-                            name: "port",
-                            shape: &rt::shape::Shape::INTEGER,
-                            required: false,
-                        },
+                        rt::shape::Property::new(
+                            "name",
+                            &rt::shape::Shape::STRING,
+                            true,
+                        ),
+                        rt::shape::Property::new(
+                            "port",
+                            &rt::shape::Shape::INTEGER,
+                            false,
+                        ),
                     ],
                     by_len: &[0, 0, 0, 0, 0, 2],
                     required: &["name"],
-                    bare_node: true,
-                    ..rt::shape::Shape::EMPTY
+                    ..rt::shape::Shape::bare(&rt::Node::OBJECT)
                 };
                 &ROOT
             }
