@@ -37,18 +37,23 @@ pub enum Read {
 }
 
 /// Reads one document. Errors are decode errors (wrong types, unknown fields), each
-/// naming its path; a document with errors yields no CRD.
-pub fn read_crd(doc: &Document) -> Result<Read, Vec<Diagnostic>> {
+/// naming its path; a document with errors yields no CRD. A CRD's value is taken from
+/// the document (the document keeps its file and position, for messages): the
+/// corpus's documents are hundreds of megabytes as values, and a copy of each was
+/// most of what loading allocated.
+pub fn read_crd(doc: &mut Document) -> Result<Read, Vec<Diagnostic>> {
     let api_version = doc.value.get("apiVersion").and_then(Value::as_str).unwrap_or_default();
     let kind = doc.value.get("kind").and_then(Value::as_str).unwrap_or_default();
     if kind != "CustomResourceDefinition" || !(api_version == V1 || api_version == V1BETA1) {
         return Ok(Read::Other(api_version.to_string(), kind.to_string()));
     }
+    // Owned: the value is taken from the document below.
+    let api_version = api_version.to_string();
     let beta = api_version == V1BETA1;
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     let mut unknown = Vec::new();
-    let mut value = doc.value.clone();
+    let mut value = std::mem::take(&mut doc.value);
     drop_nulls(&mut value, Context::Object);
     let ext: Result<ExternalCrd, _> = {
         let mut on_unknown = |path: serde_ignored::Path| unknown.push(ignored_path(&path));
@@ -102,7 +107,7 @@ pub fn read_crd(doc: &Document) -> Result<Read, Vec<Diagnostic>> {
         errors.extend(warnings);
         return Err(errors);
     }
-    let crd = to_internal(api_version, ext, &doc.file, doc.index)?;
+    let crd = to_internal(&api_version, ext, &doc.file, doc.index)?;
     Ok(Read::Crd(Box::new(crd), warnings))
 }
 

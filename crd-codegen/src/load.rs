@@ -13,6 +13,8 @@ use std::path::{Path, PathBuf};
 pub struct LoadedCrd {
     pub ir: ir::Crd,
     pub model: CustomResourceDefinition,
+    /// Where the CRD was read from (its `value` is `null`: reading took it, and
+    /// `model` holds the CRD).
     pub doc: Document,
 }
 
@@ -100,8 +102,8 @@ enum Outcome {
     Unreadable(Vec<Diagnostic>),
 }
 
-fn examine(doc: Document) -> Examined {
-    let outcome = match read_crd(&doc) {
+fn examine(mut doc: Document) -> Examined {
+    let outcome = match read_crd(&mut doc) {
         Ok(Read::Other(api_version, kind)) => Outcome::Other(api_version, kind),
         Ok(Read::Crd(model, warnings)) => {
             let errors = crate::check::check_crd_with(&model, &crate::cel::check::compile::AdmissionStages);

@@ -130,8 +130,8 @@ fn every_corpus_rule_compiles_within_the_cost_limits() {
     let (mut rules, mut crds, mut failures) = (0usize, 0usize, Vec::new());
     let start = std::time::Instant::now();
     for f in &files {
-        for doc in read_file(f).unwrap() {
-            let Ok(Read::Crd(crd, _)) = read_crd(&doc) else {
+        for mut doc in read_file(f).unwrap() {
+            let Ok(Read::Crd(crd, _)) = read_crd(&mut doc) else {
                 continue;
             };
             crds += 1;

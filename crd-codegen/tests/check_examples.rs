@@ -19,7 +19,7 @@ fn shared() -> Option<PathBuf> {
 fn crds_of(path: &Path) -> Vec<CustomResourceDefinition> {
     read_file(path)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-        .iter()
+        .iter_mut()
         .map(|doc| match read_crd(doc) {
             Ok(Read::Crd(crd, _)) => *crd,
             Ok(Read::Other(a, k)) => panic!("{}: not a CRD: {a} {k}", path.display()),

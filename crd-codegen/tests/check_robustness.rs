@@ -9,8 +9,8 @@ use serde_json::{Map, Value, json};
 use std::path::Path;
 
 fn read(doc: &Value) -> Option<CustomResourceDefinition> {
-    let docs = parse_text(Path::new("case.json"), serde_json::to_string(doc).unwrap()).ok()?;
-    match read_crd(docs.first()?) {
+    let mut docs = parse_text(Path::new("case.json"), serde_json::to_string(doc).unwrap()).ok()?;
+    match read_crd(docs.first_mut()?) {
         Ok(Read::Crd(crd, _)) => Some(*crd),
         _ => None,
     }

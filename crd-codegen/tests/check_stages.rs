@@ -73,15 +73,15 @@ fn examples() -> Option<PathBuf> {
 }
 
 fn read_example(path: &Path) -> CustomResourceDefinition {
-    match read_crd(&read_file(path).unwrap()[0]) {
+    match read_crd(&mut read_file(path).unwrap()[0]) {
         Ok(Read::Crd(crd, _)) => *crd,
         _ => panic!("{}", path.display()),
     }
 }
 
 fn read(doc: &Value) -> CustomResourceDefinition {
-    let docs = parse_text(Path::new("case.json"), serde_json::to_string(doc).unwrap()).unwrap();
-    match read_crd(&docs[0]) {
+    let mut docs = parse_text(Path::new("case.json"), serde_json::to_string(doc).unwrap()).unwrap();
+    match read_crd(&mut docs[0]) {
         Ok(Read::Crd(crd, _)) => *crd,
         _ => panic!("not a CRD"),
     }

@@ -74,8 +74,8 @@ fn base() -> Value {
 
 fn read(doc: &Value) -> CustomResourceDefinition {
     let text = serde_json::to_string_pretty(doc).unwrap();
-    let docs = parse_text(Path::new("case.json"), text).unwrap();
-    match read_crd(&docs[0]) {
+    let mut docs = parse_text(Path::new("case.json"), text).unwrap();
+    match read_crd(&mut docs[0]) {
         Ok(Read::Crd(crd, _)) => *crd,
         Ok(Read::Other(a, k)) => panic!("not a CRD: {a} {k}"),
         Err(e) => panic!("{}", e.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n")),
@@ -1916,8 +1916,8 @@ fn v1beta1_documents() {
                  "preserveUnknownFields": false, "validation": schema},
     });
     both["spec"]["versions"] = two(&schema, &schema);
-    let docs = parse_text(Path::new("both.json"), both.to_string()).unwrap();
-    let Err(errors) = read_crd(&docs[0]) else {
+    let mut docs = parse_text(Path::new("both.json"), both.to_string()).unwrap();
+    let Err(errors) = read_crd(&mut docs[0]) else {
         panic!("refused")
     };
     assert_eq!(
@@ -1980,8 +1980,8 @@ fn a_ca_bundle_must_be_base64() {
     }
     for (bundle, at) in [("not base64!", 3), ("Cg", 0), ("Cg=", 3), ("Cg==Cg==", 4)] {
         let text = serde_json::to_string_pretty(&with_bundle(bundle)).unwrap();
-        let docs = parse_text(Path::new("case.json"), text).unwrap();
-        let Err(diagnostics) = read_crd(&docs[0]) else {
+        let mut docs = parse_text(Path::new("case.json"), text).unwrap();
+        let Err(diagnostics) = read_crd(&mut docs[0]) else {
             panic!("{bundle:?} was accepted");
         };
         let messages: Vec<String> = diagnostics.iter().map(|d| d.message.clone()).collect();

@@ -21,8 +21,8 @@ fn every_corpus_document_reads() {
     let (mut crds, mut beta, mut failures) = (0, 0, Vec::new());
     let start = std::time::Instant::now();
     for f in &files {
-        for doc in read_file(f).unwrap() {
-            match read_crd(&doc) {
+        for mut doc in read_file(f).unwrap() {
+            match read_crd(&mut doc) {
                 Ok(Read::Crd(c, warnings)) => {
                     for w in warnings {
                         eprintln!("{w}");
@@ -33,7 +33,7 @@ fn every_corpus_document_reads() {
                     let written = crd_codegen::write::crd(&ir).to_string();
                     let again = crd_codegen::source::parse_text(std::path::Path::new("written"), written)
                         .ok()
-                        .and_then(|docs| match read_crd(&docs[0]) {
+                        .and_then(|mut docs| match read_crd(&mut docs[0]) {
                             Ok(Read::Crd(w, _)) => Some(lower_crd(&w)),
                             _ => None,
                         });
@@ -79,8 +79,8 @@ fn every_printer_column_path_parses() {
     };
     let (mut columns, mut failures) = (0, Vec::new());
     for f in &collect_files(&[dir]).unwrap() {
-        for doc in read_file(f).unwrap() {
-            let Ok(Read::Crd(c, _)) = read_crd(&doc) else {
+        for mut doc in read_file(f).unwrap() {
+            let Ok(Read::Crd(c, _)) = read_crd(&mut doc) else {
                 continue;
             };
             let ir = lower_crd(&c);

@@ -22,8 +22,8 @@ fn corpus_defaults_are_valid_and_objects_admit() {
     let mut admitted = 0;
     let mut with_rules = 0;
     for f in collect_files(&[dir]).unwrap() {
-        for doc in read_file(&f).unwrap() {
-            let Ok(Read::Crd(model, _)) = read_crd(&doc) else {
+        for mut doc in read_file(&f).unwrap() {
+            let Ok(Read::Crd(model, _)) = read_crd(&mut doc) else {
                 continue;
             };
             let without = check_crd(&model);

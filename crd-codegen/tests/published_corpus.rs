@@ -246,11 +246,19 @@ fn corpus_documents_as_written_publish_the_same() {
     };
     let mut compared = 0;
     let mut different = Vec::new();
+    // The documents as written (loading keeps only the CRD read from each), per file.
+    let mut files: std::collections::HashMap<&std::path::Path, Vec<crd_codegen::source::Document>> =
+        std::collections::HashMap::new();
     for c in &loaded.crds {
-        if c.doc.value["apiVersion"] != json!("apiextensions.k8s.io/v1") {
+        let path = c.doc.file.path.as_path();
+        let docs = files
+            .entry(path)
+            .or_insert_with(|| crd_codegen::source::read_file(path).unwrap());
+        let value = &docs[c.doc.index].value;
+        if value["apiVersion"] != json!("apiextensions.k8s.io/v1") {
             continue;
         }
-        let raw: CustomResourceDefinition = match serde_json::from_value(c.doc.value.clone()) {
+        let raw: CustomResourceDefinition = match serde_json::from_value(value.clone()) {
             Ok(raw) => raw,
             Err(e) => panic!("{}: {e}", c.ir.name),
         };

@@ -76,7 +76,8 @@ fn load(path: &str, version: &str) -> (crd_codegen::ir::Crd, Value) {
     let loaded = crd_codegen::load::load(&[&path]);
     assert!(!loaded.has_errors());
     let crd = loaded.crds.into_iter().next().unwrap();
-    let versions = crd.doc.value["spec"]["versions"].as_array().unwrap();
+    let doc = crd_codegen::source::read_file(&path).unwrap().swap_remove(0);
+    let versions = doc.value["spec"]["versions"].as_array().unwrap();
     let v = versions.iter().find(|v| v["name"] == version).unwrap();
     let raw_schema = v["schema"]["openAPIV3Schema"].clone();
     (crd.ir, raw_schema)

@@ -61,8 +61,8 @@ fn raw_schema(path: &str, version: &str) -> Value {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
     let loaded = crd_codegen::load::load(&[&path]);
     assert!(!loaded.has_errors(), "{} loads", path.display());
-    let crd = loaded.crds.into_iter().next().unwrap();
-    let versions = crd.doc.value["spec"]["versions"].as_array().unwrap();
+    let doc = crd_codegen::source::read_file(&path).unwrap().swap_remove(0);
+    let versions = doc.value["spec"]["versions"].as_array().unwrap();
     let v = versions.iter().find(|v| v["name"] == version).unwrap();
     v["schema"]["openAPIV3Schema"].clone()
 }

@@ -131,8 +131,8 @@ fn api_server_errors(crd: &serde_json::Value) -> Result<Vec<crd_runtime::FieldEr
     let docs =
         crate::source::parse_text(std::path::Path::new("crd()"), crd.to_string()).map_err(|d| vec![d.message])?;
     let mut out = Vec::new();
-    for doc in docs {
-        match crate::convert::read_crd(&doc) {
+    for mut doc in docs {
+        match crate::convert::read_crd(&mut doc) {
             Ok(crate::convert::Read::Crd(model, _)) => out.extend(crate::check::check_crd_with(
                 &model,
                 &crate::cel::check::compile::AdmissionStages,
