@@ -533,31 +533,36 @@ fn metadata_mut(object: &mut Value) -> Option<&mut Map<String, Value>> {
     meta.as_object_mut()
 }
 
-fn meta_str<'a>(object: &'a Value, key: &str) -> &'a str {
-    object
-        .get("metadata")
-        .and_then(|m| m.get(key))
-        .and_then(Value::as_str)
-        .unwrap_or("")
-}
-
 /// `EnsureObjectNamespaceMatchesRequestNamespace(ExpectedNamespaceForScope(..))`.
 fn ensure_namespace(schema: &dyn ResourceSchema, object: &mut Value, namespace: &str) -> Result<(), String> {
     let expected = if schema.namespaced() { namespace } else { "" };
-    let current = meta_str(object, "namespace");
+    // The usual object has a metadata object: read and write it through one lookup.
+    if let Value::Object(m) = object
+        && let Some(Value::Object(meta)) = m.get_mut("metadata")
+    {
+        return set_namespace(meta, expected);
+    }
+    // Without one there is no namespace yet.
+    if !expected.is_empty()
+        && let Some(m) = metadata_mut(object)
+    {
+        m.insert("namespace".into(), Value::String(expected.to_string()));
+    }
+    Ok(())
+}
+
+/// [`ensure_namespace`] on the metadata object `meta`.
+fn set_namespace(meta: &mut Map<String, Value>, expected: &str) -> Result<(), String> {
+    let current = meta.get("namespace").and_then(Value::as_str).unwrap_or("");
     if current == expected {
         return Ok(());
     }
     if current.is_empty() {
-        if let Some(m) = metadata_mut(object) {
-            m.insert("namespace".into(), Value::String(expected.to_string()));
-        }
+        meta.insert("namespace".into(), Value::String(expected.to_string()));
         return Ok(());
     }
     if expected.is_empty() {
-        if let Some(m) = metadata_mut(object) {
-            m.remove("namespace");
-        }
+        meta.remove("namespace");
         return Ok(());
     }
     Err(NAMESPACE_MISMATCH.to_string())

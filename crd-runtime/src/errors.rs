@@ -271,6 +271,14 @@ impl<'a> Path<'a> {
         out
     }
 
+    /// [`Path::to_openapi_string`] kept inline when short: what an OpenAPI error
+    /// records, without an allocation for most paths.
+    pub(crate) fn openapi_text(&self) -> PathText {
+        let mut out = PathText::new();
+        self.write(&mut out, false);
+        out
+    }
+
     /// About the printed length (indices counted as three digits), so that printing
     /// allocates once.
     fn text_len(&self) -> usize {
@@ -281,33 +289,173 @@ impl<'a> Path<'a> {
         }
     }
 
-    fn write(&self, out: &mut String, keys_in_brackets: bool) {
+    fn write(&self, out: &mut impl TextOut, keys_in_brackets: bool) {
         match self {
             Path::Root => {}
             Path::Field(parent, name) => {
                 parent.write(out, keys_in_brackets);
                 if !out.is_empty() {
-                    out.push('.');
+                    out.push_ascii(b'.');
                 }
                 out.push_str(name);
             }
             Path::Key(parent, key) if !keys_in_brackets => {
                 parent.write(out, keys_in_brackets);
-                out.push('.');
+                out.push_ascii(b'.');
                 out.push_str(key);
             }
             Path::Key(parent, key) => {
                 parent.write(out, keys_in_brackets);
-                out.push('[');
+                out.push_ascii(b'[');
                 out.push_str(key);
-                out.push(']');
+                out.push_ascii(b']');
             }
             Path::Index(parent, i) => {
                 parent.write(out, keys_in_brackets);
-                use std::fmt::Write as _;
-                let _ = write!(out, "[{i}]");
+                out.push_ascii(b'[');
+                push_decimal(out, *i);
+                out.push_ascii(b']');
             }
         }
+    }
+}
+
+/// Where [`Path::write`] writes.
+trait TextOut {
+    fn push_str(&mut self, s: &str);
+    /// One ASCII byte (a separator or a digit).
+    fn push_ascii(&mut self, b: u8);
+    fn is_empty(&self) -> bool;
+}
+
+impl TextOut for String {
+    fn push_str(&mut self, s: &str) {
+        String::push_str(self, s)
+    }
+
+    fn push_ascii(&mut self, b: u8) {
+        self.push(char::from(b))
+    }
+
+    fn is_empty(&self) -> bool {
+        String::is_empty(self)
+    }
+}
+
+/// `i` in decimal, without the formatting machinery (paths are written per error).
+fn push_decimal(out: &mut impl TextOut, mut i: usize) {
+    let mut digits = [b'0'; 20];
+    let mut start = digits.len();
+    for slot in digits.iter_mut().rev() {
+        *slot = b'0' + (i % 10) as u8;
+        start -= 1;
+        i /= 10;
+        if i == 0 {
+            break;
+        }
+    }
+    for &d in digits.get(start..).unwrap_or_default() {
+        out.push_ascii(d);
+    }
+}
+
+/// A path's text, inline up to [`PathText::INLINE`] bytes (most paths) and on the
+/// heap beyond: an invalid object's errors each keep their path, and an allocation
+/// per error was a good part of what collecting one cost.
+#[derive(Clone)]
+pub(crate) struct PathText(TextRepr);
+
+#[derive(Clone)]
+enum TextRepr {
+    Inline { len: u8, bytes: [u8; PathText::INLINE] },
+    Heap(String),
+}
+
+impl PathText {
+    const INLINE: usize = 46;
+
+    pub(crate) const fn new() -> Self {
+        PathText(TextRepr::Inline {
+            len: 0,
+            bytes: [0; PathText::INLINE],
+        })
+    }
+
+    pub(crate) fn as_str(&self) -> &str {
+        match &self.0 {
+            TextRepr::Inline { len, bytes } => bytes
+                .get(..usize::from(*len))
+                .and_then(|b| std::str::from_utf8(b).ok())
+                .unwrap_or_default(),
+            TextRepr::Heap(s) => s,
+        }
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        match &self.0 {
+            TextRepr::Inline { len, bytes } => bytes.get(..usize::from(*len)).unwrap_or_default(),
+            TextRepr::Heap(s) => s.as_bytes(),
+        }
+    }
+
+    pub(crate) fn push_str(&mut self, s: &str) {
+        match &mut self.0 {
+            TextRepr::Inline { len, bytes } => {
+                let at = usize::from(*len);
+                let end = at + s.len();
+                if let (Some(slot), Ok(end_u8)) = (bytes.get_mut(at..end), u8::try_from(end)) {
+                    slot.copy_from_slice(s.as_bytes());
+                    *len = end_u8;
+                } else {
+                    let mut heap = String::with_capacity(end + 16);
+                    heap.push_str(self.as_str());
+                    heap.push_str(s);
+                    self.0 = TextRepr::Heap(heap);
+                }
+            }
+            TextRepr::Heap(h) => h.push_str(s),
+        }
+    }
+
+    pub(crate) fn into_string(self) -> String {
+        match self.0 {
+            TextRepr::Heap(s) => s,
+            inline => PathText(inline).as_str().to_string(),
+        }
+    }
+}
+
+impl TextOut for PathText {
+    fn push_str(&mut self, s: &str) {
+        PathText::push_str(self, s)
+    }
+
+    #[inline]
+    fn push_ascii(&mut self, b: u8) {
+        if let TextRepr::Inline { len, bytes } = &mut self.0
+            && let Some(slot) = bytes.get_mut(usize::from(*len))
+        {
+            *slot = b;
+            *len += 1;
+            return;
+        }
+        PathText::push_str(self, char::from(b).encode_utf8(&mut [0; 4]))
+    }
+
+    fn is_empty(&self) -> bool {
+        self.as_bytes().is_empty()
+    }
+}
+
+impl PartialEq for PathText {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl fmt::Debug for PathText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
     }
 }
 
@@ -371,6 +519,35 @@ mod tests {
         assert_eq!(app.to_openapi_string(), "spec.items[1].labels.app");
         assert_eq!(root.to_field_string(), "<nil>");
         assert_eq!(root.to_openapi_string(), "");
+    }
+
+    /// The inline text of an error's path reads as the string does, below, at and
+    /// past the inline length (where it moves to the heap mid-segment).
+    #[test]
+    fn path_text_is_the_openapi_string() {
+        let root = Path::Root;
+        assert_eq!(root.openapi_text().as_str(), "");
+        let spec = root.field("spec");
+        let first = spec.index(0);
+        let big = first.index(usize::MAX);
+        assert_eq!(big.openapi_text().as_str(), format!("spec[0][{}]", usize::MAX));
+        // 41 bytes at `d`, 52 at `e` (past the inline length).
+        let a = spec.field("aaaaaaaaaa");
+        let b = a.field("bbbbbbbbbb");
+        let c = b.index(12);
+        let d = c.key("dddddddddd");
+        let e = d.field("eeeeeeeeee");
+        for path in [spec, a, b, c, d, e] {
+            let text = path.openapi_text();
+            assert_eq!(text.as_str(), path.to_openapi_string());
+            assert_eq!(text.clone(), text);
+            assert_eq!(text.into_string(), path.to_openapi_string());
+        }
+        assert_eq!(e.openapi_text().as_str().len(), 52);
+        let mut required = spec.openapi_text();
+        required.push_str(".");
+        required.push_str(&"x".repeat(60));
+        assert_eq!(required.as_str(), format!("spec.{}", "x".repeat(60)));
     }
 
     #[test]

@@ -1022,30 +1022,43 @@ impl<'a> MetaFields<'a> {
     }
 
     /// The fields of `metadata` when it [round-trips](round_trips): it then decodes to
-    /// exactly these strings and maps, and everything else empty.
+    /// exactly these strings and maps, and everything else empty. One pass over the
+    /// entries decides both (a lookup per field cost more than the pass).
     pub fn plain(metadata: &'a Value) -> Option<Self> {
         let Value::Object(m) = metadata else {
             return None;
         };
-        if !round_trips(metadata) {
-            return None;
-        }
-        let text = |key: &str| m.get(key).and_then(Value::as_str).unwrap_or("");
-        let pairs = |key: &str| match m.get(key) {
-            Some(Value::Object(pairs)) => StringPairs::Json(pairs),
-            _ => StringPairs::None,
-        };
-        Some(MetaFields {
-            name: text("name"),
-            generate_name: text("generateName"),
-            namespace: text("namespace"),
+        let mut fields = MetaFields {
+            name: "",
+            generate_name: "",
+            namespace: "",
             generation: 0,
-            labels: pairs("labels"),
-            annotations: pairs("annotations"),
+            labels: StringPairs::None,
+            annotations: StringPairs::None,
             owner_references: &[],
             finalizers: &[],
             managed_fields: &[],
-        })
+        };
+        for (k, v) in m {
+            // What `round_trips` accepts, entry by entry.
+            match (k.as_str(), v) {
+                (_, Value::String(s)) if s.is_empty() => return None,
+                ("name", Value::String(s)) => fields.name = s,
+                ("generateName", Value::String(s)) => fields.generate_name = s,
+                ("namespace", Value::String(s)) => fields.namespace = s,
+                ("selfLink" | "uid" | "resourceVersion", Value::String(_)) => {}
+                ("labels" | "annotations", Value::Object(pairs))
+                    if !pairs.is_empty() && pairs.values().all(Value::is_string) =>
+                {
+                    match k.as_str() {
+                        "labels" => fields.labels = StringPairs::Json(pairs),
+                        _ => fields.annotations = StringPairs::Json(pairs),
+                    }
+                }
+                _ => return None,
+            }
+        }
+        Some(fields)
     }
 }
 

@@ -13,7 +13,7 @@
 //! - values are seen as Go sees unstructured JSON: `null`, bool, int64 (JSON integers
 //!   that fit), float64 (everything else), string, array, object.
 
-use crate::errors::{ErrorList, FieldError, Path};
+use crate::errors::{ErrorList, FieldError, Path, PathText};
 use crate::gofmt;
 use crate::regex::Pattern;
 use serde_json::{Map, Value};
@@ -27,7 +27,7 @@ use std::borrow::Cow;
 #[derive(Clone, Debug, PartialEq)]
 pub struct SchemaError<'a> {
     /// The kube-openapi path of the value (`name`): dotted, `""` at the root.
-    name: String,
+    name: PathText,
     /// The bad value, as the field error shows it.
     value: Option<Value>,
     kind: Kind<'a>,
@@ -36,9 +36,11 @@ pub struct SchemaError<'a> {
 /// What a [`SchemaError`] says, with what its message needs.
 #[derive(Clone, Debug, PartialEq)]
 enum Kind<'a> {
-    /// Not of the `expected` type or format (the value is what it is instead).
+    /// Not of the `expected` type or format: `found` is what the value is instead
+    /// (its type, or for a format, the string).
     InvalidType {
         expected: Cow<'a, str>,
+        found: Cow<'static, str>,
     },
     TooLong {
         max: i64,
@@ -131,7 +133,7 @@ impl std::fmt::Display for Number {
 impl<'a> SchemaError<'a> {
     fn new(kind: Kind<'a>, path: &Path, value: Option<Value>) -> Self {
         SchemaError {
-            name: path.to_openapi_string(),
+            name: path.openapi_text(),
             value,
             kind,
         }
@@ -139,7 +141,7 @@ impl<'a> SchemaError<'a> {
 
     fn plain(message: String) -> Self {
         SchemaError {
-            name: String::new(),
+            name: PathText::new(),
             value: None,
             kind: Kind::Plain(message),
         }
@@ -148,8 +150,9 @@ impl<'a> SchemaError<'a> {
     /// The same error, owning what it borrowed from the schema.
     pub fn into_owned(self) -> SchemaError<'static> {
         let kind = match self.kind {
-            Kind::InvalidType { expected } => Kind::InvalidType {
+            Kind::InvalidType { expected, found } => Kind::InvalidType {
                 expected: Cow::Owned(expected.into_owned()),
+                found,
             },
             Kind::Pattern { source, invalid } => Kind::Pattern {
                 source: Cow::Owned(source.into_owned()),
@@ -192,17 +195,14 @@ impl<'a> SchemaError<'a> {
 
     /// The message, as kube-openapi writes it.
     pub fn message(&self) -> String {
-        let name = &self.name;
+        let name = self.name.as_str();
         let value_str = || match &self.value {
             Some(Value::String(s)) => s.as_str(),
             _ => "",
         };
         match &self.kind {
-            Kind::InvalidType { expected } => {
-                format!(
-                    "{name} in body must be of type {expected}: {}",
-                    gofmt::quote(value_str())
-                )
+            Kind::InvalidType { expected, found } => {
+                format!("{name} in body must be of type {expected}: {}", gofmt::quote(found))
             }
             Kind::TooLong { max } => format!("{name} in body should be at most {max} chars long"),
             Kind::TooShort { min } => format!("{name} in body should be at least {min} chars long"),
@@ -300,6 +300,7 @@ impl<'a> Res<'a> {
 fn to_field_error(e: SchemaError) -> FieldError {
     let message = e.message();
     let SchemaError { name, value, kind } = e;
+    let name = name.into_string();
     if let Kind::Plain(_) = kind {
         return FieldError::invalid("<nil>", Value::String(String::new()), message);
     }
@@ -319,7 +320,7 @@ fn to_field_error(e: SchemaError) -> FieldError {
             let actual = value.as_ref().and_then(Value::as_i64).unwrap_or(-1);
             FieldError::too_many(field, actual, limit)
         }
-        Kind::InvalidType { .. } => FieldError::type_invalid(field, value_or_empty(), message),
+        Kind::InvalidType { found, .. } => FieldError::type_invalid(field, Value::String(found.into_owned()), message),
         _ => FieldError::invalid(field, value_or_empty(), message),
     }
 }
@@ -648,7 +649,7 @@ pub fn leaf_ok(v: &Value, n: &Node) -> bool {
     }
     let values_ok = match gv {
         GoValue::String(s) => {
-            string_error(s, n, &Path::Root).is_none()
+            string_keywords_ok(s, n)
                 && (n.format.is_empty() || !crate::formats::is_known(n.format) || crate::formats::check(n.format, s))
         }
         GoValue::Int(_) | GoValue::Float(_) => number_ok(gv, n),
@@ -657,6 +658,43 @@ pub fn leaf_ok(v: &Value, n: &Node) -> bool {
         _ => true,
     };
     values_ok && enum_ok(v, n)
+}
+
+/// [`leaf_ok`] of a string `s` (the value `v`) at a node whose only type is
+/// `string`, without a format: its length, pattern and enum. Most checked leaves are
+/// these, and this is a fraction of the general check.
+#[inline(always)]
+pub(crate) fn string_ok(v: &Value, s: &str, n: &Node) -> bool {
+    string_keywords_ok(s, n) && enum_ok(v, n)
+}
+
+/// [`string_error`] finds nothing (without building the error).
+#[inline(always)]
+fn string_keywords_ok(s: &str, n: &Node) -> bool {
+    let len = || s.chars().count() as i64;
+    // A character is one to four bytes: the byte length mostly decides.
+    let bytes = s.len() as i64;
+    if let Some(max) = n.max_length
+        && bytes > max
+        && len() > max
+    {
+        return false;
+    }
+    if let Some(min) = n.min_length
+        && bytes < min.saturating_mul(4)
+        && len() < min
+    {
+        return false;
+    }
+    n.pattern.is_none_or(|pattern| matches!(pattern.is_match(s), Ok(true)))
+}
+
+/// [`leaf_ok`] of an int64 `i` (the value `v`) at a node whose only type is
+/// `integer`, without a format or with `int32`/`int64` (which an int64 always has
+/// the type of): its range, bounds and enum.
+#[inline(always)]
+pub(crate) fn integer_ok(v: &Value, i: i64, n: &Node) -> bool {
+    number_ok(GoValue::Int(i), n) && enum_ok(v, n)
 }
 
 /// The enum check finds nothing.
@@ -677,15 +715,14 @@ fn enum_ok(v: &Value, n: &Node) -> bool {
 #[inline(always)]
 fn number_ok(gv: GoValue, n: &Node) -> bool {
     let range = number_type_and_format(n);
-    let root = Path::Root;
     let in_range = |f: f64| float_in_range(f, range.kind);
-    range_error(RangeInput::Value(gv), range, "", &root).is_none()
+    range_ok(RangeInput::Value(gv), range.kind)
         && n.multiple_of
-            .is_none_or(|f| in_range(f) && multiple_of_native(gv, f, &root).is_none())
+            .is_none_or(|f| in_range(f) && multiple_of_native(gv, f, &Path::Root).is_none())
         && n.minimum
-            .is_none_or(|m| in_range(m) && minimum_native(gv, m, n.exclusive_minimum, &root).is_none())
+            .is_none_or(|m| in_range(m) && bound_fails(gv, m, n.exclusive_minimum, false).is_none())
         && n.maximum
-            .is_none_or(|m| in_range(m) && maximum_native(gv, m, n.exclusive_maximum, &root).is_none())
+            .is_none_or(|m| in_range(m) && bound_fails(gv, m, n.exclusive_maximum, true).is_none())
 }
 
 /// [`slice_sizes`] finds nothing.
@@ -722,7 +759,7 @@ pub fn null_step<'n>(v: &Value, node: &Node<'n>, path: &Path, r: &mut Res<'n>) -
     }
     // The type validator runs on null whatever the schema's type.
     if !node.types.is_empty() && !node.nullable {
-        r.add(invalid_type(path, node.types.joined(), "null"));
+        r.add(invalid_type(path, node.types.joined(), Cow::Borrowed("null")));
     } else {
         r.inc();
     }
@@ -738,9 +775,9 @@ pub fn no_junctors_step(r: &mut Res) {
 }
 
 /// Not of the `expected` type or format: `found` is what the value is instead.
-fn invalid_type<'n>(path: &Path, expected: &'n str, found: &str) -> SchemaError<'n> {
+fn invalid_type<'n>(path: &Path, expected: &'n str, found: Cow<'static, str>) -> SchemaError<'n> {
     let expected = Cow::Borrowed(expected);
-    SchemaError::new(Kind::InvalidType { expected }, path, Some(Value::String(found.into())))
+    SchemaError::new(Kind::InvalidType { expected, found }, path, None)
 }
 
 /// The type validator, counted as kube-openapi counts it (a non-null value).
@@ -759,7 +796,7 @@ pub fn type_step<'n>(v: &Value, node: &Node<'n>, path: &Path, r: &mut Res<'n>) {
 /// The type validator's error, when there is one.
 #[inline(always)]
 fn type_error<'n>(gv: GoValue, node: &Node<'n>, path: &Path) -> Option<SchemaError<'n>> {
-    type_mismatch(gv, node).map(|(expected, found)| invalid_type(path, expected, found))
+    type_mismatch(gv, node).map(|(expected, found)| invalid_type(path, expected, Cow::Borrowed(found)))
 }
 
 /// What the type validator finds wrong, as (the expected type or format, what the
@@ -835,7 +872,7 @@ pub fn value_steps<'n>(v: &Value, node: &Node<'n>, path: &Path, r: &mut Res<'n>)
             r.inc();
             if !node.format.is_empty() && crate::formats::is_known(node.format) {
                 if !crate::formats::check(node.format, s) {
-                    r.add(invalid_type(path, node.format, s));
+                    r.add(invalid_type(path, node.format, Cow::Owned(s.to_string())));
                 }
                 r.inc();
             }
@@ -1006,15 +1043,20 @@ struct Range<'a> {
 /// integer exactly when the float is integral and in range.
 #[inline]
 fn range_error<'n>(input: RangeInput, range: Range, prefix: &str, path: &Path) -> Option<SchemaError<'n>> {
-    let ok = match input {
-        RangeInput::Value(GoValue::Int(i)) => range.kind != RangeKind::Int32 || i32::try_from(i).is_ok(),
-        RangeInput::Value(gv) => float_in_range(gv.as_f64(), range.kind),
-        RangeInput::Bound(f) => float_in_range(f, range.kind),
-    };
-    if ok {
+    if range_ok(input, range.kind) {
         None
     } else {
         Some(out_of_range(range, prefix, path))
+    }
+}
+
+/// [`range_error`] finds nothing.
+#[inline]
+fn range_ok(input: RangeInput, kind: RangeKind) -> bool {
+    match input {
+        RangeInput::Value(GoValue::Int(i)) => kind != RangeKind::Int32 || i32::try_from(i).is_ok(),
+        RangeInput::Value(gv) => float_in_range(gv.as_f64(), kind),
+        RangeInput::Bound(f) => float_in_range(f, kind),
     }
 }
 
@@ -1063,38 +1105,45 @@ fn go_value_json(gv: GoValue) -> Value {
 
 /// `Maximum`/`Minimum` on float64 data.
 fn bound_error<'n>(gv: GoValue, bound: f64, exclusive: bool, is_max: bool, path: &Path) -> Option<SchemaError<'n>> {
-    let d = gv.as_f64();
-    let fails = if is_max {
+    float_bound_fails(gv.as_f64(), bound, exclusive, is_max)
+        .then(|| bound_err(gv, path, is_max, exclusive, Number::Float(bound)))
+}
+
+fn float_bound_fails(d: f64, bound: f64, exclusive: bool, is_max: bool) -> bool {
+    if is_max {
         (!exclusive && d > bound) || (exclusive && d >= bound)
     } else {
         (!exclusive && d < bound) || (exclusive && d <= bound)
-    };
-    fails.then(|| bound_err(gv, path, is_max, exclusive, Number::Float(bound)))
+    }
 }
 
-/// `MaximumNativeType`: integers compare as int64 against `int64(max)`.
+/// Whether `MaximumNativeType` (`is_max`) or `MinimumNativeType` fails: integers
+/// compare as int64 against `int64(bound)`, other numbers as float64. Gives the
+/// bound as the message names it.
 #[inline]
-fn maximum_native<'n>(gv: GoValue, max: f64, exclusive: bool, path: &Path) -> Option<SchemaError<'n>> {
+fn bound_fails(gv: GoValue, bound: f64, exclusive: bool, is_max: bool) -> Option<Number> {
     match gv {
         GoValue::Int(d) => {
-            let m = go_f64_to_i64(max);
-            let fails = (!exclusive && d > m) || (exclusive && d >= m);
-            fails.then(|| bound_err(gv, path, true, exclusive, Number::Int(m)))
+            let m = go_f64_to_i64(bound);
+            let fails = if is_max {
+                (!exclusive && d > m) || (exclusive && d >= m)
+            } else {
+                (!exclusive && d < m) || (exclusive && d <= m)
+            };
+            fails.then_some(Number::Int(m))
         }
-        _ => bound_error(gv, max, exclusive, true, path),
+        _ => float_bound_fails(gv.as_f64(), bound, exclusive, is_max).then_some(Number::Float(bound)),
     }
+}
+
+#[inline]
+fn maximum_native<'n>(gv: GoValue, max: f64, exclusive: bool, path: &Path) -> Option<SchemaError<'n>> {
+    bound_fails(gv, max, exclusive, true).map(|bound| bound_err(gv, path, true, exclusive, bound))
 }
 
 #[inline]
 fn minimum_native<'n>(gv: GoValue, min: f64, exclusive: bool, path: &Path) -> Option<SchemaError<'n>> {
-    match gv {
-        GoValue::Int(d) => {
-            let m = go_f64_to_i64(min);
-            let fails = (!exclusive && d < m) || (exclusive && d <= m);
-            fails.then(|| bound_err(gv, path, false, exclusive, Number::Int(m)))
-        }
-        _ => bound_error(gv, min, exclusive, false, path),
-    }
+    bound_fails(gv, min, exclusive, false).map(|bound| bound_err(gv, path, false, exclusive, bound))
 }
 
 /// Go's `int64(f)` for values in range (the range check ran first).
@@ -1268,7 +1317,7 @@ pub fn required(map: &Map<String, Value>, names: &[&str], path: &Path, o: &mut R
         if !map.contains_key(*name) {
             // kube-openapi joins with a dot even at the root (".spec").
             let mut e = SchemaError::new(Kind::Required, path, None);
-            e.name.push('.');
+            e.name.push_str(".");
             e.name.push_str(name);
             o.add(e);
         }

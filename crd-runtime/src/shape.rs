@@ -844,8 +844,34 @@ fn check_node(shape: &'static Shape, value: &Value, trail: &mut Trail) -> bool {
     }
 }
 
-/// [`check`] by walking the data (`s` resolved).
+/// [`check`] by walking the data (`s` resolved). A string at a string node without
+/// a format and an integer at an integer node (most leaves that are not plain) take
+/// a short path; the general check is a large function, whose entry alone cost more
+/// than that path.
 fn check_data(s: &'static Shape, value: &Value, trail: &mut Trail) -> bool {
+    let n = s.node;
+    match value {
+        Value::String(text) if n.types == Types::One(JsonType::String) && n.format.is_empty() && !s.has_junctors() => {
+            openapi::string_ok(value, text, n)
+        }
+        Value::Number(number)
+            if n.types == Types::One(JsonType::Integer)
+                && matches!(n.format, "" | "int32" | "int64")
+                && !s.has_junctors() =>
+        {
+            match number.as_i64() {
+                Some(i) => openapi::integer_ok(value, i, n),
+                None => check_general(s, value, trail),
+            }
+        }
+        _ => check_general(s, value, trail),
+    }
+}
+
+/// [`check_data`] of any node and value. Never inlined, so that its large frame is
+/// not set up for the short path.
+#[inline(never)]
+fn check_general(s: &'static Shape, value: &Value, trail: &mut Trail) -> bool {
     if !node_ok(s, value) {
         return false;
     }
@@ -873,7 +899,15 @@ fn check_data(s: &'static Shape, value: &Value, trail: &mut Trail) -> bool {
 #[inline(always)]
 fn node_ok(s: &Shape, value: &Value) -> bool {
     let bare_match = s.bare_node && matches!(s.node.types, Types::One(t) if openapi::json_type(value) == t);
-    bare_match || openapi::leaf_ok(value, s.node)
+    bare_match || keywords_ok(s.node, value)
+}
+
+/// [`openapi::leaf_ok`], not inlined: most nodes that get here are objects and
+/// arrays with only a type, which `node_ok` decides without it, and its code made
+/// the frame of every caller large.
+#[inline(never)]
+fn keywords_ok(node: &Node, value: &Value) -> bool {
+    openapi::leaf_ok(value, node)
 }
 
 // What a type's compiled check (`Shape::is_valid`) calls: `object_valid`, given a
