@@ -273,8 +273,8 @@ impl<'a> Path<'a> {
 
     /// [`Path::to_openapi_string`] kept inline when short: what an OpenAPI error
     /// records, without an allocation for most paths.
-    pub(crate) fn openapi_text(&self) -> PathText {
-        let mut out = PathText::new();
+    pub(crate) fn openapi_text(&self) -> ShortText {
+        let mut out = ShortText::new();
         self.write(&mut out, false);
         out
     }
@@ -359,26 +359,33 @@ fn push_decimal(out: &mut impl TextOut, mut i: usize) {
     }
 }
 
-/// A path's text, inline up to [`PathText::INLINE`] bytes (most paths) and on the
-/// heap beyond: an invalid object's errors each keep their path, and an allocation
-/// per error was a good part of what collecting one cost.
+/// A short text kept inline (up to [`ShortText::INLINE`] bytes; longer text moves to
+/// the heap): an OpenAPI error's path and bad string value. An invalid object's
+/// errors each keep both, and an allocation for each was a good part of what
+/// collecting an error cost.
 #[derive(Clone)]
-pub(crate) struct PathText(TextRepr);
+pub(crate) struct ShortText(TextRepr);
 
 #[derive(Clone)]
 enum TextRepr {
-    Inline { len: u8, bytes: [u8; PathText::INLINE] },
+    Inline { len: u8, bytes: [u8; ShortText::INLINE] },
     Heap(String),
 }
 
-impl PathText {
+impl ShortText {
     const INLINE: usize = 46;
 
     pub(crate) const fn new() -> Self {
-        PathText(TextRepr::Inline {
+        ShortText(TextRepr::Inline {
             len: 0,
-            bytes: [0; PathText::INLINE],
+            bytes: [0; ShortText::INLINE],
         })
+    }
+
+    pub(crate) fn copy_of(s: &str) -> Self {
+        let mut text = ShortText::new();
+        text.push_str(s);
+        text
     }
 
     pub(crate) fn as_str(&self) -> &str {
@@ -420,14 +427,14 @@ impl PathText {
     pub(crate) fn into_string(self) -> String {
         match self.0 {
             TextRepr::Heap(s) => s,
-            inline => PathText(inline).as_str().to_string(),
+            inline => ShortText(inline).as_str().to_string(),
         }
     }
 }
 
-impl TextOut for PathText {
+impl TextOut for ShortText {
     fn push_str(&mut self, s: &str) {
-        PathText::push_str(self, s)
+        ShortText::push_str(self, s)
     }
 
     #[inline]
@@ -439,7 +446,7 @@ impl TextOut for PathText {
             *len += 1;
             return;
         }
-        PathText::push_str(self, char::from(b).encode_utf8(&mut [0; 4]))
+        ShortText::push_str(self, char::from(b).encode_utf8(&mut [0; 4]))
     }
 
     fn is_empty(&self) -> bool {
@@ -447,13 +454,13 @@ impl TextOut for PathText {
     }
 }
 
-impl PartialEq for PathText {
+impl PartialEq for ShortText {
     fn eq(&self, other: &Self) -> bool {
         self.as_bytes() == other.as_bytes()
     }
 }
 
-impl fmt::Debug for PathText {
+impl fmt::Debug for ShortText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(self.as_str(), f)
     }

@@ -13,7 +13,7 @@
 //! - values are seen as Go sees unstructured JSON: `null`, bool, int64 (JSON integers
 //!   that fit), float64 (everything else), string, array, object.
 
-use crate::errors::{ErrorList, FieldError, Path, PathText};
+use crate::errors::{ErrorList, FieldError, Path, ShortText};
 use crate::gofmt;
 use crate::regex::Pattern;
 use serde_json::{Map, Value};
@@ -27,10 +27,59 @@ use std::borrow::Cow;
 #[derive(Clone, Debug, PartialEq)]
 pub struct SchemaError<'a> {
     /// The kube-openapi path of the value (`name`): dotted, `""` at the root.
-    name: PathText,
+    name: ShortText,
     /// The bad value, as the field error shows it.
-    value: Option<Value>,
+    value: BadValue,
     kind: Kind<'a>,
+}
+
+/// A [`SchemaError`]'s value: a string inline when short (most bad strings), any
+/// other value as it is.
+#[derive(Clone, Debug)]
+enum BadValue {
+    None,
+    Text(ShortText),
+    Json(Value),
+}
+
+impl BadValue {
+    fn of(v: &Value) -> Self {
+        match v {
+            Value::String(s) => BadValue::Text(ShortText::copy_of(s)),
+            other => BadValue::Json(other.clone()),
+        }
+    }
+
+    fn as_str(&self) -> Option<&str> {
+        match self {
+            BadValue::Text(s) => Some(s.as_str()),
+            BadValue::Json(Value::String(s)) => Some(s),
+            _ => None,
+        }
+    }
+
+    fn into_value(self) -> Option<Value> {
+        match self {
+            BadValue::None => None,
+            BadValue::Text(s) => Some(Value::String(s.into_string())),
+            BadValue::Json(v) => Some(v),
+        }
+    }
+}
+
+/// Equal as the values they stand for (a string inline or not).
+impl PartialEq for BadValue {
+    fn eq(&self, other: &Self) -> bool {
+        match (self.as_str(), other.as_str()) {
+            (Some(a), Some(b)) => a == b,
+            (None, None) => match (self, other) {
+                (BadValue::Json(a), BadValue::Json(b)) => a == b,
+                (BadValue::None, BadValue::None) => true,
+                _ => false,
+            },
+            _ => false,
+        }
+    }
 }
 
 /// What a [`SchemaError`] says, with what its message needs.
@@ -132,6 +181,10 @@ impl std::fmt::Display for Number {
 
 impl<'a> SchemaError<'a> {
     fn new(kind: Kind<'a>, path: &Path, value: Option<Value>) -> Self {
+        let value = match value {
+            Some(v) => BadValue::Json(v),
+            None => BadValue::None,
+        };
         SchemaError {
             name: path.openapi_text(),
             value,
@@ -139,10 +192,28 @@ impl<'a> SchemaError<'a> {
         }
     }
 
+    /// An error about the value `v` (kept as the field error shows it).
+    fn about(kind: Kind<'a>, path: &Path, v: &Value) -> Self {
+        SchemaError {
+            name: path.openapi_text(),
+            value: BadValue::of(v),
+            kind,
+        }
+    }
+
+    /// An error about the string `s`.
+    fn about_str(kind: Kind<'a>, path: &Path, s: &str) -> Self {
+        SchemaError {
+            name: path.openapi_text(),
+            value: BadValue::Text(ShortText::copy_of(s)),
+            kind,
+        }
+    }
+
     fn plain(message: String) -> Self {
         SchemaError {
-            name: PathText::new(),
-            value: None,
+            name: ShortText::new(),
+            value: BadValue::None,
             kind: Kind::Plain(message),
         }
     }
@@ -196,10 +267,7 @@ impl<'a> SchemaError<'a> {
     /// The message, as kube-openapi writes it.
     pub fn message(&self) -> String {
         let name = self.name.as_str();
-        let value_str = || match &self.value {
-            Some(Value::String(s)) => s.as_str(),
-            _ => "",
-        };
+        let value_str = || self.value.as_str().unwrap_or("");
         match &self.kind {
             Kind::InvalidType { expected, found } => {
                 format!("{name} in body must be of type {expected}: {}", gofmt::quote(found))
@@ -300,7 +368,7 @@ impl<'a> Res<'a> {
 fn to_field_error(e: SchemaError) -> FieldError {
     let message = e.message();
     let SchemaError { name, value, kind } = e;
-    let name = name.into_string();
+    let (name, value) = (name.into_string(), value.into_value());
     if let Kind::Plain(_) = kind {
         return FieldError::invalid("<nil>", Value::String(String::new()), message);
     }
@@ -889,7 +957,7 @@ pub fn value_steps<'n>(v: &Value, node: &Node<'n>, path: &Path, r: &mut Res<'n>)
 #[inline(always)]
 fn string_error<'n>(s: &str, node: &Node<'n>, path: &Path) -> Option<SchemaError<'n>> {
     let len = || s.chars().count() as i64;
-    let error = |kind| Some(SchemaError::new(kind, path, Some(Value::String(s.to_string()))));
+    let error = |kind| Some(SchemaError::about_str(kind, path, s));
     // A character is one to four bytes: the byte length mostly decides without
     // counting characters.
     let bytes = s.len() as i64;
@@ -1244,7 +1312,7 @@ fn enum_check<'n>(v: &Value, node: &Node<'n>, path: &Path, r: &mut Res<'n>) {
         let kind = Kind::Enum {
             values: EnumValues::Lits(node.enum_values),
         };
-        r.add(SchemaError::new(kind, path, Some(v.clone())));
+        r.add(SchemaError::about(kind, path, v));
     }
 }
 
@@ -1307,7 +1375,7 @@ pub fn object_sizes<'n>(map: &Map<String, Value>, node: &Node<'n>, path: &Path, 
 
 /// `additionalProperties: false`: every key that is not a property is forbidden.
 pub fn forbidden_property(key: &str, path: &Path, o: &mut Res) {
-    o.add(SchemaError::new(Kind::Unallowed, path, Some(Value::String(key.into()))));
+    o.add(SchemaError::about_str(Kind::Unallowed, path, key));
 }
 
 /// `required`: each name missing from the object.
