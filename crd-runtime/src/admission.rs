@@ -416,8 +416,10 @@ impl Decoded {
 fn decode_request(schema: &dyn ResourceSchema, object: &mut Value, read_path: bool) -> Result<Decoded, String> {
     go_json_numbers(object);
     let kind_name = schema.kind();
-    let version = schema.api_version().rsplit('/').next().unwrap_or("");
-    let cannot_handle = |e: &str| format!("{kind_name} in version {version:?} cannot be handled as a {kind_name}: {e}");
+    let cannot_handle = |e: &str| {
+        let version = schema.api_version().rsplit('/').next().unwrap_or("");
+        format!("{kind_name} in version {version:?} cannot be handled as a {kind_name}: {e}")
+    };
     let Value::Object(map) = object else {
         return Err(cannot_handle(&format!(
             "json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
