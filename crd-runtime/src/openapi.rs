@@ -736,25 +736,10 @@ pub(crate) fn string_ok(v: &Value, s: &str, n: &Node) -> bool {
     string_keywords_ok(s, n) && enum_ok(v, n)
 }
 
-/// [`string_error`] finds nothing (without building the error).
+/// [`string_error`] finds nothing.
 #[inline(always)]
 fn string_keywords_ok(s: &str, n: &Node) -> bool {
-    let len = || s.chars().count() as i64;
-    // A character is one to four bytes: the byte length mostly decides.
-    let bytes = s.len() as i64;
-    if let Some(max) = n.max_length
-        && bytes > max
-        && len() > max
-    {
-        return false;
-    }
-    if let Some(min) = n.min_length
-        && bytes < min.saturating_mul(4)
-        && len() < min
-    {
-        return false;
-    }
-    n.pattern.is_none_or(|pattern| matches!(pattern.is_match(s), Ok(true)))
+    string_fault(s, n).is_none()
 }
 
 /// [`leaf_ok`] of an int64 `i` (the value `v`) at a node whose only type is
@@ -956,8 +941,14 @@ pub fn value_steps<'n>(v: &Value, node: &Node<'n>, path: &Path, r: &mut Res<'n>)
 /// `maxLength`, `minLength`, `pattern`: the first failure only.
 #[inline(always)]
 fn string_error<'n>(s: &str, node: &Node<'n>, path: &Path) -> Option<SchemaError<'n>> {
+    string_fault(s, node).map(|kind| SchemaError::about_str(kind, path, s))
+}
+
+/// What [`string_error`] reports, without the path and value: the fast check asks
+/// only whether there is one.
+#[inline(always)]
+fn string_fault<'n>(s: &str, node: &Node<'n>) -> Option<Kind<'n>> {
     let len = || s.chars().count() as i64;
-    let error = |kind| Some(SchemaError::about_str(kind, path, s));
     // A character is one to four bytes: the byte length mostly decides without
     // counting characters.
     let bytes = s.len() as i64;
@@ -965,13 +956,13 @@ fn string_error<'n>(s: &str, node: &Node<'n>, path: &Path) -> Option<SchemaError
         && bytes > max
         && len() > max
     {
-        return error(Kind::TooLong { max });
+        return Some(Kind::TooLong { max });
     }
     if let Some(min) = node.min_length
         && bytes < min.saturating_mul(4)
         && len() < min
     {
-        return error(Kind::TooShort { min });
+        return Some(Kind::TooShort { min });
     }
     if let Some(pattern) = node.pattern {
         let invalid = match pattern.is_match(s) {
@@ -980,7 +971,7 @@ fn string_error<'n>(s: &str, node: &Node<'n>, path: &Path) -> Option<SchemaError
             Err(e) => Some(e.to_string()),
         };
         let source = Cow::Borrowed(pattern.source());
-        return error(Kind::Pattern { source, invalid });
+        return Some(Kind::Pattern { source, invalid });
     }
     None
 }
