@@ -439,19 +439,3 @@ pub fn fields_equal(value: &Value, old: &Value, child: &dyn Fn(&str, &Value, &Va
 pub fn old_field<'a>(old: Option<&'a Value>, key: &str) -> Option<&'a Value> {
     old?.as_object()?.get(key)
 }
-
-/// `x[k] = default` when `k` is absent, or `null` in a non-nullable property.
-pub fn insert_default(
-    map: &mut serde_json::Map<String, Value>,
-    key: &str,
-    nullable: bool,
-    default: impl FnOnce() -> Value,
-) {
-    match map.get_mut(key) {
-        None => {
-            map.insert(key.to_string(), default());
-        }
-        Some(v) if v.is_null() && !nullable => *v = default(),
-        Some(_) => {}
-    }
-}

@@ -22,7 +22,7 @@ use crate::errors::{ErrorList, Path};
 use crate::listtype::{self, ListType};
 use crate::openapi::{self, Branch, JsonType, Junctors, Lit, Node, Res, Types};
 use crate::ratchet::{self, CorrelationSchema, MapList};
-use crate::schema::{insert_default, old_field, prune_all, prune_items_unknown, record_pruned};
+use crate::schema::{old_field, prune_all, prune_items_unknown, record_pruned};
 use serde_json::{Map, Value};
 
 /// One schema node of a generated type, as static data.
@@ -432,12 +432,25 @@ fn default_object(s: &'static Shape, map: &mut Map<String, Value>) {
     // keys; no property's defaulting reads another's). Properties and
     // additionalProperties never come together (structural schemas).
     for p in s.properties {
-        if let Some(d) = p.shape.default {
-            insert_default(map, p.name, p.shape.nullable, || d.to_value());
+        let (own, below) = (p.shape.default, p.shape.has_defaults);
+        if own.is_none() && !below {
+            continue;
         }
-        if p.shape.has_defaults
-            && let Some(child) = map.get_mut(p.name)
-        {
+        // One lookup when the key is there; an absent key's default is inserted
+        // through `entry` (the key is allocated then anyway).
+        let child = match (map.get_mut(p.name), own) {
+            (Some(child), Some(d)) => {
+                // `x[k] = default` also for `null` in a non-nullable property.
+                if child.is_null() && !p.shape.nullable {
+                    *child = d.to_value();
+                }
+                child
+            }
+            (Some(child), None) => child,
+            (None, Some(d)) => map.entry(p.name.to_string()).or_insert_with(|| d.to_value()),
+            (None, None) => continue,
+        };
+        if below {
             default(p.shape, child);
         }
     }
