@@ -680,16 +680,7 @@ pub fn get_object_meta(obj: &Map<String, Value>, drop_malformed: bool) -> Result
 /// (without the zero `creationTimestamp`): only non-empty strings in the plain string
 /// fields and non-empty string maps in `labels` and `annotations`.
 pub fn round_trips(metadata: &Value) -> bool {
-    let Value::Object(m) = metadata else {
-        return false;
-    };
-    m.iter().all(|(k, v)| match (k.as_str(), v) {
-        ("name" | "generateName" | "namespace" | "selfLink" | "uid" | "resourceVersion", Value::String(s)) => {
-            !s.is_empty()
-        }
-        ("labels" | "annotations", Value::Object(m)) => !m.is_empty() && m.values().all(Value::is_string),
-        _ => false,
-    })
+    MetaFields::plain(metadata).is_some()
 }
 
 /// Go's `SetObjectMeta`: writes `meta` back as `obj["metadata"]`.
@@ -1021,9 +1012,9 @@ impl<'a> MetaFields<'a> {
         }
     }
 
-    /// The fields of `metadata` when it [round-trips](round_trips): it then decodes to
-    /// exactly these strings and maps, and everything else empty. One pass over the
-    /// entries decides both (a lookup per field cost more than the pass).
+    /// The fields of `metadata` when it [round-trips](round_trips) (which this decides):
+    /// it then decodes to exactly these strings and maps, and everything else empty.
+    /// One pass over the entries reads them (a lookup per field cost more than the pass).
     pub fn plain(metadata: &'a Value) -> Option<Self> {
         let Value::Object(m) = metadata else {
             return None;
@@ -1040,7 +1031,8 @@ impl<'a> MetaFields<'a> {
             managed_fields: &[],
         };
         for (k, v) in m {
-            // What `round_trips` accepts, entry by entry.
+            // Only non-empty strings in the plain string fields and non-empty string maps
+            // in `labels` and `annotations` round-trip.
             match (k.as_str(), v) {
                 (_, Value::String(s)) if s.is_empty() => return None,
                 ("name", Value::String(s)) => fields.name = s,

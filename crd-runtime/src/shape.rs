@@ -912,14 +912,14 @@ fn check_general(s: &'static Shape, value: &Value, trail: &mut Trail) -> bool {
 #[inline(always)]
 fn node_ok(s: &Shape, value: &Value) -> bool {
     let bare_match = s.bare_node && matches!(s.node.types, Types::One(t) if openapi::json_type(value) == t);
-    bare_match || keywords_ok(s.node, value)
+    bare_match || keywords_ok(value, s.node)
 }
 
 /// [`openapi::leaf_ok`], not inlined: most nodes that get here are objects and
 /// arrays with only a type, which `node_ok` decides without it, and its code made
 /// the frame of every caller large.
 #[inline(never)]
-fn keywords_ok(node: &Node, value: &Value) -> bool {
+fn keywords_ok(value: &Value, node: &Node) -> bool {
     openapi::leaf_ok(value, node)
 }
 
