@@ -294,6 +294,99 @@ pub fn logical(a: Result<Val<'_>>, b: Result<Val<'_>>, stop: bool) -> Result<boo
     }
 }
 
+/// `&&` / `||` of two compiled `bool`s once the first did not decide: `stop` if
+/// the second is `stop`, else the first error, else `!stop`.
+pub fn logical_rest(a: Result<bool>, b: Result<bool>, stop: bool) -> Result<bool> {
+    match (a, b) {
+        (_, Ok(b)) if b == stop => Ok(stop),
+        (Err(e), _) | (Ok(_), Err(e)) => Err(e),
+        (Ok(_), Ok(_)) => Ok(!stop),
+    }
+}
+
+/// A strict operator on two scalars held natively (`bool`, `i64`, `u64`, `f64`):
+/// `op` of their values, else the first error. Generic only in the operand types,
+/// so the rules of a crate share one copy per type where a `match` per use made
+/// each rule larger to compile.
+pub fn scalars<A: Copy, B: Copy, R>(a: &Result<A>, b: &Result<B>, op: fn(A, B) -> Result<R>) -> Result<R> {
+    match (a, b) {
+        (Ok(a), Ok(b)) => op(*a, *b),
+        (Err(e), _) | (_, Err(e)) => Err(e.clone()),
+    }
+}
+
+/// [`scalars`] for two strings: `op` of their texts.
+pub fn strings(a: &Result<Str<'_>>, b: &Result<Str<'_>>, op: fn(&str, &str) -> bool) -> Result<bool> {
+    match (a, b) {
+        (Ok(a), Ok(b)) => Ok(op(a, b)),
+        (Err(e), _) | (_, Err(e)) => Err(e.clone()),
+    }
+}
+
+/// The operators compiled rules pass to [`scalars`] and [`strings`] (integer
+/// arithmetic, with its overflow errors, is `cel::ops::int`'s).
+pub mod op {
+    use crate::cel::Result;
+
+    pub fn eq<T: PartialEq>(a: T, b: T) -> Result<bool> {
+        Ok(a == b)
+    }
+    pub fn ne<T: PartialEq>(a: T, b: T) -> Result<bool> {
+        Ok(a != b)
+    }
+    pub fn lt<T: PartialOrd>(a: T, b: T) -> Result<bool> {
+        Ok(a < b)
+    }
+    pub fn le<T: PartialOrd>(a: T, b: T) -> Result<bool> {
+        Ok(a <= b)
+    }
+    pub fn gt<T: PartialOrd>(a: T, b: T) -> Result<bool> {
+        Ok(a > b)
+    }
+    pub fn ge<T: PartialOrd>(a: T, b: T) -> Result<bool> {
+        Ok(a >= b)
+    }
+    pub fn add_double(a: f64, b: f64) -> Result<f64> {
+        Ok(a + b)
+    }
+    pub fn sub_double(a: f64, b: f64) -> Result<f64> {
+        Ok(a - b)
+    }
+    pub fn mul_double(a: f64, b: f64) -> Result<f64> {
+        Ok(a * b)
+    }
+    pub fn div_double(a: f64, b: f64) -> Result<f64> {
+        Ok(a / b)
+    }
+    pub fn str_eq(a: &str, b: &str) -> bool {
+        a == b
+    }
+    pub fn str_ne(a: &str, b: &str) -> bool {
+        a != b
+    }
+    pub fn str_lt(a: &str, b: &str) -> bool {
+        a < b
+    }
+    pub fn str_le(a: &str, b: &str) -> bool {
+        a <= b
+    }
+    pub fn str_gt(a: &str, b: &str) -> bool {
+        a > b
+    }
+    pub fn str_ge(a: &str, b: &str) -> bool {
+        a >= b
+    }
+    pub fn contains(a: &str, b: &str) -> bool {
+        a.contains(b)
+    }
+    pub fn starts_with(a: &str, b: &str) -> bool {
+        a.starts_with(b)
+    }
+    pub fn ends_with(a: &str, b: &str) -> bool {
+        a.ends_with(b)
+    }
+}
+
 /// Whether a value decides `&&` (`false`) or `||` (`true`) on its own.
 pub fn decides(v: &Result<Val<'_>>, stop: bool) -> bool {
     matches!(v, Ok(Val::Bool(b)) if *b == stop)

@@ -11,6 +11,12 @@ use crd_runtime::FieldValidation;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+// Generation builds and drops millions of small token and syntax-tree nodes (quote,
+// syn, prettyplease): with the system allocator, allocating and freeing them was 30%
+// of `crdgen generate`'s time on the corpus; mimalloc takes a fifth off the total.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 // In a directory of its own: a file directly in src/bin would be another binary.
 #[path = "crdgen/get.rs"]
 mod get;

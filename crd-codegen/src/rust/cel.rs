@@ -625,19 +625,13 @@ impl<'c> Compiler<'c> {
     fn logical(&mut self, a: &Node, b: &Node, stop: bool) -> Code {
         let a = self.node_as(a, Repr::Bool);
         let b = self.node_as(b, Repr::Bool);
-        let other = !stop;
         Code {
             tokens: quote!({
                 let a = #a;
                 if matches!(a, Ok(#stop)) {
                     Ok(#stop)
                 } else {
-                    let b = #b;
-                    match (a, b) {
-                        (_, Ok(#stop)) => Ok(#stop),
-                        (Err(e), _) | (Ok(_), Err(e)) => Err(e),
-                        (Ok(_), Ok(_)) => Ok(#other),
-                    }
+                    rt::compiled::logical_rest(a, #b, #stop)
                 }
             }),
             repr: Repr::Bool,
@@ -654,10 +648,11 @@ impl<'c> Compiler<'c> {
         let r = self.node(rhs);
         if l.repr == r.repr && l.repr.is_scalar() {
             let (lt, rt_) = (l.tokens, r.tokens);
-            let op = if negate { quote!(!=) } else { quote!(==) };
-            let compare = match l.repr {
-                Repr::Str => quote!(*a #op *b),
-                _ => quote!(a #op b),
+            let compare = match (l.repr, negate) {
+                (Repr::Str, false) => quote!(rt::compiled::strings(&a, &b, rt::compiled::op::str_eq)),
+                (Repr::Str, true) => quote!(rt::compiled::strings(&a, &b, rt::compiled::op::str_ne)),
+                (_, false) => quote!(rt::compiled::scalars(&a, &b, rt::compiled::op::eq)),
+                (_, true) => quote!(rt::compiled::scalars(&a, &b, rt::compiled::op::ne)),
             };
             let cost = match l.repr {
                 Repr::Str => string_compare_cost(lhs, rhs),
@@ -667,7 +662,7 @@ impl<'c> Compiler<'c> {
                 }
             };
             return Code {
-                tokens: strict_binary(lt, rt_, quote!(Ok(#compare)), cost),
+                tokens: strict_binary(lt, rt_, compare, cost),
                 repr: Repr::Bool,
             };
         }
@@ -838,13 +833,13 @@ impl<'c> Compiler<'c> {
         let reprs: Vec<Repr> = c.args.iter().map(|a| self.repr_of(a)).collect();
         // Comparisons of two scalars of one type.
         let cmp = match function {
-            "_<_" => Some(quote!(<)),
-            "_<=_" => Some(quote!(<=)),
-            "_>_" => Some(quote!(>)),
-            "_>=_" => Some(quote!(>=)),
+            "_<_" => Some(("lt", "str_lt")),
+            "_<=_" => Some(("le", "str_le")),
+            "_>_" => Some(("gt", "str_gt")),
+            "_>=_" => Some(("ge", "str_ge")),
             _ => None,
         };
-        if let (Some(op), [l, r]) = (cmp, reprs.as_slice())
+        if let (Some((op, str_op)), [l, r]) = (cmp, reprs.as_slice())
             && l == r
             && l.is_scalar()
         {
@@ -852,8 +847,14 @@ impl<'c> Compiler<'c> {
             let a = self.node_as(&c.args[0], repr);
             let b = self.node_as(&c.args[1], repr);
             let compare = match repr {
-                Repr::Str => quote!(**a #op **b),
-                _ => quote!(*a #op *b),
+                Repr::Str => {
+                    let op = format_ident!("{}", str_op);
+                    quote!(rt::compiled::strings(&a, &b, rt::compiled::op::#op))
+                }
+                _ => {
+                    let op = format_ident!("{}", op);
+                    quote!(rt::compiled::scalars(&a, &b, rt::compiled::op::#op))
+                }
             };
             let cost = match repr {
                 Repr::Str => string_compare_cost(&c.args[0], &c.args[1]),
@@ -863,28 +864,29 @@ impl<'c> Compiler<'c> {
                 }
             };
             return Some(Code {
-                tokens: strict_binary(a, b, quote!(Ok(#compare)), cost),
+                tokens: strict_binary(a, b, compare, cost),
                 repr: Repr::Bool,
             });
         }
         // Arithmetic on two numbers of one type, with CEL's overflow and division
         // errors (`rt::cel::ops::int`, which the interpreter uses too).
         let int = quote!(rt::cel::ops::int);
+        let double = quote!(rt::compiled::op);
         let arithmetic = match overload {
-            "add_int64" => Some((Repr::Int, quote!(#int::add(*a, *b)))),
-            "subtract_int64" => Some((Repr::Int, quote!(#int::sub(*a, *b)))),
-            "multiply_int64" => Some((Repr::Int, quote!(#int::mul(*a, *b)))),
-            "divide_int64" => Some((Repr::Int, quote!(#int::div(*a, *b)))),
-            "modulo_int64" => Some((Repr::Int, quote!(#int::rem(*a, *b)))),
-            "add_uint64" => Some((Repr::Uint, quote!(#int::uadd(*a, *b)))),
-            "subtract_uint64" => Some((Repr::Uint, quote!(#int::usub(*a, *b)))),
-            "multiply_uint64" => Some((Repr::Uint, quote!(#int::umul(*a, *b)))),
-            "divide_uint64" => Some((Repr::Uint, quote!(#int::udiv(*a, *b)))),
-            "modulo_uint64" => Some((Repr::Uint, quote!(#int::urem(*a, *b)))),
-            "add_double" => Some((Repr::Double, quote!(Ok(*a + *b)))),
-            "subtract_double" => Some((Repr::Double, quote!(Ok(*a - *b)))),
-            "multiply_double" => Some((Repr::Double, quote!(Ok(*a * *b)))),
-            "divide_double" => Some((Repr::Double, quote!(Ok(*a / *b)))),
+            "add_int64" => Some((Repr::Int, quote!(#int::add))),
+            "subtract_int64" => Some((Repr::Int, quote!(#int::sub))),
+            "multiply_int64" => Some((Repr::Int, quote!(#int::mul))),
+            "divide_int64" => Some((Repr::Int, quote!(#int::div))),
+            "modulo_int64" => Some((Repr::Int, quote!(#int::rem))),
+            "add_uint64" => Some((Repr::Uint, quote!(#int::uadd))),
+            "subtract_uint64" => Some((Repr::Uint, quote!(#int::usub))),
+            "multiply_uint64" => Some((Repr::Uint, quote!(#int::umul))),
+            "divide_uint64" => Some((Repr::Uint, quote!(#int::udiv))),
+            "modulo_uint64" => Some((Repr::Uint, quote!(#int::urem))),
+            "add_double" => Some((Repr::Double, quote!(#double::add_double))),
+            "subtract_double" => Some((Repr::Double, quote!(#double::sub_double))),
+            "multiply_double" => Some((Repr::Double, quote!(#double::mul_double))),
+            "divide_double" => Some((Repr::Double, quote!(#double::div_double))),
             _ => None,
         };
         if let Some((repr, op)) = arithmetic
@@ -894,7 +896,7 @@ impl<'c> Compiler<'c> {
             let b = self.node_as(&c.args[1], repr);
             let cost = static_cost(function, overload, &[repr, repr], repr);
             return Some(Code {
-                tokens: strict_binary(a, b, op, quote!(#cost)),
+                tokens: strict_binary(a, b, quote!(rt::compiled::scalars(&a, &b, #op)), quote!(#cost)),
                 repr,
             });
         }
@@ -949,6 +951,7 @@ impl<'c> Compiler<'c> {
                     "starts_with_string" => quote!(starts_with),
                     _ => quote!(ends_with),
                 };
+                let call = quote!(rt::compiled::strings(&a, &b, rt::compiled::op::#method));
                 // A constant substring, prefix or suffix has a known size.
                 let cost = match (overload, const_str_size(&c.args[1])) {
                     ("contains_string", Some(n)) => quote!(rt::compiled::contains_cost_const(&a, #n)),
@@ -960,7 +963,7 @@ impl<'c> Compiler<'c> {
                     (_, None) => quote!(rt::compiled::affix_cost(&b)),
                 };
                 Some(Code {
-                    tokens: strict_binary(a, b, quote!(Ok(a.#method(&**b))), cost),
+                    tokens: strict_binary(a, b, call, cost),
                     repr: Repr::Bool,
                 })
             }
@@ -1397,17 +1400,14 @@ fn qualified(borrowed: Option<TokenStream>, tokens: TokenStream, v: &Ident, memb
     }
 }
 
-/// A strict call of two arguments written natively: `value` (a `Result`, over the
-/// arguments' values `a` and `b`) when both are values, else the first error; then
-/// `cost` (which may read the arguments' results `a` and `b`) is added.
-fn strict_binary(a: TokenStream, b: TokenStream, value: TokenStream, cost: TokenStream) -> TokenStream {
+/// A strict call of two arguments: `call` (a runtime function of the arguments'
+/// results `a` and `b`: their value, else the first error), then `cost` (which may
+/// read `a` and `b` too) is added.
+fn strict_binary(a: TokenStream, b: TokenStream, call: TokenStream, cost: TokenStream) -> TokenStream {
     quote!({
         let a = #a;
         let b = #b;
-        let r = match (&a, &b) {
-            (Ok(a), Ok(b)) => #value,
-            (Err(e), _) | (_, Err(e)) => Err(e.clone()),
-        };
+        let r = #call;
         cost += #cost;
         r
     })

@@ -66,8 +66,13 @@ fn none_conversions(modules: &[Module]) -> TokenStream {
         for from in &roots {
             for to in roots.iter().filter(|to| !std::ptr::eq(*to, from)) {
                 let (from, to) = (root_in_group(from), root_in_group(to));
+                // `#[inline]`: the conversion serializes and deserializes the
+                // whole object, which instantiates serde's `Value` code for every
+                // type of both versions; inline, that is compiled only in a crate
+                // that converts, not in every crate that holds the types.
                 out.extend(quote! {
                     impl ::crd_runtime::Convert<#to> for #from {
+                        #[inline]
                         fn convert(&self) -> ::crd_runtime::conversion::Result<#to> {
                             ::crd_runtime::conversion::none(self)
                         }

@@ -489,12 +489,14 @@ pub mod versions_example_com {
     }
 
     impl ::crd_runtime::Convert<v1alpha1::Widget> for v1::Widget {
+        #[inline]
         fn convert(&self) -> ::crd_runtime::conversion::Result<v1alpha1::Widget> {
             ::crd_runtime::conversion::none(self)
         }
     }
 
     impl ::crd_runtime::Convert<v1::Widget> for v1alpha1::Widget {
+        #[inline]
         fn convert(&self) -> ::crd_runtime::conversion::Result<v1::Widget> {
             ::crd_runtime::conversion::none(self)
         }
