@@ -296,6 +296,7 @@ pub fn logical(a: Result<Val<'_>>, b: Result<Val<'_>>, stop: bool) -> Result<boo
 
 /// `&&` / `||` of two compiled `bool`s once the first did not decide: `stop` if
 /// the second is `stop`, else the first error, else `!stop`.
+#[inline]
 pub fn logical_rest(a: Result<bool>, b: Result<bool>, stop: bool) -> Result<bool> {
     match (a, b) {
         (_, Ok(b)) if b == stop => Ok(stop),
@@ -308,6 +309,7 @@ pub fn logical_rest(a: Result<bool>, b: Result<bool>, stop: bool) -> Result<bool
 /// `op` of their values, else the first error. Generic only in the operand types,
 /// so the rules of a crate share one copy per type where a `match` per use made
 /// each rule larger to compile.
+#[inline]
 pub fn scalars<A: Copy, B: Copy, R>(a: &Result<A>, b: &Result<B>, op: fn(A, B) -> Result<R>) -> Result<R> {
     match (a, b) {
         (Ok(a), Ok(b)) => op(*a, *b),
@@ -316,6 +318,7 @@ pub fn scalars<A: Copy, B: Copy, R>(a: &Result<A>, b: &Result<B>, op: fn(A, B) -
 }
 
 /// [`scalars`] for two strings: `op` of their texts.
+#[inline]
 pub fn strings(a: &Result<Str<'_>>, b: &Result<Str<'_>>, op: fn(&str, &str) -> bool) -> Result<bool> {
     match (a, b) {
         (Ok(a), Ok(b)) => Ok(op(a, b)),
@@ -328,60 +331,79 @@ pub fn strings(a: &Result<Str<'_>>, b: &Result<Str<'_>>, op: fn(&str, &str) -> b
 pub mod op {
     use crate::cel::Result;
 
+    #[inline]
     pub fn eq<T: PartialEq>(a: T, b: T) -> Result<bool> {
         Ok(a == b)
     }
+    #[inline]
     pub fn ne<T: PartialEq>(a: T, b: T) -> Result<bool> {
         Ok(a != b)
     }
+    #[inline]
     pub fn lt<T: PartialOrd>(a: T, b: T) -> Result<bool> {
         Ok(a < b)
     }
+    #[inline]
     pub fn le<T: PartialOrd>(a: T, b: T) -> Result<bool> {
         Ok(a <= b)
     }
+    #[inline]
     pub fn gt<T: PartialOrd>(a: T, b: T) -> Result<bool> {
         Ok(a > b)
     }
+    #[inline]
     pub fn ge<T: PartialOrd>(a: T, b: T) -> Result<bool> {
         Ok(a >= b)
     }
+    #[inline]
     pub fn add_double(a: f64, b: f64) -> Result<f64> {
         Ok(a + b)
     }
+    #[inline]
     pub fn sub_double(a: f64, b: f64) -> Result<f64> {
         Ok(a - b)
     }
+    #[inline]
     pub fn mul_double(a: f64, b: f64) -> Result<f64> {
         Ok(a * b)
     }
+    #[inline]
     pub fn div_double(a: f64, b: f64) -> Result<f64> {
         Ok(a / b)
     }
+    #[inline]
     pub fn str_eq(a: &str, b: &str) -> bool {
         a == b
     }
+    #[inline]
     pub fn str_ne(a: &str, b: &str) -> bool {
         a != b
     }
+    #[inline]
     pub fn str_lt(a: &str, b: &str) -> bool {
         a < b
     }
+    #[inline]
     pub fn str_le(a: &str, b: &str) -> bool {
         a <= b
     }
+    #[inline]
     pub fn str_gt(a: &str, b: &str) -> bool {
         a > b
     }
+    #[inline]
     pub fn str_ge(a: &str, b: &str) -> bool {
         a >= b
     }
+    #[inline]
     pub fn contains(a: &str, b: &str) -> bool {
         a.contains(b)
     }
+    #[inline]
     pub fn starts_with(a: &str, b: &str) -> bool {
         a.starts_with(b)
     }
+    #[inline]
     pub fn ends_with(a: &str, b: &str) -> bool {
         a.ends_with(b)
     }
