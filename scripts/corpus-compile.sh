@@ -153,6 +153,9 @@ measure() {
   if (cd "$work" && RUSTFLAGS="-D warnings" /usr/bin/time -f '%e %M' -o "$dir/time.log" cargo "$@" -q -p "$crate" 2> "$log"); then
     read -r secs kb < "$dir/time.log"
     echo "$secs $((kb / 1024))"
+    # Debug builds are incremental (as a user's are); their incremental data, GBs for
+    # the large projects, is not needed again: it filled the disk in a full run.
+    rm -rf "$work/target/debug/incremental/${crate//-/_}"-*
   else
     echo "$crate: cargo $* failed:" >&2; head -40 "$log" >&2
     echo "failed failed"
