@@ -7,7 +7,9 @@
 //! representation ([`Repr`]), chosen from its checked type: `bool`, `i64`, `u64`,
 //! `f64`, `rt::cel::Str` for the scalars, `&T` for a schema object whose generated
 //! struct is `T`, and `rt::cel::Val` for everything else. Fields of structs are read
-//! directly, the common operators on scalars are plain Rust, and whatever else goes
+//! directly, the common operators on scalars are small `#[inline]` runtime functions
+//! on the native values (`rt::compiled::scalars`, `strings`, `logical_rest`: one copy
+//! per type in the user's crate rather than a `match` per use), and whatever else goes
 //! through the same runtime functions the interpreter uses (`rt::compiled`,
 //! `rt::cel`), so compiled rules and the interpreter agree on values, errors and
 //! costs (the differential tests hold them to it).
