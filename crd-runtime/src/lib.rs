@@ -74,7 +74,7 @@ pub mod __private {
     pub use crate::openapi::Node;
     pub use crate::{JsonMap, Value};
     pub use crate::{
-        admission, cel, compiled, conversion, derived, formats, listtype, objectmeta, openapi, quantity, ratchet,
+        admission, cel, compiled, conversion, de, derived, formats, listtype, objectmeta, openapi, quantity, ratchet,
         regex, rules, schema, shape, strings, table, time,
     };
     pub use k8s_openapi;
@@ -166,6 +166,8 @@ pub mod cel;
 #[doc(hidden)]
 pub mod compiled;
 pub mod conversion;
+#[doc(hidden)]
+pub mod de;
 #[doc(hidden)]
 pub mod derived;
 #[doc(hidden)]

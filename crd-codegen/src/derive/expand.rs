@@ -5,7 +5,7 @@
 use super::lower::Lowered;
 use crate::ir::{self, Schema};
 use crate::rust::admit::AdmitEmitter;
-use crate::rust::emit::{resource_impls, root_serialize};
+use crate::rust::emit::{resource_impls, struct_serialize};
 use crate::rust::plan::{FieldDef, Module, Presence, RootDef, StructDef, Ty, TypeBody, TypeDef};
 use crate::rust::rules::RulesEmitter;
 use proc_macro2::{Ident, Span, TokenStream};
@@ -279,7 +279,7 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
     let api_version = format!("{}/{}", crd.group, version.name);
     let serialize = match fields_at_root {
         Some(_) => flat_serialize(name, spec, &api_version, &crd.names.kind),
-        None => root_serialize(name, &api_version, &crd.names.kind, &serialize_fields),
+        None => struct_serialize(name, &serialize_fields, Some((&api_version, &crd.names.kind))),
     };
     let resource = resource_impls(name, crd, version);
 

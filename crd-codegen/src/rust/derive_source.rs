@@ -811,7 +811,17 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
             crd_args.push(quote!(required));
             crd_args.push(quote!(nullable));
         }
-        let full_ty = super::emit::presence_type(f, ty, "crd_runtime::nullable", &mut serde_args);
+        match f.presence {
+            Presence::Required if f.ty == Ty::ObjectMeta => serde_args.push(quote!(default)),
+            Presence::Required | Presence::RequiredNullable => {}
+            Presence::Optional => serde_args.push(quote!(skip_serializing_if = "Option::is_none")),
+            Presence::OptionalNullable => serde_args.push(quote!(
+                default,
+                skip_serializing_if = "Option::is_none",
+                with = "crd_runtime::nullable"
+            )),
+        }
+        let full_ty = super::emit::presence_type(f, ty);
         let field_path = format!("{path}.{}", f.json);
         crd_args.extend(self.node_keywords(&f.ty, f.schema, &field_path, false));
         let serde_attr = (!serde_args.is_empty()).then(|| quote!(#[serde( #( #serde_args ),* )]));

@@ -1,5 +1,5 @@
-//! Rust tokens for a [`Plan`]: modules, structs, enums, aliases and the root types'
-//! `Serialize` and `k8s_openapi` impls.
+//! Rust tokens for a [`Plan`]: modules, structs, enums and aliases, their `Serialize` and
+//! `Deserialize` (written out, not derived), and the root types' `k8s_openapi` impls.
 //!
 //! Generated code names only `::crd_runtime` (which re-exports serde, serde_json and
 //! k8s-openapi), so a crate using it needs that one dependency.
@@ -158,7 +158,7 @@ fn type_def(m: &Module, t: &TypeDef) -> TokenStream {
         TypeBody::Root(root) => root_type(m, t, root),
         TypeBody::Struct(s) => {
             let docs = doc_attrs(t.schema.description.as_deref());
-            struct_type(m, &name, docs, s, true)
+            struct_type(m, &name, docs, s, None)
         }
         TypeBody::Enum(e) => enum_type(&name, doc_attrs(t.schema.description.as_deref()), e),
         TypeBody::Alias(target) => {
@@ -224,70 +224,117 @@ pub(crate) fn serde_camel_case(field: &str) -> String {
 
 fn field_tokens(m: &Module, f: &FieldDef) -> TokenStream {
     let name = ident(&f.name);
-    let ty = rust_type(m, &f.ty);
+    let ty = presence_type(f, rust_type(m, &f.ty));
     let docs = doc_attrs(f.doc.as_deref());
-    let mut serde_args = Vec::new();
-    if serde_camel_case(&f.name) != f.json {
-        let json = &f.json;
-        serde_args.push(quote!(rename = #json));
-    }
-    let full_ty = presence_type(f, ty, "::crd_runtime::nullable", &mut serde_args);
-    let serde_attr = if serde_args.is_empty() {
-        TokenStream::new()
-    } else {
-        quote!(#[serde( #(#serde_args),* )])
-    };
     quote! {
         #docs
-        #serde_attr
-        pub #name: #full_ty,
+        pub #name: #ty,
     }
 }
 
-/// A field's type for its presence (`T`, `Option<T>`, `Option<Option<T>>`), pushing
-/// the serde arguments that go with it; `nullable_with` is crd-runtime's `nullable`
-/// module as the code names it.
-pub(crate) fn presence_type(
-    f: &FieldDef,
-    ty: TokenStream,
-    nullable_with: &str,
-    serde_args: &mut Vec<TokenStream>,
-) -> TokenStream {
+/// A field's type for its presence: `T`, `Option<T>`, or `Option<Option<T>>` (absent,
+/// null, a value).
+pub(crate) fn presence_type(f: &FieldDef, ty: TokenStream) -> TokenStream {
     match f.presence {
-        Presence::Required => {
-            if f.ty == Ty::ObjectMeta {
-                serde_args.push(quote!(default));
-            }
-            ty
-        }
-        Presence::RequiredNullable => quote!(Option<#ty>),
-        Presence::Optional => {
-            serde_args.push(quote!(skip_serializing_if = "Option::is_none"));
-            quote!(Option<#ty>)
-        }
-        Presence::OptionalNullable => {
-            serde_args.push(quote!(
-                default,
-                skip_serializing_if = "Option::is_none",
-                with = #nullable_with
-            ));
-            quote!(Option<Option<#ty>>)
-        }
+        Presence::Required => ty,
+        Presence::RequiredNullable | Presence::Optional => quote!(Option<#ty>),
+        Presence::OptionalNullable => quote!(Option<Option<#ty>>),
     }
 }
 
-fn struct_type(m: &Module, name: &Ident, docs: TokenStream, s: &StructDef, derive_serialize: bool) -> TokenStream {
+/// A struct with its `Serialize` and `Deserialize`, written out rather than derived
+/// (see crd-runtime's `de` for why); `root` is a root type's `apiVersion` and `kind`.
+fn struct_type(m: &Module, name: &Ident, docs: TokenStream, s: &StructDef, root: Option<(&str, &str)>) -> TokenStream {
     let fields = s.fields.iter().map(|f| field_tokens(m, f));
     let additional = additional_fields(s);
     let default = s.derives_default.then(|| quote!(Default,));
-    let serialize = derive_serialize.then(|| quote!(Serialize,));
+    let serialize = struct_serialize(name, s, root);
+    let deserialize = struct_deserialize(m, name, s);
     quote! {
         #docs
-        #[derive(Clone, Debug, #default PartialEq, #serialize Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, #default PartialEq)]
         pub struct #name {
             #( #fields )*
             #additional
+        }
+
+        #serialize
+        #deserialize
+    }
+}
+
+/// `Deserialize` through crd-runtime's `de` (see there why not serde's derive): a slot
+/// per field, filled by the position of each key read.
+fn struct_deserialize(m: &Module, name: &Ident, s: &StructDef) -> TokenStream {
+    let type_name = name.to_string();
+    let names = s.fields.iter().map(|f| &f.json);
+    let slots = s.fields.iter().map(|f| {
+        let slot = ident(&f.name);
+        let ty = rust_type(m, &f.ty);
+        let ty = match f.presence {
+            Presence::Required => ty,
+            _ => quote!(Option<#ty>),
+        };
+        quote!(let mut #slot: Option<#ty> = None;)
+    });
+    let arms = s.fields.iter().enumerate().map(|(i, f)| {
+        let slot = ident(&f.name);
+        let i = proc_macro2::Literal::usize_unsuffixed(i);
+        quote!(#i => __map.value(&mut #slot)?,)
+    });
+    let values = s.fields.iter().map(|f| {
+        let field = ident(&f.name);
+        let json = &f.json;
+        match f.presence {
+            Presence::Required if f.ty == Ty::ObjectMeta => quote!(#field: #field.unwrap_or_default(),),
+            Presence::Required => quote!(#field: __map.required(#field, #json)?,),
+            Presence::RequiredNullable | Presence::Optional => quote!(#field: #field.flatten(),),
+            Presence::OptionalNullable => quote!(#field,),
+        }
+    });
+    let (fields, others) = if s.additional_fields {
+        let others = additional_fields_name(s);
+        (
+            quote!(keeping_others),
+            Some((
+                quote!(let mut #others = BTreeMap::new();),
+                quote!(_ => __map.other(&mut #others)?,),
+                quote!(#others,),
+            )),
+        )
+    } else {
+        (quote!(new), None)
+    };
+    let (others_slot, other_arm, others_value) = match others {
+        Some((slot, arm, value)) => (slot, arm, value),
+        None => (TokenStream::new(), quote!(_ => __map.skip()?,), TokenStream::new()),
+    };
+    quote! {
+        impl<'de> Deserialize<'de> for #name {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for #name {
+            const NAME: &'static str = #type_name;
+            const FIELDS: &'static [&'static str] = &[ #( #names ),* ];
+
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(access: A) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::#fields(access, Self::FIELDS);
+                #( #slots )*
+                #others_slot
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        #( #arms )*
+                        #other_arm
+                    }
+                }
+                Ok(Self {
+                    #( #values )*
+                    #others_value
+                })
+            }
         }
     }
 }
@@ -300,7 +347,6 @@ fn additional_fields(s: &StructDef) -> TokenStream {
     quote! {
         /// Fields not named in the schema, kept because of
         /// `x-kubernetes-preserve-unknown-fields`.
-        #[serde(flatten)]
         pub #name: BTreeMap<String, Value>,
     }
 }
@@ -315,31 +361,34 @@ pub fn additional_fields_name(s: &StructDef) -> Ident {
 }
 
 fn enum_type(name: &Ident, docs: TokenStream, e: &EnumDef) -> TokenStream {
-    let variants = e.variants.iter().map(|(variant, value)| {
-        let v = ident(variant);
-        quote! {
-            #[serde(rename = #value)]
-            #v,
-        }
-    });
-    let arms = e.variants.iter().map(|(variant, value)| {
-        let v = ident(variant);
-        quote!(#name::#v => #value,)
-    });
+    let type_name = name.to_string();
+    let variants: Vec<Ident> = e.variants.iter().map(|(variant, _)| ident(variant)).collect();
+    let values: Vec<&String> = e.variants.iter().map(|(_, value)| value).collect();
     quote! {
         #docs
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde")]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum #name {
-            #( #variants )*
+            #( #variants, )*
         }
 
         impl #name {
             /// The value as written in JSON.
             pub fn as_str(self) -> &'static str {
                 match self {
-                    #( #arms )*
+                    #( #name::#variants => #values, )*
                 }
+            }
+        }
+
+        impl Serialize for #name {
+            fn serialize<S: ::crd_runtime::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> Deserialize<'de> for #name {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                rt::de::unit_variant(deserializer, #type_name, &[ #( #values ),* ], &[ #( #name::#variants ),* ])
             }
         }
     }
@@ -368,8 +417,7 @@ fn root_type(m: &Module, t: &TypeDef, root: &RootDef) -> TokenStream {
         doc.push_str(d);
     }
     let docs = doc_attrs(Some(&doc));
-    let def = struct_type(m, &name, docs, &root.fields, false);
-    let serialize = root_serialize(&name, &api_version, &crd.names.kind, &root.fields);
+    let def = struct_type(m, &name, docs, &root.fields, Some((&api_version, &crd.names.kind)));
     let resource = resource_impls(&name, crd, v);
     let constructor = root_constructor(m, &name, &root.fields);
     #[allow(
@@ -382,7 +430,6 @@ fn root_type(m: &Module, t: &TypeDef, root: &RootDef) -> TokenStream {
     let versions = super::conversion::version_consts(&name, crd, v);
     quote! {
         #def
-        #serialize
         #resource
         #constructor
         #crd_fns
@@ -425,7 +472,10 @@ pub(crate) fn crd_impl(name: &Ident, crd: &ir::Crd, body: TokenStream) -> TokenS
 }
 
 /// `Serialize` that writes `apiVersion` and `kind` first, as `kubectl` shows objects.
-pub(crate) fn root_serialize(name: &Ident, api_version: &str, kind: &str, s: &StructDef) -> TokenStream {
+/// `Serialize`, written out rather than derived: a map entry per field, an optional
+/// field's only when set (`Some(None)` of a nullable one as `null`), then the unknown
+/// fields kept. A root type's map starts with its `apiVersion` and `kind` (`root`).
+pub(crate) fn struct_serialize(name: &Ident, s: &StructDef, root: Option<(&str, &str)>) -> TokenStream {
     let fields = s.fields.iter().map(|f| {
         let field = ident(&f.name);
         let json = &f.json;
@@ -440,13 +490,26 @@ pub(crate) fn root_serialize(name: &Ident, api_version: &str, kind: &str, s: &St
             },
         }
     });
+    let type_fields = root.map(|(api_version, kind)| {
+        quote! {
+            state.serialize_entry("apiVersion", #api_version)?;
+            state.serialize_entry("kind", #kind)?;
+        }
+    });
     let additional = s.additional_fields.then(|| {
         let extra = additional_fields_name(s);
+        let entry = quote!(state.serialize_entry(key, value)?;);
+        let entry = match root {
+            Some(_) => quote! {
+                if key != "apiVersion" && key != "kind" {
+                    #entry
+                }
+            },
+            None => entry,
+        };
         quote! {
             for (key, value) in &self.#extra {
-                if key != "apiVersion" && key != "kind" {
-                    state.serialize_entry(key, value)?;
-                }
+                #entry
             }
         }
     });
@@ -455,8 +518,7 @@ pub(crate) fn root_serialize(name: &Ident, api_version: &str, kind: &str, s: &St
             fn serialize<S: ::crd_runtime::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                 use ::crd_runtime::serde::ser::SerializeMap;
                 let mut state = serializer.serialize_map(None)?;
-                state.serialize_entry("apiVersion", #api_version)?;
-                state.serialize_entry("kind", #kind)?;
+                #type_fields
                 #( #fields )*
                 #additional
                 state.end()

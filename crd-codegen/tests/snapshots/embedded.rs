@@ -31,13 +31,10 @@ pub mod embedded_example_com {
         use ::std::collections::BTreeMap;
 
         /// `Wrapper` (embedded.example.com/v1), from the CustomResourceDefinition `wrappers.embedded.example.com`.
-        #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct Wrapper {
             /// Standard object metadata.
-            #[serde(default)]
             pub metadata: ObjectMeta,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub spec: Option<WrapperSpec>,
         }
 
@@ -56,6 +53,37 @@ pub mod embedded_example_com {
                     state.serialize_entry("spec", value)?;
                 }
                 state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for Wrapper {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for Wrapper {
+            const NAME: &'static str = "Wrapper";
+            const FIELDS: &'static [&'static str] = &["metadata", "spec"];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut metadata: Option<ObjectMeta> = None;
+                let mut spec: Option<Option<WrapperSpec>> = None;
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut metadata)?,
+                        1 => __map.value(&mut spec)?,
+                        _ => __map.skip()?,
+                    }
+                }
+                Ok(Self {
+                    metadata: metadata.unwrap_or_default(),
+                    spec: spec.flatten(),
+                })
             }
         }
 
@@ -187,15 +215,61 @@ pub mod embedded_example_com {
             const STATUS: bool = false;
         }
 
-        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct WrapperSpec {
             /// Any Kubernetes object.
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub raw: Option<JsonMap>,
             /// A ConfigMap-like object to create.
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub template: Option<WrapperSpecTemplate>,
+        }
+
+        impl Serialize for WrapperSpec {
+            fn serialize<S: ::crd_runtime::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                use ::crd_runtime::serde::ser::SerializeMap;
+
+                let mut state = serializer.serialize_map(None)?;
+                if let Some(value) = &self.raw {
+                    state.serialize_entry("raw", value)?;
+                }
+                if let Some(value) = &self.template {
+                    state.serialize_entry("template", value)?;
+                }
+                state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for WrapperSpec {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for WrapperSpec {
+            const NAME: &'static str = "WrapperSpec";
+            const FIELDS: &'static [&'static str] = &["raw", "template"];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut raw: Option<Option<JsonMap>> = None;
+                let mut template: Option<Option<WrapperSpecTemplate>> = None;
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut raw)?,
+                        1 => __map.value(&mut template)?,
+                        _ => __map.skip()?,
+                    }
+                }
+                Ok(Self {
+                    raw: raw.flatten(),
+                    template: template.flatten(),
+                })
+            }
         }
 
         impl rt::schema::ObjectSchema for WrapperSpec {
@@ -310,20 +384,81 @@ pub mod embedded_example_com {
         }
 
         /// A ConfigMap-like object to create.
-        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct WrapperSpecTemplate {
             /// API version of the embedded object.
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub api_version: Option<String>,
             /// Kind of the embedded object.
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub kind: Option<String>,
             /// Metadata of the embedded object.
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub metadata: Option<ObjectMeta>,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub data: Option<BTreeMap<String, String>>,
+        }
+
+        impl Serialize for WrapperSpecTemplate {
+            fn serialize<S: ::crd_runtime::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                use ::crd_runtime::serde::ser::SerializeMap;
+
+                let mut state = serializer.serialize_map(None)?;
+                if let Some(value) = &self.api_version {
+                    state.serialize_entry("apiVersion", value)?;
+                }
+                if let Some(value) = &self.kind {
+                    state.serialize_entry("kind", value)?;
+                }
+                if let Some(value) = &self.metadata {
+                    state.serialize_entry("metadata", value)?;
+                }
+                if let Some(value) = &self.data {
+                    state.serialize_entry("data", value)?;
+                }
+                state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for WrapperSpecTemplate {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for WrapperSpecTemplate {
+            const NAME: &'static str = "WrapperSpecTemplate";
+            const FIELDS: &'static [&'static str] = &[
+                "apiVersion",
+                "kind",
+                "metadata",
+                "data",
+            ];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut api_version: Option<Option<String>> = None;
+                let mut kind: Option<Option<String>> = None;
+                let mut metadata: Option<Option<ObjectMeta>> = None;
+                let mut data: Option<Option<BTreeMap<String, String>>> = None;
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut api_version)?,
+                        1 => __map.value(&mut kind)?,
+                        2 => __map.value(&mut metadata)?,
+                        3 => __map.value(&mut data)?,
+                        _ => __map.skip()?,
+                    }
+                }
+                Ok(Self {
+                    api_version: api_version.flatten(),
+                    kind: kind.flatten(),
+                    metadata: metadata.flatten(),
+                    data: data.flatten(),
+                })
+            }
         }
 
         impl rt::schema::ObjectSchema for WrapperSpecTemplate {

@@ -31,13 +31,10 @@ pub mod enums_example_com {
         use ::std::collections::BTreeMap;
 
         /// `Matcher` (enums.example.com/v1), from the CustomResourceDefinition `matchers.enums.example.com`.
-        #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct Matcher {
             /// Standard object metadata.
-            #[serde(default)]
             pub metadata: ObjectMeta,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub spec: Option<MatcherSpec>,
         }
 
@@ -56,6 +53,37 @@ pub mod enums_example_com {
                     state.serialize_entry("spec", value)?;
                 }
                 state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for Matcher {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for Matcher {
+            const NAME: &'static str = "Matcher";
+            const FIELDS: &'static [&'static str] = &["metadata", "spec"];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut metadata: Option<ObjectMeta> = None;
+                let mut spec: Option<Option<MatcherSpec>> = None;
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut metadata)?,
+                        1 => __map.value(&mut spec)?,
+                        _ => __map.skip()?,
+                    }
+                }
+                Ok(Self {
+                    metadata: metadata.unwrap_or_default(),
+                    spec: spec.flatten(),
+                })
             }
         }
 
@@ -158,25 +186,93 @@ pub mod enums_example_com {
             const STATUS: bool = false;
         }
 
-        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, PartialEq)]
         pub struct MatcherSpec {
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub level: Option<i64>,
-            #[serde(
-                default,
-                skip_serializing_if = "Option::is_none",
-                with = "::crd_runtime::nullable"
-            )]
             pub mode: Option<Option<MatcherSpecMode>>,
             /// How to compare.
             pub operator: MatcherSpecOperator,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub policy: Option<MatcherSpecPolicy>,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub protocol: Option<MatcherSpecProtocol>,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub rules: Option<Vec<MatcherSpecRules>>,
+        }
+
+        impl Serialize for MatcherSpec {
+            fn serialize<S: ::crd_runtime::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                use ::crd_runtime::serde::ser::SerializeMap;
+
+                let mut state = serializer.serialize_map(None)?;
+                if let Some(value) = &self.level {
+                    state.serialize_entry("level", value)?;
+                }
+                if let Some(value) = &self.mode {
+                    state.serialize_entry("mode", value)?;
+                }
+                state.serialize_entry("operator", &self.operator)?;
+                if let Some(value) = &self.policy {
+                    state.serialize_entry("policy", value)?;
+                }
+                if let Some(value) = &self.protocol {
+                    state.serialize_entry("protocol", value)?;
+                }
+                if let Some(value) = &self.rules {
+                    state.serialize_entry("rules", value)?;
+                }
+                state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for MatcherSpec {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for MatcherSpec {
+            const NAME: &'static str = "MatcherSpec";
+            const FIELDS: &'static [&'static str] = &[
+                "level",
+                "mode",
+                "operator",
+                "policy",
+                "protocol",
+                "rules",
+            ];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut level: Option<Option<i64>> = None;
+                let mut mode: Option<Option<MatcherSpecMode>> = None;
+                let mut operator: Option<MatcherSpecOperator> = None;
+                let mut policy: Option<Option<MatcherSpecPolicy>> = None;
+                let mut protocol: Option<Option<MatcherSpecProtocol>> = None;
+                let mut rules: Option<Option<Vec<MatcherSpecRules>>> = None;
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut level)?,
+                        1 => __map.value(&mut mode)?,
+                        2 => __map.value(&mut operator)?,
+                        3 => __map.value(&mut policy)?,
+                        4 => __map.value(&mut protocol)?,
+                        5 => __map.value(&mut rules)?,
+                        _ => __map.skip()?,
+                    }
+                }
+                Ok(Self {
+                    level: level.flatten(),
+                    mode,
+                    operator: __map.required(operator, "operator")?,
+                    policy: policy.flatten(),
+                    protocol: protocol.flatten(),
+                    rules: rules.flatten(),
+                })
+            }
         }
 
         impl rt::schema::ObjectSchema for MatcherSpec {
@@ -292,12 +388,9 @@ pub mod enums_example_com {
             }
         }
 
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde")]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum MatcherSpecMode {
-            #[serde(rename = "fast")]
             Fast,
-            #[serde(rename = "slow")]
             Slow,
         }
 
@@ -311,17 +404,34 @@ pub mod enums_example_com {
             }
         }
 
+        impl Serialize for MatcherSpecMode {
+            fn serialize<S: ::crd_runtime::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> Deserialize<'de> for MatcherSpecMode {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::unit_variant(
+                    deserializer,
+                    "MatcherSpecMode",
+                    &["fast", "slow"],
+                    &[MatcherSpecMode::Fast, MatcherSpecMode::Slow],
+                )
+            }
+        }
+
         /// How to compare.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde")]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum MatcherSpecOperator {
-            #[serde(rename = "=")]
             Eq,
-            #[serde(rename = "!=")]
             NotEq,
-            #[serde(rename = "=~")]
             EqTilde,
-            #[serde(rename = "!~")]
             NotTilde,
         }
 
@@ -337,14 +447,37 @@ pub mod enums_example_com {
             }
         }
 
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde")]
+        impl Serialize for MatcherSpecOperator {
+            fn serialize<S: ::crd_runtime::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> Deserialize<'de> for MatcherSpecOperator {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::unit_variant(
+                    deserializer,
+                    "MatcherSpecOperator",
+                    &["=", "!=", "=~", "!~"],
+                    &[
+                        MatcherSpecOperator::Eq,
+                        MatcherSpecOperator::NotEq,
+                        MatcherSpecOperator::EqTilde,
+                        MatcherSpecOperator::NotTilde,
+                    ],
+                )
+            }
+        }
+
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum MatcherSpecPolicy {
-            #[serde(rename = "Always")]
             Always,
-            #[serde(rename = "IfNotPresent")]
             IfNotPresent,
-            #[serde(rename = "Never")]
             Never,
         }
 
@@ -359,14 +492,36 @@ pub mod enums_example_com {
             }
         }
 
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde")]
+        impl Serialize for MatcherSpecPolicy {
+            fn serialize<S: ::crd_runtime::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> Deserialize<'de> for MatcherSpecPolicy {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::unit_variant(
+                    deserializer,
+                    "MatcherSpecPolicy",
+                    &["Always", "IfNotPresent", "Never"],
+                    &[
+                        MatcherSpecPolicy::Always,
+                        MatcherSpecPolicy::IfNotPresent,
+                        MatcherSpecPolicy::Never,
+                    ],
+                )
+            }
+        }
+
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum MatcherSpecProtocol {
-            #[serde(rename = "TCP")]
             Tcp,
-            #[serde(rename = "tcp")]
             Tcp2,
-            #[serde(rename = "UDP")]
             Udp,
         }
 
@@ -381,11 +536,76 @@ pub mod enums_example_com {
             }
         }
 
-        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        impl Serialize for MatcherSpecProtocol {
+            fn serialize<S: ::crd_runtime::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> Deserialize<'de> for MatcherSpecProtocol {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::unit_variant(
+                    deserializer,
+                    "MatcherSpecProtocol",
+                    &["TCP", "tcp", "UDP"],
+                    &[
+                        MatcherSpecProtocol::Tcp,
+                        MatcherSpecProtocol::Tcp2,
+                        MatcherSpecProtocol::Udp,
+                    ],
+                )
+            }
+        }
+
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct MatcherSpecRules {
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub policy: Option<MatcherSpecRulesPolicy>,
+        }
+
+        impl Serialize for MatcherSpecRules {
+            fn serialize<S: ::crd_runtime::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                use ::crd_runtime::serde::ser::SerializeMap;
+
+                let mut state = serializer.serialize_map(None)?;
+                if let Some(value) = &self.policy {
+                    state.serialize_entry("policy", value)?;
+                }
+                state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for MatcherSpecRules {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for MatcherSpecRules {
+            const NAME: &'static str = "MatcherSpecRules";
+            const FIELDS: &'static [&'static str] = &["policy"];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut policy: Option<Option<MatcherSpecRulesPolicy>> = None;
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut policy)?,
+                        _ => __map.skip()?,
+                    }
+                }
+                Ok(Self { policy: policy.flatten() })
+            }
         }
 
         impl rt::schema::ObjectSchema for MatcherSpecRules {
@@ -426,14 +646,10 @@ pub mod enums_example_com {
             }
         }
 
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde")]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum MatcherSpecRulesPolicy {
-            #[serde(rename = "Always")]
             Always,
-            #[serde(rename = "IfNotPresent")]
             IfNotPresent,
-            #[serde(rename = "Never")]
             Never,
         }
 
@@ -445,6 +661,32 @@ pub mod enums_example_com {
                     MatcherSpecRulesPolicy::IfNotPresent => "IfNotPresent",
                     MatcherSpecRulesPolicy::Never => "Never",
                 }
+            }
+        }
+
+        impl Serialize for MatcherSpecRulesPolicy {
+            fn serialize<S: ::crd_runtime::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> Deserialize<'de> for MatcherSpecRulesPolicy {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::unit_variant(
+                    deserializer,
+                    "MatcherSpecRulesPolicy",
+                    &["Always", "IfNotPresent", "Never"],
+                    &[
+                        MatcherSpecRulesPolicy::Always,
+                        MatcherSpecRulesPolicy::IfNotPresent,
+                        MatcherSpecRulesPolicy::Never,
+                    ],
+                )
             }
         }
     }

@@ -31,13 +31,10 @@ pub mod intstr_example_com {
         use ::std::collections::BTreeMap;
 
         /// `Rollout` (intstr.example.com/v1), from the CustomResourceDefinition `rollouts.intstr.example.com`.
-        #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct Rollout {
             /// Standard object metadata.
-            #[serde(default)]
             pub metadata: ObjectMeta,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub spec: Option<RolloutSpec>,
         }
 
@@ -56,6 +53,37 @@ pub mod intstr_example_com {
                     state.serialize_entry("spec", value)?;
                 }
                 state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for Rollout {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for Rollout {
+            const NAME: &'static str = "Rollout";
+            const FIELDS: &'static [&'static str] = &["metadata", "spec"];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut metadata: Option<ObjectMeta> = None;
+                let mut spec: Option<Option<RolloutSpec>> = None;
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut metadata)?,
+                        1 => __map.value(&mut spec)?,
+                        _ => __map.skip()?,
+                    }
+                }
+                Ok(Self {
+                    metadata: metadata.unwrap_or_default(),
+                    spec: spec.flatten(),
+                })
             }
         }
 
@@ -156,17 +184,77 @@ pub mod intstr_example_com {
             const STATUS: bool = false;
         }
 
-        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct RolloutSpec {
             /// Absolute number or percentage.
             pub max_surge: IntOrString,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub max_unavailable: Option<IntOrString>,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub memory: Option<IntOrString>,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub ports: Option<Vec<IntOrString>>,
+        }
+
+        impl Serialize for RolloutSpec {
+            fn serialize<S: ::crd_runtime::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                use ::crd_runtime::serde::ser::SerializeMap;
+
+                let mut state = serializer.serialize_map(None)?;
+                state.serialize_entry("maxSurge", &self.max_surge)?;
+                if let Some(value) = &self.max_unavailable {
+                    state.serialize_entry("maxUnavailable", value)?;
+                }
+                if let Some(value) = &self.memory {
+                    state.serialize_entry("memory", value)?;
+                }
+                if let Some(value) = &self.ports {
+                    state.serialize_entry("ports", value)?;
+                }
+                state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for RolloutSpec {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for RolloutSpec {
+            const NAME: &'static str = "RolloutSpec";
+            const FIELDS: &'static [&'static str] = &[
+                "maxSurge",
+                "maxUnavailable",
+                "memory",
+                "ports",
+            ];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut max_surge: Option<IntOrString> = None;
+                let mut max_unavailable: Option<Option<IntOrString>> = None;
+                let mut memory: Option<Option<IntOrString>> = None;
+                let mut ports: Option<Option<Vec<IntOrString>>> = None;
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut max_surge)?,
+                        1 => __map.value(&mut max_unavailable)?,
+                        2 => __map.value(&mut memory)?,
+                        3 => __map.value(&mut ports)?,
+                        _ => __map.skip()?,
+                    }
+                }
+                Ok(Self {
+                    max_surge: __map.required(max_surge, "maxSurge")?,
+                    max_unavailable: max_unavailable.flatten(),
+                    memory: memory.flatten(),
+                    ports: ports.flatten(),
+                })
+            }
         }
 
         impl rt::schema::ObjectSchema for RolloutSpec {

@@ -31,13 +31,10 @@ pub mod maps_example_com {
         use ::std::collections::BTreeMap;
 
         /// `ConfigSet` (maps.example.com/v1), from the CustomResourceDefinition `configsets.maps.example.com`.
-        #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct ConfigSet {
             /// Standard object metadata.
-            #[serde(default)]
             pub metadata: ObjectMeta,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub spec: Option<ConfigSetSpec>,
         }
 
@@ -56,6 +53,37 @@ pub mod maps_example_com {
                     state.serialize_entry("spec", value)?;
                 }
                 state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for ConfigSet {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for ConfigSet {
+            const NAME: &'static str = "ConfigSet";
+            const FIELDS: &'static [&'static str] = &["metadata", "spec"];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut metadata: Option<ObjectMeta> = None;
+                let mut spec: Option<Option<ConfigSetSpec>> = None;
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut metadata)?,
+                        1 => __map.value(&mut spec)?,
+                        _ => __map.skip()?,
+                    }
+                }
+                Ok(Self {
+                    metadata: metadata.unwrap_or_default(),
+                    spec: spec.flatten(),
+                })
             }
         }
 
@@ -156,25 +184,100 @@ pub mod maps_example_com {
             const STATUS: bool = false;
         }
 
-        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct ConfigSetSpec {
             /// Kept as written; additionalProperties true with no properties.
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub anything: Option<BTreeMap<String, Value>>,
             /// No properties at all; everything inside is pruned.
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub empty: Option<EmptyObject>,
             /// Endpoints by name.
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub endpoints: Option<BTreeMap<String, ConfigSetSpecEndpoints>>,
             /// Labels to copy onto every generated object.
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub labels: Option<BTreeMap<String, String>>,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub limits: Option<BTreeMap<String, i32>>,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub routes: Option<BTreeMap<String, Vec<String>>>,
+        }
+
+        impl Serialize for ConfigSetSpec {
+            fn serialize<S: ::crd_runtime::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                use ::crd_runtime::serde::ser::SerializeMap;
+
+                let mut state = serializer.serialize_map(None)?;
+                if let Some(value) = &self.anything {
+                    state.serialize_entry("anything", value)?;
+                }
+                if let Some(value) = &self.empty {
+                    state.serialize_entry("empty", value)?;
+                }
+                if let Some(value) = &self.endpoints {
+                    state.serialize_entry("endpoints", value)?;
+                }
+                if let Some(value) = &self.labels {
+                    state.serialize_entry("labels", value)?;
+                }
+                if let Some(value) = &self.limits {
+                    state.serialize_entry("limits", value)?;
+                }
+                if let Some(value) = &self.routes {
+                    state.serialize_entry("routes", value)?;
+                }
+                state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for ConfigSetSpec {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for ConfigSetSpec {
+            const NAME: &'static str = "ConfigSetSpec";
+            const FIELDS: &'static [&'static str] = &[
+                "anything",
+                "empty",
+                "endpoints",
+                "labels",
+                "limits",
+                "routes",
+            ];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut anything: Option<Option<BTreeMap<String, Value>>> = None;
+                let mut empty: Option<Option<EmptyObject>> = None;
+                let mut endpoints: Option<
+                    Option<BTreeMap<String, ConfigSetSpecEndpoints>>,
+                > = None;
+                let mut labels: Option<Option<BTreeMap<String, String>>> = None;
+                let mut limits: Option<Option<BTreeMap<String, i32>>> = None;
+                let mut routes: Option<Option<BTreeMap<String, Vec<String>>>> = None;
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut anything)?,
+                        1 => __map.value(&mut empty)?,
+                        2 => __map.value(&mut endpoints)?,
+                        3 => __map.value(&mut labels)?,
+                        4 => __map.value(&mut limits)?,
+                        5 => __map.value(&mut routes)?,
+                        _ => __map.skip()?,
+                    }
+                }
+                Ok(Self {
+                    anything: anything.flatten(),
+                    empty: empty.flatten(),
+                    endpoints: endpoints.flatten(),
+                    labels: labels.flatten(),
+                    limits: limits.flatten(),
+                    routes: routes.flatten(),
+                })
+            }
         }
 
         impl rt::schema::ObjectSchema for ConfigSetSpec {
@@ -245,12 +348,57 @@ pub mod maps_example_com {
             }
         }
 
-        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct ConfigSetSpecEndpoints {
             pub url: String,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub weight: Option<i64>,
+        }
+
+        impl Serialize for ConfigSetSpecEndpoints {
+            fn serialize<S: ::crd_runtime::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                use ::crd_runtime::serde::ser::SerializeMap;
+
+                let mut state = serializer.serialize_map(None)?;
+                state.serialize_entry("url", &self.url)?;
+                if let Some(value) = &self.weight {
+                    state.serialize_entry("weight", value)?;
+                }
+                state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for ConfigSetSpecEndpoints {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for ConfigSetSpecEndpoints {
+            const NAME: &'static str = "ConfigSetSpecEndpoints";
+            const FIELDS: &'static [&'static str] = &["url", "weight"];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut url: Option<String> = None;
+                let mut weight: Option<Option<i64>> = None;
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut url)?,
+                        1 => __map.value(&mut weight)?,
+                        _ => __map.skip()?,
+                    }
+                }
+                Ok(Self {
+                    url: __map.required(url, "url")?,
+                    weight: weight.flatten(),
+                })
+            }
         }
 
         impl rt::schema::ObjectSchema for ConfigSetSpecEndpoints {

@@ -31,15 +31,11 @@ pub mod versions_example_com {
         use ::std::collections::BTreeMap;
 
         /// `Widget` (versions.example.com/v1), from the CustomResourceDefinition `widgets.versions.example.com`.
-        #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct Widget {
             /// Standard object metadata.
-            #[serde(default)]
             pub metadata: ObjectMeta,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub spec: Option<WidgetSpec>,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub status: Option<WidgetStatus>,
         }
 
@@ -61,6 +57,40 @@ pub mod versions_example_com {
                     state.serialize_entry("status", value)?;
                 }
                 state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for Widget {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for Widget {
+            const NAME: &'static str = "Widget";
+            const FIELDS: &'static [&'static str] = &["metadata", "spec", "status"];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut metadata: Option<ObjectMeta> = None;
+                let mut spec: Option<Option<WidgetSpec>> = None;
+                let mut status: Option<Option<WidgetStatus>> = None;
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut metadata)?,
+                        1 => __map.value(&mut spec)?,
+                        2 => __map.value(&mut status)?,
+                        _ => __map.skip()?,
+                    }
+                }
+                Ok(Self {
+                    metadata: metadata.unwrap_or_default(),
+                    spec: spec.flatten(),
+                    status: status.flatten(),
+                })
             }
         }
 
@@ -169,10 +199,50 @@ pub mod versions_example_com {
             const STATUS: bool = true;
         }
 
-        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct WidgetSpec {
             pub size: WidgetSpecSize,
+        }
+
+        impl Serialize for WidgetSpec {
+            fn serialize<S: ::crd_runtime::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                use ::crd_runtime::serde::ser::SerializeMap;
+
+                let mut state = serializer.serialize_map(None)?;
+                state.serialize_entry("size", &self.size)?;
+                state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for WidgetSpec {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for WidgetSpec {
+            const NAME: &'static str = "WidgetSpec";
+            const FIELDS: &'static [&'static str] = &["size"];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut size: Option<WidgetSpecSize> = None;
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut size)?,
+                        _ => __map.skip()?,
+                    }
+                }
+                Ok(Self {
+                    size: __map.required(size, "size")?,
+                })
+            }
         }
 
         impl rt::schema::ObjectSchema for WidgetSpec {
@@ -204,13 +274,59 @@ pub mod versions_example_com {
             }
         }
 
-        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct WidgetSpecSize {
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub height: Option<i64>,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub width: Option<i64>,
+        }
+
+        impl Serialize for WidgetSpecSize {
+            fn serialize<S: ::crd_runtime::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                use ::crd_runtime::serde::ser::SerializeMap;
+
+                let mut state = serializer.serialize_map(None)?;
+                if let Some(value) = &self.height {
+                    state.serialize_entry("height", value)?;
+                }
+                if let Some(value) = &self.width {
+                    state.serialize_entry("width", value)?;
+                }
+                state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for WidgetSpecSize {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for WidgetSpecSize {
+            const NAME: &'static str = "WidgetSpecSize";
+            const FIELDS: &'static [&'static str] = &["height", "width"];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut height: Option<Option<i64>> = None;
+                let mut width: Option<Option<i64>> = None;
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut height)?,
+                        1 => __map.value(&mut width)?,
+                        _ => __map.skip()?,
+                    }
+                }
+                Ok(Self {
+                    height: height.flatten(),
+                    width: width.flatten(),
+                })
+            }
         }
 
         impl rt::schema::ObjectSchema for WidgetSpecSize {
@@ -252,11 +368,50 @@ pub mod versions_example_com {
             }
         }
 
-        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct WidgetStatus {
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub ready: Option<bool>,
+        }
+
+        impl Serialize for WidgetStatus {
+            fn serialize<S: ::crd_runtime::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                use ::crd_runtime::serde::ser::SerializeMap;
+
+                let mut state = serializer.serialize_map(None)?;
+                if let Some(value) = &self.ready {
+                    state.serialize_entry("ready", value)?;
+                }
+                state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for WidgetStatus {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for WidgetStatus {
+            const NAME: &'static str = "WidgetStatus";
+            const FIELDS: &'static [&'static str] = &["ready"];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut ready: Option<Option<bool>> = None;
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut ready)?,
+                        _ => __map.skip()?,
+                    }
+                }
+                Ok(Self { ready: ready.flatten() })
+            }
         }
 
         impl rt::schema::ObjectSchema for WidgetStatus {
@@ -322,13 +477,10 @@ pub mod versions_example_com {
         /// `Widget` (versions.example.com/v1alpha1), from the CustomResourceDefinition `widgets.versions.example.com`.
         ///
         /// **Deprecated**: versions.example.com/v1alpha1 Widget is deprecated; use v1
-        #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct Widget {
             /// Standard object metadata.
-            #[serde(default)]
             pub metadata: ObjectMeta,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub spec: Option<WidgetSpec>,
         }
 
@@ -347,6 +499,37 @@ pub mod versions_example_com {
                     state.serialize_entry("spec", value)?;
                 }
                 state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for Widget {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for Widget {
+            const NAME: &'static str = "Widget";
+            const FIELDS: &'static [&'static str] = &["metadata", "spec"];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut metadata: Option<ObjectMeta> = None;
+                let mut spec: Option<Option<WidgetSpec>> = None;
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut metadata)?,
+                        1 => __map.value(&mut spec)?,
+                        _ => __map.skip()?,
+                    }
+                }
+                Ok(Self {
+                    metadata: metadata.unwrap_or_default(),
+                    spec: spec.flatten(),
+                })
             }
         }
 
@@ -449,11 +632,50 @@ pub mod versions_example_com {
             const STATUS: bool = false;
         }
 
-        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct WidgetSpec {
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub size: Option<String>,
+        }
+
+        impl Serialize for WidgetSpec {
+            fn serialize<S: ::crd_runtime::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                use ::crd_runtime::serde::ser::SerializeMap;
+
+                let mut state = serializer.serialize_map(None)?;
+                if let Some(value) = &self.size {
+                    state.serialize_entry("size", value)?;
+                }
+                state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for WidgetSpec {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for WidgetSpec {
+            const NAME: &'static str = "WidgetSpec";
+            const FIELDS: &'static [&'static str] = &["size"];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut size: Option<Option<String>> = None;
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut size)?,
+                        _ => __map.skip()?,
+                    }
+                }
+                Ok(Self { size: size.flatten() })
+            }
         }
 
         impl rt::schema::ObjectSchema for WidgetSpec {

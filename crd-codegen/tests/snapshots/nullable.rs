@@ -31,13 +31,10 @@ pub mod nullable_example_com {
         use ::std::collections::BTreeMap;
 
         /// `Setting` (nullable.example.com/v1), from the CustomResourceDefinition `settings.nullable.example.com`.
-        #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct Setting {
             /// Standard object metadata.
-            #[serde(default)]
             pub metadata: ObjectMeta,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub spec: Option<SettingSpec>,
         }
 
@@ -56,6 +53,37 @@ pub mod nullable_example_com {
                     state.serialize_entry("spec", value)?;
                 }
                 state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for Setting {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for Setting {
+            const NAME: &'static str = "Setting";
+            const FIELDS: &'static [&'static str] = &["metadata", "spec"];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut metadata: Option<ObjectMeta> = None;
+                let mut spec: Option<Option<SettingSpec>> = None;
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut metadata)?,
+                        1 => __map.value(&mut spec)?,
+                        _ => __map.skip()?,
+                    }
+                }
+                Ok(Self {
+                    metadata: metadata.unwrap_or_default(),
+                    spec: spec.flatten(),
+                })
             }
         }
 
@@ -160,28 +188,88 @@ pub mod nullable_example_com {
             const STATUS: bool = false;
         }
 
-        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct SettingSpec {
-            #[serde(
-                default,
-                skip_serializing_if = "Option::is_none",
-                with = "::crd_runtime::nullable"
-            )]
             pub count: Option<Option<i64>>,
             /// Optional and nullable; absent and null differ.
-            #[serde(
-                default,
-                skip_serializing_if = "Option::is_none",
-                with = "::crd_runtime::nullable"
-            )]
             pub note: Option<Option<String>>,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub overrides: Option<BTreeMap<String, Option<SettingSpecOverrides>>>,
             /// Required, but may be null.
             pub owner: Option<String>,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub tags: Option<Vec<Option<String>>>,
+        }
+
+        impl Serialize for SettingSpec {
+            fn serialize<S: ::crd_runtime::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                use ::crd_runtime::serde::ser::SerializeMap;
+
+                let mut state = serializer.serialize_map(None)?;
+                if let Some(value) = &self.count {
+                    state.serialize_entry("count", value)?;
+                }
+                if let Some(value) = &self.note {
+                    state.serialize_entry("note", value)?;
+                }
+                if let Some(value) = &self.overrides {
+                    state.serialize_entry("overrides", value)?;
+                }
+                state.serialize_entry("owner", &self.owner)?;
+                if let Some(value) = &self.tags {
+                    state.serialize_entry("tags", value)?;
+                }
+                state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for SettingSpec {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for SettingSpec {
+            const NAME: &'static str = "SettingSpec";
+            const FIELDS: &'static [&'static str] = &[
+                "count",
+                "note",
+                "overrides",
+                "owner",
+                "tags",
+            ];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut count: Option<Option<i64>> = None;
+                let mut note: Option<Option<String>> = None;
+                let mut overrides: Option<
+                    Option<BTreeMap<String, Option<SettingSpecOverrides>>>,
+                > = None;
+                let mut owner: Option<Option<String>> = None;
+                let mut tags: Option<Option<Vec<Option<String>>>> = None;
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut count)?,
+                        1 => __map.value(&mut note)?,
+                        2 => __map.value(&mut overrides)?,
+                        3 => __map.value(&mut owner)?,
+                        4 => __map.value(&mut tags)?,
+                        _ => __map.skip()?,
+                    }
+                }
+                Ok(Self {
+                    count,
+                    note,
+                    overrides: overrides.flatten(),
+                    owner: owner.flatten(),
+                    tags: tags.flatten(),
+                })
+            }
         }
 
         impl rt::schema::ObjectSchema for SettingSpec {
@@ -254,11 +342,50 @@ pub mod nullable_example_com {
             }
         }
 
-        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct SettingSpecOverrides {
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub value: Option<String>,
+        }
+
+        impl Serialize for SettingSpecOverrides {
+            fn serialize<S: ::crd_runtime::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                use ::crd_runtime::serde::ser::SerializeMap;
+
+                let mut state = serializer.serialize_map(None)?;
+                if let Some(value) = &self.value {
+                    state.serialize_entry("value", value)?;
+                }
+                state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for SettingSpecOverrides {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for SettingSpecOverrides {
+            const NAME: &'static str = "SettingSpecOverrides";
+            const FIELDS: &'static [&'static str] = &["value"];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut value: Option<Option<String>> = None;
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut value)?,
+                        _ => __map.skip()?,
+                    }
+                }
+                Ok(Self { value: value.flatten() })
+            }
         }
 
         impl rt::schema::ObjectSchema for SettingSpecOverrides {

@@ -31,13 +31,10 @@ pub mod preserve_example_com {
         use ::std::collections::BTreeMap;
 
         /// `Pipeline` (preserve.example.com/v1), from the CustomResourceDefinition `pipelines.preserve.example.com`.
-        #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct Pipeline {
             /// Standard object metadata.
-            #[serde(default)]
             pub metadata: ObjectMeta,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub spec: Option<PipelineSpec>,
         }
 
@@ -56,6 +53,37 @@ pub mod preserve_example_com {
                     state.serialize_entry("spec", value)?;
                 }
                 state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for Pipeline {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for Pipeline {
+            const NAME: &'static str = "Pipeline";
+            const FIELDS: &'static [&'static str] = &["metadata", "spec"];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut metadata: Option<ObjectMeta> = None;
+                let mut spec: Option<Option<PipelineSpec>> = None;
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut metadata)?,
+                        1 => __map.value(&mut spec)?,
+                        _ => __map.skip()?,
+                    }
+                }
+                Ok(Self {
+                    metadata: metadata.unwrap_or_default(),
+                    spec: spec.flatten(),
+                })
             }
         }
 
@@ -156,18 +184,69 @@ pub mod preserve_example_com {
             const STATUS: bool = false;
         }
 
-        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct PipelineSpec {
             /// Any JSON object.
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub config: Option<JsonMap>,
             /// Any JSON value.
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub params: Option<Value>,
             /// Known fields plus whatever else the user writes.
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub template: Option<PipelineSpecTemplate>,
+        }
+
+        impl Serialize for PipelineSpec {
+            fn serialize<S: ::crd_runtime::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                use ::crd_runtime::serde::ser::SerializeMap;
+
+                let mut state = serializer.serialize_map(None)?;
+                if let Some(value) = &self.config {
+                    state.serialize_entry("config", value)?;
+                }
+                if let Some(value) = &self.params {
+                    state.serialize_entry("params", value)?;
+                }
+                if let Some(value) = &self.template {
+                    state.serialize_entry("template", value)?;
+                }
+                state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for PipelineSpec {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for PipelineSpec {
+            const NAME: &'static str = "PipelineSpec";
+            const FIELDS: &'static [&'static str] = &["config", "params", "template"];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut config: Option<Option<JsonMap>> = None;
+                let mut params: Option<Option<Value>> = None;
+                let mut template: Option<Option<PipelineSpecTemplate>> = None;
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut config)?,
+                        1 => __map.value(&mut params)?,
+                        2 => __map.value(&mut template)?,
+                        _ => __map.skip()?,
+                    }
+                }
+                Ok(Self {
+                    config: config.flatten(),
+                    params: params.flatten(),
+                    template: template.flatten(),
+                })
+            }
         }
 
         impl rt::schema::ObjectSchema for PipelineSpec {
@@ -211,17 +290,67 @@ pub mod preserve_example_com {
         }
 
         /// Known fields plus whatever else the user writes.
-        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct PipelineSpecTemplate {
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub name: Option<String>,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub steps: Option<Vec<JsonMap>>,
             /// Fields not named in the schema, kept because of
             /// `x-kubernetes-preserve-unknown-fields`.
-            #[serde(flatten)]
             pub additional_fields: BTreeMap<String, Value>,
+        }
+
+        impl Serialize for PipelineSpecTemplate {
+            fn serialize<S: ::crd_runtime::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                use ::crd_runtime::serde::ser::SerializeMap;
+
+                let mut state = serializer.serialize_map(None)?;
+                if let Some(value) = &self.name {
+                    state.serialize_entry("name", value)?;
+                }
+                if let Some(value) = &self.steps {
+                    state.serialize_entry("steps", value)?;
+                }
+                for (key, value) in &self.additional_fields {
+                    state.serialize_entry(key, value)?;
+                }
+                state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for PipelineSpecTemplate {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for PipelineSpecTemplate {
+            const NAME: &'static str = "PipelineSpecTemplate";
+            const FIELDS: &'static [&'static str] = &["name", "steps"];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::keeping_others(access, Self::FIELDS);
+                let mut name: Option<Option<String>> = None;
+                let mut steps: Option<Option<Vec<JsonMap>>> = None;
+                let mut additional_fields = BTreeMap::new();
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut name)?,
+                        1 => __map.value(&mut steps)?,
+                        _ => __map.other(&mut additional_fields)?,
+                    }
+                }
+                Ok(Self {
+                    name: name.flatten(),
+                    steps: steps.flatten(),
+                    additional_fields,
+                })
+            }
         }
 
         impl rt::schema::ObjectSchema for PipelineSpecTemplate {

@@ -31,15 +31,11 @@ pub mod legacy_example_com {
         use ::std::collections::BTreeMap;
 
         /// `Backup` (legacy.example.com/v1alpha1), from the CustomResourceDefinition `backups.legacy.example.com`.
-        #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct Backup {
             /// Standard object metadata.
-            #[serde(default)]
             pub metadata: ObjectMeta,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub spec: Option<BackupSpec>,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub status: Option<BackupStatus>,
         }
 
@@ -61,6 +57,40 @@ pub mod legacy_example_com {
                     state.serialize_entry("status", value)?;
                 }
                 state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for Backup {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for Backup {
+            const NAME: &'static str = "Backup";
+            const FIELDS: &'static [&'static str] = &["metadata", "spec", "status"];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut metadata: Option<ObjectMeta> = None;
+                let mut spec: Option<Option<BackupSpec>> = None;
+                let mut status: Option<Option<BackupStatus>> = None;
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut metadata)?,
+                        1 => __map.value(&mut spec)?,
+                        2 => __map.value(&mut status)?,
+                        _ => __map.skip()?,
+                    }
+                }
+                Ok(Self {
+                    metadata: metadata.unwrap_or_default(),
+                    spec: spec.flatten(),
+                    status: status.flatten(),
+                })
             }
         }
 
@@ -177,13 +207,59 @@ pub mod legacy_example_com {
             ];
         }
 
-        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct BackupSpec {
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub schedule: Option<String>,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub ttl: Option<String>,
+        }
+
+        impl Serialize for BackupSpec {
+            fn serialize<S: ::crd_runtime::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                use ::crd_runtime::serde::ser::SerializeMap;
+
+                let mut state = serializer.serialize_map(None)?;
+                if let Some(value) = &self.schedule {
+                    state.serialize_entry("schedule", value)?;
+                }
+                if let Some(value) = &self.ttl {
+                    state.serialize_entry("ttl", value)?;
+                }
+                state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for BackupSpec {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for BackupSpec {
+            const NAME: &'static str = "BackupSpec";
+            const FIELDS: &'static [&'static str] = &["schedule", "ttl"];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut schedule: Option<Option<String>> = None;
+                let mut ttl: Option<Option<String>> = None;
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut schedule)?,
+                        1 => __map.value(&mut ttl)?,
+                        _ => __map.skip()?,
+                    }
+                }
+                Ok(Self {
+                    schedule: schedule.flatten(),
+                    ttl: ttl.flatten(),
+                })
+            }
         }
 
         impl rt::schema::ObjectSchema for BackupSpec {
@@ -225,11 +301,50 @@ pub mod legacy_example_com {
             }
         }
 
-        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct BackupStatus {
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub phase: Option<String>,
+        }
+
+        impl Serialize for BackupStatus {
+            fn serialize<S: ::crd_runtime::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                use ::crd_runtime::serde::ser::SerializeMap;
+
+                let mut state = serializer.serialize_map(None)?;
+                if let Some(value) = &self.phase {
+                    state.serialize_entry("phase", value)?;
+                }
+                state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for BackupStatus {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for BackupStatus {
+            const NAME: &'static str = "BackupStatus";
+            const FIELDS: &'static [&'static str] = &["phase"];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut phase: Option<Option<String>> = None;
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut phase)?,
+                        _ => __map.skip()?,
+                    }
+                }
+                Ok(Self { phase: phase.flatten() })
+            }
         }
 
         impl rt::schema::ObjectSchema for BackupStatus {

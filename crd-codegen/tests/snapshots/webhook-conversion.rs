@@ -31,13 +31,10 @@ pub mod hub_example_com {
         use ::std::collections::BTreeMap;
 
         /// `Backend` (hub.example.com/v1), from the CustomResourceDefinition `backends.hub.example.com`.
-        #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct Backend {
             /// Standard object metadata.
-            #[serde(default)]
             pub metadata: ObjectMeta,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub spec: Option<BackendSpec>,
         }
 
@@ -56,6 +53,37 @@ pub mod hub_example_com {
                     state.serialize_entry("spec", value)?;
                 }
                 state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for Backend {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for Backend {
+            const NAME: &'static str = "Backend";
+            const FIELDS: &'static [&'static str] = &["metadata", "spec"];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut metadata: Option<ObjectMeta> = None;
+                let mut spec: Option<Option<BackendSpec>> = None;
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut metadata)?,
+                        1 => __map.value(&mut spec)?,
+                        _ => __map.skip()?,
+                    }
+                }
+                Ok(Self {
+                    metadata: metadata.unwrap_or_default(),
+                    spec: spec.flatten(),
+                })
             }
         }
 
@@ -154,17 +182,78 @@ pub mod hub_example_com {
             const STATUS: bool = false;
         }
 
-        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct BackendSpec {
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub containers: Option<Vec<BackendSpecContainers>>,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub host_port: Option<String>,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub labels: Option<BTreeMap<String, String>>,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub replicas: Option<i64>,
+        }
+
+        impl Serialize for BackendSpec {
+            fn serialize<S: ::crd_runtime::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                use ::crd_runtime::serde::ser::SerializeMap;
+
+                let mut state = serializer.serialize_map(None)?;
+                if let Some(value) = &self.containers {
+                    state.serialize_entry("containers", value)?;
+                }
+                if let Some(value) = &self.host_port {
+                    state.serialize_entry("hostPort", value)?;
+                }
+                if let Some(value) = &self.labels {
+                    state.serialize_entry("labels", value)?;
+                }
+                if let Some(value) = &self.replicas {
+                    state.serialize_entry("replicas", value)?;
+                }
+                state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for BackendSpec {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for BackendSpec {
+            const NAME: &'static str = "BackendSpec";
+            const FIELDS: &'static [&'static str] = &[
+                "containers",
+                "hostPort",
+                "labels",
+                "replicas",
+            ];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut containers: Option<Option<Vec<BackendSpecContainers>>> = None;
+                let mut host_port: Option<Option<String>> = None;
+                let mut labels: Option<Option<BTreeMap<String, String>>> = None;
+                let mut replicas: Option<Option<i64>> = None;
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut containers)?,
+                        1 => __map.value(&mut host_port)?,
+                        2 => __map.value(&mut labels)?,
+                        3 => __map.value(&mut replicas)?,
+                        _ => __map.skip()?,
+                    }
+                }
+                Ok(Self {
+                    containers: containers.flatten(),
+                    host_port: host_port.flatten(),
+                    labels: labels.flatten(),
+                    replicas: replicas.flatten(),
+                })
+            }
         }
 
         impl rt::schema::ObjectSchema for BackendSpec {
@@ -221,12 +310,57 @@ pub mod hub_example_com {
             }
         }
 
-        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct BackendSpecContainers {
             pub name: String,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub port: Option<String>,
+        }
+
+        impl Serialize for BackendSpecContainers {
+            fn serialize<S: ::crd_runtime::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                use ::crd_runtime::serde::ser::SerializeMap;
+
+                let mut state = serializer.serialize_map(None)?;
+                state.serialize_entry("name", &self.name)?;
+                if let Some(value) = &self.port {
+                    state.serialize_entry("port", value)?;
+                }
+                state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for BackendSpecContainers {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for BackendSpecContainers {
+            const NAME: &'static str = "BackendSpecContainers";
+            const FIELDS: &'static [&'static str] = &["name", "port"];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut name: Option<String> = None;
+                let mut port: Option<Option<String>> = None;
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut name)?,
+                        1 => __map.value(&mut port)?,
+                        _ => __map.skip()?,
+                    }
+                }
+                Ok(Self {
+                    name: __map.required(name, "name")?,
+                    port: port.flatten(),
+                })
+            }
         }
 
         impl rt::schema::ObjectSchema for BackendSpecContainers {
@@ -304,13 +438,10 @@ pub mod hub_example_com {
         use ::std::collections::BTreeMap;
 
         /// `Backend` (hub.example.com/v2), from the CustomResourceDefinition `backends.hub.example.com`.
-        #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct Backend {
             /// Standard object metadata.
-            #[serde(default)]
             pub metadata: ObjectMeta,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub spec: Option<BackendSpec>,
         }
 
@@ -329,6 +460,37 @@ pub mod hub_example_com {
                     state.serialize_entry("spec", value)?;
                 }
                 state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for Backend {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for Backend {
+            const NAME: &'static str = "Backend";
+            const FIELDS: &'static [&'static str] = &["metadata", "spec"];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut metadata: Option<ObjectMeta> = None;
+                let mut spec: Option<Option<BackendSpec>> = None;
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut metadata)?,
+                        1 => __map.value(&mut spec)?,
+                        _ => __map.skip()?,
+                    }
+                }
+                Ok(Self {
+                    metadata: metadata.unwrap_or_default(),
+                    spec: spec.flatten(),
+                })
             }
         }
 
@@ -427,19 +589,86 @@ pub mod hub_example_com {
             const STATUS: bool = false;
         }
 
-        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct BackendSpec {
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub containers: Option<Vec<BackendSpecContainers>>,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub host: Option<String>,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub labels: Option<BTreeMap<String, String>>,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub port: Option<i32>,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub replicas: Option<i64>,
+        }
+
+        impl Serialize for BackendSpec {
+            fn serialize<S: ::crd_runtime::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                use ::crd_runtime::serde::ser::SerializeMap;
+
+                let mut state = serializer.serialize_map(None)?;
+                if let Some(value) = &self.containers {
+                    state.serialize_entry("containers", value)?;
+                }
+                if let Some(value) = &self.host {
+                    state.serialize_entry("host", value)?;
+                }
+                if let Some(value) = &self.labels {
+                    state.serialize_entry("labels", value)?;
+                }
+                if let Some(value) = &self.port {
+                    state.serialize_entry("port", value)?;
+                }
+                if let Some(value) = &self.replicas {
+                    state.serialize_entry("replicas", value)?;
+                }
+                state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for BackendSpec {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for BackendSpec {
+            const NAME: &'static str = "BackendSpec";
+            const FIELDS: &'static [&'static str] = &[
+                "containers",
+                "host",
+                "labels",
+                "port",
+                "replicas",
+            ];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut containers: Option<Option<Vec<BackendSpecContainers>>> = None;
+                let mut host: Option<Option<String>> = None;
+                let mut labels: Option<Option<BTreeMap<String, String>>> = None;
+                let mut port: Option<Option<i32>> = None;
+                let mut replicas: Option<Option<i64>> = None;
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut containers)?,
+                        1 => __map.value(&mut host)?,
+                        2 => __map.value(&mut labels)?,
+                        3 => __map.value(&mut port)?,
+                        4 => __map.value(&mut replicas)?,
+                        _ => __map.skip()?,
+                    }
+                }
+                Ok(Self {
+                    containers: containers.flatten(),
+                    host: host.flatten(),
+                    labels: labels.flatten(),
+                    port: port.flatten(),
+                    replicas: replicas.flatten(),
+                })
+            }
         }
 
         impl rt::schema::ObjectSchema for BackendSpec {
@@ -504,12 +733,57 @@ pub mod hub_example_com {
             }
         }
 
-        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-        #[serde(crate = "::crd_runtime::serde", rename_all = "camelCase")]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct BackendSpecContainers {
             pub name: String,
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub port: Option<i64>,
+        }
+
+        impl Serialize for BackendSpecContainers {
+            fn serialize<S: ::crd_runtime::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                use ::crd_runtime::serde::ser::SerializeMap;
+
+                let mut state = serializer.serialize_map(None)?;
+                state.serialize_entry("name", &self.name)?;
+                if let Some(value) = &self.port {
+                    state.serialize_entry("port", value)?;
+                }
+                state.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for BackendSpecContainers {
+            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                rt::de::deserialize_struct(deserializer)
+            }
+        }
+
+        impl<'de> rt::de::FromMap<'de> for BackendSpecContainers {
+            const NAME: &'static str = "BackendSpecContainers";
+            const FIELDS: &'static [&'static str] = &["name", "port"];
+            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
+                access: A,
+            ) -> Result<Self, A::Error> {
+                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut name: Option<String> = None;
+                let mut port: Option<Option<i64>> = None;
+                while let Some(__field) = __map.next_field()? {
+                    match __field {
+                        0 => __map.value(&mut name)?,
+                        1 => __map.value(&mut port)?,
+                        _ => __map.skip()?,
+                    }
+                }
+                Ok(Self {
+                    name: __map.required(name, "name")?,
+                    port: port.flatten(),
+                })
+            }
         }
 
         impl rt::schema::ObjectSchema for BackendSpecContainers {
