@@ -41,6 +41,12 @@ fn main() {
     let mut table = String::from(
         "/// Each compiled project with its generated kinds.\npub const PROJECTS: &[(&str, &[::crd_runtime::schema::Resource])] = &[\n",
     );
+    // Beside it, in the same order, each kind's typed round trip (`typed_round_trip`,
+    // defined where this file is included): the generated root types, as listed in the
+    // generated `RESOURCES`.
+    let mut typed = String::from(
+        "/// Each compiled project's kinds, as `PROJECTS` lists them: read into the generated type and written back.\npub const TYPED: &[&[fn(&::serde_json::Value) -> Result<::serde_json::Value, String>]] = &[\n",
+    );
     if corpus.is_dir() {
         // One module per directory holding CRD files: some projects ship the same CRD
         // twice (gateway-api's standard and experimental channels).
@@ -59,11 +65,20 @@ fn main() {
                 )
                 .unwrap();
                 writeln!(table, "    ({rel:?}, {module}::RESOURCES),").unwrap();
+                let generated = std::fs::read_to_string(out.join(&file)).unwrap();
+                let roots = generated
+                    .split("::crd_runtime::schema::Resource::of::<")
+                    .skip(1)
+                    .filter_map(|rest| rest.split_once(">()"))
+                    .map(|(path, _)| format!("typed_round_trip::<{module}::{}>", path.trim()));
+                writeln!(typed, "    &[{}],", roots.collect::<Vec<_>>().join(", ")).unwrap();
             }
         }
     }
     table.push_str("];\n");
+    typed.push_str("];\n");
     index.push_str(&table);
+    index.push_str(&typed);
     std::fs::write(out.join("corpus.rs"), index).unwrap();
     build_cel::generate(&manifest.join("../../shared/cel-spec"), &out);
     derived_corpus(&corpus, &out);
