@@ -890,9 +890,11 @@ pub struct Bad<'a> {
 }
 
 impl Bad<'_> {
-    /// The error reading the data gives.
+    /// The error reading the data gives. By value, so generated code passes the path
+    /// `Bad::error` to `map_err` (one instantiation for all its readers of a type,
+    /// where a closure per reader was one each).
     #[cold]
-    pub fn error(&self) -> Error {
+    pub fn error(self) -> Error {
         match json(self.value, self.schema) {
             Err(e) => e,
             // Only data without the schema's type is bad.
@@ -922,6 +924,13 @@ pub fn prop<'a>(m: &'a serde_json::Map<String, Json>, key: &str) -> Option<&'a J
         m.get(key)
     };
     v.filter(|v| !v.is_null())
+}
+
+/// [`prop`] of an old object, when there is one: what generated walks correlate a
+/// child with (a function, where a closure per call site was compiled once each).
+#[inline]
+pub fn old_prop<'a>(old: Option<&'a serde_json::Map<String, Json>>, key: &str) -> Option<&'a Json> {
+    prop(old?, key)
 }
 
 /// An `integer` (Go reads JSON integers as `int64`; anything else is bad data).
@@ -971,7 +980,7 @@ pub fn raw<'a>(v: &'a Json, _schema: &'static StaticSchema) -> std::result::Resu
 #[inline]
 pub fn read<'a, T>(p: Prop<'a>, name: &str, reader: Reader<'a, T>, schema: &'static StaticSchema) -> Result<T> {
     match p {
-        Some(x) => reader(x, schema).map_err(|bad| bad.error()),
+        Some(x) => reader(x, schema).map_err(Bad::error),
         None => Err(Error::no_such_key(name)),
     }
 }
@@ -981,7 +990,7 @@ pub fn read<'a, T>(p: Prop<'a>, name: &str, reader: Reader<'a, T>, schema: &'sta
 #[inline]
 pub fn present<'a, T>(p: Prop<'a>, reader: Reader<'a, T>, schema: &'static StaticSchema) -> Result<bool> {
     match p {
-        Some(x) => reader(x, schema).map(|_| true).map_err(|bad| bad.error()),
+        Some(x) => reader(x, schema).map(|_| true).map_err(Bad::error),
         None => Ok(false),
     }
 }

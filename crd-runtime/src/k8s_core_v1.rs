@@ -369,17 +369,14 @@ mod __crd_affinity {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "nodeAffinity") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "nodeAffinity"));
+                    let ox = rt::compiled::old_prop(old_map, "nodeAffinity");
                     let path = &path.field("nodeAffinity");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -390,17 +387,14 @@ mod __crd_affinity {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "podAffinity") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "podAffinity"));
+                    let ox = rt::compiled::old_prop(old_map, "podAffinity");
                     let path = &path.field("podAffinity");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -411,18 +405,14 @@ mod __crd_affinity {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "podAntiAffinity") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "podAntiAffinity"));
+                    let ox = rt::compiled::old_prop(old_map, "podAntiAffinity");
                     let path = &path.field("podAntiAffinity");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -995,18 +985,14 @@ mod __crd_csi_volume_source {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "nodePublishSecretRef") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "nodePublishSecretRef"));
+                    let ox = rt::compiled::old_prop(old_map, "nodePublishSecretRef");
                     let path = &path.field("nodePublishSecretRef");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -1345,17 +1331,14 @@ mod __crd_ceph_fs_volume_source {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "secretRef") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "secretRef"));
+                    let ox = rt::compiled::old_prop(old_map, "secretRef");
                     let path = &path.field("secretRef");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -1587,17 +1570,14 @@ mod __crd_cinder_volume_source {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "secretRef") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "secretRef"));
+                    let ox = rt::compiled::old_prop(old_map, "secretRef");
                     let path = &path.field("secretRef");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -1828,18 +1808,14 @@ mod __crd_cluster_trust_bundle_projection {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "labelSelector") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "labelSelector"));
+                    let ox = rt::compiled::old_prop(old_map, "labelSelector");
                     let path = &path.field("labelSelector");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -2317,11 +2293,9 @@ mod __crd_config_map_projection {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "items") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "items"));
+                    let ox = rt::compiled::old_prop(old_map, "items");
                     let path = &path.field("items");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -2329,15 +2303,12 @@ mod __crd_config_map_projection {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -2593,11 +2564,9 @@ mod __crd_config_map_volume_source {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "items") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "items"));
+                    let ox = rt::compiled::old_prop(old_map, "items");
                     let path = &path.field("items");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -2605,15 +2574,12 @@ mod __crd_config_map_volume_source {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -3446,11 +3412,9 @@ mod __crd_container {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "env") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "env"));
+                    let ox = rt::compiled::old_prop(old_map, "env");
                     let path = &path.field("env");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -3458,15 +3422,12 @@ mod __crd_container {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -3479,11 +3440,9 @@ mod __crd_container {
                     }
                 }
                 if let Some(x) = rt::compiled::prop(m, "envFrom") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "envFrom"));
+                    let ox = rt::compiled::old_prop(old_map, "envFrom");
                     let path = &path.field("envFrom");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -3491,15 +3450,12 @@ mod __crd_container {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -3512,17 +3468,14 @@ mod __crd_container {
                     }
                 }
                 if let Some(x) = rt::compiled::prop(m, "lifecycle") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "lifecycle"));
+                    let ox = rt::compiled::old_prop(old_map, "lifecycle");
                     let path = &path.field("lifecycle");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -3533,18 +3486,14 @@ mod __crd_container {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "livenessProbe") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "livenessProbe"));
+                    let ox = rt::compiled::old_prop(old_map, "livenessProbe");
                     let path = &path.field("livenessProbe");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -3555,11 +3504,9 @@ mod __crd_container {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "ports") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "ports"));
+                    let ox = rt::compiled::old_prop(old_map, "ports");
                     let path = &path.field("ports");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -3567,15 +3514,12 @@ mod __crd_container {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField4 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -3588,18 +3532,14 @@ mod __crd_container {
                     }
                 }
                 if let Some(x) = rt::compiled::prop(m, "readinessProbe") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "readinessProbe"));
+                    let ox = rt::compiled::old_prop(old_map, "readinessProbe");
                     let path = &path.field("readinessProbe");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField5 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField5 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField5 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -3610,11 +3550,9 @@ mod __crd_container {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "resizePolicy") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "resizePolicy"));
+                    let ox = rt::compiled::old_prop(old_map, "resizePolicy");
                     let path = &path.field("resizePolicy");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -3622,15 +3560,12 @@ mod __crd_container {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField6 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField6 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField6 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -3643,17 +3578,14 @@ mod __crd_container {
                     }
                 }
                 if let Some(x) = rt::compiled::prop(m, "resources") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "resources"));
+                    let ox = rt::compiled::old_prop(old_map, "resources");
                     let path = &path.field("resources");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField7 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField7 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField7 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -3664,12 +3596,9 @@ mod __crd_container {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "restartPolicyRules") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "restartPolicyRules"));
+                    let ox = rt::compiled::old_prop(old_map, "restartPolicyRules");
                     let path = &path.field("restartPolicyRules");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -3677,15 +3606,12 @@ mod __crd_container {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField8 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField8 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField8 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -3698,18 +3624,14 @@ mod __crd_container {
                     }
                 }
                 if let Some(x) = rt::compiled::prop(m, "securityContext") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "securityContext"));
+                    let ox = rt::compiled::old_prop(old_map, "securityContext");
                     let path = &path.field("securityContext");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField9 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField9 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField9 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -3720,17 +3642,14 @@ mod __crd_container {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "startupProbe") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "startupProbe"));
+                    let ox = rt::compiled::old_prop(old_map, "startupProbe");
                     let path = &path.field("startupProbe");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField10 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField10 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField10 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -3741,12 +3660,9 @@ mod __crd_container {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "volumeDevices") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "volumeDevices"));
+                    let ox = rt::compiled::old_prop(old_map, "volumeDevices");
                     let path = &path.field("volumeDevices");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -3754,15 +3670,12 @@ mod __crd_container {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField11 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField11 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField11 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -3775,11 +3688,9 @@ mod __crd_container {
                     }
                 }
                 if let Some(x) = rt::compiled::prop(m, "volumeMounts") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "volumeMounts"));
+                    let ox = rt::compiled::old_prop(old_map, "volumeMounts");
                     let path = &path.field("volumeMounts");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -3787,15 +3698,12 @@ mod __crd_container {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField12 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField12 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField12 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -4423,17 +4331,14 @@ mod __crd_container_restart_rule {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "exitCodes") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "exitCodes"));
+                    let ox = rt::compiled::old_prop(old_map, "exitCodes");
                     let path = &path.field("exitCodes");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -4746,11 +4651,9 @@ mod __crd_downward_api_projection {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "items") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "items"));
+                    let ox = rt::compiled::old_prop(old_map, "items");
                     let path = &path.field("items");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -4758,15 +4661,12 @@ mod __crd_downward_api_projection {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -4992,17 +4892,14 @@ mod __crd_downward_api_volume_file {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "fieldRef") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "fieldRef"));
+                    let ox = rt::compiled::old_prop(old_map, "fieldRef");
                     let path = &path.field("fieldRef");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -5013,18 +4910,14 @@ mod __crd_downward_api_volume_file {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "resourceFieldRef") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "resourceFieldRef"));
+                    let ox = rt::compiled::old_prop(old_map, "resourceFieldRef");
                     let path = &path.field("resourceFieldRef");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -5279,11 +5172,9 @@ mod __crd_downward_api_volume_source {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "items") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "items"));
+                    let ox = rt::compiled::old_prop(old_map, "items");
                     let path = &path.field("items");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -5291,15 +5182,12 @@ mod __crd_downward_api_volume_source {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -5670,17 +5558,14 @@ mod __crd_env_from_source {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "configMapRef") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "configMapRef"));
+                    let ox = rt::compiled::old_prop(old_map, "configMapRef");
                     let path = &path.field("configMapRef");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -5691,17 +5576,14 @@ mod __crd_env_from_source {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "secretRef") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "secretRef"));
+                    let ox = rt::compiled::old_prop(old_map, "secretRef");
                     let path = &path.field("secretRef");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -5890,17 +5772,14 @@ mod __crd_env_var {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "valueFrom") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "valueFrom"));
+                    let ox = rt::compiled::old_prop(old_map, "valueFrom");
                     let path = &path.field("valueFrom");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -6193,18 +6072,14 @@ mod __crd_env_var_source {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "configMapKeyRef") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "configMapKeyRef"));
+                    let ox = rt::compiled::old_prop(old_map, "configMapKeyRef");
                     let path = &path.field("configMapKeyRef");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -6215,17 +6090,14 @@ mod __crd_env_var_source {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "fieldRef") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "fieldRef"));
+                    let ox = rt::compiled::old_prop(old_map, "fieldRef");
                     let path = &path.field("fieldRef");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -6236,17 +6108,14 @@ mod __crd_env_var_source {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "fileKeyRef") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "fileKeyRef"));
+                    let ox = rt::compiled::old_prop(old_map, "fileKeyRef");
                     let path = &path.field("fileKeyRef");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -6257,18 +6126,14 @@ mod __crd_env_var_source {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "resourceFieldRef") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "resourceFieldRef"));
+                    let ox = rt::compiled::old_prop(old_map, "resourceFieldRef");
                     let path = &path.field("resourceFieldRef");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -6279,17 +6144,14 @@ mod __crd_env_var_source {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "secretKeyRef") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "secretKeyRef"));
+                    let ox = rt::compiled::old_prop(old_map, "secretKeyRef");
                     let path = &path.field("secretKeyRef");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField4 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -7074,11 +6936,9 @@ mod __crd_ephemeral_container {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "env") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "env"));
+                    let ox = rt::compiled::old_prop(old_map, "env");
                     let path = &path.field("env");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -7086,15 +6946,12 @@ mod __crd_ephemeral_container {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -7107,11 +6964,9 @@ mod __crd_ephemeral_container {
                     }
                 }
                 if let Some(x) = rt::compiled::prop(m, "envFrom") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "envFrom"));
+                    let ox = rt::compiled::old_prop(old_map, "envFrom");
                     let path = &path.field("envFrom");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -7119,15 +6974,12 @@ mod __crd_ephemeral_container {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -7140,17 +6992,14 @@ mod __crd_ephemeral_container {
                     }
                 }
                 if let Some(x) = rt::compiled::prop(m, "lifecycle") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "lifecycle"));
+                    let ox = rt::compiled::old_prop(old_map, "lifecycle");
                     let path = &path.field("lifecycle");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -7161,18 +7010,14 @@ mod __crd_ephemeral_container {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "livenessProbe") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "livenessProbe"));
+                    let ox = rt::compiled::old_prop(old_map, "livenessProbe");
                     let path = &path.field("livenessProbe");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -7183,11 +7028,9 @@ mod __crd_ephemeral_container {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "ports") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "ports"));
+                    let ox = rt::compiled::old_prop(old_map, "ports");
                     let path = &path.field("ports");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -7195,15 +7038,12 @@ mod __crd_ephemeral_container {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField4 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -7216,18 +7056,14 @@ mod __crd_ephemeral_container {
                     }
                 }
                 if let Some(x) = rt::compiled::prop(m, "readinessProbe") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "readinessProbe"));
+                    let ox = rt::compiled::old_prop(old_map, "readinessProbe");
                     let path = &path.field("readinessProbe");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField5 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField5 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField5 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -7238,11 +7074,9 @@ mod __crd_ephemeral_container {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "resizePolicy") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "resizePolicy"));
+                    let ox = rt::compiled::old_prop(old_map, "resizePolicy");
                     let path = &path.field("resizePolicy");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -7250,15 +7084,12 @@ mod __crd_ephemeral_container {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField6 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField6 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField6 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -7271,17 +7102,14 @@ mod __crd_ephemeral_container {
                     }
                 }
                 if let Some(x) = rt::compiled::prop(m, "resources") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "resources"));
+                    let ox = rt::compiled::old_prop(old_map, "resources");
                     let path = &path.field("resources");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField7 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField7 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField7 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -7292,12 +7120,9 @@ mod __crd_ephemeral_container {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "restartPolicyRules") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "restartPolicyRules"));
+                    let ox = rt::compiled::old_prop(old_map, "restartPolicyRules");
                     let path = &path.field("restartPolicyRules");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -7305,15 +7130,12 @@ mod __crd_ephemeral_container {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField8 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField8 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField8 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -7326,18 +7148,14 @@ mod __crd_ephemeral_container {
                     }
                 }
                 if let Some(x) = rt::compiled::prop(m, "securityContext") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "securityContext"));
+                    let ox = rt::compiled::old_prop(old_map, "securityContext");
                     let path = &path.field("securityContext");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField9 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField9 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField9 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -7348,17 +7166,14 @@ mod __crd_ephemeral_container {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "startupProbe") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "startupProbe"));
+                    let ox = rt::compiled::old_prop(old_map, "startupProbe");
                     let path = &path.field("startupProbe");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField10 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField10 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField10 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -7369,12 +7184,9 @@ mod __crd_ephemeral_container {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "volumeDevices") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "volumeDevices"));
+                    let ox = rt::compiled::old_prop(old_map, "volumeDevices");
                     let path = &path.field("volumeDevices");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -7382,15 +7194,12 @@ mod __crd_ephemeral_container {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField11 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField11 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField11 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -7403,11 +7212,9 @@ mod __crd_ephemeral_container {
                     }
                 }
                 if let Some(x) = rt::compiled::prop(m, "volumeMounts") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "volumeMounts"));
+                    let ox = rt::compiled::old_prop(old_map, "volumeMounts");
                     let path = &path.field("volumeMounts");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -7415,15 +7222,12 @@ mod __crd_ephemeral_container {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField12 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField12 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField12 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -7797,18 +7601,14 @@ mod __crd_ephemeral_volume_source {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "volumeClaimTemplate") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "volumeClaimTemplate"));
+                    let ox = rt::compiled::old_prop(old_map, "volumeClaimTemplate");
                     let path = &path.field("volumeClaimTemplate");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -8486,17 +8286,14 @@ mod __crd_flex_volume_source {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "secretRef") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "secretRef"));
+                    let ox = rt::compiled::old_prop(old_map, "secretRef");
                     let path = &path.field("secretRef");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -9336,11 +9133,9 @@ mod __crd_http_get_action {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "httpHeaders") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "httpHeaders"));
+                    let ox = rt::compiled::old_prop(old_map, "httpHeaders");
                     let path = &path.field("httpHeaders");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -9348,15 +9143,12 @@ mod __crd_http_get_action {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -9946,17 +9738,14 @@ mod __crd_iscsi_volume_source {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "secretRef") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "secretRef"));
+                    let ox = rt::compiled::old_prop(old_map, "secretRef");
                     let path = &path.field("secretRef");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -10457,17 +10246,14 @@ mod __crd_lifecycle {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "postStart") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "postStart"));
+                    let ox = rt::compiled::old_prop(old_map, "postStart");
                     let path = &path.field("postStart");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -10478,17 +10264,14 @@ mod __crd_lifecycle {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "preStop") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "preStop"));
+                    let ox = rt::compiled::old_prop(old_map, "preStop");
                     let path = &path.field("preStop");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -10758,17 +10541,14 @@ mod __crd_lifecycle_handler {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "exec") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "exec"));
+                    let ox = rt::compiled::old_prop(old_map, "exec");
                     let path = &path.field("exec");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -10779,17 +10559,14 @@ mod __crd_lifecycle_handler {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "httpGet") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "httpGet"));
+                    let ox = rt::compiled::old_prop(old_map, "httpGet");
                     let path = &path.field("httpGet");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -10800,17 +10577,14 @@ mod __crd_lifecycle_handler {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "sleep") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "sleep"));
+                    let ox = rt::compiled::old_prop(old_map, "sleep");
                     let path = &path.field("sleep");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -10821,17 +10595,14 @@ mod __crd_lifecycle_handler {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "tcpSocket") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "tcpSocket"));
+                    let ox = rt::compiled::old_prop(old_map, "tcpSocket");
                     let path = &path.field("tcpSocket");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -11290,16 +11061,13 @@ mod __crd_node_affinity {
                     m,
                     "preferredDuringSchedulingIgnoredDuringExecution",
                 ) {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(
-                            o,
-                            "preferredDuringSchedulingIgnoredDuringExecution",
-                        ));
+                    let ox = rt::compiled::old_prop(
+                        old_map,
+                        "preferredDuringSchedulingIgnoredDuringExecution",
+                    );
                     let path = &path
                         .field("preferredDuringSchedulingIgnoredDuringExecution");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -11307,15 +11075,12 @@ mod __crd_node_affinity {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -11331,22 +11096,18 @@ mod __crd_node_affinity {
                     m,
                     "requiredDuringSchedulingIgnoredDuringExecution",
                 ) {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(
-                            o,
-                            "requiredDuringSchedulingIgnoredDuringExecution",
-                        ));
+                    let ox = rt::compiled::old_prop(
+                        old_map,
+                        "requiredDuringSchedulingIgnoredDuringExecution",
+                    );
                     let path = &path
                         .field("requiredDuringSchedulingIgnoredDuringExecution");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -11550,12 +11311,9 @@ mod __crd_node_selector {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "nodeSelectorTerms") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "nodeSelectorTerms"));
+                    let ox = rt::compiled::old_prop(old_map, "nodeSelectorTerms");
                     let path = &path.field("nodeSelectorTerms");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -11563,15 +11321,12 @@ mod __crd_node_selector {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -11943,12 +11698,9 @@ mod __crd_node_selector_term {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "matchExpressions") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "matchExpressions"));
+                    let ox = rt::compiled::old_prop(old_map, "matchExpressions");
                     let path = &path.field("matchExpressions");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -11956,15 +11708,12 @@ mod __crd_node_selector_term {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -11977,11 +11726,9 @@ mod __crd_node_selector_term {
                     }
                 }
                 if let Some(x) = rt::compiled::prop(m, "matchFields") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "matchFields"));
+                    let ox = rt::compiled::old_prop(old_map, "matchFields");
                     let path = &path.field("matchFields");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -11989,15 +11736,12 @@ mod __crd_node_selector_term {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -12563,17 +12307,14 @@ mod __crd_persistent_volume_claim_spec {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "dataSource") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "dataSource"));
+                    let ox = rt::compiled::old_prop(old_map, "dataSource");
                     let path = &path.field("dataSource");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -12584,18 +12325,14 @@ mod __crd_persistent_volume_claim_spec {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "dataSourceRef") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "dataSourceRef"));
+                    let ox = rt::compiled::old_prop(old_map, "dataSourceRef");
                     let path = &path.field("dataSourceRef");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -12606,17 +12343,14 @@ mod __crd_persistent_volume_claim_spec {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "resources") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "resources"));
+                    let ox = rt::compiled::old_prop(old_map, "resources");
                     let path = &path.field("resources");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -12627,17 +12361,14 @@ mod __crd_persistent_volume_claim_spec {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "selector") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "selector"));
+                    let ox = rt::compiled::old_prop(old_map, "selector");
                     let path = &path.field("selector");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -12889,17 +12620,14 @@ mod __crd_persistent_volume_claim_template {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "metadata") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "metadata"));
+                    let ox = rt::compiled::old_prop(old_map, "metadata");
                     let path = &path.field("metadata");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -12910,17 +12638,14 @@ mod __crd_persistent_volume_claim_template {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "spec") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "spec"));
+                    let ox = rt::compiled::old_prop(old_map, "spec");
                     let path = &path.field("spec");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -13391,16 +13116,13 @@ mod __crd_pod_affinity {
                     m,
                     "preferredDuringSchedulingIgnoredDuringExecution",
                 ) {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(
-                            o,
-                            "preferredDuringSchedulingIgnoredDuringExecution",
-                        ));
+                    let ox = rt::compiled::old_prop(
+                        old_map,
+                        "preferredDuringSchedulingIgnoredDuringExecution",
+                    );
                     let path = &path
                         .field("preferredDuringSchedulingIgnoredDuringExecution");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -13408,15 +13130,12 @@ mod __crd_pod_affinity {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -13432,16 +13151,13 @@ mod __crd_pod_affinity {
                     m,
                     "requiredDuringSchedulingIgnoredDuringExecution",
                 ) {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(
-                            o,
-                            "requiredDuringSchedulingIgnoredDuringExecution",
-                        ));
+                    let ox = rt::compiled::old_prop(
+                        old_map,
+                        "requiredDuringSchedulingIgnoredDuringExecution",
+                    );
                     let path = &path
                         .field("requiredDuringSchedulingIgnoredDuringExecution");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -13449,15 +13165,12 @@ mod __crd_pod_affinity {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -13712,18 +13425,14 @@ mod __crd_pod_affinity_term {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "labelSelector") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "labelSelector"));
+                    let ox = rt::compiled::old_prop(old_map, "labelSelector");
                     let path = &path.field("labelSelector");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -13734,18 +13443,14 @@ mod __crd_pod_affinity_term {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "namespaceSelector") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "namespaceSelector"));
+                    let ox = rt::compiled::old_prop(old_map, "namespaceSelector");
                     let path = &path.field("namespaceSelector");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -14045,16 +13750,13 @@ mod __crd_pod_anti_affinity {
                     m,
                     "preferredDuringSchedulingIgnoredDuringExecution",
                 ) {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(
-                            o,
-                            "preferredDuringSchedulingIgnoredDuringExecution",
-                        ));
+                    let ox = rt::compiled::old_prop(
+                        old_map,
+                        "preferredDuringSchedulingIgnoredDuringExecution",
+                    );
                     let path = &path
                         .field("preferredDuringSchedulingIgnoredDuringExecution");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -14062,15 +13764,12 @@ mod __crd_pod_anti_affinity {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -14086,16 +13785,13 @@ mod __crd_pod_anti_affinity {
                     m,
                     "requiredDuringSchedulingIgnoredDuringExecution",
                 ) {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(
-                            o,
-                            "requiredDuringSchedulingIgnoredDuringExecution",
-                        ));
+                    let ox = rt::compiled::old_prop(
+                        old_map,
+                        "requiredDuringSchedulingIgnoredDuringExecution",
+                    );
                     let path = &path
                         .field("requiredDuringSchedulingIgnoredDuringExecution");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -14103,15 +13799,12 @@ mod __crd_pod_anti_affinity {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -14535,11 +14228,9 @@ mod __crd_pod_dns_config {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "options") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "options"));
+                    let ox = rt::compiled::old_prop(old_map, "options");
                     let path = &path.field("options");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -14547,15 +14238,12 @@ mod __crd_pod_dns_config {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -15523,18 +15211,14 @@ mod __crd_pod_security_context {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "appArmorProfile") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "appArmorProfile"));
+                    let ox = rt::compiled::old_prop(old_map, "appArmorProfile");
                     let path = &path.field("appArmorProfile");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -15545,18 +15229,14 @@ mod __crd_pod_security_context {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "seLinuxOptions") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "seLinuxOptions"));
+                    let ox = rt::compiled::old_prop(old_map, "seLinuxOptions");
                     let path = &path.field("seLinuxOptions");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -15567,18 +15247,14 @@ mod __crd_pod_security_context {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "seccompProfile") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "seccompProfile"));
+                    let ox = rt::compiled::old_prop(old_map, "seccompProfile");
                     let path = &path.field("seccompProfile");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -15589,11 +15265,9 @@ mod __crd_pod_security_context {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "sysctls") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "sysctls"));
+                    let ox = rt::compiled::old_prop(old_map, "sysctls");
                     let path = &path.field("sysctls");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -15601,15 +15275,12 @@ mod __crd_pod_security_context {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -15622,18 +15293,14 @@ mod __crd_pod_security_context {
                     }
                 }
                 if let Some(x) = rt::compiled::prop(m, "windowsOptions") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "windowsOptions"));
+                    let ox = rt::compiled::old_prop(old_map, "windowsOptions");
                     let path = &path.field("windowsOptions");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField4 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -16889,17 +16556,14 @@ mod __crd_pod_spec {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "affinity") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "affinity"));
+                    let ox = rt::compiled::old_prop(old_map, "affinity");
                     let path = &path.field("affinity");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -16910,11 +16574,9 @@ mod __crd_pod_spec {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "containers") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "containers"));
+                    let ox = rt::compiled::old_prop(old_map, "containers");
                     let path = &path.field("containers");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -16922,15 +16584,12 @@ mod __crd_pod_spec {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -16943,17 +16602,14 @@ mod __crd_pod_spec {
                     }
                 }
                 if let Some(x) = rt::compiled::prop(m, "dnsConfig") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "dnsConfig"));
+                    let ox = rt::compiled::old_prop(old_map, "dnsConfig");
                     let path = &path.field("dnsConfig");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -16964,12 +16620,9 @@ mod __crd_pod_spec {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "ephemeralContainers") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "ephemeralContainers"));
+                    let ox = rt::compiled::old_prop(old_map, "ephemeralContainers");
                     let path = &path.field("ephemeralContainers");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -16977,15 +16630,12 @@ mod __crd_pod_spec {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -16998,12 +16648,9 @@ mod __crd_pod_spec {
                     }
                 }
                 if let Some(x) = rt::compiled::prop(m, "evictionResponders") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "evictionResponders"));
+                    let ox = rt::compiled::old_prop(old_map, "evictionResponders");
                     let path = &path.field("evictionResponders");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -17011,15 +16658,12 @@ mod __crd_pod_spec {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField4 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -17032,11 +16676,9 @@ mod __crd_pod_spec {
                     }
                 }
                 if let Some(x) = rt::compiled::prop(m, "hostAliases") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "hostAliases"));
+                    let ox = rt::compiled::old_prop(old_map, "hostAliases");
                     let path = &path.field("hostAliases");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -17044,15 +16686,12 @@ mod __crd_pod_spec {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField5 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField5 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField5 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -17065,12 +16704,9 @@ mod __crd_pod_spec {
                     }
                 }
                 if let Some(x) = rt::compiled::prop(m, "imagePullSecrets") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "imagePullSecrets"));
+                    let ox = rt::compiled::old_prop(old_map, "imagePullSecrets");
                     let path = &path.field("imagePullSecrets");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -17078,15 +16714,12 @@ mod __crd_pod_spec {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField6 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField6 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField6 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -17099,12 +16732,9 @@ mod __crd_pod_spec {
                     }
                 }
                 if let Some(x) = rt::compiled::prop(m, "initContainers") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "initContainers"));
+                    let ox = rt::compiled::old_prop(old_map, "initContainers");
                     let path = &path.field("initContainers");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -17112,15 +16742,12 @@ mod __crd_pod_spec {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField7 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField7 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField7 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -17133,17 +16760,14 @@ mod __crd_pod_spec {
                     }
                 }
                 if let Some(x) = rt::compiled::prop(m, "os") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "os"));
+                    let ox = rt::compiled::old_prop(old_map, "os");
                     let path = &path.field("os");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField8 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField8 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField8 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -17154,12 +16778,9 @@ mod __crd_pod_spec {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "readinessGates") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "readinessGates"));
+                    let ox = rt::compiled::old_prop(old_map, "readinessGates");
                     let path = &path.field("readinessGates");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -17167,15 +16788,12 @@ mod __crd_pod_spec {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField9 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField9 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField9 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -17188,12 +16806,9 @@ mod __crd_pod_spec {
                     }
                 }
                 if let Some(x) = rt::compiled::prop(m, "resourceClaims") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "resourceClaims"));
+                    let ox = rt::compiled::old_prop(old_map, "resourceClaims");
                     let path = &path.field("resourceClaims");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -17201,15 +16816,12 @@ mod __crd_pod_spec {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField10 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField10 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField10 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -17222,17 +16834,14 @@ mod __crd_pod_spec {
                     }
                 }
                 if let Some(x) = rt::compiled::prop(m, "resources") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "resources"));
+                    let ox = rt::compiled::old_prop(old_map, "resources");
                     let path = &path.field("resources");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField11 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField11 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField11 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -17243,12 +16852,9 @@ mod __crd_pod_spec {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "schedulingGates") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "schedulingGates"));
+                    let ox = rt::compiled::old_prop(old_map, "schedulingGates");
                     let path = &path.field("schedulingGates");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -17256,15 +16862,12 @@ mod __crd_pod_spec {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField12 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField12 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField12 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -17277,18 +16880,14 @@ mod __crd_pod_spec {
                     }
                 }
                 if let Some(x) = rt::compiled::prop(m, "schedulingGroup") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "schedulingGroup"));
+                    let ox = rt::compiled::old_prop(old_map, "schedulingGroup");
                     let path = &path.field("schedulingGroup");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField13 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField13 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField13 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -17299,18 +16898,14 @@ mod __crd_pod_spec {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "securityContext") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "securityContext"));
+                    let ox = rt::compiled::old_prop(old_map, "securityContext");
                     let path = &path.field("securityContext");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField14 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField14 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField14 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -17321,11 +16916,9 @@ mod __crd_pod_spec {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "tolerations") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "tolerations"));
+                    let ox = rt::compiled::old_prop(old_map, "tolerations");
                     let path = &path.field("tolerations");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -17333,15 +16926,12 @@ mod __crd_pod_spec {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField15 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField15 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField15 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -17354,15 +16944,12 @@ mod __crd_pod_spec {
                     }
                 }
                 if let Some(x) = rt::compiled::prop(m, "topologySpreadConstraints") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(
-                            o,
-                            "topologySpreadConstraints",
-                        ));
+                    let ox = rt::compiled::old_prop(
+                        old_map,
+                        "topologySpreadConstraints",
+                    );
                     let path = &path.field("topologySpreadConstraints");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -17370,15 +16957,12 @@ mod __crd_pod_spec {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField16 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField16 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField16 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -17391,11 +16975,9 @@ mod __crd_pod_spec {
                     }
                 }
                 if let Some(x) = rt::compiled::prop(m, "volumes") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "volumes"));
+                    let ox = rt::compiled::old_prop(old_map, "volumes");
                     let path = &path.field("volumes");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -17403,15 +16985,12 @@ mod __crd_pod_spec {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField17 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField17 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField17 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -17985,17 +17564,14 @@ mod __crd_pod_template_spec {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "metadata") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "metadata"));
+                    let ox = rt::compiled::old_prop(old_map, "metadata");
                     let path = &path.field("metadata");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -18006,17 +17582,14 @@ mod __crd_pod_template_spec {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "spec") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "spec"));
+                    let ox = rt::compiled::old_prop(old_map, "spec");
                     let path = &path.field("spec");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -18302,17 +17875,14 @@ mod __crd_preferred_scheduling_term {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "preference") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "preference"));
+                    let ox = rt::compiled::old_prop(old_map, "preference");
                     let path = &path.field("preference");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -18627,17 +18197,14 @@ mod __crd_probe {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "exec") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "exec"));
+                    let ox = rt::compiled::old_prop(old_map, "exec");
                     let path = &path.field("exec");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -18648,17 +18215,14 @@ mod __crd_probe {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "grpc") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "grpc"));
+                    let ox = rt::compiled::old_prop(old_map, "grpc");
                     let path = &path.field("grpc");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -18669,17 +18233,14 @@ mod __crd_probe {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "httpGet") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "httpGet"));
+                    let ox = rt::compiled::old_prop(old_map, "httpGet");
                     let path = &path.field("httpGet");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -18690,17 +18251,14 @@ mod __crd_probe {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "tcpSocket") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "tcpSocket"));
+                    let ox = rt::compiled::old_prop(old_map, "tcpSocket");
                     let path = &path.field("tcpSocket");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -18947,11 +18505,9 @@ mod __crd_projected_volume_source {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "sources") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "sources"));
+                    let ox = rt::compiled::old_prop(old_map, "sources");
                     let path = &path.field("sources");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -18959,15 +18515,12 @@ mod __crd_projected_volume_source {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -19355,17 +18908,14 @@ mod __crd_rbd_volume_source {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "secretRef") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "secretRef"));
+                    let ox = rt::compiled::old_prop(old_map, "secretRef");
                     let path = &path.field("secretRef");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -19840,11 +19390,9 @@ mod __crd_resource_requirements {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "claims") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "claims"));
+                    let ox = rt::compiled::old_prop(old_map, "claims");
                     let path = &path.field("claims");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -19852,15 +19400,12 @@ mod __crd_resource_requirements {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -20229,17 +19774,14 @@ mod __crd_scale_io_volume_source {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "secretRef") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "secretRef"));
+                    let ox = rt::compiled::old_prop(old_map, "secretRef");
                     let path = &path.field("secretRef");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -20804,11 +20346,9 @@ mod __crd_secret_projection {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "items") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "items"));
+                    let ox = rt::compiled::old_prop(old_map, "items");
                     let path = &path.field("items");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -20816,15 +20356,12 @@ mod __crd_secret_projection {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -21169,11 +20706,9 @@ mod __crd_secret_volume_source {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "items") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "items"));
+                    let ox = rt::compiled::old_prop(old_map, "items");
                     let path = &path.field("items");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -21181,15 +20716,12 @@ mod __crd_secret_volume_source {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,
@@ -21607,18 +21139,14 @@ mod __crd_security_context {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "appArmorProfile") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "appArmorProfile"));
+                    let ox = rt::compiled::old_prop(old_map, "appArmorProfile");
                     let path = &path.field("appArmorProfile");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -21629,17 +21157,14 @@ mod __crd_security_context {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "capabilities") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "capabilities"));
+                    let ox = rt::compiled::old_prop(old_map, "capabilities");
                     let path = &path.field("capabilities");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -21650,18 +21175,14 @@ mod __crd_security_context {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "seLinuxOptions") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "seLinuxOptions"));
+                    let ox = rt::compiled::old_prop(old_map, "seLinuxOptions");
                     let path = &path.field("seLinuxOptions");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -21672,18 +21193,14 @@ mod __crd_security_context {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "seccompProfile") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "seccompProfile"));
+                    let ox = rt::compiled::old_prop(old_map, "seccompProfile");
                     let path = &path.field("seccompProfile");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -21694,18 +21211,14 @@ mod __crd_security_context {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "windowsOptions") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "windowsOptions"));
+                    let ox = rt::compiled::old_prop(old_map, "windowsOptions");
                     let path = &path.field("windowsOptions");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField4 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -22340,17 +21853,14 @@ mod __crd_storage_os_volume_source {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "secretRef") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "secretRef"));
+                    let ox = rt::compiled::old_prop(old_map, "secretRef");
                     let path = &path.field("secretRef");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -22945,18 +22455,14 @@ mod __crd_topology_spread_constraint {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "labelSelector") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "labelSelector"));
+                    let ox = rt::compiled::old_prop(old_map, "labelSelector");
                     let path = &path.field("labelSelector");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -24254,18 +23760,14 @@ mod __crd_volume {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "awsElasticBlockStore") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "awsElasticBlockStore"));
+                    let ox = rt::compiled::old_prop(old_map, "awsElasticBlockStore");
                     let path = &path.field("awsElasticBlockStore");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -24276,17 +23778,14 @@ mod __crd_volume {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "azureDisk") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "azureDisk"));
+                    let ox = rt::compiled::old_prop(old_map, "azureDisk");
                     let path = &path.field("azureDisk");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -24297,17 +23796,14 @@ mod __crd_volume {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "azureFile") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "azureFile"));
+                    let ox = rt::compiled::old_prop(old_map, "azureFile");
                     let path = &path.field("azureFile");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -24318,17 +23814,14 @@ mod __crd_volume {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "cephfs") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "cephfs"));
+                    let ox = rt::compiled::old_prop(old_map, "cephfs");
                     let path = &path.field("cephfs");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -24339,17 +23832,14 @@ mod __crd_volume {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "cinder") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "cinder"));
+                    let ox = rt::compiled::old_prop(old_map, "cinder");
                     let path = &path.field("cinder");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField4 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -24360,17 +23850,14 @@ mod __crd_volume {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "configMap") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "configMap"));
+                    let ox = rt::compiled::old_prop(old_map, "configMap");
                     let path = &path.field("configMap");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField5 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField5 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField5 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -24381,17 +23868,14 @@ mod __crd_volume {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "csi") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "csi"));
+                    let ox = rt::compiled::old_prop(old_map, "csi");
                     let path = &path.field("csi");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField6 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField6 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField6 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -24402,17 +23886,14 @@ mod __crd_volume {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "downwardAPI") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "downwardAPI"));
+                    let ox = rt::compiled::old_prop(old_map, "downwardAPI");
                     let path = &path.field("downwardAPI");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField7 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField7 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField7 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -24423,17 +23904,14 @@ mod __crd_volume {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "emptyDir") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "emptyDir"));
+                    let ox = rt::compiled::old_prop(old_map, "emptyDir");
                     let path = &path.field("emptyDir");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField8 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField8 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField8 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -24444,17 +23922,14 @@ mod __crd_volume {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "ephemeral") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "ephemeral"));
+                    let ox = rt::compiled::old_prop(old_map, "ephemeral");
                     let path = &path.field("ephemeral");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField9 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField9 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField9 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -24465,17 +23940,14 @@ mod __crd_volume {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "fc") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "fc"));
+                    let ox = rt::compiled::old_prop(old_map, "fc");
                     let path = &path.field("fc");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField10 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField10 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField10 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -24486,17 +23958,14 @@ mod __crd_volume {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "flexVolume") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "flexVolume"));
+                    let ox = rt::compiled::old_prop(old_map, "flexVolume");
                     let path = &path.field("flexVolume");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField11 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField11 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField11 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -24507,17 +23976,14 @@ mod __crd_volume {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "flocker") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "flocker"));
+                    let ox = rt::compiled::old_prop(old_map, "flocker");
                     let path = &path.field("flocker");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField12 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField12 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField12 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -24528,18 +23994,14 @@ mod __crd_volume {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "gcePersistentDisk") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "gcePersistentDisk"));
+                    let ox = rt::compiled::old_prop(old_map, "gcePersistentDisk");
                     let path = &path.field("gcePersistentDisk");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField13 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField13 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField13 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -24550,17 +24012,14 @@ mod __crd_volume {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "gitRepo") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "gitRepo"));
+                    let ox = rt::compiled::old_prop(old_map, "gitRepo");
                     let path = &path.field("gitRepo");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField14 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField14 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField14 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -24571,17 +24030,14 @@ mod __crd_volume {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "glusterfs") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "glusterfs"));
+                    let ox = rt::compiled::old_prop(old_map, "glusterfs");
                     let path = &path.field("glusterfs");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField15 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField15 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField15 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -24592,17 +24048,14 @@ mod __crd_volume {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "hostPath") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "hostPath"));
+                    let ox = rt::compiled::old_prop(old_map, "hostPath");
                     let path = &path.field("hostPath");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField16 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField16 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField16 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -24613,17 +24066,14 @@ mod __crd_volume {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "image") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "image"));
+                    let ox = rt::compiled::old_prop(old_map, "image");
                     let path = &path.field("image");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField17 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField17 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField17 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -24634,17 +24084,14 @@ mod __crd_volume {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "iscsi") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "iscsi"));
+                    let ox = rt::compiled::old_prop(old_map, "iscsi");
                     let path = &path.field("iscsi");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField18 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField18 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField18 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -24655,17 +24102,14 @@ mod __crd_volume {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "nfs") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "nfs"));
+                    let ox = rt::compiled::old_prop(old_map, "nfs");
                     let path = &path.field("nfs");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField19 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField19 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField19 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -24676,18 +24120,14 @@ mod __crd_volume {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "persistentVolumeClaim") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "persistentVolumeClaim"));
+                    let ox = rt::compiled::old_prop(old_map, "persistentVolumeClaim");
                     let path = &path.field("persistentVolumeClaim");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField20 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField20 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField20 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -24698,18 +24138,14 @@ mod __crd_volume {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "photonPersistentDisk") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "photonPersistentDisk"));
+                    let ox = rt::compiled::old_prop(old_map, "photonPersistentDisk");
                     let path = &path.field("photonPersistentDisk");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField21 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField21 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField21 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -24720,18 +24156,14 @@ mod __crd_volume {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "portworxVolume") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "portworxVolume"));
+                    let ox = rt::compiled::old_prop(old_map, "portworxVolume");
                     let path = &path.field("portworxVolume");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField22 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField22 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField22 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -24742,17 +24174,14 @@ mod __crd_volume {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "projected") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "projected"));
+                    let ox = rt::compiled::old_prop(old_map, "projected");
                     let path = &path.field("projected");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField23 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField23 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField23 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -24763,17 +24192,14 @@ mod __crd_volume {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "quobyte") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "quobyte"));
+                    let ox = rt::compiled::old_prop(old_map, "quobyte");
                     let path = &path.field("quobyte");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField24 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField24 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField24 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -24784,17 +24210,14 @@ mod __crd_volume {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "rbd") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "rbd"));
+                    let ox = rt::compiled::old_prop(old_map, "rbd");
                     let path = &path.field("rbd");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField25 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField25 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField25 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -24805,17 +24228,14 @@ mod __crd_volume {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "scaleIO") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "scaleIO"));
+                    let ox = rt::compiled::old_prop(old_map, "scaleIO");
                     let path = &path.field("scaleIO");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField26 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField26 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField26 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -24826,17 +24246,14 @@ mod __crd_volume {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "secret") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "secret"));
+                    let ox = rt::compiled::old_prop(old_map, "secret");
                     let path = &path.field("secret");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField27 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField27 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField27 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -24847,17 +24264,14 @@ mod __crd_volume {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "storageos") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "storageos"));
+                    let ox = rt::compiled::old_prop(old_map, "storageos");
                     let path = &path.field("storageos");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField28 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField28 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField28 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -24868,18 +24282,14 @@ mod __crd_volume {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "vsphereVolume") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "vsphereVolume"));
+                    let ox = rt::compiled::old_prop(old_map, "vsphereVolume");
                     let path = &path.field("vsphereVolume");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField29 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField29 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField29 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -25640,18 +25050,14 @@ mod __crd_volume_projection {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "clusterTrustBundle") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "clusterTrustBundle"));
+                    let ox = rt::compiled::old_prop(old_map, "clusterTrustBundle");
                     let path = &path.field("clusterTrustBundle");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -25662,17 +25068,14 @@ mod __crd_volume_projection {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "configMap") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "configMap"));
+                    let ox = rt::compiled::old_prop(old_map, "configMap");
                     let path = &path.field("configMap");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -25683,17 +25086,14 @@ mod __crd_volume_projection {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "downwardAPI") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "downwardAPI"));
+                    let ox = rt::compiled::old_prop(old_map, "downwardAPI");
                     let path = &path.field("downwardAPI");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -25704,18 +25104,14 @@ mod __crd_volume_projection {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "podCertificate") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "podCertificate"));
+                    let ox = rt::compiled::old_prop(old_map, "podCertificate");
                     let path = &path.field("podCertificate");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -25726,17 +25122,14 @@ mod __crd_volume_projection {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "secret") {
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, "secret"));
+                    let ox = rt::compiled::old_prop(old_map, "secret");
                     let path = &path.field("secret");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField4 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -25747,18 +25140,14 @@ mod __crd_volume_projection {
                     )?;
                 }
                 if let Some(x) = rt::compiled::prop(m, "serviceAccountToken") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "serviceAccountToken"));
+                    let ox = rt::compiled::old_prop(old_map, "serviceAccountToken");
                     let path = &path.field("serviceAccountToken");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField5 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField5 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField5 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,
@@ -26194,18 +25583,14 @@ mod __crd_weighted_pod_affinity_term {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "podAffinityTerm") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "podAffinityTerm"));
+                    let ox = rt::compiled::old_prop(old_map, "podAffinityTerm");
                     let path = &path.field("podAffinityTerm");
-                    let unchanged = || {
-                        ox
-                            .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                x,
-                                o,
-                            ))
-                    };
                     let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                        .child(
+                            x,
+                            ox,
+                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                        );
                     <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                         x,
                         ox,

@@ -340,12 +340,9 @@ mod __crd_label_selector {
             if let rt::Value::Object(m) = value {
                 let old_map = old.and_then(rt::Value::as_object);
                 if let Some(x) = rt::compiled::prop(m, "matchExpressions") {
-                    let ox = old_map
-                        .and_then(|o| rt::compiled::prop(o, "matchExpressions"));
+                    let ox = rt::compiled::old_prop(old_map, "matchExpressions");
                     let path = &path.field("matchExpressions");
-                    let unchanged = || ox.is_some_and(|o| rt::schema::leaf_equal(x, o));
-                    let ratchet = ratchet
-                        .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
                     if let rt::Value::Array(items) = x {
                         for (i, x) in items.iter().enumerate() {
                             if x.is_null() {
@@ -353,15 +350,12 @@ mod __crd_label_selector {
                             }
                             let ox: Option<&rt::Value> = None;
                             let path = &path.index(i);
-                            let unchanged = || {
-                                ox
-                                    .is_some_and(|o| <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal(
-                                        x,
-                                        o,
-                                    ))
-                            };
                             let ratchet = ratchet
-                                .descend(ox.map(|_| rt::rules::Unchanged(&unchanged)));
+                                .child(
+                                    x,
+                                    ox,
+                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                                );
                             <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                                 x,
                                 ox,

@@ -661,9 +661,7 @@ pub fn walk_child(
     equal: fn(&Value, &Value) -> bool,
     walk: WalkFn,
 ) -> Flow {
-    let unchanged = || old.is_some_and(|o| equal(value, o));
-    let ratchet = ratchet.descend(old.map(|_| Unchanged(&unchanged)));
-    walk(value, old, path, ratchet, budget, out)
+    walk(value, old, path, ratchet.child(value, old, equal), budget, out)
 }
 
 /// [`walk_child`] for property `key` of object `m` (`old` the old object), when it is
@@ -686,13 +684,29 @@ pub fn walk_property(
     let Some(x) = crate::compiled::prop(m, key) else {
         return Ok(());
     };
-    let ox = old.and_then(|o| crate::compiled::prop(o, key));
+    let ox = crate::compiled::old_prop(old, key);
     walk_child(x, ox, &path.field(key), ratchet, budget, out, equal, walk)
 }
 
-/// Whether a typed node equals its correlated old value (`CachedDeepEqual`).
+/// Whether a typed node equals its correlated old value (`CachedDeepEqual`): `equal`
+/// of the two, worked out when a rule asks.
 #[derive(Clone, Copy)]
-pub struct Unchanged<'r>(pub &'r dyn Fn() -> bool);
+pub struct Unchanged<'r> {
+    value: &'r Value,
+    old: &'r Value,
+    equal: fn(&Value, &Value) -> bool,
+}
+
+impl<'r> TypedRatchet<'r> {
+    /// Into a child node `value` correlated with `old` (none: not correlated), which is
+    /// unchanged when `equal(value, old)`: a function (the node's type's
+    /// `ratchet_equal`, `leaf_equal`, or a closure capturing nothing), so generated
+    /// walks compile no closure and no `Option` combinator per child.
+    #[inline]
+    pub fn child(self, value: &'r Value, old: Option<&'r Value>, equal: fn(&Value, &Value) -> bool) -> Self {
+        self.descend(old.map(|old| Unchanged { value, old, equal }))
+    }
+}
 
 impl Correlated for Unchanged<'_> {
     // Generated code correlates children itself and descends with
@@ -704,7 +718,7 @@ impl Correlated for Unchanged<'_> {
         None
     }
     fn unchanged(self) -> bool {
-        (self.0)()
+        (self.equal)(self.value, self.old)
     }
 }
 
@@ -736,9 +750,12 @@ pub fn validate_json(
     ratchet_equal: fn(&Value, &Value) -> bool,
     walk: WalkFn,
 ) -> Findings {
-    let unchanged = || old.is_some_and(|o| ratchet_equal(object, o));
     let ratchet = match old {
-        Some(_) => Ratchet::root(Unchanged(&unchanged)),
+        Some(old) => Ratchet::root(Unchanged {
+            value: object,
+            old,
+            equal: ratchet_equal,
+        }),
         None => Ratchet::none(),
     };
     let mut budget = Budget::per_object();

@@ -587,10 +587,12 @@ impl<'a> RulesEmitter<'a> {
 
     /// The walk into a child node: through its struct's walk function, or inline.
     fn child_walk(&self, n: &RuleNode, s: &Schema, v: TokenStream, o: TokenStream) -> TokenStream {
-        let equal = self.equality(s, v.clone(), quote!(o));
+        let equal = self.equality(s, quote!(x), quote!(o));
+        // The function deciding whether the child is unchanged: a path when the
+        // comparison is one call (most are), else a closure capturing nothing.
+        let equal = call_path(&equal).unwrap_or_else(|| quote!(|x, o| #equal));
         let descend = quote! {
-            let unchanged = || #o.is_some_and(|o| #equal);
-            let ratchet = ratchet.descend(#o.map(|_| rt::rules::Unchanged(&unchanged)));
+            let ratchet = ratchet.child(#v, #o, #equal);
         };
         if let Some(alias) = self.foreign_alias(s) {
             // A derived field type: the field's own rules, then the type's walk.
@@ -641,7 +643,7 @@ impl<'a> RulesEmitter<'a> {
                     if x.is_null() {
                         continue;
                     }
-                    let ox = old_map.and_then(|o| rt::compiled::prop(o, key));
+                    let ox = rt::compiled::old_prop(old_map, key);
                     let path = &path.key(key);
                     #body
                 }
@@ -668,7 +670,7 @@ impl<'a> RulesEmitter<'a> {
                     },
                     None => quote! {
                     if let Some(x) = rt::compiled::prop(m, #key) {
-                        let ox = old_map.and_then(|o| rt::compiled::prop(o, #key));
+                        let ox = rt::compiled::old_prop(old_map, #key);
                         let path = &path.field(#key);
                         #body
                     }
@@ -1112,7 +1114,7 @@ impl NodeKind {
     /// `self` read from a node's JSON value `v` (`rt::cel::Result` of the type).
     fn read(&self, v: TokenStream) -> TokenStream {
         let s = &self.schema;
-        let bad = quote!(.map_err(|b| b.error()));
+        let bad = quote!(.map_err(rt::compiled::Bad::error));
         match (&self.kind, &self.view) {
             (PropKind::Int, _) => quote!(rt::compiled::int(#v, &#s) #bad),
             (PropKind::Double, _) => quote!(rt::compiled::double(#v, &#s) #bad),
@@ -1157,6 +1159,22 @@ impl Names {
 }
 
 /// Whether tokens mention the lifetime `'a`.
+/// `f` when `call` is `f(x, o)` with `f` a path (no call or block in it).
+fn call_path(call: &TokenStream) -> Option<TokenStream> {
+    use proc_macro2::{Delimiter, TokenTree};
+    let tokens: Vec<TokenTree> = call.clone().into_iter().collect();
+    let (last, path) = tokens.split_last()?;
+    let args = match last {
+        TokenTree::Group(g) if g.delimiter() == Delimiter::Parenthesis => g.stream().to_string(),
+        _ => return None,
+    };
+    let is_path = !path.is_empty()
+        && !path
+            .iter()
+            .any(|t| matches!(t, TokenTree::Group(_) | TokenTree::Literal(_)));
+    (args == "x , o" && is_path).then(|| path.iter().cloned().collect())
+}
+
 fn uses_lifetime(t: &TokenStream) -> bool {
     t.to_string().contains("'a")
 }
