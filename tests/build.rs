@@ -45,7 +45,7 @@ fn main() {
     // defined where this file is included): the generated root types, as listed in the
     // generated `RESOURCES`.
     let mut typed = String::from(
-        "/// Each compiled project's kinds, as `PROJECTS` lists them: read into the generated type and written back.\npub const TYPED: &[&[fn(&::serde_json::Value) -> Result<::serde_json::Value, String>]] = &[\n",
+        "/// An object read into a generated type and written back.\npub type RoundTrip = fn(&::serde_json::Value) -> Result<::serde_json::Value, String>;\n/// Each compiled project's kinds, as `PROJECTS` lists them, as a [`RoundTrip`].\npub const TYPED: &[&[RoundTrip]] = &[\n",
     );
     if corpus.is_dir() {
         // One module per directory holding CRD files: some projects ship the same CRD
