@@ -74,8 +74,8 @@ pub mod __private {
     pub use crate::openapi::Node;
     pub use crate::{JsonMap, Value};
     pub use crate::{
-        admission, cel, compiled, conversion, de, derived, formats, listtype, objectmeta, openapi, quantity, ratchet,
-        regex, rules, schema, shape, strings, table, time,
+        admission, cel, codec, compiled, conversion, derived, formats, listtype, objectmeta, openapi, quantity,
+        ratchet, regex, rules, schema, shape, strings, table, time,
     };
     pub use k8s_openapi;
     pub use serde;
@@ -164,10 +164,10 @@ pub mod admission;
 #[doc(hidden)]
 pub mod cel;
 #[doc(hidden)]
+pub mod codec;
+#[doc(hidden)]
 pub mod compiled;
 pub mod conversion;
-#[doc(hidden)]
-pub mod de;
 #[doc(hidden)]
 pub mod derived;
 #[doc(hidden)]

@@ -243,7 +243,7 @@ pub(crate) fn presence_type(f: &FieldDef, ty: TokenStream) -> TokenStream {
 }
 
 /// A struct with its `Serialize` and `Deserialize`, written out rather than derived
-/// (see crd-runtime's `de` for why); `root` is a root type's `apiVersion` and `kind`.
+/// (see crd-runtime's `codec` for why); `root` is a root type's `apiVersion` and `kind`.
 fn struct_type(m: &Module, name: &Ident, docs: TokenStream, s: &StructDef, root: Option<(&str, &str)>) -> TokenStream {
     let fields = s.fields.iter().map(|f| field_tokens(m, f));
     let additional = additional_fields(s);
@@ -263,7 +263,7 @@ fn struct_type(m: &Module, name: &Ident, docs: TokenStream, s: &StructDef, root:
     }
 }
 
-/// `Deserialize` through crd-runtime's `de` (see there why not serde's derive): a slot
+/// `Deserialize` through crd-runtime's `codec` (see there why not serde's derive): a slot
 /// per field, filled by the position of each key read.
 fn struct_deserialize(m: &Module, name: &Ident, s: &StructDef) -> TokenStream {
     let type_name = name.to_string();
@@ -280,7 +280,7 @@ fn struct_deserialize(m: &Module, name: &Ident, s: &StructDef) -> TokenStream {
     let arms = s.fields.iter().enumerate().map(|(i, f)| {
         let slot = ident(&f.name);
         let i = proc_macro2::Literal::usize_unsuffixed(i);
-        quote!(#i => __map.value(&mut #slot)?,)
+        quote!(#i => __map.value(&mut #slot),)
     });
     let values = s.fields.iter().map(|f| {
         let field = ident(&f.name);
@@ -298,7 +298,7 @@ fn struct_deserialize(m: &Module, name: &Ident, s: &StructDef) -> TokenStream {
             quote!(keeping_others),
             Some((
                 quote!(let mut #others = BTreeMap::new();),
-                quote!(_ => __map.other(&mut #others)?,),
+                quote!(_ => __map.other(&mut #others),),
                 quote!(#others,),
             )),
         )
@@ -307,28 +307,29 @@ fn struct_deserialize(m: &Module, name: &Ident, s: &StructDef) -> TokenStream {
     };
     let (others_slot, other_arm, others_value) = match others {
         Some((slot, arm, value)) => (slot, arm, value),
-        None => (TokenStream::new(), quote!(_ => __map.skip()?,), TokenStream::new()),
+        None => (TokenStream::new(), quote!(_ => __map.skip(),), TokenStream::new()),
     };
     quote! {
         impl<'de> Deserialize<'de> for #name {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for #name {
+        impl<'de> rt::codec::FromMap<'de> for #name {
             const NAME: &'static str = #type_name;
             const FIELDS: &'static [&'static str] = &[ #( #names ),* ];
 
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(access: A) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::#fields(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::#fields(access, Self::FIELDS);
                 #( #slots )*
                 #others_slot
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
+                    let read = match __field {
                         #( #arms )*
                         #other_arm
-                    }
+                    };
+                    read?;
                 }
                 Ok(Self {
                     #( #values )*
@@ -388,7 +389,7 @@ fn enum_type(name: &Ident, docs: TokenStream, e: &EnumDef) -> TokenStream {
 
         impl<'de> Deserialize<'de> for #name {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                rt::de::unit_variant(deserializer, #type_name, &[ #( #values ),* ], &[ #( #name::#variants ),* ])
+                rt::codec::unit_variant(deserializer, #type_name, &[ #( #values ),* ], &[ #( #name::#variants ),* ])
             }
         }
     }
@@ -472,56 +473,40 @@ pub(crate) fn crd_impl(name: &Ident, crd: &ir::Crd, body: TokenStream) -> TokenS
 }
 
 /// `Serialize` that writes `apiVersion` and `kind` first, as `kubectl` shows objects.
-/// `Serialize`, written out rather than derived: a map entry per field, an optional
-/// field's only when set (`Some(None)` of a nullable one as `null`), then the unknown
-/// fields kept. A root type's map starts with its `apiVersion` and `kind` (`root`).
+/// `Serialize`, written out rather than derived (through crd-runtime's `codec`): a map
+/// entry per field, an optional field's only when set (`Some(None)` of a nullable one
+/// as `null`), then the unknown fields kept. A root type's map starts with its
+/// `apiVersion` and `kind` (`root`).
 pub(crate) fn struct_serialize(name: &Ident, s: &StructDef, root: Option<(&str, &str)>) -> TokenStream {
+    let type_fields = root.map(|(api_version, kind)| {
+        quote! {
+            map.entry("apiVersion", #api_version);
+            map.entry("kind", #kind);
+        }
+    });
     let fields = s.fields.iter().map(|f| {
         let field = ident(&f.name);
         let json = &f.json;
         match f.presence {
-            Presence::Required | Presence::RequiredNullable => quote! {
-                state.serialize_entry(#json, &self.#field)?;
-            },
-            Presence::Optional | Presence::OptionalNullable => quote! {
-                if let Some(value) = &self.#field {
-                    state.serialize_entry(#json, value)?;
-                }
-            },
-        }
-    });
-    let type_fields = root.map(|(api_version, kind)| {
-        quote! {
-            state.serialize_entry("apiVersion", #api_version)?;
-            state.serialize_entry("kind", #kind)?;
+            Presence::Required | Presence::RequiredNullable => quote!(map.entry(#json, &self.#field);),
+            Presence::Optional | Presence::OptionalNullable => quote!(map.optional(#json, &self.#field);),
         }
     });
     let additional = s.additional_fields.then(|| {
         let extra = additional_fields_name(s);
-        let entry = quote!(state.serialize_entry(key, value)?;);
-        let entry = match root {
-            Some(_) => quote! {
-                if key != "apiVersion" && key != "kind" {
-                    #entry
-                }
-            },
-            None => entry,
-        };
-        quote! {
-            for (key, value) in &self.#extra {
-                #entry
-            }
+        match root {
+            Some(_) => quote!(map.others(&self.#extra, &["apiVersion", "kind"]);),
+            None => quote!(map.others(&self.#extra, &[]);),
         }
     });
     quote! {
         impl Serialize for #name {
             fn serialize<S: ::crd_runtime::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-                let mut state = serializer.serialize_map(None)?;
+                let mut map = rt::codec::Entries::new(serializer);
                 #type_fields
                 #( #fields )*
                 #additional
-                state.end()
+                map.end()
             }
         }
     }

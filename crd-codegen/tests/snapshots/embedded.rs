@@ -43,16 +43,12 @@ pub mod embedded_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                state.serialize_entry("apiVersion", "embedded.example.com/v1")?;
-                state.serialize_entry("kind", "Wrapper")?;
-                state.serialize_entry("metadata", &self.metadata)?;
-                if let Some(value) = &self.spec {
-                    state.serialize_entry("spec", value)?;
-                }
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.entry("apiVersion", "embedded.example.com/v1");
+                map.entry("kind", "Wrapper");
+                map.entry("metadata", &self.metadata);
+                map.optional("spec", &self.spec);
+                map.end()
             }
         }
 
@@ -60,25 +56,26 @@ pub mod embedded_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for Wrapper {
+        impl<'de> rt::codec::FromMap<'de> for Wrapper {
             const NAME: &'static str = "Wrapper";
             const FIELDS: &'static [&'static str] = &["metadata", "spec"];
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
                 let mut metadata: Option<ObjectMeta> = None;
                 let mut spec: Option<Option<WrapperSpec>> = None;
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut metadata)?,
-                        1 => __map.value(&mut spec)?,
-                        _ => __map.skip()?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut metadata),
+                        1 => __map.value(&mut spec),
+                        _ => __map.skip(),
+                    };
+                    read?;
                 }
                 Ok(Self {
                     metadata: metadata.unwrap_or_default(),
@@ -228,16 +225,10 @@ pub mod embedded_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                if let Some(value) = &self.raw {
-                    state.serialize_entry("raw", value)?;
-                }
-                if let Some(value) = &self.template {
-                    state.serialize_entry("template", value)?;
-                }
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.optional("raw", &self.raw);
+                map.optional("template", &self.template);
+                map.end()
             }
         }
 
@@ -245,25 +236,26 @@ pub mod embedded_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for WrapperSpec {
+        impl<'de> rt::codec::FromMap<'de> for WrapperSpec {
             const NAME: &'static str = "WrapperSpec";
             const FIELDS: &'static [&'static str] = &["raw", "template"];
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
                 let mut raw: Option<Option<JsonMap>> = None;
                 let mut template: Option<Option<WrapperSpecTemplate>> = None;
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut raw)?,
-                        1 => __map.value(&mut template)?,
-                        _ => __map.skip()?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut raw),
+                        1 => __map.value(&mut template),
+                        _ => __map.skip(),
+                    };
+                    read?;
                 }
                 Ok(Self {
                     raw: raw.flatten(),
@@ -400,22 +392,12 @@ pub mod embedded_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                if let Some(value) = &self.api_version {
-                    state.serialize_entry("apiVersion", value)?;
-                }
-                if let Some(value) = &self.kind {
-                    state.serialize_entry("kind", value)?;
-                }
-                if let Some(value) = &self.metadata {
-                    state.serialize_entry("metadata", value)?;
-                }
-                if let Some(value) = &self.data {
-                    state.serialize_entry("data", value)?;
-                }
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.optional("apiVersion", &self.api_version);
+                map.optional("kind", &self.kind);
+                map.optional("metadata", &self.metadata);
+                map.optional("data", &self.data);
+                map.end()
             }
         }
 
@@ -423,11 +405,11 @@ pub mod embedded_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for WrapperSpecTemplate {
+        impl<'de> rt::codec::FromMap<'de> for WrapperSpecTemplate {
             const NAME: &'static str = "WrapperSpecTemplate";
             const FIELDS: &'static [&'static str] = &[
                 "apiVersion",
@@ -438,19 +420,20 @@ pub mod embedded_example_com {
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
                 let mut api_version: Option<Option<String>> = None;
                 let mut kind: Option<Option<String>> = None;
                 let mut metadata: Option<Option<ObjectMeta>> = None;
                 let mut data: Option<Option<BTreeMap<String, String>>> = None;
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut api_version)?,
-                        1 => __map.value(&mut kind)?,
-                        2 => __map.value(&mut metadata)?,
-                        3 => __map.value(&mut data)?,
-                        _ => __map.skip()?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut api_version),
+                        1 => __map.value(&mut kind),
+                        2 => __map.value(&mut metadata),
+                        3 => __map.value(&mut data),
+                        _ => __map.skip(),
+                    };
+                    read?;
                 }
                 Ok(Self {
                     api_version: api_version.flatten(),

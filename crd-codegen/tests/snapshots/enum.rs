@@ -43,16 +43,12 @@ pub mod enums_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                state.serialize_entry("apiVersion", "enums.example.com/v1")?;
-                state.serialize_entry("kind", "Matcher")?;
-                state.serialize_entry("metadata", &self.metadata)?;
-                if let Some(value) = &self.spec {
-                    state.serialize_entry("spec", value)?;
-                }
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.entry("apiVersion", "enums.example.com/v1");
+                map.entry("kind", "Matcher");
+                map.entry("metadata", &self.metadata);
+                map.optional("spec", &self.spec);
+                map.end()
             }
         }
 
@@ -60,25 +56,26 @@ pub mod enums_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for Matcher {
+        impl<'de> rt::codec::FromMap<'de> for Matcher {
             const NAME: &'static str = "Matcher";
             const FIELDS: &'static [&'static str] = &["metadata", "spec"];
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
                 let mut metadata: Option<ObjectMeta> = None;
                 let mut spec: Option<Option<MatcherSpec>> = None;
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut metadata)?,
-                        1 => __map.value(&mut spec)?,
-                        _ => __map.skip()?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut metadata),
+                        1 => __map.value(&mut spec),
+                        _ => __map.skip(),
+                    };
+                    read?;
                 }
                 Ok(Self {
                     metadata: metadata.unwrap_or_default(),
@@ -202,26 +199,14 @@ pub mod enums_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                if let Some(value) = &self.level {
-                    state.serialize_entry("level", value)?;
-                }
-                if let Some(value) = &self.mode {
-                    state.serialize_entry("mode", value)?;
-                }
-                state.serialize_entry("operator", &self.operator)?;
-                if let Some(value) = &self.policy {
-                    state.serialize_entry("policy", value)?;
-                }
-                if let Some(value) = &self.protocol {
-                    state.serialize_entry("protocol", value)?;
-                }
-                if let Some(value) = &self.rules {
-                    state.serialize_entry("rules", value)?;
-                }
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.optional("level", &self.level);
+                map.optional("mode", &self.mode);
+                map.entry("operator", &self.operator);
+                map.optional("policy", &self.policy);
+                map.optional("protocol", &self.protocol);
+                map.optional("rules", &self.rules);
+                map.end()
             }
         }
 
@@ -229,11 +214,11 @@ pub mod enums_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for MatcherSpec {
+        impl<'de> rt::codec::FromMap<'de> for MatcherSpec {
             const NAME: &'static str = "MatcherSpec";
             const FIELDS: &'static [&'static str] = &[
                 "level",
@@ -246,7 +231,7 @@ pub mod enums_example_com {
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
                 let mut level: Option<Option<i64>> = None;
                 let mut mode: Option<Option<MatcherSpecMode>> = None;
                 let mut operator: Option<MatcherSpecOperator> = None;
@@ -254,15 +239,16 @@ pub mod enums_example_com {
                 let mut protocol: Option<Option<MatcherSpecProtocol>> = None;
                 let mut rules: Option<Option<Vec<MatcherSpecRules>>> = None;
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut level)?,
-                        1 => __map.value(&mut mode)?,
-                        2 => __map.value(&mut operator)?,
-                        3 => __map.value(&mut policy)?,
-                        4 => __map.value(&mut protocol)?,
-                        5 => __map.value(&mut rules)?,
-                        _ => __map.skip()?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut level),
+                        1 => __map.value(&mut mode),
+                        2 => __map.value(&mut operator),
+                        3 => __map.value(&mut policy),
+                        4 => __map.value(&mut protocol),
+                        5 => __map.value(&mut rules),
+                        _ => __map.skip(),
+                    };
+                    read?;
                 }
                 Ok(Self {
                     level: level.flatten(),
@@ -417,7 +403,7 @@ pub mod enums_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::unit_variant(
+                rt::codec::unit_variant(
                     deserializer,
                     "MatcherSpecMode",
                     &["fast", "slow"],
@@ -460,7 +446,7 @@ pub mod enums_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::unit_variant(
+                rt::codec::unit_variant(
                     deserializer,
                     "MatcherSpecOperator",
                     &["=", "!=", "=~", "!~"],
@@ -505,7 +491,7 @@ pub mod enums_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::unit_variant(
+                rt::codec::unit_variant(
                     deserializer,
                     "MatcherSpecPolicy",
                     &["Always", "IfNotPresent", "Never"],
@@ -549,7 +535,7 @@ pub mod enums_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::unit_variant(
+                rt::codec::unit_variant(
                     deserializer,
                     "MatcherSpecProtocol",
                     &["TCP", "tcp", "UDP"],
@@ -572,13 +558,9 @@ pub mod enums_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                if let Some(value) = &self.policy {
-                    state.serialize_entry("policy", value)?;
-                }
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.optional("policy", &self.policy);
+                map.end()
             }
         }
 
@@ -586,23 +568,24 @@ pub mod enums_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for MatcherSpecRules {
+        impl<'de> rt::codec::FromMap<'de> for MatcherSpecRules {
             const NAME: &'static str = "MatcherSpecRules";
             const FIELDS: &'static [&'static str] = &["policy"];
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
                 let mut policy: Option<Option<MatcherSpecRulesPolicy>> = None;
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut policy)?,
-                        _ => __map.skip()?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut policy),
+                        _ => __map.skip(),
+                    };
+                    read?;
                 }
                 Ok(Self { policy: policy.flatten() })
             }
@@ -677,7 +660,7 @@ pub mod enums_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::unit_variant(
+                rt::codec::unit_variant(
                     deserializer,
                     "MatcherSpecRulesPolicy",
                     &["Always", "IfNotPresent", "Never"],

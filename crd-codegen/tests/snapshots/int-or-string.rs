@@ -43,16 +43,12 @@ pub mod intstr_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                state.serialize_entry("apiVersion", "intstr.example.com/v1")?;
-                state.serialize_entry("kind", "Rollout")?;
-                state.serialize_entry("metadata", &self.metadata)?;
-                if let Some(value) = &self.spec {
-                    state.serialize_entry("spec", value)?;
-                }
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.entry("apiVersion", "intstr.example.com/v1");
+                map.entry("kind", "Rollout");
+                map.entry("metadata", &self.metadata);
+                map.optional("spec", &self.spec);
+                map.end()
             }
         }
 
@@ -60,25 +56,26 @@ pub mod intstr_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for Rollout {
+        impl<'de> rt::codec::FromMap<'de> for Rollout {
             const NAME: &'static str = "Rollout";
             const FIELDS: &'static [&'static str] = &["metadata", "spec"];
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
                 let mut metadata: Option<ObjectMeta> = None;
                 let mut spec: Option<Option<RolloutSpec>> = None;
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut metadata)?,
-                        1 => __map.value(&mut spec)?,
-                        _ => __map.skip()?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut metadata),
+                        1 => __map.value(&mut spec),
+                        _ => __map.skip(),
+                    };
+                    read?;
                 }
                 Ok(Self {
                     metadata: metadata.unwrap_or_default(),
@@ -198,20 +195,12 @@ pub mod intstr_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                state.serialize_entry("maxSurge", &self.max_surge)?;
-                if let Some(value) = &self.max_unavailable {
-                    state.serialize_entry("maxUnavailable", value)?;
-                }
-                if let Some(value) = &self.memory {
-                    state.serialize_entry("memory", value)?;
-                }
-                if let Some(value) = &self.ports {
-                    state.serialize_entry("ports", value)?;
-                }
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.entry("maxSurge", &self.max_surge);
+                map.optional("maxUnavailable", &self.max_unavailable);
+                map.optional("memory", &self.memory);
+                map.optional("ports", &self.ports);
+                map.end()
             }
         }
 
@@ -219,11 +208,11 @@ pub mod intstr_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for RolloutSpec {
+        impl<'de> rt::codec::FromMap<'de> for RolloutSpec {
             const NAME: &'static str = "RolloutSpec";
             const FIELDS: &'static [&'static str] = &[
                 "maxSurge",
@@ -234,19 +223,20 @@ pub mod intstr_example_com {
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
                 let mut max_surge: Option<IntOrString> = None;
                 let mut max_unavailable: Option<Option<IntOrString>> = None;
                 let mut memory: Option<Option<IntOrString>> = None;
                 let mut ports: Option<Option<Vec<IntOrString>>> = None;
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut max_surge)?,
-                        1 => __map.value(&mut max_unavailable)?,
-                        2 => __map.value(&mut memory)?,
-                        3 => __map.value(&mut ports)?,
-                        _ => __map.skip()?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut max_surge),
+                        1 => __map.value(&mut max_unavailable),
+                        2 => __map.value(&mut memory),
+                        3 => __map.value(&mut ports),
+                        _ => __map.skip(),
+                    };
+                    read?;
                 }
                 Ok(Self {
                     max_surge: __map.required(max_surge, "maxSurge")?,

@@ -43,16 +43,12 @@ pub mod maps_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                state.serialize_entry("apiVersion", "maps.example.com/v1")?;
-                state.serialize_entry("kind", "ConfigSet")?;
-                state.serialize_entry("metadata", &self.metadata)?;
-                if let Some(value) = &self.spec {
-                    state.serialize_entry("spec", value)?;
-                }
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.entry("apiVersion", "maps.example.com/v1");
+                map.entry("kind", "ConfigSet");
+                map.entry("metadata", &self.metadata);
+                map.optional("spec", &self.spec);
+                map.end()
             }
         }
 
@@ -60,25 +56,26 @@ pub mod maps_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for ConfigSet {
+        impl<'de> rt::codec::FromMap<'de> for ConfigSet {
             const NAME: &'static str = "ConfigSet";
             const FIELDS: &'static [&'static str] = &["metadata", "spec"];
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
                 let mut metadata: Option<ObjectMeta> = None;
                 let mut spec: Option<Option<ConfigSetSpec>> = None;
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut metadata)?,
-                        1 => __map.value(&mut spec)?,
-                        _ => __map.skip()?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut metadata),
+                        1 => __map.value(&mut spec),
+                        _ => __map.skip(),
+                    };
+                    read?;
                 }
                 Ok(Self {
                     metadata: metadata.unwrap_or_default(),
@@ -203,28 +200,14 @@ pub mod maps_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                if let Some(value) = &self.anything {
-                    state.serialize_entry("anything", value)?;
-                }
-                if let Some(value) = &self.empty {
-                    state.serialize_entry("empty", value)?;
-                }
-                if let Some(value) = &self.endpoints {
-                    state.serialize_entry("endpoints", value)?;
-                }
-                if let Some(value) = &self.labels {
-                    state.serialize_entry("labels", value)?;
-                }
-                if let Some(value) = &self.limits {
-                    state.serialize_entry("limits", value)?;
-                }
-                if let Some(value) = &self.routes {
-                    state.serialize_entry("routes", value)?;
-                }
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.optional("anything", &self.anything);
+                map.optional("empty", &self.empty);
+                map.optional("endpoints", &self.endpoints);
+                map.optional("labels", &self.labels);
+                map.optional("limits", &self.limits);
+                map.optional("routes", &self.routes);
+                map.end()
             }
         }
 
@@ -232,11 +215,11 @@ pub mod maps_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for ConfigSetSpec {
+        impl<'de> rt::codec::FromMap<'de> for ConfigSetSpec {
             const NAME: &'static str = "ConfigSetSpec";
             const FIELDS: &'static [&'static str] = &[
                 "anything",
@@ -249,7 +232,7 @@ pub mod maps_example_com {
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
                 let mut anything: Option<Option<BTreeMap<String, Value>>> = None;
                 let mut empty: Option<Option<EmptyObject>> = None;
                 let mut endpoints: Option<
@@ -259,15 +242,16 @@ pub mod maps_example_com {
                 let mut limits: Option<Option<BTreeMap<String, i32>>> = None;
                 let mut routes: Option<Option<BTreeMap<String, Vec<String>>>> = None;
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut anything)?,
-                        1 => __map.value(&mut empty)?,
-                        2 => __map.value(&mut endpoints)?,
-                        3 => __map.value(&mut labels)?,
-                        4 => __map.value(&mut limits)?,
-                        5 => __map.value(&mut routes)?,
-                        _ => __map.skip()?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut anything),
+                        1 => __map.value(&mut empty),
+                        2 => __map.value(&mut endpoints),
+                        3 => __map.value(&mut labels),
+                        4 => __map.value(&mut limits),
+                        5 => __map.value(&mut routes),
+                        _ => __map.skip(),
+                    };
+                    read?;
                 }
                 Ok(Self {
                     anything: anything.flatten(),
@@ -359,14 +343,10 @@ pub mod maps_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                state.serialize_entry("url", &self.url)?;
-                if let Some(value) = &self.weight {
-                    state.serialize_entry("weight", value)?;
-                }
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.entry("url", &self.url);
+                map.optional("weight", &self.weight);
+                map.end()
             }
         }
 
@@ -374,25 +354,26 @@ pub mod maps_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for ConfigSetSpecEndpoints {
+        impl<'de> rt::codec::FromMap<'de> for ConfigSetSpecEndpoints {
             const NAME: &'static str = "ConfigSetSpecEndpoints";
             const FIELDS: &'static [&'static str] = &["url", "weight"];
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
                 let mut url: Option<String> = None;
                 let mut weight: Option<Option<i64>> = None;
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut url)?,
-                        1 => __map.value(&mut weight)?,
-                        _ => __map.skip()?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut url),
+                        1 => __map.value(&mut weight),
+                        _ => __map.skip(),
+                    };
+                    read?;
                 }
                 Ok(Self {
                     url: __map.required(url, "url")?,

@@ -44,19 +44,13 @@ pub mod versions_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                state.serialize_entry("apiVersion", "versions.example.com/v1")?;
-                state.serialize_entry("kind", "Widget")?;
-                state.serialize_entry("metadata", &self.metadata)?;
-                if let Some(value) = &self.spec {
-                    state.serialize_entry("spec", value)?;
-                }
-                if let Some(value) = &self.status {
-                    state.serialize_entry("status", value)?;
-                }
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.entry("apiVersion", "versions.example.com/v1");
+                map.entry("kind", "Widget");
+                map.entry("metadata", &self.metadata);
+                map.optional("spec", &self.spec);
+                map.optional("status", &self.status);
+                map.end()
             }
         }
 
@@ -64,27 +58,28 @@ pub mod versions_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for Widget {
+        impl<'de> rt::codec::FromMap<'de> for Widget {
             const NAME: &'static str = "Widget";
             const FIELDS: &'static [&'static str] = &["metadata", "spec", "status"];
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
                 let mut metadata: Option<ObjectMeta> = None;
                 let mut spec: Option<Option<WidgetSpec>> = None;
                 let mut status: Option<Option<WidgetStatus>> = None;
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut metadata)?,
-                        1 => __map.value(&mut spec)?,
-                        2 => __map.value(&mut status)?,
-                        _ => __map.skip()?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut metadata),
+                        1 => __map.value(&mut spec),
+                        2 => __map.value(&mut status),
+                        _ => __map.skip(),
+                    };
+                    read?;
                 }
                 Ok(Self {
                     metadata: metadata.unwrap_or_default(),
@@ -209,11 +204,9 @@ pub mod versions_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                state.serialize_entry("size", &self.size)?;
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.entry("size", &self.size);
+                map.end()
             }
         }
 
@@ -221,23 +214,24 @@ pub mod versions_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for WidgetSpec {
+        impl<'de> rt::codec::FromMap<'de> for WidgetSpec {
             const NAME: &'static str = "WidgetSpec";
             const FIELDS: &'static [&'static str] = &["size"];
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
                 let mut size: Option<WidgetSpecSize> = None;
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut size)?,
-                        _ => __map.skip()?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut size),
+                        _ => __map.skip(),
+                    };
+                    read?;
                 }
                 Ok(Self {
                     size: __map.required(size, "size")?,
@@ -285,16 +279,10 @@ pub mod versions_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                if let Some(value) = &self.height {
-                    state.serialize_entry("height", value)?;
-                }
-                if let Some(value) = &self.width {
-                    state.serialize_entry("width", value)?;
-                }
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.optional("height", &self.height);
+                map.optional("width", &self.width);
+                map.end()
             }
         }
 
@@ -302,25 +290,26 @@ pub mod versions_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for WidgetSpecSize {
+        impl<'de> rt::codec::FromMap<'de> for WidgetSpecSize {
             const NAME: &'static str = "WidgetSpecSize";
             const FIELDS: &'static [&'static str] = &["height", "width"];
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
                 let mut height: Option<Option<i64>> = None;
                 let mut width: Option<Option<i64>> = None;
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut height)?,
-                        1 => __map.value(&mut width)?,
-                        _ => __map.skip()?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut height),
+                        1 => __map.value(&mut width),
+                        _ => __map.skip(),
+                    };
+                    read?;
                 }
                 Ok(Self {
                     height: height.flatten(),
@@ -378,13 +367,9 @@ pub mod versions_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                if let Some(value) = &self.ready {
-                    state.serialize_entry("ready", value)?;
-                }
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.optional("ready", &self.ready);
+                map.end()
             }
         }
 
@@ -392,23 +377,24 @@ pub mod versions_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for WidgetStatus {
+        impl<'de> rt::codec::FromMap<'de> for WidgetStatus {
             const NAME: &'static str = "WidgetStatus";
             const FIELDS: &'static [&'static str] = &["ready"];
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
                 let mut ready: Option<Option<bool>> = None;
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut ready)?,
-                        _ => __map.skip()?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut ready),
+                        _ => __map.skip(),
+                    };
+                    read?;
                 }
                 Ok(Self { ready: ready.flatten() })
             }
@@ -489,16 +475,12 @@ pub mod versions_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                state.serialize_entry("apiVersion", "versions.example.com/v1alpha1")?;
-                state.serialize_entry("kind", "Widget")?;
-                state.serialize_entry("metadata", &self.metadata)?;
-                if let Some(value) = &self.spec {
-                    state.serialize_entry("spec", value)?;
-                }
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.entry("apiVersion", "versions.example.com/v1alpha1");
+                map.entry("kind", "Widget");
+                map.entry("metadata", &self.metadata);
+                map.optional("spec", &self.spec);
+                map.end()
             }
         }
 
@@ -506,25 +488,26 @@ pub mod versions_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for Widget {
+        impl<'de> rt::codec::FromMap<'de> for Widget {
             const NAME: &'static str = "Widget";
             const FIELDS: &'static [&'static str] = &["metadata", "spec"];
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
                 let mut metadata: Option<ObjectMeta> = None;
                 let mut spec: Option<Option<WidgetSpec>> = None;
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut metadata)?,
-                        1 => __map.value(&mut spec)?,
-                        _ => __map.skip()?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut metadata),
+                        1 => __map.value(&mut spec),
+                        _ => __map.skip(),
+                    };
+                    read?;
                 }
                 Ok(Self {
                     metadata: metadata.unwrap_or_default(),
@@ -642,13 +625,9 @@ pub mod versions_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                if let Some(value) = &self.size {
-                    state.serialize_entry("size", value)?;
-                }
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.optional("size", &self.size);
+                map.end()
             }
         }
 
@@ -656,23 +635,24 @@ pub mod versions_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for WidgetSpec {
+        impl<'de> rt::codec::FromMap<'de> for WidgetSpec {
             const NAME: &'static str = "WidgetSpec";
             const FIELDS: &'static [&'static str] = &["size"];
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
                 let mut size: Option<Option<String>> = None;
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut size)?,
-                        _ => __map.skip()?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut size),
+                        _ => __map.skip(),
+                    };
+                    read?;
                 }
                 Ok(Self { size: size.flatten() })
             }

@@ -43,16 +43,12 @@ pub mod nullable_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                state.serialize_entry("apiVersion", "nullable.example.com/v1")?;
-                state.serialize_entry("kind", "Setting")?;
-                state.serialize_entry("metadata", &self.metadata)?;
-                if let Some(value) = &self.spec {
-                    state.serialize_entry("spec", value)?;
-                }
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.entry("apiVersion", "nullable.example.com/v1");
+                map.entry("kind", "Setting");
+                map.entry("metadata", &self.metadata);
+                map.optional("spec", &self.spec);
+                map.end()
             }
         }
 
@@ -60,25 +56,26 @@ pub mod nullable_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for Setting {
+        impl<'de> rt::codec::FromMap<'de> for Setting {
             const NAME: &'static str = "Setting";
             const FIELDS: &'static [&'static str] = &["metadata", "spec"];
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
                 let mut metadata: Option<ObjectMeta> = None;
                 let mut spec: Option<Option<SettingSpec>> = None;
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut metadata)?,
-                        1 => __map.value(&mut spec)?,
-                        _ => __map.skip()?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut metadata),
+                        1 => __map.value(&mut spec),
+                        _ => __map.skip(),
+                    };
+                    read?;
                 }
                 Ok(Self {
                     metadata: metadata.unwrap_or_default(),
@@ -204,23 +201,13 @@ pub mod nullable_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                if let Some(value) = &self.count {
-                    state.serialize_entry("count", value)?;
-                }
-                if let Some(value) = &self.note {
-                    state.serialize_entry("note", value)?;
-                }
-                if let Some(value) = &self.overrides {
-                    state.serialize_entry("overrides", value)?;
-                }
-                state.serialize_entry("owner", &self.owner)?;
-                if let Some(value) = &self.tags {
-                    state.serialize_entry("tags", value)?;
-                }
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.optional("count", &self.count);
+                map.optional("note", &self.note);
+                map.optional("overrides", &self.overrides);
+                map.entry("owner", &self.owner);
+                map.optional("tags", &self.tags);
+                map.end()
             }
         }
 
@@ -228,11 +215,11 @@ pub mod nullable_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for SettingSpec {
+        impl<'de> rt::codec::FromMap<'de> for SettingSpec {
             const NAME: &'static str = "SettingSpec";
             const FIELDS: &'static [&'static str] = &[
                 "count",
@@ -244,7 +231,7 @@ pub mod nullable_example_com {
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
                 let mut count: Option<Option<i64>> = None;
                 let mut note: Option<Option<String>> = None;
                 let mut overrides: Option<
@@ -253,14 +240,15 @@ pub mod nullable_example_com {
                 let mut owner: Option<Option<String>> = None;
                 let mut tags: Option<Option<Vec<Option<String>>>> = None;
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut count)?,
-                        1 => __map.value(&mut note)?,
-                        2 => __map.value(&mut overrides)?,
-                        3 => __map.value(&mut owner)?,
-                        4 => __map.value(&mut tags)?,
-                        _ => __map.skip()?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut count),
+                        1 => __map.value(&mut note),
+                        2 => __map.value(&mut overrides),
+                        3 => __map.value(&mut owner),
+                        4 => __map.value(&mut tags),
+                        _ => __map.skip(),
+                    };
+                    read?;
                 }
                 Ok(Self {
                     count,
@@ -352,13 +340,9 @@ pub mod nullable_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                if let Some(value) = &self.value {
-                    state.serialize_entry("value", value)?;
-                }
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.optional("value", &self.value);
+                map.end()
             }
         }
 
@@ -366,23 +350,24 @@ pub mod nullable_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for SettingSpecOverrides {
+        impl<'de> rt::codec::FromMap<'de> for SettingSpecOverrides {
             const NAME: &'static str = "SettingSpecOverrides";
             const FIELDS: &'static [&'static str] = &["value"];
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
                 let mut value: Option<Option<String>> = None;
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut value)?,
-                        _ => __map.skip()?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut value),
+                        _ => __map.skip(),
+                    };
+                    read?;
                 }
                 Ok(Self { value: value.flatten() })
             }

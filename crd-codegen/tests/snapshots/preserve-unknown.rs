@@ -43,16 +43,12 @@ pub mod preserve_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                state.serialize_entry("apiVersion", "preserve.example.com/v1")?;
-                state.serialize_entry("kind", "Pipeline")?;
-                state.serialize_entry("metadata", &self.metadata)?;
-                if let Some(value) = &self.spec {
-                    state.serialize_entry("spec", value)?;
-                }
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.entry("apiVersion", "preserve.example.com/v1");
+                map.entry("kind", "Pipeline");
+                map.entry("metadata", &self.metadata);
+                map.optional("spec", &self.spec);
+                map.end()
             }
         }
 
@@ -60,25 +56,26 @@ pub mod preserve_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for Pipeline {
+        impl<'de> rt::codec::FromMap<'de> for Pipeline {
             const NAME: &'static str = "Pipeline";
             const FIELDS: &'static [&'static str] = &["metadata", "spec"];
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
                 let mut metadata: Option<ObjectMeta> = None;
                 let mut spec: Option<Option<PipelineSpec>> = None;
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut metadata)?,
-                        1 => __map.value(&mut spec)?,
-                        _ => __map.skip()?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut metadata),
+                        1 => __map.value(&mut spec),
+                        _ => __map.skip(),
+                    };
+                    read?;
                 }
                 Ok(Self {
                     metadata: metadata.unwrap_or_default(),
@@ -199,19 +196,11 @@ pub mod preserve_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                if let Some(value) = &self.config {
-                    state.serialize_entry("config", value)?;
-                }
-                if let Some(value) = &self.params {
-                    state.serialize_entry("params", value)?;
-                }
-                if let Some(value) = &self.template {
-                    state.serialize_entry("template", value)?;
-                }
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.optional("config", &self.config);
+                map.optional("params", &self.params);
+                map.optional("template", &self.template);
+                map.end()
             }
         }
 
@@ -219,27 +208,28 @@ pub mod preserve_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for PipelineSpec {
+        impl<'de> rt::codec::FromMap<'de> for PipelineSpec {
             const NAME: &'static str = "PipelineSpec";
             const FIELDS: &'static [&'static str] = &["config", "params", "template"];
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
                 let mut config: Option<Option<JsonMap>> = None;
                 let mut params: Option<Option<Value>> = None;
                 let mut template: Option<Option<PipelineSpecTemplate>> = None;
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut config)?,
-                        1 => __map.value(&mut params)?,
-                        2 => __map.value(&mut template)?,
-                        _ => __map.skip()?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut config),
+                        1 => __map.value(&mut params),
+                        2 => __map.value(&mut template),
+                        _ => __map.skip(),
+                    };
+                    read?;
                 }
                 Ok(Self {
                     config: config.flatten(),
@@ -304,19 +294,11 @@ pub mod preserve_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                if let Some(value) = &self.name {
-                    state.serialize_entry("name", value)?;
-                }
-                if let Some(value) = &self.steps {
-                    state.serialize_entry("steps", value)?;
-                }
-                for (key, value) in &self.additional_fields {
-                    state.serialize_entry(key, value)?;
-                }
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.optional("name", &self.name);
+                map.optional("steps", &self.steps);
+                map.others(&self.additional_fields, &[]);
+                map.end()
             }
         }
 
@@ -324,26 +306,27 @@ pub mod preserve_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for PipelineSpecTemplate {
+        impl<'de> rt::codec::FromMap<'de> for PipelineSpecTemplate {
             const NAME: &'static str = "PipelineSpecTemplate";
             const FIELDS: &'static [&'static str] = &["name", "steps"];
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::keeping_others(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::keeping_others(access, Self::FIELDS);
                 let mut name: Option<Option<String>> = None;
                 let mut steps: Option<Option<Vec<JsonMap>>> = None;
                 let mut additional_fields = BTreeMap::new();
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut name)?,
-                        1 => __map.value(&mut steps)?,
-                        _ => __map.other(&mut additional_fields)?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut name),
+                        1 => __map.value(&mut steps),
+                        _ => __map.other(&mut additional_fields),
+                    };
+                    read?;
                 }
                 Ok(Self {
                     name: name.flatten(),

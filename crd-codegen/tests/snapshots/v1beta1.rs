@@ -44,19 +44,13 @@ pub mod legacy_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                state.serialize_entry("apiVersion", "legacy.example.com/v1alpha1")?;
-                state.serialize_entry("kind", "Backup")?;
-                state.serialize_entry("metadata", &self.metadata)?;
-                if let Some(value) = &self.spec {
-                    state.serialize_entry("spec", value)?;
-                }
-                if let Some(value) = &self.status {
-                    state.serialize_entry("status", value)?;
-                }
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.entry("apiVersion", "legacy.example.com/v1alpha1");
+                map.entry("kind", "Backup");
+                map.entry("metadata", &self.metadata);
+                map.optional("spec", &self.spec);
+                map.optional("status", &self.status);
+                map.end()
             }
         }
 
@@ -64,27 +58,28 @@ pub mod legacy_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for Backup {
+        impl<'de> rt::codec::FromMap<'de> for Backup {
             const NAME: &'static str = "Backup";
             const FIELDS: &'static [&'static str] = &["metadata", "spec", "status"];
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
                 let mut metadata: Option<ObjectMeta> = None;
                 let mut spec: Option<Option<BackupSpec>> = None;
                 let mut status: Option<Option<BackupStatus>> = None;
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut metadata)?,
-                        1 => __map.value(&mut spec)?,
-                        2 => __map.value(&mut status)?,
-                        _ => __map.skip()?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut metadata),
+                        1 => __map.value(&mut spec),
+                        2 => __map.value(&mut status),
+                        _ => __map.skip(),
+                    };
+                    read?;
                 }
                 Ok(Self {
                     metadata: metadata.unwrap_or_default(),
@@ -218,16 +213,10 @@ pub mod legacy_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                if let Some(value) = &self.schedule {
-                    state.serialize_entry("schedule", value)?;
-                }
-                if let Some(value) = &self.ttl {
-                    state.serialize_entry("ttl", value)?;
-                }
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.optional("schedule", &self.schedule);
+                map.optional("ttl", &self.ttl);
+                map.end()
             }
         }
 
@@ -235,25 +224,26 @@ pub mod legacy_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for BackupSpec {
+        impl<'de> rt::codec::FromMap<'de> for BackupSpec {
             const NAME: &'static str = "BackupSpec";
             const FIELDS: &'static [&'static str] = &["schedule", "ttl"];
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
                 let mut schedule: Option<Option<String>> = None;
                 let mut ttl: Option<Option<String>> = None;
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut schedule)?,
-                        1 => __map.value(&mut ttl)?,
-                        _ => __map.skip()?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut schedule),
+                        1 => __map.value(&mut ttl),
+                        _ => __map.skip(),
+                    };
+                    read?;
                 }
                 Ok(Self {
                     schedule: schedule.flatten(),
@@ -311,13 +301,9 @@ pub mod legacy_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                if let Some(value) = &self.phase {
-                    state.serialize_entry("phase", value)?;
-                }
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.optional("phase", &self.phase);
+                map.end()
             }
         }
 
@@ -325,23 +311,24 @@ pub mod legacy_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for BackupStatus {
+        impl<'de> rt::codec::FromMap<'de> for BackupStatus {
             const NAME: &'static str = "BackupStatus";
             const FIELDS: &'static [&'static str] = &["phase"];
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
                 let mut phase: Option<Option<String>> = None;
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut phase)?,
-                        _ => __map.skip()?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut phase),
+                        _ => __map.skip(),
+                    };
+                    read?;
                 }
                 Ok(Self { phase: phase.flatten() })
             }

@@ -43,16 +43,12 @@ pub mod hub_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                state.serialize_entry("apiVersion", "hub.example.com/v1")?;
-                state.serialize_entry("kind", "Backend")?;
-                state.serialize_entry("metadata", &self.metadata)?;
-                if let Some(value) = &self.spec {
-                    state.serialize_entry("spec", value)?;
-                }
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.entry("apiVersion", "hub.example.com/v1");
+                map.entry("kind", "Backend");
+                map.entry("metadata", &self.metadata);
+                map.optional("spec", &self.spec);
+                map.end()
             }
         }
 
@@ -60,25 +56,26 @@ pub mod hub_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for Backend {
+        impl<'de> rt::codec::FromMap<'de> for Backend {
             const NAME: &'static str = "Backend";
             const FIELDS: &'static [&'static str] = &["metadata", "spec"];
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
                 let mut metadata: Option<ObjectMeta> = None;
                 let mut spec: Option<Option<BackendSpec>> = None;
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut metadata)?,
-                        1 => __map.value(&mut spec)?,
-                        _ => __map.skip()?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut metadata),
+                        1 => __map.value(&mut spec),
+                        _ => __map.skip(),
+                    };
+                    read?;
                 }
                 Ok(Self {
                     metadata: metadata.unwrap_or_default(),
@@ -195,22 +192,12 @@ pub mod hub_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                if let Some(value) = &self.containers {
-                    state.serialize_entry("containers", value)?;
-                }
-                if let Some(value) = &self.host_port {
-                    state.serialize_entry("hostPort", value)?;
-                }
-                if let Some(value) = &self.labels {
-                    state.serialize_entry("labels", value)?;
-                }
-                if let Some(value) = &self.replicas {
-                    state.serialize_entry("replicas", value)?;
-                }
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.optional("containers", &self.containers);
+                map.optional("hostPort", &self.host_port);
+                map.optional("labels", &self.labels);
+                map.optional("replicas", &self.replicas);
+                map.end()
             }
         }
 
@@ -218,11 +205,11 @@ pub mod hub_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for BackendSpec {
+        impl<'de> rt::codec::FromMap<'de> for BackendSpec {
             const NAME: &'static str = "BackendSpec";
             const FIELDS: &'static [&'static str] = &[
                 "containers",
@@ -233,19 +220,20 @@ pub mod hub_example_com {
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
                 let mut containers: Option<Option<Vec<BackendSpecContainers>>> = None;
                 let mut host_port: Option<Option<String>> = None;
                 let mut labels: Option<Option<BTreeMap<String, String>>> = None;
                 let mut replicas: Option<Option<i64>> = None;
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut containers)?,
-                        1 => __map.value(&mut host_port)?,
-                        2 => __map.value(&mut labels)?,
-                        3 => __map.value(&mut replicas)?,
-                        _ => __map.skip()?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut containers),
+                        1 => __map.value(&mut host_port),
+                        2 => __map.value(&mut labels),
+                        3 => __map.value(&mut replicas),
+                        _ => __map.skip(),
+                    };
+                    read?;
                 }
                 Ok(Self {
                     containers: containers.flatten(),
@@ -321,14 +309,10 @@ pub mod hub_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                state.serialize_entry("name", &self.name)?;
-                if let Some(value) = &self.port {
-                    state.serialize_entry("port", value)?;
-                }
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.entry("name", &self.name);
+                map.optional("port", &self.port);
+                map.end()
             }
         }
 
@@ -336,25 +320,26 @@ pub mod hub_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for BackendSpecContainers {
+        impl<'de> rt::codec::FromMap<'de> for BackendSpecContainers {
             const NAME: &'static str = "BackendSpecContainers";
             const FIELDS: &'static [&'static str] = &["name", "port"];
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
                 let mut name: Option<String> = None;
                 let mut port: Option<Option<String>> = None;
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut name)?,
-                        1 => __map.value(&mut port)?,
-                        _ => __map.skip()?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut name),
+                        1 => __map.value(&mut port),
+                        _ => __map.skip(),
+                    };
+                    read?;
                 }
                 Ok(Self {
                     name: __map.required(name, "name")?,
@@ -450,16 +435,12 @@ pub mod hub_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                state.serialize_entry("apiVersion", "hub.example.com/v2")?;
-                state.serialize_entry("kind", "Backend")?;
-                state.serialize_entry("metadata", &self.metadata)?;
-                if let Some(value) = &self.spec {
-                    state.serialize_entry("spec", value)?;
-                }
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.entry("apiVersion", "hub.example.com/v2");
+                map.entry("kind", "Backend");
+                map.entry("metadata", &self.metadata);
+                map.optional("spec", &self.spec);
+                map.end()
             }
         }
 
@@ -467,25 +448,26 @@ pub mod hub_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for Backend {
+        impl<'de> rt::codec::FromMap<'de> for Backend {
             const NAME: &'static str = "Backend";
             const FIELDS: &'static [&'static str] = &["metadata", "spec"];
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
                 let mut metadata: Option<ObjectMeta> = None;
                 let mut spec: Option<Option<BackendSpec>> = None;
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut metadata)?,
-                        1 => __map.value(&mut spec)?,
-                        _ => __map.skip()?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut metadata),
+                        1 => __map.value(&mut spec),
+                        _ => __map.skip(),
+                    };
+                    read?;
                 }
                 Ok(Self {
                     metadata: metadata.unwrap_or_default(),
@@ -603,25 +585,13 @@ pub mod hub_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                if let Some(value) = &self.containers {
-                    state.serialize_entry("containers", value)?;
-                }
-                if let Some(value) = &self.host {
-                    state.serialize_entry("host", value)?;
-                }
-                if let Some(value) = &self.labels {
-                    state.serialize_entry("labels", value)?;
-                }
-                if let Some(value) = &self.port {
-                    state.serialize_entry("port", value)?;
-                }
-                if let Some(value) = &self.replicas {
-                    state.serialize_entry("replicas", value)?;
-                }
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.optional("containers", &self.containers);
+                map.optional("host", &self.host);
+                map.optional("labels", &self.labels);
+                map.optional("port", &self.port);
+                map.optional("replicas", &self.replicas);
+                map.end()
             }
         }
 
@@ -629,11 +599,11 @@ pub mod hub_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for BackendSpec {
+        impl<'de> rt::codec::FromMap<'de> for BackendSpec {
             const NAME: &'static str = "BackendSpec";
             const FIELDS: &'static [&'static str] = &[
                 "containers",
@@ -645,21 +615,22 @@ pub mod hub_example_com {
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
                 let mut containers: Option<Option<Vec<BackendSpecContainers>>> = None;
                 let mut host: Option<Option<String>> = None;
                 let mut labels: Option<Option<BTreeMap<String, String>>> = None;
                 let mut port: Option<Option<i32>> = None;
                 let mut replicas: Option<Option<i64>> = None;
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut containers)?,
-                        1 => __map.value(&mut host)?,
-                        2 => __map.value(&mut labels)?,
-                        3 => __map.value(&mut port)?,
-                        4 => __map.value(&mut replicas)?,
-                        _ => __map.skip()?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut containers),
+                        1 => __map.value(&mut host),
+                        2 => __map.value(&mut labels),
+                        3 => __map.value(&mut port),
+                        4 => __map.value(&mut replicas),
+                        _ => __map.skip(),
+                    };
+                    read?;
                 }
                 Ok(Self {
                     containers: containers.flatten(),
@@ -744,14 +715,10 @@ pub mod hub_example_com {
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                use ::crd_runtime::serde::ser::SerializeMap;
-
-                let mut state = serializer.serialize_map(None)?;
-                state.serialize_entry("name", &self.name)?;
-                if let Some(value) = &self.port {
-                    state.serialize_entry("port", value)?;
-                }
-                state.end()
+                let mut map = rt::codec::Entries::new(serializer);
+                map.entry("name", &self.name);
+                map.optional("port", &self.port);
+                map.end()
             }
         }
 
@@ -759,25 +726,26 @@ pub mod hub_example_com {
             fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                rt::de::deserialize_struct(deserializer)
+                rt::codec::deserialize_struct(deserializer)
             }
         }
 
-        impl<'de> rt::de::FromMap<'de> for BackendSpecContainers {
+        impl<'de> rt::codec::FromMap<'de> for BackendSpecContainers {
             const NAME: &'static str = "BackendSpecContainers";
             const FIELDS: &'static [&'static str] = &["name", "port"];
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {
-                let mut __map = rt::de::Fields::new(access, Self::FIELDS);
+                let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
                 let mut name: Option<String> = None;
                 let mut port: Option<Option<i64>> = None;
                 while let Some(__field) = __map.next_field()? {
-                    match __field {
-                        0 => __map.value(&mut name)?,
-                        1 => __map.value(&mut port)?,
-                        _ => __map.skip()?,
-                    }
+                    let read = match __field {
+                        0 => __map.value(&mut name),
+                        1 => __map.value(&mut port),
+                        _ => __map.skip(),
+                    };
+                    read?;
                 }
                 Ok(Self {
                     name: __map.required(name, "name")?,

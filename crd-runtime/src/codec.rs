@@ -1,4 +1,4 @@
-//! What generated `Deserialize` impls call.
+//! What generated `Deserialize` and `Serialize` impls call.
 //!
 //! serde's derive writes, for every struct, a field-name enum with its own visitor and
 //! `Deserialize` impl, a `visit_seq` (structs read from arrays, which no Kubernetes
@@ -9,7 +9,8 @@
 //! reading of a key into a field's position ([`Fields::next_field`]), duplicate and
 //! missing fields, and a string enum's variants ([`unit_variant`]). What is left in
 //! generated code is one `from_map` per struct: a slot per field and a `match` on the
-//! field's position.
+//! field's position. Writing is a map entry per field through [`Entries`], which keeps
+//! the first error, so that a field costs one call and no `?`.
 //!
 //! Behaviour is serde's derive's for what JSON and YAML hold: the same errors
 //! (`missing field`, `duplicate field`, `unknown variant`, with serde's own messages),
@@ -18,6 +19,7 @@
 //! its fields in order, a form no Kubernetes object has.
 
 use serde::de::{self, DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, Visitor};
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::marker::PhantomData;
@@ -270,6 +272,54 @@ impl<'de, T: Copy> Visitor<'de> for VariantName<T> {
     }
 }
 
+/// A generated type being written as a map (its `Serialize::serialize`): an entry
+/// per field, without a `?` per field. The first error stops the writing and is what
+/// [`Entries::end`] returns.
+pub struct Entries<M: SerializeMap> {
+    map: Result<M, M::Error>,
+}
+
+impl<M: SerializeMap> Entries<M> {
+    /// Starts the map.
+    pub fn new<S: Serializer<SerializeMap = M, Error = M::Error>>(serializer: S) -> Self {
+        Entries {
+            map: serializer.serialize_map(None),
+        }
+    }
+
+    /// An entry.
+    pub fn entry<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) {
+        if let Ok(map) = &mut self.map
+            && let Err(e) = map.serialize_entry(key, value)
+        {
+            self.map = Err(e);
+        }
+    }
+
+    /// An entry when the field is set (an optional field; a nullable one's `Some(None)`
+    /// is written as `null`).
+    pub fn optional<T: Serialize>(&mut self, key: &str, value: &Option<T>) {
+        if let Some(value) = value {
+            self.entry(key, value);
+        }
+    }
+
+    /// The entries of a map of fields kept beside the known ones (none named `skip`:
+    /// a root type's `apiVersion` and `kind`, written first).
+    pub fn others<T: Serialize>(&mut self, others: &BTreeMap<String, T>, skip: &[&str]) {
+        for (key, value) in others {
+            if !skip.contains(&key.as_str()) {
+                self.entry(key, value);
+            }
+        }
+    }
+
+    /// Ends the map: the serializer's result, or the first error.
+    pub fn end(self) -> Result<M::Ok, M::Error> {
+        self.map?.end()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     //! Held to serde's derive: the same type written both ways reads the same inputs to
@@ -278,19 +328,20 @@ mod tests {
     use serde::Deserialize;
     use serde_json::{Value, json};
 
-    #[derive(Debug, PartialEq, Deserialize)]
+    #[derive(Debug, PartialEq, Deserialize, serde::Serialize)]
     #[serde(rename_all = "camelCase")]
     struct Derived {
         api_version: String,
         #[serde(default)]
         meta: Vec<u8>,
         replicas: Option<i64>,
-        #[serde(default, with = "crate::nullable")]
+        #[serde(default, skip_serializing_if = "Option::is_none", with = "crate::nullable")]
         note: Option<Option<String>>,
+        #[serde(skip_serializing_if = "Option::is_none")]
         mode: Option<DerivedMode>,
     }
 
-    #[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
+    #[derive(Clone, Copy, Debug, PartialEq, Deserialize, serde::Serialize)]
     enum DerivedMode {
         #[serde(rename = "fast")]
         Fast,
@@ -314,6 +365,35 @@ mod tests {
         Fast,
         Slow,
         Off,
+    }
+
+    impl OursMode {
+        fn as_str(self) -> &'static str {
+            match self {
+                OursMode::Fast => "fast",
+                OursMode::Slow => "slow",
+                OursMode::Off => "off",
+            }
+        }
+    }
+
+    impl Serialize for OursMode {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_str(self.as_str())
+        }
+    }
+
+    // What the code generator writes for `Ours`.
+    impl Serialize for Ours {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            let mut map = Entries::new(serializer);
+            map.entry("apiVersion", &self.api_version);
+            map.entry("meta", &self.meta);
+            map.entry("replicas", &self.replicas);
+            map.optional("note", &self.note);
+            map.optional("mode", &self.mode);
+            map.end()
+        }
     }
 
     impl<'de> Deserialize<'de> for OursMode {
@@ -340,14 +420,15 @@ mod tests {
             let mut note: Option<Option<String>> = None;
             let mut mode: Option<Option<OursMode>> = None;
             while let Some(i) = map.next_field()? {
-                match i {
-                    0 => map.value(&mut api_version)?,
-                    1 => map.value(&mut meta)?,
-                    2 => map.value(&mut replicas)?,
-                    3 => map.value(&mut note)?,
-                    4 => map.value(&mut mode)?,
-                    _ => map.skip()?,
-                }
+                let read = match i {
+                    0 => map.value(&mut api_version),
+                    1 => map.value(&mut meta),
+                    2 => map.value(&mut replicas),
+                    3 => map.value(&mut note),
+                    4 => map.value(&mut mode),
+                    _ => map.skip(),
+                };
+                read?;
             }
             Ok(Ours {
                 api_version: map.required(api_version, "apiVersion")?,
@@ -375,6 +456,10 @@ mod tests {
                 assert_eq!(d.replicas, o.replicas, "{input}");
                 assert_eq!(d.note, o.note, "{input}");
                 assert_eq!(d.mode.map(|m| m as u8), o.mode.map(|m| m as u8), "{input}");
+                // And written back the same.
+                let written = serde_json::to_string(&o).unwrap();
+                assert_eq!(serde_json::to_string(&d).unwrap(), written, "{input}");
+                assert_eq!(serde_json::from_str::<Ours>(&written).unwrap(), o, "{input}");
             }
             (Err(d), Err(o)) => assert_eq!(d.to_string(), o.to_string(), "{input}"),
             (d, o) => panic!("{input}: derive {d:?}, ours {o:?}"),
@@ -430,10 +515,11 @@ mod tests {
             let mut name: Option<Option<String>> = None;
             let mut others = BTreeMap::new();
             while let Some(i) = map.next_field()? {
-                match i {
-                    0 => map.value(&mut name)?,
-                    _ => map.other(&mut others)?,
-                }
+                let read = match i {
+                    0 => map.value(&mut name),
+                    _ => map.other(&mut others),
+                };
+                read?;
             }
             Ok(Open {
                 name: name.flatten(),
