@@ -136,6 +136,20 @@ impl<'de, A: MapAccess<'de>> Fields<A> {
     }
 }
 
+/// The value of an optional field (`Option<T>`) from its slot: `None` when absent.
+/// A function rather than `Option::flatten`, so that generated code need not write
+/// the slot's type.
+#[inline]
+pub fn optional<T>(slot: Option<Option<T>>) -> Option<T> {
+    slot.flatten()
+}
+
+/// The value of a field that is its type's default when absent (`metadata`).
+#[inline]
+pub fn or_default<T: Default>(slot: Option<T>) -> T {
+    slot.unwrap_or_default()
+}
+
 enum Key {
     Field(usize),
     /// A key not in the field list, kept when asked for.

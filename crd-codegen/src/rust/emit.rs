@@ -249,7 +249,7 @@ fn struct_type(m: &Module, name: &Ident, docs: TokenStream, s: &StructDef, root:
     let additional = additional_fields(s);
     let default = s.derives_default.then(|| quote!(Default,));
     let serialize = struct_serialize(name, s, root);
-    let deserialize = struct_deserialize(m, name, s);
+    let deserialize = struct_deserialize(name, s);
     quote! {
         #docs
         #[derive(Clone, Debug, #default PartialEq)]
@@ -265,17 +265,14 @@ fn struct_type(m: &Module, name: &Ident, docs: TokenStream, s: &StructDef, root:
 
 /// `Deserialize` through crd-runtime's `codec` (see there why not serde's derive): a slot
 /// per field, filled by the position of each key read.
-fn struct_deserialize(m: &Module, name: &Ident, s: &StructDef) -> TokenStream {
+fn struct_deserialize(name: &Ident, s: &StructDef) -> TokenStream {
     let type_name = name.to_string();
     let names = s.fields.iter().map(|f| &f.json);
+    // The slots' types are inferred from the fields they fill (fewer tokens to write
+    // and to read).
     let slots = s.fields.iter().map(|f| {
         let slot = ident(&f.name);
-        let ty = rust_type(m, &f.ty);
-        let ty = match f.presence {
-            Presence::Required => ty,
-            _ => quote!(Option<#ty>),
-        };
-        quote!(let mut #slot: Option<#ty> = None;)
+        quote!(let mut #slot = None;)
     });
     let arms = s.fields.iter().enumerate().map(|(i, f)| {
         let slot = ident(&f.name);
@@ -286,9 +283,9 @@ fn struct_deserialize(m: &Module, name: &Ident, s: &StructDef) -> TokenStream {
         let field = ident(&f.name);
         let json = &f.json;
         match f.presence {
-            Presence::Required if f.ty == Ty::ObjectMeta => quote!(#field: #field.unwrap_or_default(),),
+            Presence::Required if f.ty == Ty::ObjectMeta => quote!(#field: rt::codec::or_default(#field),),
             Presence::Required => quote!(#field: __map.required(#field, #json)?,),
-            Presence::RequiredNullable | Presence::Optional => quote!(#field: #field.flatten(),),
+            Presence::RequiredNullable | Presence::Optional => quote!(#field: rt::codec::optional(#field),),
             Presence::OptionalNullable => quote!(#field,),
         }
     });

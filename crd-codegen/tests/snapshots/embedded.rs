@@ -67,8 +67,8 @@ pub mod embedded_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
-                let mut metadata: Option<ObjectMeta> = None;
-                let mut spec: Option<Option<WrapperSpec>> = None;
+                let mut metadata = None;
+                let mut spec = None;
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
                         0 => __map.value(&mut metadata),
@@ -78,8 +78,8 @@ pub mod embedded_example_com {
                     read?;
                 }
                 Ok(Self {
-                    metadata: metadata.unwrap_or_default(),
-                    spec: spec.flatten(),
+                    metadata: rt::codec::or_default(metadata),
+                    spec: rt::codec::optional(spec),
                 })
             }
         }
@@ -247,8 +247,8 @@ pub mod embedded_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
-                let mut raw: Option<Option<JsonMap>> = None;
-                let mut template: Option<Option<WrapperSpecTemplate>> = None;
+                let mut raw = None;
+                let mut template = None;
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
                         0 => __map.value(&mut raw),
@@ -258,8 +258,8 @@ pub mod embedded_example_com {
                     read?;
                 }
                 Ok(Self {
-                    raw: raw.flatten(),
-                    template: template.flatten(),
+                    raw: rt::codec::optional(raw),
+                    template: rt::codec::optional(template),
                 })
             }
         }
@@ -421,10 +421,10 @@ pub mod embedded_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
-                let mut api_version: Option<Option<String>> = None;
-                let mut kind: Option<Option<String>> = None;
-                let mut metadata: Option<Option<ObjectMeta>> = None;
-                let mut data: Option<Option<BTreeMap<String, String>>> = None;
+                let mut api_version = None;
+                let mut kind = None;
+                let mut metadata = None;
+                let mut data = None;
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
                         0 => __map.value(&mut api_version),
@@ -436,10 +436,10 @@ pub mod embedded_example_com {
                     read?;
                 }
                 Ok(Self {
-                    api_version: api_version.flatten(),
-                    kind: kind.flatten(),
-                    metadata: metadata.flatten(),
-                    data: data.flatten(),
+                    api_version: rt::codec::optional(api_version),
+                    kind: rt::codec::optional(kind),
+                    metadata: rt::codec::optional(metadata),
+                    data: rt::codec::optional(data),
                 })
             }
         }

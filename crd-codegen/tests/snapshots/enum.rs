@@ -67,8 +67,8 @@ pub mod enums_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
-                let mut metadata: Option<ObjectMeta> = None;
-                let mut spec: Option<Option<MatcherSpec>> = None;
+                let mut metadata = None;
+                let mut spec = None;
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
                         0 => __map.value(&mut metadata),
@@ -78,8 +78,8 @@ pub mod enums_example_com {
                     read?;
                 }
                 Ok(Self {
-                    metadata: metadata.unwrap_or_default(),
-                    spec: spec.flatten(),
+                    metadata: rt::codec::or_default(metadata),
+                    spec: rt::codec::optional(spec),
                 })
             }
         }
@@ -232,12 +232,12 @@ pub mod enums_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
-                let mut level: Option<Option<i64>> = None;
-                let mut mode: Option<Option<MatcherSpecMode>> = None;
-                let mut operator: Option<MatcherSpecOperator> = None;
-                let mut policy: Option<Option<MatcherSpecPolicy>> = None;
-                let mut protocol: Option<Option<MatcherSpecProtocol>> = None;
-                let mut rules: Option<Option<Vec<MatcherSpecRules>>> = None;
+                let mut level = None;
+                let mut mode = None;
+                let mut operator = None;
+                let mut policy = None;
+                let mut protocol = None;
+                let mut rules = None;
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
                         0 => __map.value(&mut level),
@@ -251,12 +251,12 @@ pub mod enums_example_com {
                     read?;
                 }
                 Ok(Self {
-                    level: level.flatten(),
+                    level: rt::codec::optional(level),
                     mode,
                     operator: __map.required(operator, "operator")?,
-                    policy: policy.flatten(),
-                    protocol: protocol.flatten(),
-                    rules: rules.flatten(),
+                    policy: rt::codec::optional(policy),
+                    protocol: rt::codec::optional(protocol),
+                    rules: rt::codec::optional(rules),
                 })
             }
         }
@@ -579,7 +579,7 @@ pub mod enums_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
-                let mut policy: Option<Option<MatcherSpecRulesPolicy>> = None;
+                let mut policy = None;
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
                         0 => __map.value(&mut policy),
@@ -587,7 +587,9 @@ pub mod enums_example_com {
                     };
                     read?;
                 }
-                Ok(Self { policy: policy.flatten() })
+                Ok(Self {
+                    policy: rt::codec::optional(policy),
+                })
             }
         }
 

@@ -67,8 +67,8 @@ pub mod intstr_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
-                let mut metadata: Option<ObjectMeta> = None;
-                let mut spec: Option<Option<RolloutSpec>> = None;
+                let mut metadata = None;
+                let mut spec = None;
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
                         0 => __map.value(&mut metadata),
@@ -78,8 +78,8 @@ pub mod intstr_example_com {
                     read?;
                 }
                 Ok(Self {
-                    metadata: metadata.unwrap_or_default(),
-                    spec: spec.flatten(),
+                    metadata: rt::codec::or_default(metadata),
+                    spec: rt::codec::optional(spec),
                 })
             }
         }
@@ -224,10 +224,10 @@ pub mod intstr_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
-                let mut max_surge: Option<IntOrString> = None;
-                let mut max_unavailable: Option<Option<IntOrString>> = None;
-                let mut memory: Option<Option<IntOrString>> = None;
-                let mut ports: Option<Option<Vec<IntOrString>>> = None;
+                let mut max_surge = None;
+                let mut max_unavailable = None;
+                let mut memory = None;
+                let mut ports = None;
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
                         0 => __map.value(&mut max_surge),
@@ -240,9 +240,9 @@ pub mod intstr_example_com {
                 }
                 Ok(Self {
                     max_surge: __map.required(max_surge, "maxSurge")?,
-                    max_unavailable: max_unavailable.flatten(),
-                    memory: memory.flatten(),
-                    ports: ports.flatten(),
+                    max_unavailable: rt::codec::optional(max_unavailable),
+                    memory: rt::codec::optional(memory),
+                    ports: rt::codec::optional(ports),
                 })
             }
         }

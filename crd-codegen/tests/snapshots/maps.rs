@@ -67,8 +67,8 @@ pub mod maps_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
-                let mut metadata: Option<ObjectMeta> = None;
-                let mut spec: Option<Option<ConfigSetSpec>> = None;
+                let mut metadata = None;
+                let mut spec = None;
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
                         0 => __map.value(&mut metadata),
@@ -78,8 +78,8 @@ pub mod maps_example_com {
                     read?;
                 }
                 Ok(Self {
-                    metadata: metadata.unwrap_or_default(),
-                    spec: spec.flatten(),
+                    metadata: rt::codec::or_default(metadata),
+                    spec: rt::codec::optional(spec),
                 })
             }
         }
@@ -233,14 +233,12 @@ pub mod maps_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
-                let mut anything: Option<Option<BTreeMap<String, Value>>> = None;
-                let mut empty: Option<Option<EmptyObject>> = None;
-                let mut endpoints: Option<
-                    Option<BTreeMap<String, ConfigSetSpecEndpoints>>,
-                > = None;
-                let mut labels: Option<Option<BTreeMap<String, String>>> = None;
-                let mut limits: Option<Option<BTreeMap<String, i32>>> = None;
-                let mut routes: Option<Option<BTreeMap<String, Vec<String>>>> = None;
+                let mut anything = None;
+                let mut empty = None;
+                let mut endpoints = None;
+                let mut labels = None;
+                let mut limits = None;
+                let mut routes = None;
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
                         0 => __map.value(&mut anything),
@@ -254,12 +252,12 @@ pub mod maps_example_com {
                     read?;
                 }
                 Ok(Self {
-                    anything: anything.flatten(),
-                    empty: empty.flatten(),
-                    endpoints: endpoints.flatten(),
-                    labels: labels.flatten(),
-                    limits: limits.flatten(),
-                    routes: routes.flatten(),
+                    anything: rt::codec::optional(anything),
+                    empty: rt::codec::optional(empty),
+                    endpoints: rt::codec::optional(endpoints),
+                    labels: rt::codec::optional(labels),
+                    limits: rt::codec::optional(limits),
+                    routes: rt::codec::optional(routes),
                 })
             }
         }
@@ -365,8 +363,8 @@ pub mod maps_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
-                let mut url: Option<String> = None;
-                let mut weight: Option<Option<i64>> = None;
+                let mut url = None;
+                let mut weight = None;
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
                         0 => __map.value(&mut url),
@@ -377,7 +375,7 @@ pub mod maps_example_com {
                 }
                 Ok(Self {
                     url: __map.required(url, "url")?,
-                    weight: weight.flatten(),
+                    weight: rt::codec::optional(weight),
                 })
             }
         }

@@ -69,9 +69,9 @@ pub mod versions_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
-                let mut metadata: Option<ObjectMeta> = None;
-                let mut spec: Option<Option<WidgetSpec>> = None;
-                let mut status: Option<Option<WidgetStatus>> = None;
+                let mut metadata = None;
+                let mut spec = None;
+                let mut status = None;
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
                         0 => __map.value(&mut metadata),
@@ -82,9 +82,9 @@ pub mod versions_example_com {
                     read?;
                 }
                 Ok(Self {
-                    metadata: metadata.unwrap_or_default(),
-                    spec: spec.flatten(),
-                    status: status.flatten(),
+                    metadata: rt::codec::or_default(metadata),
+                    spec: rt::codec::optional(spec),
+                    status: rt::codec::optional(status),
                 })
             }
         }
@@ -225,7 +225,7 @@ pub mod versions_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
-                let mut size: Option<WidgetSpecSize> = None;
+                let mut size = None;
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
                         0 => __map.value(&mut size),
@@ -301,8 +301,8 @@ pub mod versions_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
-                let mut height: Option<Option<i64>> = None;
-                let mut width: Option<Option<i64>> = None;
+                let mut height = None;
+                let mut width = None;
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
                         0 => __map.value(&mut height),
@@ -312,8 +312,8 @@ pub mod versions_example_com {
                     read?;
                 }
                 Ok(Self {
-                    height: height.flatten(),
-                    width: width.flatten(),
+                    height: rt::codec::optional(height),
+                    width: rt::codec::optional(width),
                 })
             }
         }
@@ -388,7 +388,7 @@ pub mod versions_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
-                let mut ready: Option<Option<bool>> = None;
+                let mut ready = None;
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
                         0 => __map.value(&mut ready),
@@ -396,7 +396,9 @@ pub mod versions_example_com {
                     };
                     read?;
                 }
-                Ok(Self { ready: ready.flatten() })
+                Ok(Self {
+                    ready: rt::codec::optional(ready),
+                })
             }
         }
 
@@ -499,8 +501,8 @@ pub mod versions_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
-                let mut metadata: Option<ObjectMeta> = None;
-                let mut spec: Option<Option<WidgetSpec>> = None;
+                let mut metadata = None;
+                let mut spec = None;
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
                         0 => __map.value(&mut metadata),
@@ -510,8 +512,8 @@ pub mod versions_example_com {
                     read?;
                 }
                 Ok(Self {
-                    metadata: metadata.unwrap_or_default(),
-                    spec: spec.flatten(),
+                    metadata: rt::codec::or_default(metadata),
+                    spec: rt::codec::optional(spec),
                 })
             }
         }
@@ -646,7 +648,7 @@ pub mod versions_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
-                let mut size: Option<Option<String>> = None;
+                let mut size = None;
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
                         0 => __map.value(&mut size),
@@ -654,7 +656,9 @@ pub mod versions_example_com {
                     };
                     read?;
                 }
-                Ok(Self { size: size.flatten() })
+                Ok(Self {
+                    size: rt::codec::optional(size),
+                })
             }
         }
 

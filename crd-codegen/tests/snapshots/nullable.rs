@@ -67,8 +67,8 @@ pub mod nullable_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
-                let mut metadata: Option<ObjectMeta> = None;
-                let mut spec: Option<Option<SettingSpec>> = None;
+                let mut metadata = None;
+                let mut spec = None;
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
                         0 => __map.value(&mut metadata),
@@ -78,8 +78,8 @@ pub mod nullable_example_com {
                     read?;
                 }
                 Ok(Self {
-                    metadata: metadata.unwrap_or_default(),
-                    spec: spec.flatten(),
+                    metadata: rt::codec::or_default(metadata),
+                    spec: rt::codec::optional(spec),
                 })
             }
         }
@@ -232,13 +232,11 @@ pub mod nullable_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
-                let mut count: Option<Option<i64>> = None;
-                let mut note: Option<Option<String>> = None;
-                let mut overrides: Option<
-                    Option<BTreeMap<String, Option<SettingSpecOverrides>>>,
-                > = None;
-                let mut owner: Option<Option<String>> = None;
-                let mut tags: Option<Option<Vec<Option<String>>>> = None;
+                let mut count = None;
+                let mut note = None;
+                let mut overrides = None;
+                let mut owner = None;
+                let mut tags = None;
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
                         0 => __map.value(&mut count),
@@ -253,9 +251,9 @@ pub mod nullable_example_com {
                 Ok(Self {
                     count,
                     note,
-                    overrides: overrides.flatten(),
-                    owner: owner.flatten(),
-                    tags: tags.flatten(),
+                    overrides: rt::codec::optional(overrides),
+                    owner: rt::codec::optional(owner),
+                    tags: rt::codec::optional(tags),
                 })
             }
         }
@@ -361,7 +359,7 @@ pub mod nullable_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
-                let mut value: Option<Option<String>> = None;
+                let mut value = None;
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
                         0 => __map.value(&mut value),
@@ -369,7 +367,9 @@ pub mod nullable_example_com {
                     };
                     read?;
                 }
-                Ok(Self { value: value.flatten() })
+                Ok(Self {
+                    value: rt::codec::optional(value),
+                })
             }
         }
 

@@ -67,8 +67,8 @@ pub mod preserve_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
-                let mut metadata: Option<ObjectMeta> = None;
-                let mut spec: Option<Option<PipelineSpec>> = None;
+                let mut metadata = None;
+                let mut spec = None;
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
                         0 => __map.value(&mut metadata),
@@ -78,8 +78,8 @@ pub mod preserve_example_com {
                     read?;
                 }
                 Ok(Self {
-                    metadata: metadata.unwrap_or_default(),
-                    spec: spec.flatten(),
+                    metadata: rt::codec::or_default(metadata),
+                    spec: rt::codec::optional(spec),
                 })
             }
         }
@@ -219,9 +219,9 @@ pub mod preserve_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
-                let mut config: Option<Option<JsonMap>> = None;
-                let mut params: Option<Option<Value>> = None;
-                let mut template: Option<Option<PipelineSpecTemplate>> = None;
+                let mut config = None;
+                let mut params = None;
+                let mut template = None;
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
                         0 => __map.value(&mut config),
@@ -232,9 +232,9 @@ pub mod preserve_example_com {
                     read?;
                 }
                 Ok(Self {
-                    config: config.flatten(),
-                    params: params.flatten(),
-                    template: template.flatten(),
+                    config: rt::codec::optional(config),
+                    params: rt::codec::optional(params),
+                    template: rt::codec::optional(template),
                 })
             }
         }
@@ -317,8 +317,8 @@ pub mod preserve_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::keeping_others(access, Self::FIELDS);
-                let mut name: Option<Option<String>> = None;
-                let mut steps: Option<Option<Vec<JsonMap>>> = None;
+                let mut name = None;
+                let mut steps = None;
                 let mut additional_fields = BTreeMap::new();
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
@@ -329,8 +329,8 @@ pub mod preserve_example_com {
                     read?;
                 }
                 Ok(Self {
-                    name: name.flatten(),
-                    steps: steps.flatten(),
+                    name: rt::codec::optional(name),
+                    steps: rt::codec::optional(steps),
                     additional_fields,
                 })
             }

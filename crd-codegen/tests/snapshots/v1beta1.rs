@@ -69,9 +69,9 @@ pub mod legacy_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
-                let mut metadata: Option<ObjectMeta> = None;
-                let mut spec: Option<Option<BackupSpec>> = None;
-                let mut status: Option<Option<BackupStatus>> = None;
+                let mut metadata = None;
+                let mut spec = None;
+                let mut status = None;
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
                         0 => __map.value(&mut metadata),
@@ -82,9 +82,9 @@ pub mod legacy_example_com {
                     read?;
                 }
                 Ok(Self {
-                    metadata: metadata.unwrap_or_default(),
-                    spec: spec.flatten(),
-                    status: status.flatten(),
+                    metadata: rt::codec::or_default(metadata),
+                    spec: rt::codec::optional(spec),
+                    status: rt::codec::optional(status),
                 })
             }
         }
@@ -235,8 +235,8 @@ pub mod legacy_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
-                let mut schedule: Option<Option<String>> = None;
-                let mut ttl: Option<Option<String>> = None;
+                let mut schedule = None;
+                let mut ttl = None;
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
                         0 => __map.value(&mut schedule),
@@ -246,8 +246,8 @@ pub mod legacy_example_com {
                     read?;
                 }
                 Ok(Self {
-                    schedule: schedule.flatten(),
-                    ttl: ttl.flatten(),
+                    schedule: rt::codec::optional(schedule),
+                    ttl: rt::codec::optional(ttl),
                 })
             }
         }
@@ -322,7 +322,7 @@ pub mod legacy_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
-                let mut phase: Option<Option<String>> = None;
+                let mut phase = None;
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
                         0 => __map.value(&mut phase),
@@ -330,7 +330,9 @@ pub mod legacy_example_com {
                     };
                     read?;
                 }
-                Ok(Self { phase: phase.flatten() })
+                Ok(Self {
+                    phase: rt::codec::optional(phase),
+                })
             }
         }
 

@@ -67,8 +67,8 @@ pub mod hub_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
-                let mut metadata: Option<ObjectMeta> = None;
-                let mut spec: Option<Option<BackendSpec>> = None;
+                let mut metadata = None;
+                let mut spec = None;
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
                         0 => __map.value(&mut metadata),
@@ -78,8 +78,8 @@ pub mod hub_example_com {
                     read?;
                 }
                 Ok(Self {
-                    metadata: metadata.unwrap_or_default(),
-                    spec: spec.flatten(),
+                    metadata: rt::codec::or_default(metadata),
+                    spec: rt::codec::optional(spec),
                 })
             }
         }
@@ -221,10 +221,10 @@ pub mod hub_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
-                let mut containers: Option<Option<Vec<BackendSpecContainers>>> = None;
-                let mut host_port: Option<Option<String>> = None;
-                let mut labels: Option<Option<BTreeMap<String, String>>> = None;
-                let mut replicas: Option<Option<i64>> = None;
+                let mut containers = None;
+                let mut host_port = None;
+                let mut labels = None;
+                let mut replicas = None;
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
                         0 => __map.value(&mut containers),
@@ -236,10 +236,10 @@ pub mod hub_example_com {
                     read?;
                 }
                 Ok(Self {
-                    containers: containers.flatten(),
-                    host_port: host_port.flatten(),
-                    labels: labels.flatten(),
-                    replicas: replicas.flatten(),
+                    containers: rt::codec::optional(containers),
+                    host_port: rt::codec::optional(host_port),
+                    labels: rt::codec::optional(labels),
+                    replicas: rt::codec::optional(replicas),
                 })
             }
         }
@@ -331,8 +331,8 @@ pub mod hub_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
-                let mut name: Option<String> = None;
-                let mut port: Option<Option<String>> = None;
+                let mut name = None;
+                let mut port = None;
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
                         0 => __map.value(&mut name),
@@ -343,7 +343,7 @@ pub mod hub_example_com {
                 }
                 Ok(Self {
                     name: __map.required(name, "name")?,
-                    port: port.flatten(),
+                    port: rt::codec::optional(port),
                 })
             }
         }
@@ -459,8 +459,8 @@ pub mod hub_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
-                let mut metadata: Option<ObjectMeta> = None;
-                let mut spec: Option<Option<BackendSpec>> = None;
+                let mut metadata = None;
+                let mut spec = None;
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
                         0 => __map.value(&mut metadata),
@@ -470,8 +470,8 @@ pub mod hub_example_com {
                     read?;
                 }
                 Ok(Self {
-                    metadata: metadata.unwrap_or_default(),
-                    spec: spec.flatten(),
+                    metadata: rt::codec::or_default(metadata),
+                    spec: rt::codec::optional(spec),
                 })
             }
         }
@@ -616,11 +616,11 @@ pub mod hub_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
-                let mut containers: Option<Option<Vec<BackendSpecContainers>>> = None;
-                let mut host: Option<Option<String>> = None;
-                let mut labels: Option<Option<BTreeMap<String, String>>> = None;
-                let mut port: Option<Option<i32>> = None;
-                let mut replicas: Option<Option<i64>> = None;
+                let mut containers = None;
+                let mut host = None;
+                let mut labels = None;
+                let mut port = None;
+                let mut replicas = None;
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
                         0 => __map.value(&mut containers),
@@ -633,11 +633,11 @@ pub mod hub_example_com {
                     read?;
                 }
                 Ok(Self {
-                    containers: containers.flatten(),
-                    host: host.flatten(),
-                    labels: labels.flatten(),
-                    port: port.flatten(),
-                    replicas: replicas.flatten(),
+                    containers: rt::codec::optional(containers),
+                    host: rt::codec::optional(host),
+                    labels: rt::codec::optional(labels),
+                    port: rt::codec::optional(port),
+                    replicas: rt::codec::optional(replicas),
                 })
             }
         }
@@ -737,8 +737,8 @@ pub mod hub_example_com {
                 access: A,
             ) -> Result<Self, A::Error> {
                 let mut __map = rt::codec::Fields::new(access, Self::FIELDS);
-                let mut name: Option<String> = None;
-                let mut port: Option<Option<i64>> = None;
+                let mut name = None;
+                let mut port = None;
                 while let Some(__field) = __map.next_field()? {
                     let read = match __field {
                         0 => __map.value(&mut name),
@@ -749,7 +749,7 @@ pub mod hub_example_com {
                 }
                 Ok(Self {
                     name: __map.required(name, "name")?,
-                    port: port.flatten(),
+                    port: rt::codec::optional(port),
                 })
             }
         }
