@@ -710,7 +710,7 @@ impl<'r> TypedRatchet<'r> {
 
 impl Correlated for Unchanged<'_> {
     // Generated code correlates children itself and descends with
-    // [`Ratchet::descend`].
+    // [`TypedRatchet::child`].
     fn key(self, _key: &str) -> Option<Self> {
         None
     }

@@ -1158,7 +1158,6 @@ impl Names {
     }
 }
 
-/// Whether tokens mention the lifetime `'a`.
 /// `f` when `call` is `f(x, o)` with `f` a path (no call or block in it).
 fn call_path(call: &TokenStream) -> Option<TokenStream> {
     use proc_macro2::{Delimiter, TokenTree};
@@ -1175,6 +1174,7 @@ fn call_path(call: &TokenStream) -> Option<TokenStream> {
     (args == "x , o" && is_path).then(|| path.iter().cloned().collect())
 }
 
+/// Whether tokens mention the lifetime `'a`.
 fn uses_lifetime(t: &TokenStream) -> bool {
     t.to_string().contains("'a")
 }
