@@ -75,6 +75,9 @@ impl Pattern {
     }
 
     /// Whether the pattern matches somewhere in `s` (Go's `MatchString`).
+    ///
+    /// The DFA is built on the second match, not the first: a pattern matched once
+    /// (as when the checks of a CRD's defaults read a pattern) does not pay for it.
     #[inline]
     pub fn is_match(&self, s: &str) -> Result<bool, &str> {
         // A DFA exists only for a valid pattern.
@@ -83,8 +86,10 @@ impl Pattern {
         {
             return Ok(m);
         }
+        let used_before = self.compiled.get().is_some();
         let re = self.regex()?;
-        if let Some(fast) = self.dfa.get_or_init(|| build_dfa(&self.source))
+        if used_before
+            && let Some(fast) = self.dfa.get_or_init(|| build_dfa(&self.source))
             && let Some(m) = fast.is_match(s)
         {
             return Ok(m);
@@ -330,6 +335,16 @@ pub fn find_all(re: &Regex, s: &str, n: i64) -> Vec<Range<usize>> {
 #[cfg(test)]
 mod dfa_tests {
     use super::*;
+
+    #[test]
+    fn the_dfa_is_built_on_the_second_match() {
+        let p = Pattern::new("^a+$");
+        assert!(p.is_match("aa").unwrap());
+        assert!(p.dfa.get().is_none());
+        assert!(!p.is_match("b").unwrap());
+        assert!(matches!(p.dfa.get(), Some(Some(_))));
+        assert!(p.is_match("a").unwrap());
+    }
 
     #[test]
     fn fast_dfa_agrees_with_regex() {

@@ -239,11 +239,12 @@ fn generate(paths: &[PathBuf], output: Option<PathBuf>, derive: bool, selection:
     if loaded.has_errors() {
         return code;
     }
-    // Nothing read is freed: the process ends once the files are written, and freeing
-    // the models, documents and IR of a large CRD set (millions of small allocations)
-    // took about 0.2 s of generating the corpus.
+    // The models and documents are freed before generating, which reuses their memory
+    // (the corpus peaks at 575 MB instead of 745 MB; fresh pages cost the kernel time
+    // to clear). The IR is not freed: the process ends once the files are written, and
+    // freeing millions of small allocations would only add time.
     let (irs, read): (Vec<_>, Vec<_>) = loaded.crds.into_iter().map(|c| (c.ir, (c.model, c.doc))).unzip();
-    std::mem::forget(read);
+    drop(read);
     let irs = std::mem::ManuallyDrop::new(irs);
     let files = if !derive {
         let source = crd_codegen::rust::generate_source(&irs);

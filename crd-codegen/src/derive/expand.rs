@@ -8,6 +8,7 @@ use crate::rust::admit::AdmitEmitter;
 use crate::rust::emit::{resource_impls, struct_serialize};
 use crate::rust::plan::{FieldDef, Module, Presence, RootDef, StructDef, Ty, TypeBody, TypeDef};
 use crate::rust::rules::RulesEmitter;
+use crate::rust::text::TextItems;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 use syn::spanned::Spanned;
@@ -129,9 +130,10 @@ pub fn type_impls(l: &Lowered) -> TokenStream {
     let spans = alias_spans(&l.foreign);
     let rules = RulesEmitter::for_derived(&m, spans.clone());
     let (walk_rules, static_schema) = rules.derived_items();
-    let admit = AdmitEmitter::new(&m)
-        .with_spans(&spans)
-        .type_impls(&m.types[0], None, walk_rules);
+    let admit =
+        AdmitEmitter::new(&m)
+            .with_spans(&spans)
+            .type_impls(&mut TextItems::AsTokens, &m.types[0], None, walk_rules);
     let rules_module = rules.rules_module();
     let ident = &l.ident;
     #[allow(
@@ -305,6 +307,7 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
         }
     });
     let admit = AdmitEmitter::new(&m).with_spans(&alias_spans(&foreign)).type_impls(
+        &mut TextItems::AsTokens,
         &m.types[0],
         validate_rules,
         TokenStream::new(),

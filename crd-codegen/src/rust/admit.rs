@@ -11,6 +11,7 @@
 //! need, are still emitted per type as code.
 
 use super::plan::{Module, TypeBody, TypeDef};
+use super::text::{Expr, TextItems, Writer, string_literal};
 use crate::ir::{self, AdditionalProperties, ListType, Schema};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
@@ -24,10 +25,12 @@ pub struct AdmitEmitter<'a> {
     named: HashMap<*const Schema, (&'a str, Span)>,
     /// Counter for unique local names (statics).
     counter: Cell<usize>,
-    /// `static`s of the function being emitted, placed at its top.
-    statics: std::cell::RefCell<Vec<TokenStream>>,
+    /// `static`s of the function being emitted (as text), placed at its top.
+    statics: std::cell::RefCell<Vec<String>>,
     /// The function's `Node` statics by their definition, to define each once.
-    node_statics: std::cell::RefCell<HashMap<String, Ident>>,
+    node_statics: std::cell::RefCell<HashMap<String, String>>,
+    /// Whether [`AdmitEmitter::with_spans`] gave named types spans of their own.
+    spanned: bool,
 }
 
 /// How a named type's impl is called: a derived field type's through the trait, so
@@ -59,6 +62,7 @@ impl<'a> AdmitEmitter<'a> {
             counter: Cell::new(0),
             statics: Default::default(),
             node_statics: Default::default(),
+            spanned: false,
         }
     }
 
@@ -70,6 +74,7 @@ impl<'a> AdmitEmitter<'a> {
                 *span = *s;
             }
         }
+        self.spanned = true;
         self
     }
 
@@ -91,7 +96,13 @@ impl<'a> AdmitEmitter<'a> {
     /// `impl ObjectSchema` (and `impl CustomResource` for roots) for one type;
     /// `rules` is a root's `validate_rules` when it has rules, `walk_rules` a derived
     /// type's `ObjectSchema::walk_rules` (or nothing).
-    pub fn type_impls(&self, t: &TypeDef, rules: Option<TokenStream>, walk_rules: TokenStream) -> TokenStream {
+    pub fn type_impls(
+        &self,
+        texts: &mut TextItems,
+        t: &TypeDef,
+        rules: Option<TokenStream>,
+        walk_rules: TokenStream,
+    ) -> TokenStream {
         let is_root = matches!(t.body, TypeBody::Root(_));
         if !matches!(t.body, TypeBody::Struct(_) | TypeBody::Root(_)) {
             return TokenStream::new();
@@ -100,7 +111,7 @@ impl<'a> AdmitEmitter<'a> {
         let s = t.schema;
         let this = Some(s as *const Schema);
         let rt = rt();
-        let shape = self.shape_fn(s, this, is_root);
+        let shape = self.shape_fn(texts, s, this, is_root);
         let coerce = if has_embedded_below(s) || (s.embedded_resource && !is_root) {
             let body = self.coerce_node(s, this, s.embedded_resource && !is_root);
             quote! {
@@ -148,164 +159,181 @@ impl<'a> AdmitEmitter<'a> {
 
     /// `fn shape()`: the statics describing the type's schema, which the steps of
     /// `crd_runtime::shape` walk. The resource root is marked as one: it is pruned as
-    /// an embedded resource, and its `apiVersion` and `kind` do not ratchet.
-    fn shape_fn(&self, s: &Schema, this: Option<*const Schema>, is_root: bool) -> TokenStream {
-        let rt = rt();
+    /// an embedded resource, and its `apiVersion` and `kind` do not ratchet. Written
+    /// as text (see [`super::text`]): it is a third of the generated source.
+    fn shape_fn(&self, texts: &mut TextItems, s: &Schema, this: Option<*const Schema>, is_root: bool) -> TokenStream {
         let mut defs = ShapeStatics::default();
         let root = self.shape_static(s, this, is_root, &mut defs);
         let node_statics = self.take_statics();
-        let statics = defs.statics;
-        quote! {
-            fn shape() -> &'static #rt::shape::Shape {
-                #( #node_statics )*
-                #( #statics )*
-                &#root
-            }
+        let mut w = Writer::nested(1);
+        w.open("fn shape() -> &'static rt::shape::Shape {");
+        for text in node_statics.iter().chain(&defs.statics) {
+            w.lines(text);
         }
+        w.line(&format!("&{root}"));
+        w.close("}");
+        let tokens = texts.item(w.finish());
+        self.respan(tokens)
+    }
+
+    /// `tokens` with the named types given spans by [`AdmitEmitter::with_spans`]
+    /// spanned so (text parsed into tokens has none).
+    fn respan(&self, tokens: TokenStream) -> TokenStream {
+        if !self.spanned {
+            return tokens;
+        }
+        let spans: HashMap<&str, Span> = self.named.values().map(|(name, span)| (*name, *span)).collect();
+        respan_idents(tokens, &spans)
     }
 
     /// The static for node `s` (after those of its children): a shared shape of the
-    /// runtime for a bare leaf, else a static, one per distinct definition.
+    /// runtime for a bare leaf, else a static, one per distinct definition. Returns
+    /// what names it.
     fn shape_static(
         &self,
         s: &Schema,
         this: Option<*const Schema>,
         resource_root: bool,
         defs: &mut ShapeStatics,
-    ) -> TokenStream {
-        let rt = rt();
+    ) -> String {
         let named = self.named_type(s, this);
         // The type's own node, when it has properties, gets a compiled `is_valid`
         // (the hot step), which names the node's static: `ROOT`.
-        let type_root = (Some(s as *const Schema) == this && !s.properties.is_empty()).then(|| format_ident!("ROOT"));
+        let type_root = Some(s as *const Schema) == this && !s.properties.is_empty();
+        let reference = |name: &str| Expr::atom(format!("&{name}"));
         // Everything but the node's value keywords.
-        let mut fields = Vec::new();
+        let mut fields: Vec<(&'static str, Expr)> = Vec::new();
         if named.is_none() {
             if !s.properties.is_empty() {
                 // The runtime's lookup order: by length, then by name.
                 let mut props: Vec<(&String, &Schema)> = s.properties.iter().collect();
                 props.sort_by(|a, b| a.0.len().cmp(&b.0.len()).then_with(|| a.0.cmp(b.0)));
                 let by_len = by_len(props.iter().map(|(k, _)| k.len()));
-                let props: Vec<(&String, TokenStream, bool)> = props
+                let props: Vec<(&String, String, bool)> = props
                     .into_iter()
                     .map(|(k, c)| (k, self.shape_static(c, this, false, defs), s.required.contains(k)))
                     .collect();
-                if type_root.is_some() {
+                if type_root {
                     defs.statics.push(compiled_is_valid(&props));
-                    fields.push(quote!(is_valid: Some(is_valid)));
+                    fields.push(("is_valid", Expr::atom("Some(is_valid)")));
                 }
                 let props = props
                     .iter()
-                    .map(|(k, c, required)| quote!(#rt::shape::Property::new(#k, &#c, #required)));
-                fields.push(quote!(properties: &[ #( #props ),* ]));
+                    .map(|(k, c, required)| {
+                        let args = vec![
+                            Expr::atom(string_literal(k)),
+                            reference(c),
+                            Expr::atom(required.to_string()),
+                        ];
+                        Expr::call("rt::shape::Property::new", args)
+                    })
+                    .collect();
+                fields.push(("properties", Expr::Array("&".into(), props)));
                 if let Some(by_len) = by_len {
-                    let by_len = by_len.into_iter().map(proc_macro2::Literal::u16_unsuffixed);
-                    fields.push(quote!(by_len: &[ #( #by_len ),* ]));
+                    let counts = by_len.iter().map(|n| Expr::atom(n.to_string())).collect();
+                    fields.push(("by_len", Expr::Array("&".into(), counts)));
                 }
             }
             match &s.additional_properties {
                 Some(AdditionalProperties::Bool(b)) => {
-                    fields.push(quote!(additional: #rt::shape::Additional::Bool(#b)))
+                    fields.push(("additional", Expr::atom(format!("rt::shape::Additional::Bool({b})"))))
                 }
                 Some(AdditionalProperties::Schema(c)) => {
                     let c = self.shape_static(c, this, false, defs);
-                    fields.push(quote!(additional: #rt::shape::Additional::Schema(&#c)));
+                    fields.push((
+                        "additional",
+                        Expr::call("rt::shape::Additional::Schema", vec![reference(&c)]),
+                    ));
                 }
                 None => {}
             }
             if let Some(items) = &s.items {
                 let c = self.shape_static(items, this, false, defs);
-                fields.push(quote!(items: Some(&#c)));
+                fields.push(("items", Expr::call("Some", vec![reference(&c)])));
             }
             if !s.required.is_empty() {
-                let required = &s.required;
-                fields.push(quote!(required: &[ #( #required ),* ]));
+                fields.push(("required", string_slice(&s.required)));
             }
             for (name, branches) in [("all_of", &s.all_of), ("any_of", &s.any_of), ("one_of", &s.one_of)] {
                 if !branches.is_empty() {
-                    let name = format_ident!("{}", name);
-                    let branches: Vec<TokenStream> = branches
+                    let branches = branches
                         .iter()
-                        .map(|b| self.shape_static(b, this, false, defs))
+                        .map(|b| reference(&self.shape_static(b, this, false, defs)))
                         .collect();
-                    fields.push(quote!(#name: &[ #( &#branches ),* ]));
+                    fields.push((name, Expr::Array("&".into(), branches)));
                 }
             }
             if let Some(not) = &s.not {
                 let not = self.shape_static(not, this, false, defs);
-                fields.push(quote!(not: Some(&#not)));
+                fields.push(("not", Expr::call("Some", vec![reference(&not)])));
             }
             if s.preserve_unknown_fields {
-                fields.push(quote!(preserve_unknown_fields: true));
+                fields.push(("preserve_unknown_fields", Expr::atom("true")));
             }
             if s.embedded_resource {
-                fields.push(quote!(embedded_resource: true));
+                fields.push(("embedded_resource", Expr::atom("true")));
             }
             if resource_root {
-                fields.push(quote!(resource_root: true));
+                fields.push(("resource_root", Expr::atom("true")));
             }
             if let Some(t) = s.list_type {
-                let t = format_ident!("{}", format!("{t:?}"));
-                fields.push(quote!(list_type: Some(#rt::listtype::ListType::#t)));
+                fields.push(("list_type", Expr::atom(format!("Some(rt::listtype::ListType::{t:?})"))));
             }
             if !s.list_map_keys.is_empty() {
-                let keys = &s.list_map_keys;
-                fields.push(quote!(list_map_keys: &[ #( #keys ),* ]));
+                fields.push(("list_map_keys", string_slice(&s.list_map_keys)));
             }
         }
         if s.nullable {
-            fields.push(quote!(nullable: true));
+            fields.push(("nullable", Expr::atom("true")));
         }
         if let Some(d) = &s.default {
-            let d = lit_tokens(d);
-            fields.push(quote!(default: Some(#d)));
+            fields.push(("default", Expr::call("Some", vec![lit_expr(d)])));
         }
         if has_defaults(s) {
-            fields.push(quote!(has_defaults: true));
+            fields.push(("has_defaults", Expr::atom("true")));
         }
         if has_lists_at_or_below(s) {
-            fields.push(quote!(has_lists: true));
+            fields.push(("has_lists", Expr::atom("true")));
         }
         // What the static starts from: the other type's shape, or the node's value
         // keywords.
         let base = match &named {
-            Some(t) => quote!(#rt::shape::Shape::typed(<#t as #rt::schema::ObjectSchema>::shape)),
+            Some(t) => Expr::call(
+                "rt::shape::Shape::typed",
+                vec![Expr::atom(format!("<{t} as rt::schema::ObjectSchema>::shape"))],
+            ),
             None => {
                 let shared = shared_node(s);
                 if let Some(shared) = shared.filter(|_| fields.is_empty()) {
-                    let shared = format_ident!("{}", shared);
-                    return quote!(#rt::shape::Shape::#shared);
+                    return format!("rt::shape::Shape::{shared}");
                 }
                 match shared {
-                    Some("ANY") => quote!(#rt::shape::Shape::EMPTY),
+                    Some("ANY") => Expr::atom("rt::shape::Shape::EMPTY"),
                     Some("STRING" | "INTEGER" | "NUMBER" | "BOOLEAN" | "OBJECT" | "ARRAY") => {
-                        let node = self.node_static(s);
-                        quote!(#rt::shape::Shape::bare(&#node))
+                        Expr::call("rt::shape::Shape::bare", vec![reference(&self.node_static(s))])
                     }
-                    _ => {
-                        let node = self.node_static(s);
-                        quote!(#rt::shape::Shape::with_node(&#node))
-                    }
+                    _ => Expr::call("rt::shape::Shape::with_node", vec![reference(&self.node_static(s))]),
                 }
             }
         };
         let body = if fields.is_empty() {
             base
         } else {
-            quote!(#rt::shape::Shape { #( #fields, )* ..#base })
+            Expr::Struct("rt::shape::Shape".into(), fields, Some(Box::new(base)))
         };
-        if let Some(name) = type_root {
-            defs.statics.push(quote!(static #name: #rt::shape::Shape = #body;));
-            return quote!(#name);
+        if type_root {
+            defs.statics.push(static_item("ROOT", "rt::shape::Shape", &body));
+            return "ROOT".into();
         }
-        let key = body.to_string();
+        let mut key = String::new();
+        body.flat(&mut key);
         if let Some(existing) = defs.by_definition.get(&key) {
-            return quote!(#existing);
+            return existing.clone();
         }
-        let name = self.fresh("SHAPE");
-        defs.statics.push(quote!(static #name: #rt::shape::Shape = #body;));
+        let name = self.fresh("SHAPE").to_string();
+        defs.statics.push(static_item(&name, "rt::shape::Shape", &body));
         defs.by_definition.insert(key, name.clone());
-        quote!(#name)
+        name
     }
 
     fn custom_resource_impl(
@@ -382,99 +410,99 @@ impl<'a> AdmitEmitter<'a> {
 
     // ---- value keywords ----
 
-    fn take_statics(&self) -> Vec<TokenStream> {
+    fn take_statics(&self) -> Vec<String> {
         self.node_statics.borrow_mut().clear();
         std::mem::take(&mut *self.statics.borrow_mut())
     }
 
     /// The node's value keywords: a shared constant of the runtime when they are
-    /// only a type, else a `static` added to the function's statics.
-    fn node_static(&self, s: &Schema) -> TokenStream {
-        let rt = rt();
+    /// only a type, else a `static` added to the function's statics. Returns what
+    /// names it.
+    fn node_static(&self, s: &Schema) -> String {
         if let Some(shared) = shared_node(s) {
-            let shared = format_ident!("{}", shared);
-            return quote!(#rt::Node::#shared);
+            return format!("rt::Node::{shared}");
         }
         let types_value = runtime_types(s);
         let types = match types_value {
-            crd_runtime::openapi::Types::IntOrString => quote!(#rt::openapi::Types::IntOrString),
-            crd_runtime::openapi::Types::One(t) => {
-                let variant = format_ident!("{}", format!("{t:?}"));
-                quote!(#rt::openapi::Types::One(#rt::openapi::JsonType::#variant))
-            }
-            crd_runtime::openapi::Types::None => quote!(#rt::openapi::Types::None),
+            crd_runtime::openapi::Types::IntOrString => "rt::openapi::Types::IntOrString".to_string(),
+            crd_runtime::openapi::Types::One(t) => format!("rt::openapi::Types::One(rt::openapi::JsonType::{t:?})"),
+            crd_runtime::openapi::Types::None => "rt::openapi::Types::None".to_string(),
         };
-        let mut fields = vec![quote!(types: #types)];
+        let mut fields: Vec<(&'static str, Expr)> = vec![("types", Expr::Atom(types))];
         if s.nullable {
-            fields.push(quote!(nullable: true));
+            fields.push(("nullable", Expr::atom("true")));
         }
         if let Some(f) = s
             .format
             .as_deref()
             .filter(|f| crd_runtime::openapi::supported_format(f, types_value))
         {
-            fields.push(quote!(format: #f));
+            fields.push(("format", Expr::Atom(string_literal(f))));
         }
-        let opt_i64 = |name: &str, v: Option<i64>| {
-            v.map(|v| {
-                let n = format_ident!("{}", name);
-                quote!(#n: Some(#v))
-            })
-        };
-        let opt_f64 = |name: &str, v: Option<f64>| {
-            v.map(|v| {
-                let n = format_ident!("{}", name);
-                quote!(#n: Some(#v))
-            })
-        };
-        fields.extend(opt_i64("max_length", s.max_length));
-        fields.extend(opt_i64("min_length", s.min_length));
-        fields.extend(opt_f64("multiple_of", s.multiple_of));
-        fields.extend(opt_f64("maximum", s.maximum));
-        fields.extend(opt_f64("minimum", s.minimum));
+        let some = |v: String| Expr::call("Some", vec![Expr::Atom(v)]);
+        for (name, v) in [("max_length", s.max_length), ("min_length", s.min_length)] {
+            fields.extend(v.map(|v| (name, some(format!("{v}i64")))));
+        }
+        for (name, v) in [
+            ("multiple_of", s.multiple_of),
+            ("maximum", s.maximum),
+            ("minimum", s.minimum),
+        ] {
+            fields.extend(v.map(|v| (name, some(format!("{v}f64")))));
+        }
         if s.exclusive_maximum {
-            fields.push(quote!(exclusive_maximum: true));
+            fields.push(("exclusive_maximum", Expr::atom("true")));
         }
         if s.exclusive_minimum {
-            fields.push(quote!(exclusive_minimum: true));
+            fields.push(("exclusive_minimum", Expr::atom("true")));
         }
-        fields.extend(opt_i64("max_items", s.max_items));
-        fields.extend(opt_i64("min_items", s.min_items));
+        for (name, v) in [("max_items", s.max_items), ("min_items", s.min_items)] {
+            fields.extend(v.map(|v| (name, some(format!("{v}i64")))));
+        }
         if s.unique_items {
-            fields.push(quote!(unique_items: true));
+            fields.push(("unique_items", Expr::atom("true")));
         }
-        fields.extend(opt_i64("max_properties", s.max_properties));
-        fields.extend(opt_i64("min_properties", s.min_properties));
-        let key = format!("{}|{:?}|{:?}", quote!(#( #fields ),*), s.pattern, s.enum_);
+        for (name, v) in [
+            ("max_properties", s.max_properties),
+            ("min_properties", s.min_properties),
+        ] {
+            fields.extend(v.map(|v| (name, some(format!("{v}i64")))));
+        }
+        let mut key = String::new();
+        for (name, value) in &fields {
+            key.push_str(name);
+            value.flat(&mut key);
+            key.push('|');
+        }
+        key.push_str(&format!("{:?}|{:?}", s.pattern, s.enum_));
         if let Some(existing) = self.node_statics.borrow().get(&key) {
-            return quote!(#existing);
+            return existing.clone();
         }
-        let name = self.fresh("NODE");
+        let name = self.fresh("NODE").to_string();
         self.node_statics.borrow_mut().insert(key, name.clone());
         let mut statics = self.statics.borrow_mut();
         if let Some(pattern) = &s.pattern {
-            let pname = self.fresh("PATTERN");
-            statics.push(quote!(static #pname: #rt::regex::Pattern = #rt::regex::Pattern::new(#pattern);));
-            fields.push(quote!(pattern: Some(&#pname)));
+            let pname = self.fresh("PATTERN").to_string();
+            let new = Expr::call("rt::regex::Pattern::new", vec![Expr::Atom(string_literal(pattern))]);
+            statics.push(static_item(&pname, "rt::regex::Pattern", &new));
+            fields.push(("pattern", some(format!("&{pname}"))));
         }
         if !s.enum_.is_empty() {
-            let lits = s.enum_.iter().map(lit_tokens);
-            fields.push(quote!(enum_values: &[ #( #lits ),* ]));
-            let strings: Vec<&str> = s.enum_.iter().filter_map(Value::as_str).collect();
+            fields.push((
+                "enum_values",
+                Expr::Array("&".into(), s.enum_.iter().map(lit_expr).collect()),
+            ));
+            let strings: Vec<String> = s.enum_.iter().filter_map(Value::as_str).map(string_literal).collect();
             let matcher = if strings.is_empty() {
-                quote!(|_| false)
+                Expr::atom("|_| false")
             } else {
-                quote!(|s| matches!(s, #( #strings )|* ))
+                Expr::call("|s| matches!", vec![Expr::atom("s"), Expr::Alternatives(strings)])
             };
-            fields.push(quote!(enum_strings: Some(#matcher)));
+            fields.push(("enum_strings", Expr::call("Some", vec![matcher])));
         }
-        statics.push(quote! {
-            static #name: #rt::Node = #rt::Node {
-                #( #fields, )*
-                ..#rt::Node::EMPTY
-            };
-        });
-        quote!(#name)
+        let node = Expr::Struct("rt::Node".into(), fields, Some(Box::new(Expr::atom("rt::Node::EMPTY"))));
+        statics.push(static_item(&name, "rt::Node", &node));
+        name
     }
 
     /// A node whose `CachedDeepEqual` does not depend on its schema.
@@ -735,8 +763,8 @@ impl<'a> AdmitEmitter<'a> {
 /// The shape statics of one type, and their names by definition.
 #[derive(Default)]
 struct ShapeStatics {
-    statics: Vec<TokenStream>,
-    by_definition: HashMap<String, Ident>,
+    statics: Vec<String>,
+    by_definition: HashMap<String, String>,
 }
 
 /// A match arm: a pattern and its body (an expression or a block).
@@ -959,25 +987,60 @@ fn has_lists_below(s: &Schema) -> bool {
     children(s).any(has_lists_at_or_below)
 }
 
-/// An `openapi::Lit` for an enum value.
-fn lit_tokens(v: &Value) -> TokenStream {
-    let rt = rt();
+/// An `openapi::Lit` for an enum or default value.
+fn lit_expr(v: &Value) -> Expr {
+    let lit =
+        |variant: &str, value: String| Expr::call(format!("rt::openapi::Lit::{variant}"), vec![Expr::Atom(value)]);
     match v {
-        Value::Null => quote!(#rt::openapi::Lit::Null),
-        Value::Bool(b) => quote!(#rt::openapi::Lit::Bool(#b)),
-        Value::String(s) => quote!(#rt::openapi::Lit::Str(#s)),
+        Value::Null => Expr::atom("rt::openapi::Lit::Null"),
+        Value::Bool(b) => lit("Bool", b.to_string()),
+        Value::String(s) => lit("Str", string_literal(s)),
         Value::Number(n) => match n.as_i64() {
-            Some(i) => quote!(#rt::openapi::Lit::Int(#i)),
-            None => {
-                let f = n.as_f64().unwrap_or_default();
-                quote!(#rt::openapi::Lit::Float(#f))
-            }
+            Some(i) => lit("Int", format!("{i}i64")),
+            None => lit("Float", format!("{}f64", n.as_f64().unwrap_or_default())),
         },
-        other => {
-            let text = serde_json::to_string(other).unwrap_or_default();
-            quote!(#rt::openapi::Lit::Json(#text))
-        }
+        other => lit(
+            "Json",
+            string_literal(&serde_json::to_string(other).unwrap_or_default()),
+        ),
     }
+}
+
+/// `&["a", "b"]`.
+fn string_slice(strings: &[String]) -> Expr {
+    Expr::Array(
+        "&".into(),
+        strings.iter().map(|s| Expr::Atom(string_literal(s))).collect(),
+    )
+}
+
+/// `static name: ty = value;` as text inside `fn shape()` of an impl.
+fn static_item(name: &str, ty: &str, value: &Expr) -> String {
+    let mut w = Writer::nested(2);
+    w.expr(&format!("static {name}: {ty} = "), value, ";");
+    w.finish()
+}
+
+/// `tokens` with each identifier named in `spans` given that span.
+fn respan_idents(tokens: TokenStream, spans: &HashMap<&str, Span>) -> TokenStream {
+    use proc_macro2::{Group, TokenTree};
+    tokens
+        .into_iter()
+        .map(|tree| match tree {
+            TokenTree::Ident(mut ident) => {
+                if let Some(span) = spans.get(ident.to_string().as_str()) {
+                    ident.set_span(*span);
+                }
+                TokenTree::Ident(ident)
+            }
+            TokenTree::Group(g) => {
+                let mut new = Group::new(g.delimiter(), respan_idents(g.stream(), spans));
+                new.set_span(g.span());
+                TokenTree::Group(new)
+            }
+            other => other,
+        })
+        .collect()
 }
 
 /// `Shape::by_len` for property names of these lengths, in ascending order: entry
@@ -993,28 +1056,33 @@ fn by_len(lens: impl ExactSizeIterator<Item = usize> + Clone) -> Option<Vec<u16>
 /// `fn is_valid` of a type's own node `ROOT` with these properties (name, shape,
 /// required): `crd_runtime::shape::check` over the same data, with the lookup of
 /// each key a `match`. Valid objects take this path on every request.
-fn compiled_is_valid(props: &[(&String, TokenStream, bool)]) -> TokenStream {
-    let rt = rt();
-    let arms = props.iter().map(|(k, c, required)| {
+fn compiled_is_valid(props: &[(&String, String, bool)]) -> String {
+    let seen = if props.iter().any(|p| p.2) { "seen" } else { "_" };
+    let mut w = Writer::nested(2);
+    w.open("fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {");
+    w.open("rt::shape::object_valid(");
+    w.line("&ROOT,");
+    w.line("value,");
+    w.line("trail,");
+    w.open(&format!("|key, child, trail, {seen}| match key {{"));
+    for (k, c, required) in props {
+        let key = string_literal(k);
+        let shape = format!("&{c}");
         if *required {
-            quote!(#k => #rt::shape::check_required(&#c, child, trail, seen))
+            w.call(
+                &format!("{key} => rt::shape::check_required"),
+                &[&shape, "child", "trail", "seen"],
+                ",",
+            );
         } else {
-            quote!(#k => #rt::shape::check(&#c, child, trail))
-        }
-    });
-    let seen = if props.iter().any(|p| p.2) {
-        quote!(seen)
-    } else {
-        quote!(_)
-    };
-    quote! {
-        fn is_valid(value: &#rt::Value, trail: &mut #rt::shape::Trail) -> bool {
-            #rt::shape::object_valid(&ROOT, value, trail, |key, child, trail, #seen| match key {
-                #( #arms, )*
-                _ => #rt::shape::other_key_ok(&ROOT, child, trail),
-            })
+            w.call(&format!("{key} => rt::shape::check"), &[&shape, "child", "trail"], ",");
         }
     }
+    w.line("_ => rt::shape::other_key_ok(&ROOT, child, trail),");
+    w.close("},");
+    w.close(")");
+    w.close("}");
+    w.finish()
 }
 
 #[cfg(test)]

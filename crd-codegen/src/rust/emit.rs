@@ -6,6 +6,7 @@
 
 use super::docs::doc_attrs;
 use super::plan::{EnumDef, FieldDef, Module, Plan, Presence, RootDef, StructDef, Ty, TypeBody, TypeDef};
+use super::text::{Expr, TextItems, Writer, string_literal};
 use crate::ir;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
@@ -52,7 +53,7 @@ fn groups(plan: &Plan) -> TokenStream {
     let mut out = TokenStream::new();
     for (group, modules) in group_runs(&plan.modules) {
         let group_mod = ident(&modules[0].group_mod);
-        let versions = modules.iter().map(version_module);
+        let versions = modules.iter().map(|m| version_module(m, &mut TextItems::AsTokens));
         let conversions = super::conversion::group_conversions(modules);
         let doc = group_doc(group);
         out.extend(quote! {
@@ -105,7 +106,8 @@ pub fn doc_allows() -> TokenStream {
     }
 }
 
-pub fn version_module(m: &Module) -> TokenStream {
+/// A version module's items; those written as text go to `texts`.
+pub fn version_module(m: &Module, texts: &mut TextItems) -> TokenStream {
     let doc_allows = doc_allows();
     let version_mod = ident(&m.version_mod);
     let doc = format!(" `{}/{}`.", m.group, m.version);
@@ -115,8 +117,8 @@ pub fn version_module(m: &Module) -> TokenStream {
         .types
         .iter()
         .map(|t| {
-            let def = type_def(m, t);
-            let impls = admit.type_impls(t, rules.root_validate_rules(t), TokenStream::new());
+            let def = type_def(m, texts, t);
+            let impls = admit.type_impls(texts, t, rules.root_validate_rules(t), TokenStream::new());
             quote!(#def #impls)
         })
         .collect();
@@ -152,13 +154,13 @@ pub fn ident(name: &str) -> Ident {
     }
 }
 
-fn type_def(m: &Module, t: &TypeDef) -> TokenStream {
+fn type_def(m: &Module, texts: &mut TextItems, t: &TypeDef) -> TokenStream {
     let name = ident(&t.name);
     match &t.body {
-        TypeBody::Root(root) => root_type(m, t, root),
+        TypeBody::Root(root) => root_type(m, texts, t, root),
         TypeBody::Struct(s) => {
             let docs = doc_attrs(t.schema.description.as_deref());
-            struct_type(m, &name, docs, s, None)
+            struct_type(m, texts, &name, docs, s, None)
         }
         TypeBody::Enum(e) => enum_type(&name, doc_attrs(t.schema.description.as_deref()), e),
         TypeBody::Alias(target) => {
@@ -244,12 +246,19 @@ pub(crate) fn presence_type(f: &FieldDef, ty: TokenStream) -> TokenStream {
 
 /// A struct with its `Serialize` and `Deserialize`, written out rather than derived
 /// (see crd-runtime's `codec` for why); `root` is a root type's `apiVersion` and `kind`.
-fn struct_type(m: &Module, name: &Ident, docs: TokenStream, s: &StructDef, root: Option<(&str, &str)>) -> TokenStream {
+fn struct_type(
+    m: &Module,
+    texts: &mut TextItems,
+    name: &Ident,
+    docs: TokenStream,
+    s: &StructDef,
+    root: Option<(&str, &str)>,
+) -> TokenStream {
     let fields = s.fields.iter().map(|f| field_tokens(m, f));
     let additional = additional_fields(s);
     let default = s.derives_default.then(|| quote!(Default,));
-    let serialize = struct_serialize(name, s, root);
-    let deserialize = struct_deserialize(name, s);
+    let type_name = name.to_string();
+    let serde = texts.item(struct_serialize_text(&type_name, s, root) + "\n" + &struct_deserialize(&type_name, s));
     quote! {
         #docs
         #[derive(Clone, Debug, #default PartialEq)]
@@ -258,83 +267,83 @@ fn struct_type(m: &Module, name: &Ident, docs: TokenStream, s: &StructDef, root:
             #additional
         }
 
-        #serialize
-        #deserialize
+        #serde
     }
 }
 
-/// `Deserialize` through crd-runtime's `codec` (see there why not serde's derive): a slot
-/// per field, filled by the position of each key read.
-fn struct_deserialize(name: &Ident, s: &StructDef) -> TokenStream {
-    let type_name = name.to_string();
-    let names = s.fields.iter().map(|f| &f.json);
-    // The slots' types are inferred from the fields they fill (fewer tokens to write
-    // and to read).
-    let slots = s.fields.iter().map(|f| {
-        let slot = ident(&f.name);
-        quote!(let mut #slot = None;)
-    });
-    let arms = s.fields.iter().enumerate().map(|(i, f)| {
-        let slot = ident(&f.name);
-        let i = proc_macro2::Literal::usize_unsuffixed(i);
-        quote!(#i => __map.value(&mut #slot),)
-    });
-    let values = s.fields.iter().map(|f| {
-        let field = ident(&f.name);
-        let json = &f.json;
+/// `Deserialize` and `FromMap` through crd-runtime's `codec` (see there why not serde's
+/// derive), as text: a slot per field, filled by the position of each key read.
+fn struct_deserialize(name: &str, s: &StructDef) -> String {
+    let mut w = Writer::default();
+    w.open(&format!("impl<'de> Deserialize<'de> for {name} {{"));
+    w.open("fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(");
+    w.line("deserializer: D,");
+    w.reopen(") -> Result<Self, D::Error> {");
+    w.line("rt::codec::deserialize_struct(deserializer)");
+    w.close("}");
+    w.close("}");
+    w.line("");
+
+    let others = s.additional_fields.then(|| additional_fields_name(s).to_string());
+    w.open(&format!("impl<'de> rt::codec::FromMap<'de> for {name} {{"));
+    w.line(&format!("const NAME: &'static str = {};", string_literal(name)));
+    let names = s.fields.iter().map(|f| Expr::Atom(string_literal(&f.json))).collect();
+    w.expr(
+        "const FIELDS: &'static [&'static str] = ",
+        &Expr::Array("&".into(), names),
+        ";",
+    );
+    w.open("fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(");
+    w.line("access: A,");
+    w.reopen(") -> Result<Self, A::Error> {");
+    let fields = if others.is_some() { "keeping_others" } else { "new" };
+    w.line(&format!(
+        "let mut __map = rt::codec::Fields::{fields}(access, Self::FIELDS);"
+    ));
+    // The slots' types are inferred from the fields they fill.
+    for f in &s.fields {
+        w.line(&format!("let mut {} = None;", f.name));
+    }
+    if let Some(others) = &others {
+        w.line(&format!("let mut {others} = BTreeMap::new();"));
+    }
+    w.open("while let Some(__field) = __map.next_field()? {");
+    w.open("let read = match __field {");
+    for (i, f) in s.fields.iter().enumerate() {
+        w.call(&format!("{i} => __map.value"), &[&format!("&mut {}", f.name)], ",");
+    }
+    match &others {
+        Some(others) => w.line(&format!("_ => __map.other(&mut {others}),")),
+        None => w.line("_ => __map.skip(),"),
+    }
+    w.close("};");
+    w.line("read?;");
+    w.close("}");
+    w.open("Ok(Self {");
+    for f in &s.fields {
+        let field = &f.name;
         match f.presence {
-            Presence::Required if f.ty == Ty::ObjectMeta => quote!(#field: rt::codec::or_default(#field),),
-            Presence::Required => quote!(#field: __map.required(#field, #json)?,),
-            Presence::RequiredNullable | Presence::Optional => quote!(#field: rt::codec::optional(#field),),
-            Presence::OptionalNullable => quote!(#field,),
-        }
-    });
-    let (fields, others) = if s.additional_fields {
-        let others = additional_fields_name(s);
-        (
-            quote!(keeping_others),
-            Some((
-                quote!(let mut #others = BTreeMap::new();),
-                quote!(_ => __map.other(&mut #others),),
-                quote!(#others,),
-            )),
-        )
-    } else {
-        (quote!(new), None)
-    };
-    let (others_slot, other_arm, others_value) = match others {
-        Some((slot, arm, value)) => (slot, arm, value),
-        None => (TokenStream::new(), quote!(_ => __map.skip(),), TokenStream::new()),
-    };
-    quote! {
-        impl<'de> Deserialize<'de> for #name {
-            fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                rt::codec::deserialize_struct(deserializer)
+            Presence::Required if f.ty == Ty::ObjectMeta => {
+                w.call(&format!("{field}: rt::codec::or_default"), &[field], ",")
             }
-        }
-
-        impl<'de> rt::codec::FromMap<'de> for #name {
-            const NAME: &'static str = #type_name;
-            const FIELDS: &'static [&'static str] = &[ #( #names ),* ];
-
-            fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(access: A) -> Result<Self, A::Error> {
-                let mut __map = rt::codec::Fields::#fields(access, Self::FIELDS);
-                #( #slots )*
-                #others_slot
-                while let Some(__field) = __map.next_field()? {
-                    let read = match __field {
-                        #( #arms )*
-                        #other_arm
-                    };
-                    read?;
-                }
-                Ok(Self {
-                    #( #values )*
-                    #others_value
-                })
+            Presence::Required => w.call(
+                &format!("{field}: __map.required"),
+                &[field, &string_literal(&f.json)],
+                "?,",
+            ),
+            Presence::RequiredNullable | Presence::Optional => {
+                w.call(&format!("{field}: rt::codec::optional"), &[field], ",")
             }
+            Presence::OptionalNullable => w.line(&format!("{field},")),
         }
     }
+    if let Some(others) = &others {
+        w.line(&format!("{others},"));
+    }
+    w.close("})");
+    w.close("}");
+    w.close("}");
+    w.finish()
 }
 
 fn additional_fields(s: &StructDef) -> TokenStream {
@@ -392,7 +401,7 @@ fn enum_type(name: &Ident, docs: TokenStream, e: &EnumDef) -> TokenStream {
     }
 }
 
-fn root_type(m: &Module, t: &TypeDef, root: &RootDef) -> TokenStream {
+fn root_type(m: &Module, texts: &mut TextItems, t: &TypeDef, root: &RootDef) -> TokenStream {
     let name = ident(&t.name);
     let crd = root.crd;
     let v = root.version;
@@ -415,7 +424,14 @@ fn root_type(m: &Module, t: &TypeDef, root: &RootDef) -> TokenStream {
         doc.push_str(d);
     }
     let docs = doc_attrs(Some(&doc));
-    let def = struct_type(m, &name, docs, &root.fields, Some((&api_version, &crd.names.kind)));
+    let def = struct_type(
+        m,
+        texts,
+        &name,
+        docs,
+        &root.fields,
+        Some((&api_version, &crd.names.kind)),
+    );
     let resource = resource_impls(&name, crd, v);
     let constructor = root_constructor(m, &name, &root.fields);
     #[allow(
@@ -469,44 +485,47 @@ pub(crate) fn crd_impl(name: &Ident, crd: &ir::Crd, body: TokenStream) -> TokenS
     }
 }
 
-/// `Serialize` that writes `apiVersion` and `kind` first, as `kubectl` shows objects.
 /// `Serialize`, written out rather than derived (through crd-runtime's `codec`): a map
 /// entry per field, an optional field's only when set (`Some(None)` of a nullable one
 /// as `null`), then the unknown fields kept. A root type's map starts with its
-/// `apiVersion` and `kind` (`root`).
+/// `apiVersion` and `kind` (`root`), as `kubectl` shows objects.
 pub(crate) fn struct_serialize(name: &Ident, s: &StructDef, root: Option<(&str, &str)>) -> TokenStream {
-    let type_fields = root.map(|(api_version, kind)| {
-        quote! {
-            map.entry("apiVersion", #api_version);
-            map.entry("kind", #kind);
-        }
-    });
-    let fields = s.fields.iter().map(|f| {
-        let field = ident(&f.name);
-        let json = &f.json;
-        match f.presence {
-            Presence::Required | Presence::RequiredNullable => quote!(map.entry(#json, &self.#field);),
-            Presence::Optional | Presence::OptionalNullable => quote!(map.optional(#json, &self.#field);),
-        }
-    });
-    let additional = s.additional_fields.then(|| {
-        let extra = additional_fields_name(s);
-        match root {
-            Some(_) => quote!(map.others(&self.#extra, &["apiVersion", "kind"]);),
-            None => quote!(map.others(&self.#extra, &[]);),
-        }
-    });
-    quote! {
-        impl Serialize for #name {
-            fn serialize<S: ::crd_runtime::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                let mut map = rt::codec::Entries::new(serializer);
-                #type_fields
-                #( #fields )*
-                #additional
-                map.end()
-            }
-        }
+    TextItems::AsTokens.item(struct_serialize_text(&name.to_string(), s, root))
+}
+
+/// [`struct_serialize`] as text.
+fn struct_serialize_text(name: &str, s: &StructDef, root: Option<(&str, &str)>) -> String {
+    let mut w = Writer::default();
+    w.open(&format!("impl Serialize for {name} {{"));
+    w.open("fn serialize<S: ::crd_runtime::serde::Serializer>(");
+    w.line("&self,");
+    w.line("serializer: S,");
+    w.reopen(") -> Result<S::Ok, S::Error> {");
+    w.line("let mut map = rt::codec::Entries::new(serializer);");
+    if let Some((api_version, kind)) = root {
+        w.call("map.entry", &["\"apiVersion\"", &string_literal(api_version)], ";");
+        w.call("map.entry", &["\"kind\"", &string_literal(kind)], ";");
     }
+    for f in &s.fields {
+        let method = match f.presence {
+            Presence::Required | Presence::RequiredNullable => "map.entry",
+            Presence::Optional | Presence::OptionalNullable => "map.optional",
+        };
+        w.call(method, &[&string_literal(&f.json), &format!("&self.{}", f.name)], ";");
+    }
+    if s.additional_fields {
+        let extra = additional_fields_name(s);
+        let skip = if root.is_some() {
+            "&[\"apiVersion\", \"kind\"]"
+        } else {
+            "&[]"
+        };
+        w.call("map.others", &[&format!("&self.{extra}"), skip], ";");
+    }
+    w.line("map.end()");
+    w.close("}");
+    w.close("}");
+    w.finish()
 }
 
 /// `k8s_openapi::Resource`, `ListableResource` and `Metadata`: with them, kube-rs's

@@ -9,6 +9,7 @@ pub mod emit;
 pub mod names;
 pub mod plan;
 pub mod rules;
+pub mod text;
 
 use crate::ir;
 
@@ -16,25 +17,30 @@ use crate::ir;
 /// item that ends at module-item indentation (generated items sit at most two modules
 /// deep), so the output reads like rustfmt's.
 fn separate_items(src: &str) -> String {
-    let lines: Vec<&str> = src.lines().collect();
     let mut out = String::with_capacity(src.len() + src.len() / 20);
-    for (i, line) in lines.iter().enumerate() {
-        out.push_str(line);
-        out.push('\n');
-        let indent = line.len() - line.trim_start().len();
-        let code = !line.trim_start().starts_with("//");
-        let ends_item = indent <= 8
-            && code
-            && (line.trim() == "}" || (line.ends_with(';') && !line.trim_start().starts_with("use ")));
-        let Some(next) = lines.get(i + 1) else { continue };
-        let next_indent = next.len() - next.trim_start().len();
-        let next_closes = next.trim_start().starts_with('}');
-        let after_uses = line.trim_start().starts_with("use ")
-            && !next.trim_start().starts_with("use ")
-            && !next.trim_start().starts_with("#[allow(unused_imports)]");
-        if ((ends_item && next_indent == indent) || after_uses) && !next_closes && !next.trim().is_empty() {
+    // What the line before asks of the next: a blank line if the next is at this
+    // indentation (an item ended), or in any case (the `use`s ended).
+    let mut blank_if_indent: Option<usize> = None;
+    let mut blank_unless_use = false;
+    // Inside a `use` that prettyplease broke over several lines.
+    let mut in_use = false;
+    for line in src.lines() {
+        let code = line.trim_start_matches(' ');
+        let indent = line.len() - code.len();
+        let closes = code.starts_with('}');
+        let is_use = in_use || code.starts_with("use ");
+        let wanted = blank_if_indent == Some(indent)
+            || (blank_unless_use && !code.starts_with("use ") && !code.starts_with("#[allow(unused_imports)]"));
+        if wanted && !closes && !code.is_empty() {
             out.push('\n');
         }
+        out.push_str(line);
+        out.push('\n');
+        let use_ends = is_use && code.ends_with(';');
+        in_use = is_use && !use_ends;
+        let ends_item = indent <= 8 && !is_use && !code.starts_with("//") && (code == "}" || code.ends_with(';'));
+        blank_if_indent = ends_item.then_some(indent);
+        blank_unless_use = use_ends;
     }
     out
 }
@@ -60,7 +66,9 @@ pub fn generate_source(crds: &[ir::Crd]) -> String {
     order.sort_by_key(|&i| std::cmp::Reverse(plan.modules[i].types.len()));
     let texts = crate::parallel::map(&order, |&i| {
         let m = &plan.modules[i];
-        separate_items(&inside_group_module(&m.group_mod, emit::version_module(m)))
+        let mut texts = text::TextItems::Placeholders(Vec::new());
+        let tokens = emit::version_module(m, &mut texts);
+        texts.splice(&separate_items(&inside_group_module(&m.group_mod, tokens)))
     });
     let mut versions = vec![String::new(); plan.modules.len()];
     for (i, text) in order.into_iter().zip(texts) {
@@ -117,8 +125,9 @@ fn format_tokens(tokens: proc_macro2::TokenStream) -> String {
 mod tests {
     use super::*;
 
-    /// The module texts formatted apart and put together are the whole token stream
-    /// (what `crd_types!` expands to) formatted at once.
+    /// The module texts formatted apart, with the text items spliced in, and put
+    /// together are the whole token stream (what `crd_types!` expands to): formatted
+    /// alike, they are the same source.
     #[test]
     fn assembled_source_is_the_formatted_token_stream() {
         for dir in ["tests/fixtures", "../tests/fixtures"] {
@@ -126,8 +135,11 @@ mod tests {
             assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
             let irs = loaded.irs();
             assert!(irs.len() > 5, "{dir}: only {} CRDs", irs.len());
-            let whole = format!("{HEADER}{}", separate_items(&format_tokens(generate_tokens(&irs))));
-            assert!(generate_source(&irs) == whole, "{dir}: assembled source differs");
+            let whole = format_tokens(generate_tokens(&irs));
+            let source = generate_source(&irs);
+            assert!(source.contains("impl Serialize for"), "{dir}: no text items");
+            let assembled = format_tokens(source.parse().expect("the generated source lexes"));
+            assert!(assembled == whole, "{dir}: assembled source differs");
         }
     }
 }

@@ -19,10 +19,8 @@ pub mod embedded_example_com {
         #![allow(clippy::collapsible_if)]
         #[allow(unused_imports)]
         use ::crd_runtime::{
-
             EmptyObject, IntOrString, JsonMap, ObjectMeta, Value, __private as rt,
         };
-
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         #[allow(unused_imports)]
@@ -411,12 +409,7 @@ pub mod embedded_example_com {
 
         impl<'de> rt::codec::FromMap<'de> for WrapperSpecTemplate {
             const NAME: &'static str = "WrapperSpecTemplate";
-            const FIELDS: &'static [&'static str] = &[
-                "apiVersion",
-                "kind",
-                "metadata",
-                "data",
-            ];
+            const FIELDS: &'static [&'static str] = &["apiVersion", "kind", "metadata", "data"];
             fn from_map<A: ::crd_runtime::serde::de::MapAccess<'de>>(
                 access: A,
             ) -> Result<Self, A::Error> {

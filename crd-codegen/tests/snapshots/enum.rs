@@ -19,10 +19,8 @@ pub mod enums_example_com {
         #![allow(clippy::collapsible_if)]
         #[allow(unused_imports)]
         use ::crd_runtime::{
-
             EmptyObject, IntOrString, JsonMap, ObjectMeta, Value, __private as rt,
         };
-
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         #[allow(unused_imports)]
@@ -150,9 +148,7 @@ pub mod enums_example_com {
             fn shape() -> &'static rt::shape::Shape {
                 static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
                     has_defaults: true,
-                    ..rt::shape::Shape::typed(
-                        <MatcherSpec as rt::schema::ObjectSchema>::shape,
-                    )
+                    ..rt::shape::Shape::typed(<MatcherSpec as rt::schema::ObjectSchema>::shape)
                 };
                 fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
                     rt::shape::object_valid(
@@ -291,9 +287,7 @@ pub mod enums_example_com {
                         rt::openapi::Lit::Str("IfNotPresent"),
                         rt::openapi::Lit::Str("Never"),
                     ],
-                    enum_strings: Some(|s| {
-                        matches!(s, "Always" | "IfNotPresent" | "Never")
-                    }),
+                    enum_strings: Some(|s| matches!(s, "Always" | "IfNotPresent" | "Never")),
                     ..rt::Node::EMPTY
                 };
                 static NODE_9: rt::Node = rt::Node {
@@ -334,9 +328,7 @@ pub mod enums_example_com {
                     ..rt::shape::Shape::with_node(&NODE_7)
                 };
                 static SHAPE_10: rt::shape::Shape = rt::shape::Shape::with_node(&NODE_9);
-                static SHAPE_12: rt::shape::Shape = rt::shape::Shape::with_node(
-                    &NODE_11,
-                );
+                static SHAPE_12: rt::shape::Shape = rt::shape::Shape::with_node(&NODE_11);
                 fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
                     rt::shape::object_valid(
                         &ROOT,
@@ -347,9 +339,7 @@ pub mod enums_example_com {
                             "level" => rt::shape::check(&SHAPE_4, child, trail),
                             "rules" => rt::shape::check(&SHAPE_6, child, trail),
                             "policy" => rt::shape::check(&SHAPE_8, child, trail),
-                            "operator" => {
-                                rt::shape::check_required(&SHAPE_10, child, trail, seen)
-                            }
+                            "operator" => rt::shape::check_required(&SHAPE_10, child, trail, seen),
                             "protocol" => rt::shape::check(&SHAPE_12, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         },
@@ -602,14 +592,10 @@ pub mod enums_example_com {
                         rt::openapi::Lit::Str("IfNotPresent"),
                         rt::openapi::Lit::Str("Never"),
                     ],
-                    enum_strings: Some(|s| {
-                        matches!(s, "Always" | "IfNotPresent" | "Never")
-                    }),
+                    enum_strings: Some(|s| matches!(s, "Always" | "IfNotPresent" | "Never")),
                     ..rt::Node::EMPTY
                 };
-                static SHAPE_14: rt::shape::Shape = rt::shape::Shape::with_node(
-                    &NODE_13,
-                );
+                static SHAPE_14: rt::shape::Shape = rt::shape::Shape::with_node(&NODE_13);
                 fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
                     rt::shape::object_valid(
                         &ROOT,

@@ -19,10 +19,8 @@ pub mod intstr_example_com {
         #![allow(clippy::collapsible_if)]
         #[allow(unused_imports)]
         use ::crd_runtime::{
-
             EmptyObject, IntOrString, JsonMap, ObjectMeta, Value, __private as rt,
         };
-
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         #[allow(unused_imports)]
@@ -277,14 +275,12 @@ pub mod intstr_example_com {
                         |key, child, trail, seen| match key {
                             "ports" => rt::shape::check(&SHAPE_1, child, trail),
                             "memory" => rt::shape::check(&SHAPE_4, child, trail),
-                            "maxSurge" => {
-                                rt::shape::check_required(
-                                    &rt::shape::Shape::INT_OR_STRING,
-                                    child,
-                                    trail,
-                                    seen,
-                                )
-                            }
+                            "maxSurge" => rt::shape::check_required(
+                                &rt::shape::Shape::INT_OR_STRING,
+                                child,
+                                trail,
+                                seen,
+                            ),
                             "maxUnavailable" => rt::shape::check(&SHAPE_5, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         },

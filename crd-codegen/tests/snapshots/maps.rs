@@ -19,10 +19,8 @@ pub mod maps_example_com {
         #![allow(clippy::collapsible_if)]
         #[allow(unused_imports)]
         use ::crd_runtime::{
-
             EmptyObject, IntOrString, JsonMap, ObjectMeta, Value, __private as rt,
         };
-
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         #[allow(unused_imports)]
@@ -297,9 +295,7 @@ pub mod maps_example_com {
                         value,
                         trail,
                         |key, child, trail, _| match key {
-                            "empty" => {
-                                rt::shape::check(&rt::shape::Shape::OBJECT, child, trail)
-                            }
+                            "empty" => rt::shape::check(&rt::shape::Shape::OBJECT, child, trail),
                             "labels" => rt::shape::check(&SHAPE_1, child, trail),
                             "limits" => rt::shape::check(&SHAPE_2, child, trail),
                             "routes" => rt::shape::check(&SHAPE_4, child, trail),
@@ -312,11 +308,7 @@ pub mod maps_example_com {
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
                     is_valid: Some(is_valid),
                     properties: &[
-                        rt::shape::Property::new(
-                            "empty",
-                            &rt::shape::Shape::OBJECT,
-                            false,
-                        ),
+                        rt::shape::Property::new("empty", &rt::shape::Shape::OBJECT, false),
                         rt::shape::Property::new("labels", &SHAPE_1, false),
                         rt::shape::Property::new("limits", &SHAPE_2, false),
                         rt::shape::Property::new("routes", &SHAPE_4, false),
@@ -388,17 +380,13 @@ pub mod maps_example_com {
                         value,
                         trail,
                         |key, child, trail, seen| match key {
-                            "url" => {
-                                rt::shape::check_required(
-                                    &rt::shape::Shape::STRING,
-                                    child,
-                                    trail,
-                                    seen,
-                                )
-                            }
-                            "weight" => {
-                                rt::shape::check(&rt::shape::Shape::INTEGER, child, trail)
-                            }
+                            "url" => rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            ),
+                            "weight" => rt::shape::check(&rt::shape::Shape::INTEGER, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         },
                     )
@@ -407,11 +395,7 @@ pub mod maps_example_com {
                     is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property::new("url", &rt::shape::Shape::STRING, true),
-                        rt::shape::Property::new(
-                            "weight",
-                            &rt::shape::Shape::INTEGER,
-                            false,
-                        ),
+                        rt::shape::Property::new("weight", &rt::shape::Shape::INTEGER, false),
                     ],
                     by_len: &[0, 0, 0, 0, 1, 1, 1, 2],
                     required: &["url"],

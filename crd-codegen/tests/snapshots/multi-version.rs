@@ -19,10 +19,8 @@ pub mod versions_example_com {
         #![allow(clippy::collapsible_if)]
         #[allow(unused_imports)]
         use ::crd_runtime::{
-
             EmptyObject, IntOrString, JsonMap, ObjectMeta, Value, __private as rt,
         };
-
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         #[allow(unused_imports)]
@@ -250,9 +248,7 @@ pub mod versions_example_com {
                         value,
                         trail,
                         |key, child, trail, seen| match key {
-                            "size" => {
-                                rt::shape::check_required(&SHAPE_2, child, trail, seen)
-                            }
+                            "size" => rt::shape::check_required(&SHAPE_2, child, trail, seen),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         },
                     )
@@ -326,12 +322,8 @@ pub mod versions_example_com {
                         value,
                         trail,
                         |key, child, trail, _| match key {
-                            "width" => {
-                                rt::shape::check(&rt::shape::Shape::INTEGER, child, trail)
-                            }
-                            "height" => {
-                                rt::shape::check(&rt::shape::Shape::INTEGER, child, trail)
-                            }
+                            "width" => rt::shape::check(&rt::shape::Shape::INTEGER, child, trail),
+                            "height" => rt::shape::check(&rt::shape::Shape::INTEGER, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         },
                     )
@@ -339,16 +331,8 @@ pub mod versions_example_com {
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
                     is_valid: Some(is_valid),
                     properties: &[
-                        rt::shape::Property::new(
-                            "width",
-                            &rt::shape::Shape::INTEGER,
-                            false,
-                        ),
-                        rt::shape::Property::new(
-                            "height",
-                            &rt::shape::Shape::INTEGER,
-                            false,
-                        ),
+                        rt::shape::Property::new("width", &rt::shape::Shape::INTEGER, false),
+                        rt::shape::Property::new("height", &rt::shape::Shape::INTEGER, false),
                     ],
                     by_len: &[0, 0, 0, 0, 0, 0, 1, 2],
                     ..rt::shape::Shape::bare(&rt::Node::OBJECT)
@@ -410,9 +394,7 @@ pub mod versions_example_com {
                         value,
                         trail,
                         |key, child, trail, _| match key {
-                            "ready" => {
-                                rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail)
-                            }
+                            "ready" => rt::shape::check(&rt::shape::Shape::BOOLEAN, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         },
                     )
@@ -420,11 +402,7 @@ pub mod versions_example_com {
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
                     is_valid: Some(is_valid),
                     properties: &[
-                        rt::shape::Property::new(
-                            "ready",
-                            &rt::shape::Shape::BOOLEAN,
-                            false,
-                        ),
+                        rt::shape::Property::new("ready", &rt::shape::Shape::BOOLEAN, false),
                     ],
                     by_len: &[0, 0, 0, 0, 0, 0, 1],
                     ..rt::shape::Shape::bare(&rt::Node::OBJECT)
@@ -451,10 +429,8 @@ pub mod versions_example_com {
         #![allow(clippy::collapsible_if)]
         #[allow(unused_imports)]
         use ::crd_runtime::{
-
             EmptyObject, IntOrString, JsonMap, ObjectMeta, Value, __private as rt,
         };
-
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         #[allow(unused_imports)]
@@ -670,9 +646,7 @@ pub mod versions_example_com {
                         value,
                         trail,
                         |key, child, trail, _| match key {
-                            "size" => {
-                                rt::shape::check(&rt::shape::Shape::STRING, child, trail)
-                            }
+                            "size" => rt::shape::check(&rt::shape::Shape::STRING, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         },
                     )
@@ -680,11 +654,7 @@ pub mod versions_example_com {
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
                     is_valid: Some(is_valid),
                     properties: &[
-                        rt::shape::Property::new(
-                            "size",
-                            &rt::shape::Shape::STRING,
-                            false,
-                        ),
+                        rt::shape::Property::new("size", &rt::shape::Shape::STRING, false),
                     ],
                     by_len: &[0, 0, 0, 0, 0, 1],
                     ..rt::shape::Shape::bare(&rt::Node::OBJECT)

@@ -19,10 +19,8 @@ pub mod nullable_example_com {
         #![allow(clippy::collapsible_if)]
         #[allow(unused_imports)]
         use ::crd_runtime::{
-
             EmptyObject, IntOrString, JsonMap, ObjectMeta, Value, __private as rt,
         };
-
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         #[allow(unused_imports)]
@@ -152,9 +150,7 @@ pub mod nullable_example_com {
             fn shape() -> &'static rt::shape::Shape {
                 static SHAPE_0: rt::shape::Shape = rt::shape::Shape {
                     has_defaults: true,
-                    ..rt::shape::Shape::typed(
-                        <SettingSpec as rt::schema::ObjectSchema>::shape,
-                    )
+                    ..rt::shape::Shape::typed(<SettingSpec as rt::schema::ObjectSchema>::shape)
                 };
                 fn is_valid(value: &rt::Value, trail: &mut rt::shape::Trail) -> bool {
                     rt::shape::object_valid(
@@ -302,9 +298,7 @@ pub mod nullable_example_com {
                             "note" => rt::shape::check(&SHAPE_2, child, trail),
                             "tags" => rt::shape::check(&SHAPE_3, child, trail),
                             "count" => rt::shape::check(&SHAPE_5, child, trail),
-                            "owner" => {
-                                rt::shape::check_required(&SHAPE_2, child, trail, seen)
-                            }
+                            "owner" => rt::shape::check_required(&SHAPE_2, child, trail, seen),
                             "overrides" => rt::shape::check(&SHAPE_7, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         },
@@ -386,9 +380,7 @@ pub mod nullable_example_com {
                         value,
                         trail,
                         |key, child, trail, _| match key {
-                            "value" => {
-                                rt::shape::check(&rt::shape::Shape::STRING, child, trail)
-                            }
+                            "value" => rt::shape::check(&rt::shape::Shape::STRING, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         },
                     )
@@ -396,11 +388,7 @@ pub mod nullable_example_com {
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
                     is_valid: Some(is_valid),
                     properties: &[
-                        rt::shape::Property::new(
-                            "value",
-                            &rt::shape::Shape::STRING,
-                            false,
-                        ),
+                        rt::shape::Property::new("value", &rt::shape::Shape::STRING, false),
                     ],
                     by_len: &[0, 0, 0, 0, 0, 0, 1],
                     nullable: true,

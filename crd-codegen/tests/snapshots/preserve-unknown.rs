@@ -19,10 +19,8 @@ pub mod preserve_example_com {
         #![allow(clippy::collapsible_if)]
         #[allow(unused_imports)]
         use ::crd_runtime::{
-
             EmptyObject, IntOrString, JsonMap, ObjectMeta, Value, __private as rt,
         };
-
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         #[allow(unused_imports)]
@@ -352,9 +350,7 @@ pub mod preserve_example_com {
                         value,
                         trail,
                         |key, child, trail, _| match key {
-                            "name" => {
-                                rt::shape::check(&rt::shape::Shape::STRING, child, trail)
-                            }
+                            "name" => rt::shape::check(&rt::shape::Shape::STRING, child, trail),
                             "steps" => rt::shape::check(&SHAPE_5, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         },
@@ -363,11 +359,7 @@ pub mod preserve_example_com {
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
                     is_valid: Some(is_valid),
                     properties: &[
-                        rt::shape::Property::new(
-                            "name",
-                            &rt::shape::Shape::STRING,
-                            false,
-                        ),
+                        rt::shape::Property::new("name", &rt::shape::Shape::STRING, false),
                         rt::shape::Property::new("steps", &SHAPE_5, false),
                     ],
                     by_len: &[0, 0, 0, 0, 0, 1, 2],

@@ -19,10 +19,8 @@ pub mod legacy_example_com {
         #![allow(clippy::collapsible_if)]
         #[allow(unused_imports)]
         use ::crd_runtime::{
-
             EmptyObject, IntOrString, JsonMap, ObjectMeta, Value, __private as rt,
         };
-
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         #[allow(unused_imports)]
@@ -267,9 +265,7 @@ pub mod legacy_example_com {
                         trail,
                         |key, child, trail, _| match key {
                             "ttl" => rt::shape::check(&SHAPE_3, child, trail),
-                            "schedule" => {
-                                rt::shape::check(&rt::shape::Shape::STRING, child, trail)
-                            }
+                            "schedule" => rt::shape::check(&rt::shape::Shape::STRING, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         },
                     )
@@ -278,11 +274,7 @@ pub mod legacy_example_com {
                     is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property::new("ttl", &SHAPE_3, false),
-                        rt::shape::Property::new(
-                            "schedule",
-                            &rt::shape::Shape::STRING,
-                            false,
-                        ),
+                        rt::shape::Property::new("schedule", &rt::shape::Shape::STRING, false),
                     ],
                     by_len: &[0, 0, 0, 0, 1, 1, 1, 1, 1, 2],
                     ..rt::shape::Shape::bare(&rt::Node::OBJECT)
@@ -344,9 +336,7 @@ pub mod legacy_example_com {
                         value,
                         trail,
                         |key, child, trail, _| match key {
-                            "phase" => {
-                                rt::shape::check(&rt::shape::Shape::STRING, child, trail)
-                            }
+                            "phase" => rt::shape::check(&rt::shape::Shape::STRING, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         },
                     )
@@ -354,11 +344,7 @@ pub mod legacy_example_com {
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
                     is_valid: Some(is_valid),
                     properties: &[
-                        rt::shape::Property::new(
-                            "phase",
-                            &rt::shape::Shape::STRING,
-                            false,
-                        ),
+                        rt::shape::Property::new("phase", &rt::shape::Shape::STRING, false),
                     ],
                     by_len: &[0, 0, 0, 0, 0, 0, 1],
                     ..rt::shape::Shape::bare(&rt::Node::OBJECT)

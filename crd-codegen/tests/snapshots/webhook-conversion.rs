@@ -19,10 +19,8 @@ pub mod hub_example_com {
         #![allow(clippy::collapsible_if)]
         #[allow(unused_imports)]
         use ::crd_runtime::{
-
             EmptyObject, IntOrString, JsonMap, ObjectMeta, Value, __private as rt,
         };
-
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         #[allow(unused_imports)]
@@ -264,12 +262,12 @@ pub mod hub_example_com {
                         trail,
                         |key, child, trail, _| match key {
                             "labels" => rt::shape::check(&SHAPE_1, child, trail),
-                            "hostPort" => {
-                                rt::shape::check(&rt::shape::Shape::STRING, child, trail)
-                            }
-                            "replicas" => {
-                                rt::shape::check(&rt::shape::Shape::INTEGER, child, trail)
-                            }
+                            "hostPort" => rt::shape::check(&rt::shape::Shape::STRING, child, trail),
+                            "replicas" => rt::shape::check(
+                                &rt::shape::Shape::INTEGER,
+                                child,
+                                trail,
+                            ),
                             "containers" => rt::shape::check(&SHAPE_3, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         },
@@ -279,16 +277,8 @@ pub mod hub_example_com {
                     is_valid: Some(is_valid),
                     properties: &[
                         rt::shape::Property::new("labels", &SHAPE_1, false),
-                        rt::shape::Property::new(
-                            "hostPort",
-                            &rt::shape::Shape::STRING,
-                            false,
-                        ),
-                        rt::shape::Property::new(
-                            "replicas",
-                            &rt::shape::Shape::INTEGER,
-                            false,
-                        ),
+                        rt::shape::Property::new("hostPort", &rt::shape::Shape::STRING, false),
+                        rt::shape::Property::new("replicas", &rt::shape::Shape::INTEGER, false),
                         rt::shape::Property::new("containers", &SHAPE_3, false),
                     ],
                     by_len: &[0, 0, 0, 0, 0, 0, 0, 1, 1, 3, 3, 4],
@@ -356,17 +346,13 @@ pub mod hub_example_com {
                         value,
                         trail,
                         |key, child, trail, seen| match key {
-                            "name" => {
-                                rt::shape::check_required(
-                                    &rt::shape::Shape::STRING,
-                                    child,
-                                    trail,
-                                    seen,
-                                )
-                            }
-                            "port" => {
-                                rt::shape::check(&rt::shape::Shape::STRING, child, trail)
-                            }
+                            "name" => rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            ),
+                            "port" => rt::shape::check(&rt::shape::Shape::STRING, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         },
                     )
@@ -374,16 +360,8 @@ pub mod hub_example_com {
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
                     is_valid: Some(is_valid),
                     properties: &[
-                        rt::shape::Property::new(
-                            "name",
-                            &rt::shape::Shape::STRING,
-                            true,
-                        ),
-                        rt::shape::Property::new(
-                            "port",
-                            &rt::shape::Shape::STRING,
-                            false,
-                        ),
+                        rt::shape::Property::new("name", &rt::shape::Shape::STRING, true),
+                        rt::shape::Property::new("port", &rt::shape::Shape::STRING, false),
                     ],
                     by_len: &[0, 0, 0, 0, 0, 2],
                     required: &["name"],
@@ -411,10 +389,8 @@ pub mod hub_example_com {
         #![allow(clippy::collapsible_if)]
         #[allow(unused_imports)]
         use ::crd_runtime::{
-
             EmptyObject, IntOrString, JsonMap, ObjectMeta, Value, __private as rt,
         };
-
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         #[allow(unused_imports)]
@@ -661,16 +637,14 @@ pub mod hub_example_com {
                         value,
                         trail,
                         |key, child, trail, _| match key {
-                            "host" => {
-                                rt::shape::check(&rt::shape::Shape::STRING, child, trail)
-                            }
-                            "port" => {
-                                rt::shape::check(&rt::shape::Shape::INT32, child, trail)
-                            }
+                            "host" => rt::shape::check(&rt::shape::Shape::STRING, child, trail),
+                            "port" => rt::shape::check(&rt::shape::Shape::INT32, child, trail),
                             "labels" => rt::shape::check(&SHAPE_1, child, trail),
-                            "replicas" => {
-                                rt::shape::check(&rt::shape::Shape::INTEGER, child, trail)
-                            }
+                            "replicas" => rt::shape::check(
+                                &rt::shape::Shape::INTEGER,
+                                child,
+                                trail,
+                            ),
                             "containers" => rt::shape::check(&SHAPE_3, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         },
@@ -679,22 +653,10 @@ pub mod hub_example_com {
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
                     is_valid: Some(is_valid),
                     properties: &[
-                        rt::shape::Property::new(
-                            "host",
-                            &rt::shape::Shape::STRING,
-                            false,
-                        ),
-                        rt::shape::Property::new(
-                            "port",
-                            &rt::shape::Shape::INT32,
-                            false,
-                        ),
+                        rt::shape::Property::new("host", &rt::shape::Shape::STRING, false),
+                        rt::shape::Property::new("port", &rt::shape::Shape::INT32, false),
                         rt::shape::Property::new("labels", &SHAPE_1, false),
-                        rt::shape::Property::new(
-                            "replicas",
-                            &rt::shape::Shape::INTEGER,
-                            false,
-                        ),
+                        rt::shape::Property::new("replicas", &rt::shape::Shape::INTEGER, false),
                         rt::shape::Property::new("containers", &SHAPE_3, false),
                     ],
                     by_len: &[0, 0, 0, 0, 0, 2, 2, 3, 3, 4, 4, 5],
@@ -762,17 +724,13 @@ pub mod hub_example_com {
                         value,
                         trail,
                         |key, child, trail, seen| match key {
-                            "name" => {
-                                rt::shape::check_required(
-                                    &rt::shape::Shape::STRING,
-                                    child,
-                                    trail,
-                                    seen,
-                                )
-                            }
-                            "port" => {
-                                rt::shape::check(&rt::shape::Shape::INTEGER, child, trail)
-                            }
+                            "name" => rt::shape::check_required(
+                                &rt::shape::Shape::STRING,
+                                child,
+                                trail,
+                                seen,
+                            ),
+                            "port" => rt::shape::check(&rt::shape::Shape::INTEGER, child, trail),
                             _ => rt::shape::other_key_ok(&ROOT, child, trail),
                         },
                     )
@@ -780,16 +738,8 @@ pub mod hub_example_com {
                 static ROOT: rt::shape::Shape = rt::shape::Shape {
                     is_valid: Some(is_valid),
                     properties: &[
-                        rt::shape::Property::new(
-                            "name",
-                            &rt::shape::Shape::STRING,
-                            true,
-                        ),
-                        rt::shape::Property::new(
-                            "port",
-                            &rt::shape::Shape::INTEGER,
-                            false,
-                        ),
+                        rt::shape::Property::new("name", &rt::shape::Shape::STRING, true),
+                        rt::shape::Property::new("port", &rt::shape::Shape::INTEGER, false),
                     ],
                     by_len: &[0, 0, 0, 0, 0, 2],
                     required: &["name"],
