@@ -74,7 +74,10 @@ pub fn generate_source(crds: &[ir::Crd]) -> String {
     for (i, text) in order.into_iter().zip(texts) {
         versions[i] = text;
     }
-    let mut src = String::from(HEADER);
+    // Sized up front: growing a string of tens of megabytes copies it each time.
+    let size: usize = versions.iter().map(|v| v.len() + 1).sum();
+    let mut src = String::with_capacity(HEADER.len() + size + size / 50);
+    src.push_str(HEADER);
     let mut versions = versions.into_iter();
     for (group, modules) in emit::group_runs(&plan.modules) {
         let doc = emit::group_doc(group);
@@ -84,7 +87,12 @@ pub fn generate_source(crds: &[ir::Crd]) -> String {
         if !conversions.is_empty() {
             items.push(separate_items(&inside_group_module(&modules[0].group_mod, conversions)));
         }
-        src.push_str(&items.join("\n"));
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                src.push('\n');
+            }
+            src.push_str(item);
+        }
         src.push_str("}\n\n");
     }
     src.push_str(&separate_items(&format_tokens(emit::resources(&plan))));
