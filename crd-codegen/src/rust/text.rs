@@ -2,12 +2,14 @@
 //!
 //! Formatting is most of what `crdgen generate` spends: syn parses every token the
 //! emitter built and prettyplease prints the tree. The `Serialize`, `Deserialize` and
-//! `FromMap` impls of generated structs, about a third of the output, follow one fixed
-//! layout, so they are written as text in that layout and skip both steps. The emitter
-//! puts a placeholder item where such text goes (`__crd_codegen_text!(N);`), the module
-//! is formatted, and [`TextItems::splice`] replaces each placeholder line with its text,
-//! indented as the placeholder was. `crd_types!`, which needs tokens and no formatting,
-//! gets the text parsed into tokens instead ([`TextItems::AsTokens`]).
+//! `FromMap` impls of generated structs and each type's `fn shape()`, more than half
+//! of the output, follow fixed layouts, so they are written as text in that layout
+//! ([`Writer`]) and skip both steps. The emitter puts a placeholder where such text
+//! goes (`__crd_codegen_text!(N);`, valid as a module's or an impl's item), the module
+//! is formatted, and [`TextItems::splice`] replaces each placeholder line with its
+//! text, indented as the placeholder was. `crd_types!` and the derive, which need
+//! tokens and no formatting, get the text parsed into tokens instead
+//! ([`TextItems::AsTokens`]).
 
 use proc_macro2::TokenStream;
 use quote::quote;
