@@ -1,5 +1,6 @@
-//! Rust tokens for admission: `impl ObjectSchema` for every generated object type and
-//! `impl CustomResource` for every root type.
+//! Rust for admission: `impl ObjectSchema` for every generated object type (its
+//! `fn shape()` written as text, see [`super::text`]) and `impl CustomResource` for
+//! every root type.
 //!
 //! A type's schema is emitted as data: `ObjectSchema::shape` returns a tree of
 //! `static` `crd_runtime::shape::Shape`s (a node of another generated type points at
@@ -160,7 +161,7 @@ impl<'a> AdmitEmitter<'a> {
     /// `fn shape()`: the statics describing the type's schema, which the steps of
     /// `crd_runtime::shape` walk. The resource root is marked as one: it is pruned as
     /// an embedded resource, and its `apiVersion` and `kind` do not ratchet. Written
-    /// as text (see [`super::text`]): it is a third of the generated source.
+    /// as text (see [`super::text`]): it is about a third of the generated source.
     fn shape_fn(&self, texts: &mut TextItems, s: &Schema, this: Option<*const Schema>, is_root: bool) -> TokenStream {
         let mut defs = ShapeStatics::default();
         let root = self.shape_static(s, this, is_root, &mut defs);
