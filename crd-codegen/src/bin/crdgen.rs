@@ -240,7 +240,7 @@ fn generate(paths: &[PathBuf], output: Option<PathBuf>, derive: bool, selection:
         return code;
     }
     // The models and documents are freed before generating, which reuses their memory
-    // (the corpus peaks at 575 MB instead of 745 MB; fresh pages cost the kernel time
+    // (the corpus peaks at about 500 MB instead of 745 MB; fresh pages cost the kernel time
     // to clear). The IR is not freed: the process ends once the files are written, and
     // freeing millions of small allocations would only add time.
     let (irs, read): (Vec<_>, Vec<_>) = loaded.crds.into_iter().map(|c| (c.ir, (c.model, c.doc))).unzip();

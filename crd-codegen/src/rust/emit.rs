@@ -258,7 +258,7 @@ fn struct_type(
     let additional = additional_fields(s);
     let default = s.derives_default.then(|| quote!(Default,));
     let type_name = name.to_string();
-    let serde = texts.item(struct_serialize_text(&type_name, s, root) + "\n" + &struct_deserialize(&type_name, s));
+    let serde = texts.item(struct_serialize_text(&type_name, s, root) + "\n" + &struct_deserialize_text(&type_name, s));
     quote! {
         #docs
         #[derive(Clone, Debug, #default PartialEq)]
@@ -273,7 +273,7 @@ fn struct_type(
 
 /// `Deserialize` and `FromMap` through crd-runtime's `codec` (see there why not serde's
 /// derive), as text: a slot per field, filled by the position of each key read.
-fn struct_deserialize(name: &str, s: &StructDef) -> String {
+fn struct_deserialize_text(name: &str, s: &StructDef) -> String {
     let mut w = Writer::default();
     w.open(&format!("impl<'de> Deserialize<'de> for {name} {{"));
     w.open("fn deserialize<D: ::crd_runtime::serde::Deserializer<'de>>(");

@@ -156,17 +156,17 @@ impl Writer {
                 self.close(&format!("}}{suffix}"));
             }
             Expr::Alternatives(alts) => {
-                let mut alts = alts.iter();
-                if let Some(first) = alts.next() {
-                    self.line(&format!("{prefix}{first}"));
+                // The first after `prefix`, each other on a line of its own after `|`,
+                // one level deeper; `suffix` after the last.
+                for (i, alt) in alts.iter().enumerate() {
+                    let (start, end) = (
+                        if i == 0 { prefix } else { "| " },
+                        if i + 1 == alts.len() { suffix } else { "" },
+                    );
+                    self.depth += usize::from(i == 1);
+                    self.line(&format!("{start}{alt}{end}"));
                 }
-                self.depth += 1;
-                let rest: Vec<&String> = alts.collect();
-                for (i, alt) in rest.iter().enumerate() {
-                    let end = if i + 1 == rest.len() { suffix } else { "" };
-                    self.line(&format!("| {alt}{end}"));
-                }
-                self.depth -= 1;
+                self.depth -= usize::from(alts.len() > 1);
             }
         }
     }
@@ -304,6 +304,24 @@ mod tests {
             format!(
                 "fn f() {{\n    map.entry(\"a\", &self.a);\n    map.entry(\n        \"b\",\n        {long},\n    );\n}}\n"
             )
+        );
+    }
+
+    #[test]
+    fn alternatives_break_one_per_line_and_keep_the_suffix() {
+        let long = |c: char| string_literal(&c.to_string().repeat(50));
+        let mut w = Writer::default();
+        let two = Expr::call(
+            "matches!",
+            vec![Expr::atom("s"), Expr::Alternatives(vec![long('a'), long('b')])],
+        );
+        w.expr("", &two, ";");
+        let one = Expr::Alternatives(vec![long('c').repeat(2)]);
+        w.expr("let x = ", &one, ";");
+        let (a, b, c) = (long('a'), long('b'), long('c').repeat(2));
+        assert_eq!(
+            w.finish(),
+            format!("matches!(\n    s,\n    {a}\n        | {b},\n);\nlet x = {c};\n")
         );
     }
 
