@@ -1434,28 +1434,32 @@ pub fn validate_type_meta(obj: &Value, kind: &str, api_version: &str) -> ErrorLi
     errs
 }
 
-/// `unstructured.NestedFieldNoCopy` along `.a.b.c`: the value, whether found, or Go's
-/// accessor error.
-pub(crate) fn nested<'a>(obj: &'a Value, fields: &[&str]) -> Result<Option<&'a Value>, String> {
+/// `unstructured.NestedFieldNoCopy` along a scale path (`.spec.replicas`): the
+/// value, whether found, or Go's accessor error. Walked without collecting the fields:
+/// every create of a kind with a scale subresource reads three paths.
+pub(crate) fn nested<'a>(obj: &'a Value, path: &str) -> Result<Option<&'a Value>, String> {
+    let path = path.strip_prefix('.').unwrap_or(path);
     let mut val = obj;
-    for (i, f) in fields.iter().enumerate() {
+    let mut start = 0;
+    for f in path.split('.') {
         if val.is_null() {
             return Ok(None);
         }
         match val {
-            Value::Object(m) => match m.get(*f) {
+            Value::Object(m) => match m.get(f) {
                 Some(v) => val = v,
                 None => return Ok(None),
             },
             other => {
                 return Err(format!(
                     ".{} accessor error: {} is of the type {}, expected map[string]interface{{}}",
-                    fields[..=i].join("."),
+                    &path[..start + f.len()],
                     go_print_v(other),
                     go_type_name(other)
                 ));
             }
         }
+        start += f.len() + 1;
     }
     Ok(Some(val))
 }
@@ -1467,27 +1471,25 @@ pub(crate) fn scale_fields(path: &str) -> Vec<&str> {
 
 /// `unstructured.NestedInt64` at a scale path: `None` when missing.
 pub(crate) fn nested_int64(obj: &Value, path: &str) -> Result<Option<i64>, String> {
-    let fields = scale_fields(path);
-    match nested(obj, &fields)? {
+    match nested(obj, path)? {
         None => Ok(None),
-        Some(v) => v.as_i64().map(Some).ok_or_else(|| accessor_error(&fields, v, "int64")),
+        Some(v) => v.as_i64().map(Some).ok_or_else(|| accessor_error(path, v, "int64")),
     }
 }
 
 /// `unstructured.NestedString` at a scale path: `None` when missing.
 pub(crate) fn nested_string<'a>(obj: &'a Value, path: &str) -> Result<Option<&'a str>, String> {
-    let fields = scale_fields(path);
-    match nested(obj, &fields)? {
+    match nested(obj, path)? {
         None => Ok(None),
-        Some(v) => v.as_str().map(Some).ok_or_else(|| accessor_error(&fields, v, "string")),
+        Some(v) => v.as_str().map(Some).ok_or_else(|| accessor_error(path, v, "string")),
     }
 }
 
-/// A value of the wrong type at `fields`, in apimachinery's words.
-fn accessor_error(fields: &[&str], v: &Value, expected: &str) -> String {
+/// A value of the wrong type at the scale path `path`, in apimachinery's words.
+fn accessor_error(path: &str, v: &Value, expected: &str) -> String {
     format!(
         ".{} accessor error: {} is of the type {}, expected {expected}",
-        fields.join("."),
+        path.strip_prefix('.').unwrap_or(path),
         go_print_v(v),
         go_type_name(v)
     )
