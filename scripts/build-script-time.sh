@@ -13,7 +13,8 @@
 #
 #   scripts/build-script-time.sh [DIR]     # default ../shared/crds/gateway-api
 #
-# Environment: RUNS (default 5); WORK (default target/build-script-time);
+# Environment: RUNS (default 5); WORK (default target/build-script-time; the two
+# crates' build artefacts take about 1.2 GB);
 # KOPIUM_VERSION (default 0.24.1; `none` to measure only ours). kopium's side needs
 # crates.io.
 set -euo pipefail
