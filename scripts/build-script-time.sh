@@ -114,7 +114,7 @@ sides=(ours)
 declare -A median lines
 for side in "${sides[@]}"; do
   echo "== building the $side crate (dev profile)" >&2
-  cargo build -q --manifest-path "$work/$side/Cargo.toml" 2>&1 | grep -v '^warning' >&2 || true
+  cargo build -q --manifest-path "$work/$side/Cargo.toml"
   script=$(ls -t "$work/$side"/target/debug/build/build-script-"$side"-*/build-script-build | head -1)
   out="$work/$side/out"
   mkdir -p "$out"

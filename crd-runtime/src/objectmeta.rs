@@ -1451,11 +1451,10 @@ pub(crate) fn nested<'a>(obj: &'a Value, path: &str) -> Result<Option<&'a Value>
                 None => return Ok(None),
             },
             other => {
-                return Err(format!(
-                    ".{} accessor error: {} is of the type {}, expected map[string]interface{{}}",
+                return Err(accessor_error(
                     &path[..start + f.len()],
-                    go_print_v(other),
-                    go_type_name(other)
+                    other,
+                    "map[string]interface{}",
                 ));
             }
         }
