@@ -70,7 +70,10 @@ pub trait ResourceSchema {
 
     /// kube-openapi validation of the whole object. With `old` (an update) errors are
     /// ratcheted: a node whose value equals its correlated old value reports none.
-    fn validate(&self, object: &Value, old: Option<&Value>, res: &mut Res);
+    /// Returns whether it also found that [`ResourceSchema::validate_lists`] of the
+    /// object has nothing to report (generated code's fast check covers both), so
+    /// that the caller can skip that walk; `false` says nothing about the lists.
+    fn validate(&self, object: &Value, old: Option<&Value>, res: &mut Res) -> bool;
 
     /// kube-openapi validation of `status` alone, at `status` and ratcheted against
     /// `old`'s (the status subresource's `statusSchemaValidator`): nothing when the
@@ -401,6 +404,9 @@ struct Decoded {
 impl Decoded {
     /// What a strict decoder reports, in the API server's order.
     fn unknown_fields(&self) -> Vec<String> {
+        if self.unknown_metadata.is_empty() && self.pruned.is_empty() && self.unknown_embedded.is_empty() {
+            return Vec::new();
+        }
         (self.unknown_metadata.iter())
             .chain(&self.pruned)
             .chain(&self.unknown_embedded)
@@ -452,9 +458,13 @@ fn decode_request(schema: &dyn ResourceSchema, object: &mut Value, read_path: bo
         (Some(_), Some(metadata)) => objectmeta::unknown_object_meta_fields(metadata),
         _ => Vec::new(),
     };
-    let (group, _) = objectmeta::parse_group_version(api_version).map_err(|e| cannot_handle(&e))?;
-    let (schema_group, _) = objectmeta::parse_group_version(schema.api_version()).unwrap_or(("", ""));
-    let is_this_kind = group == schema_group && kind == schema.kind();
+    // The usual request names this very version: then its group is the schema's.
+    let same_group = api_version == schema.api_version() || {
+        let (group, _) = objectmeta::parse_group_version(api_version).map_err(|e| cannot_handle(&e))?;
+        let (schema_group, _) = objectmeta::parse_group_version(schema.api_version()).unwrap_or(("", ""));
+        group == schema_group
+    };
+    let is_this_kind = same_group && kind == schema.kind();
     let mut pruned = Vec::new();
     let mut coercion = objectmeta::Coercion::new(read_path);
     if is_this_kind {
@@ -508,7 +518,7 @@ pub fn go_json_numbers(v: &mut Value) {
             let f = n.as_f64().unwrap_or(0.0);
             // 2^63: the first float64 that does not fit an int64.
             const LIMIT: f64 = 9_223_372_036_854_775_808.0;
-            if f.fract() == 0.0 && (-LIMIT..LIMIT).contains(&f) {
+            if crate::openapi::is_integral(f) && (-LIMIT..LIMIT).contains(&f) {
                 *v = Value::from(f as i64);
             } else if let Some(x) = serde_json::Number::from_f64(f) {
                 *n = x;
@@ -723,6 +733,7 @@ pub fn validate_create(schema: &dyn ResourceSchema, object: &Value) -> ErrorList
 pub fn validate_create_findings(schema: &dyn ResourceSchema, object: &Value) -> Findings {
     let mut errs = ErrorList::new();
     let mut rules = Findings::default();
+    let mut lists_valid = false;
     // customResourceValidator.Validate
     let type_errs = objectmeta::validate_type_meta(object, schema.kind(), schema.api_version());
     if !type_errs.is_empty() {
@@ -742,12 +753,14 @@ pub fn validate_create_findings(schema: &dyn ResourceSchema, object: &Value) -> 
             },
         }
         let mut res = Res::default();
-        schema.validate(object, None, &mut res);
+        lists_valid = schema.validate(object, None, &mut res);
         res.into_field_errors(&mut errs);
         scale_errors(schema, object, &mut errs);
     }
     schema.validate_embedded(object, &mut errs);
-    schema.validate_lists(object, &mut errs);
+    if !lists_valid {
+        schema.validate_lists(object, &mut errs);
+    }
     if schema.has_rules() && !block_rules_if_invalid(&mut errs) {
         rules = schema.validate_rules(object, None);
         errs.append(&mut rules.errors);
@@ -783,6 +796,7 @@ pub fn validate_update_findings(schema: &dyn ResourceSchema, object: &Value, old
 fn validate_update_with(schema: &dyn ResourceSchema, object: &Value, old: &Value, strategy: Strategy) -> Findings {
     let mut errs = ErrorList::new();
     let mut rules = Findings::default();
+    let mut lists_valid = false;
     let new_meta = object_meta_of(object);
     let old_meta = object_meta_of(old);
     if let (Ok(new_meta), Ok(old_meta)) = (&new_meta, &old_meta) {
@@ -809,7 +823,7 @@ fn validate_update_with(schema: &dyn ResourceSchema, object: &Value, old: &Value
         let mut res = Res::default();
         match strategy {
             Strategy::Main => {
-                schema.validate(object, Some(old), &mut res);
+                lists_valid = schema.validate(object, Some(old), &mut res);
                 res.into_field_errors(&mut errs);
                 scale_errors(schema, object, &mut errs);
             }
@@ -825,10 +839,14 @@ fn validate_update_with(schema: &dyn ResourceSchema, object: &Value, old: &Value
     if strategy == Strategy::Main {
         schema.validate_embedded(object, &mut errs);
     }
-    let mut old_list_errs = ErrorList::new();
-    schema.validate_lists(old, &mut old_list_errs);
-    if old_list_errs.is_empty() {
-        schema.validate_lists(object, &mut errs);
+    // The object's lists are checked only when the old object's have no errors; an
+    // object whose lists have none needs neither walk.
+    if !lists_valid {
+        let mut old_list_errs = ErrorList::new();
+        schema.validate_lists(old, &mut old_list_errs);
+        if old_list_errs.is_empty() {
+            schema.validate_lists(object, &mut errs);
+        }
     }
     if schema.has_rules() && !block_rules_if_invalid(&mut errs) {
         rules = schema.validate_rules(object, Some(old));

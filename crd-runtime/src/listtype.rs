@@ -65,6 +65,57 @@ pub fn validate_list<K: AsRef<str>>(
     }
 }
 
+/// Whether [`validate_list`] finds nothing, without building its errors: what the
+/// fast validity check asks of a list of type `set` or `map`.
+pub fn list_ok<K: AsRef<str>>(list_type: Option<ListType>, keys: &[K], items: &[Value]) -> bool {
+    match list_type {
+        Some(ListType::Set) => !repeats(items.iter().map(SetKey::of), items.len()),
+        Some(ListType::Map) => {
+            if !items.iter().all(|x| matches!(x, Value::Null | Value::Object(_))) {
+                return false;
+            }
+            match keys {
+                [key] => !repeats(items.iter().map(|x| map_key(x, key.as_ref())), items.len()),
+                // Composite keys are compared as JSON, as their errors show them.
+                _ => {
+                    let mut errs = ErrorList::new();
+                    validate_list_map(&Path::Root, keys, items, &mut errs);
+                    errs.is_empty()
+                }
+            }
+        }
+        _ => true,
+    }
+}
+
+/// Whether two of the `n` keys are equal. A short list's keys are compared on the
+/// stack: this runs for every list of type `set` or `map` in every valid object.
+fn repeats<'a>(keys: impl Iterator<Item = SetKey<'a>>, n: usize) -> bool {
+    const SHORT: usize = 8;
+    if n <= 1 {
+        return false;
+    }
+    if n > SHORT {
+        return !non_unique(keys).is_empty();
+    }
+    let mut seen: [SetKey<'a>; SHORT] = std::array::from_fn(|_| SetKey::Null);
+    for (i, k) in keys.enumerate().take(SHORT) {
+        if seen[..i].contains(&k) {
+            return true;
+        }
+        seen[i] = k;
+    }
+    false
+}
+
+/// The key of a map list's element (`null` or an object) when the list has one key.
+fn map_key<'a>(x: &'a Value, key: &str) -> SetKey<'a> {
+    match x {
+        Value::Object(m) => m.get(key).map_or(SetKey::Unspecified, SetKey::of),
+        _ => SetKey::Unspecified,
+    }
+}
+
 /// An element of a set (or a key of a map list) as Go's `validateListSet` tells them
 /// apart: scalars by their Go value (an int64 differs from the float64 of the same
 /// number), objects and arrays by their JSON encoding.
@@ -105,6 +156,15 @@ fn non_unique<'a>(keys: impl Iterator<Item = SetKey<'a>>) -> Vec<usize> {
     if keys.len() <= 1 {
         return Vec::new();
     }
+    // Most lists are short: comparing every pair is cheaper than building a map.
+    if keys.len() <= 16 {
+        return (1..keys.len())
+            .filter(|&i| {
+                let k = &keys[i];
+                keys[..i].iter().filter(|e| *e == k).count() == 1
+            })
+            .collect();
+    }
     let mut seen: HashMap<&SetKey, u32> = HashMap::with_capacity(keys.len());
     let mut out = Vec::new();
     for (i, k) in keys.iter().enumerate() {
@@ -133,20 +193,9 @@ fn validate_list_map<K: AsRef<str>>(path: &Path, keys: &[K], items: &[Value], er
     }
     if let [key] = keys {
         let key = key.as_ref();
-        let element_keys: Vec<Option<&Value>> = items
-            .iter()
-            .map(|x| match x {
-                Value::Object(m) => m.get(key),
-                _ => None,
-            })
-            .collect();
-        let set_keys = element_keys.iter().map(|k| match k {
-            Some(v) => SetKey::of(v),
-            None => SetKey::Unspecified,
-        });
-        for i in non_unique(set_keys) {
+        for i in non_unique(items.iter().map(|x| map_key(x, key))) {
             let mut shown = Map::new();
-            if let Some(v) = element_keys[i] {
+            if let Some(v) = items[i].get(key) {
                 shown.insert(key.to_string(), v.clone());
             }
             errs.push(FieldError::duplicate(
@@ -207,6 +256,50 @@ mod tests {
             run(ListType::Set, &[], json!([null, null])),
             ["list[1]: Duplicate value: null"]
         );
+    }
+
+    /// `list_ok` agrees with `validate_list` on every list of up to three elements
+    /// drawn from values that differ in the ways Go tells apart (int64 and float64,
+    /// missing and null keys, objects, non-objects in a map list), and on a long one.
+    #[test]
+    fn list_ok_agrees_with_validate_list() {
+        let pool = json!([
+            1, 1.5, "a", null, 5, [1], {"k": "a"}, {"k": "a", "v": 1}, {}, {"k": 1},
+            {"k": 1.5}, {"k": null}, {"l": 1}, {"k": "a", "l": 1}, {"k": "a", "l": 1.5}
+        ]);
+        let pool = pool.as_array().unwrap();
+        let (mut lists, mut layer) = (vec![vec![]], vec![vec![]]);
+        for _ in 0..3 {
+            layer = (layer.iter())
+                .flat_map(|l: &Vec<Value>| {
+                    pool.iter()
+                        .map(move |v| [l.as_slice(), std::slice::from_ref(v)].concat())
+                })
+                .collect();
+            lists.extend(layer.iter().cloned());
+        }
+        let long: Vec<Value> = (0..40).map(|i| json!({"k": i % 39})).collect();
+        lists.push(long.clone());
+        lists.push(long[..39].to_vec());
+        let cases: [(ListType, &[&str]); 3] = [
+            (ListType::Set, &[]),
+            (ListType::Map, &["k"]),
+            (ListType::Map, &["k", "l"]),
+        ];
+        let mut failing = 0;
+        for list in &lists {
+            for (list_type, keys) in cases {
+                let mut errs = Vec::new();
+                validate_list(&Path::Root, Some(list_type), keys, list, &mut errs);
+                assert_eq!(
+                    list_ok(Some(list_type), keys, list),
+                    errs.is_empty(),
+                    "{list_type:?} {keys:?} {list:?}: {errs:?}"
+                );
+                failing += usize::from(!errs.is_empty());
+            }
+        }
+        assert!(failing > 1000, "the cases exercise failures too: {failing}");
     }
 
     #[test]

@@ -48,12 +48,15 @@ pub trait ObjectSchema {
         crate::shape::default(Self::shape(), value)
     }
     /// OpenAPI validation of a node of this type; `old` is the correlated old value on
-    /// update (ratcheting), `None` on create or when nothing correlates.
-    fn validate_value(value: &Value, old: Option<&Value>, path: &Path, res: &mut Res) {
+    /// update (ratcheting), `None` on create or when nothing correlates. Returns
+    /// whether the value passed the fast check ([`ObjectSchema::is_valid`]): then
+    /// nothing was found, and [`ObjectSchema::validate_lists`] finds nothing either.
+    fn validate_value(value: &Value, old: Option<&Value>, path: &Path, res: &mut Res) -> bool {
         crate::shape::validate(Self::shape(), value, old, path, res)
     }
-    /// Whether [`ObjectSchema::validate_value`] would find nothing (without
-    /// ratcheting): a fast check for the common, valid case.
+    /// Whether [`ObjectSchema::validate_value`] and [`ObjectSchema::validate_lists`]
+    /// would find nothing (without ratcheting): a fast check for the common, valid
+    /// case.
     fn is_valid(value: &Value) -> bool {
         crate::shape::is_valid(Self::shape(), value)
     }
@@ -354,8 +357,8 @@ impl<T: CustomResource> ResourceSchema for Compiled<T> {
         T::default_value(object);
     }
 
-    fn validate(&self, object: &Value, old: Option<&Value>, res: &mut Res) {
-        T::validate_value(object, old, &Path::Root, res);
+    fn validate(&self, object: &Value, old: Option<&Value>, res: &mut Res) -> bool {
+        T::validate_value(object, old, &Path::Root, res)
     }
 
     fn validate_status(&self, object: &Value, old: Option<&Value>, res: &mut Res) {

@@ -542,13 +542,15 @@ pub fn validate_lists(shape: &'static Shape, value: &Value, path: &Path, errs: &
 ///
 /// The fast [`check`] runs first: a valid value has no errors to report, ratcheted
 /// or not. On an invalid one, the walk starts from where the check failed (its
-/// [`Trail`]) and checks each remaining value once.
-pub fn validate(shape: &'static Shape, value: &Value, old: Option<&Value>, path: &Path, res: &mut Res) {
+/// [`Trail`]) and checks each remaining value once. Returns whether the check passed,
+/// which also means that [`validate_lists`] finds nothing.
+pub fn validate(shape: &'static Shape, value: &Value, old: Option<&Value>, path: &Path, res: &mut Res) -> bool {
     let mut trail = Trail::new();
     if check(shape, value, &mut trail) {
-        return;
+        return true;
     }
-    validate_in(Walk::SkipValid, &trail.outermost_first(), shape, value, old, path, res)
+    validate_in(Walk::SkipValid, &trail.outermost_first(), shape, value, old, path, res);
+    false
 }
 
 /// How the error walk treats a subtree that [`is_valid`] passes.
@@ -829,7 +831,8 @@ impl Default for Trail {
     }
 }
 
-/// Whether [`validate`] would find nothing at a node of `shape` (without ratcheting).
+/// Whether [`validate`] and [`validate_lists`] would find nothing at a node of
+/// `shape` (without ratcheting).
 #[inline]
 pub fn is_valid(shape: &'static Shape, value: &Value) -> bool {
     check(shape, value, &mut Trail::new())
@@ -893,17 +896,19 @@ fn check_general(s: &'static Shape, value: &Value, trail: &mut Trail) -> bool {
     }
     match value {
         Value::Object(map) => object_ok(s, map, trail),
-        Value::Array(items) => match s.items {
-            Some(item) => {
+        Value::Array(items) => {
+            if let Some(item) = s.items {
                 for (i, v) in items.iter().enumerate() {
                     if !check(item, v, trail) {
                         return trail.failed_at(i);
                     }
                 }
-                true
             }
-            None => true,
-        },
+            // A repeated element of a set or key of a map list fails the node itself
+            // (the error walk finds no OpenAPI error there; `validate_lists` reports it).
+            !matches!(s.list_type, Some(ListType::Set | ListType::Map))
+                || listtype::list_ok(s.list_type, s.list_map_keys, items)
+        }
         _ => true,
     }
 }
@@ -1202,6 +1207,36 @@ mod tests {
             deep.failed_at(0);
         }
         assert!(deep.outermost_first().is_empty());
+    }
+
+    /// `SERVER`s as a list of type map keyed by `name`.
+    static SERVER_MAP: Shape = Shape {
+        node: &Node::ARRAY,
+        items: Some(&SERVER),
+        list_type: Some(ListType::Map),
+        list_map_keys: &["name"],
+        has_lists: true,
+        ..Shape::EMPTY
+    };
+
+    #[test]
+    fn the_check_covers_list_maps_and_sets() {
+        let unique = json!([{"name": "a", "host": "h"}, {"name": "b", "host": "h"}]);
+        let repeated = json!([{"name": "a", "host": "h"}, {"name": "a", "host": "i"}]);
+        let lists = |v: &Value| {
+            let mut errs = ErrorList::new();
+            validate_lists(&SERVER_MAP, v, &Path::Root, &mut errs);
+            errs.iter().map(|e| e.to_string()).collect::<Vec<_>>()
+        };
+        let mut res = Res::default();
+        assert!(validate(&SERVER_MAP, &unique, None, &Path::Root, &mut res));
+        assert!(res.is_valid() && lists(&unique).is_empty());
+        // A repeated key fails the check, and so the caller runs `validate_lists`; the
+        // error walk finds no OpenAPI error.
+        assert!(!is_valid(&SERVER_MAP, &repeated));
+        assert!(!validate(&SERVER_MAP, &repeated, None, &Path::Root, &mut res));
+        assert!(res.is_valid(), "{:?}", res.errors);
+        assert_eq!(lists(&repeated), ["[1]: Duplicate value: {\"name\":\"a\"}"]);
     }
 
     #[test]

@@ -182,8 +182,10 @@ impl ResourceSchema for VersionSchema {
         default::default(object, Some(&self.root));
     }
 
-    fn validate(&self, object: &Value, old: Option<&Value>, res: &mut Res) {
+    fn validate(&self, object: &Value, old: Option<&Value>, res: &mut Res) -> bool {
         res.merge(validate::validate(&self.root, object, old, &Path::Root));
+        // The reference engine always walks the lists too.
+        false
     }
 
     fn validate_status(&self, object: &Value, old: Option<&Value>, res: &mut Res) {
