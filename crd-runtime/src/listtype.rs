@@ -156,15 +156,6 @@ fn non_unique<'a>(keys: impl Iterator<Item = SetKey<'a>>) -> Vec<usize> {
     if keys.len() <= 1 {
         return Vec::new();
     }
-    // Most lists are short: comparing every pair is cheaper than building a map.
-    if keys.len() <= 16 {
-        return (1..keys.len())
-            .filter(|&i| {
-                let k = &keys[i];
-                keys[..i].iter().filter(|e| *e == k).count() == 1
-            })
-            .collect();
-    }
     let mut seen: HashMap<&SetKey, u32> = HashMap::with_capacity(keys.len());
     let mut out = Vec::new();
     for (i, k) in keys.iter().enumerate() {

@@ -1133,11 +1133,10 @@ fn out_of_range<'n>(range: Range, prefix: &str, path: &Path) -> SchemaError<'n> 
 #[inline]
 fn float_in_range(f: f64, kind: RangeKind) -> bool {
     const TWO_63: f64 = 9_223_372_036_854_775_808.0;
-    let integral = || is_integral(f);
     match kind {
         RangeKind::Any => true,
-        RangeKind::Int32 => integral() && (-2_147_483_648.0..=2_147_483_647.0).contains(&f),
-        RangeKind::Int64 => integral() && (-TWO_63..TWO_63).contains(&f),
+        RangeKind::Int32 => is_integral(f) && (-2_147_483_648.0..=2_147_483_647.0).contains(&f),
+        RangeKind::Int64 => is_integral(f) && (-TWO_63..TWO_63).contains(&f),
         // `strconv.ParseFloat(s, 32)` fails only when the value overflows a float32.
         RangeKind::Float32 => (f as f32).is_finite(),
     }

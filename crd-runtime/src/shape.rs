@@ -906,8 +906,7 @@ fn check_general(s: &'static Shape, value: &Value, trail: &mut Trail) -> bool {
             }
             // A repeated element of a set or key of a map list fails the node itself
             // (the error walk finds no OpenAPI error there; `validate_lists` reports it).
-            !matches!(s.list_type, Some(ListType::Set | ListType::Map))
-                || listtype::list_ok(s.list_type, s.list_map_keys, items)
+            listtype::list_ok(s.list_type, s.list_map_keys, items)
         }
         _ => true,
     }
