@@ -11,6 +11,15 @@ use serde_json::{Map, Value, json};
 /// `crd_runtime::__private::splice` replaces it by the type's schema.
 pub const RUST_TYPE_KEY: &str = "x-crd-rust-type";
 
+/// The key that marks a default known only at run time ([`crate::derive`]'s
+/// `Lowered::runtime_defaults`); `crd_runtime::__private::splice` puts the value in.
+pub const RUST_DEFAULT_KEY: &str = "x-crd-rust-default";
+
+/// The key that lists the foreign types flattened into a derived node (kube-derive's
+/// `#[serde(flatten)]` of a `JsonSchema` type); `crd_runtime::__private::splice` merges
+/// their properties in.
+pub const RUST_FLATTEN_KEY: &str = "x-crd-rust-flatten";
+
 /// The whole `CustomResourceDefinition` object.
 pub fn crd(c: &Crd) -> Value {
     let mut metadata = Map::new();

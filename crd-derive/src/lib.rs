@@ -21,9 +21,29 @@ use std::path::PathBuf;
 use syn::{LitStr, parse_macro_input};
 
 /// The root type of a kind, its CRD and its admission, from the spec struct.
-#[proc_macro_derive(CustomResource, attributes(crd))]
+///
+/// Reads `#[crd(...)]` (controller-gen's markers) and kube-derive's `#[kube(...)]` and
+/// `#[x_kube(...)]`; both may be mixed on one type.
+#[proc_macro_derive(CustomResource, attributes(crd, kube, x_kube))]
 pub fn derive_custom_resource(input: TokenStream) -> TokenStream {
     crd_codegen::derive::custom_resource(input.into()).into()
+}
+
+/// kube-derive's `KubeSchema`: the type's schema and admission in kube-derive's
+/// conventions (as `CrdSchema` gives them in controller-gen's), its
+/// `schemars::JsonSchema`, and with `#[x_kube(cel)]` a `validate_cel(value, old)` running
+/// its rules, compiled. Reads `#[x_kube(validation = ..., merge_strategy = ...)]`.
+#[proc_macro_derive(KubeSchema, attributes(x_kube, crd, schemars, validate, garde))]
+pub fn derive_kube_schema(input: TokenStream) -> TokenStream {
+    crd_codegen::derive::kube_schema(input.into()).into()
+}
+
+/// kube-derive's `Resource`: `#[resource(inherit = "ConfigMap")]` makes the type a
+/// `kube::Resource` of that kind (its `metadata` field is the object's), for a typed
+/// view of another kind's data.
+#[proc_macro_derive(Resource, attributes(resource))]
+pub fn derive_resource(input: TokenStream) -> TokenStream {
+    crd_codegen::derive::inherited_resource(input.into()).into()
 }
 
 /// The schema and admission impls of a type nested in a spec.

@@ -697,6 +697,10 @@ pub fn timestamp(secs: i64, nanos: u32, offset_secs: i32) -> Val<'static> {
 /// `UnstructuredToVal`).
 #[derive(Clone, Copy, Debug)]
 pub struct StaticSchema {
+    /// For a node of a field type whose schema is known only where the type is
+    /// defined (or only at run time, see `crate::interpreted`): that schema, which
+    /// gives everything but this node's own `nullable`.
+    pub of_type: Option<fn() -> &'static StaticSchema>,
     /// `type` (`""` when unset).
     pub type_: &'static str,
     pub format: &'static str,
@@ -716,8 +720,9 @@ pub struct StaticSchema {
 
 impl StaticSchema {
     /// A schema of type `type_` and nothing else.
-    pub const fn of_type(type_: &'static str) -> StaticSchema {
+    pub const fn typed(type_: &'static str) -> StaticSchema {
         StaticSchema {
+            of_type: None,
             type_,
             format: "",
             nullable: false,
@@ -734,66 +739,78 @@ impl StaticSchema {
     }
 }
 
+impl StaticSchema {
+    /// The schema that gives this node's structure: the field type's, for a node
+    /// that points at one ([`StaticSchema::of_type`](#structfield.of_type)), else the node itself.
+    pub fn target(&self) -> &StaticSchema {
+        let mut s = self;
+        while let Some(f) = s.of_type {
+            s = f();
+        }
+        s
+    }
+}
+
 impl CelSchema for StaticSchema {
     fn schema_type(&self) -> &str {
-        self.type_
+        self.target().type_
     }
     fn format(&self) -> &str {
-        self.format
+        self.target().format
     }
     fn nullable(&self) -> bool {
         self.nullable
     }
     fn int_or_string(&self) -> bool {
-        self.int_or_string
+        self.target().int_or_string
     }
     fn preserve_unknown_fields(&self) -> bool {
-        self.preserve_unknown_fields
+        self.target().preserve_unknown_fields
     }
     fn embedded_resource(&self) -> bool {
-        self.embedded_resource
+        self.target().embedded_resource
     }
     fn has_properties(&self) -> bool {
-        self.properties.is_some()
+        self.target().properties.is_some()
     }
     fn property(&self, name: &str) -> Option<&dyn CelSchema> {
-        let props = self.properties?;
+        let props = self.target().properties?;
         let i = props.binary_search_by(|(k, _)| (*k).cmp(name)).ok()?;
         Some(props[i].1)
     }
     fn additional_properties(&self) -> Option<&dyn CelSchema> {
-        self.additional_properties.map(|s| s as &dyn CelSchema)
+        self.target().additional_properties.map(|s| s as &dyn CelSchema)
     }
     fn items(&self) -> Option<&dyn CelSchema> {
-        self.items.map(|s| s as &dyn CelSchema)
+        self.target().items.map(|s| s as &dyn CelSchema)
     }
     fn list_type(&self) -> &str {
-        self.list_type
+        self.target().list_type
     }
     fn list_map_keys(&self) -> Vec<&str> {
-        self.list_map_keys.to_vec()
+        self.target().list_map_keys.to_vec()
     }
 }
 
 /// `{type: string}`: `apiVersion` and `kind` of a resource root.
-pub static STRING: StaticSchema = StaticSchema::of_type("string");
+pub static STRING: StaticSchema = StaticSchema::typed("string");
 
 /// The `metadata` of a resource root as CEL sees it (`WithTypeAndObjectMeta`):
 /// `name` and `generateName`.
 pub static OBJECT_META: StaticSchema = StaticSchema {
     properties: Some(&[("generateName", &STRING), ("name", &STRING)]),
-    ..StaticSchema::of_type("object")
+    ..StaticSchema::typed("object")
 };
 
 /// The CEL value of JSON data under a schema (Kubernetes' `UnstructuredToVal`; a
 /// resource root's value sees `apiVersion`, `kind` and the metadata names).
 pub fn json<'a>(value: &'a Json, schema: &'static StaticSchema) -> Result<Val<'a>> {
-    crate::cel::json_to_val(value, schema, schema.resource_root)
+    crate::cel::json_to_val(value, schema, schema.target().resource_root)
 }
 
 /// The CEL value of a JSON object under a schema (a view's object).
 pub fn object_val<'a>(m: &'a serde_json::Map<String, Json>, schema: &'static StaticSchema) -> Val<'a> {
-    let schema = if schema.resource_root {
+    let schema = if schema.target().resource_root {
         SchemaRef::resource_root(schema)
     } else {
         SchemaRef::new(schema)
@@ -850,7 +867,7 @@ impl<'a> Items<'a> {
     pub fn object(self, i: usize) -> Result<&'a serde_json::Map<String, Json>> {
         match &self.items[i] {
             Json::Object(m) => Ok(m),
-            other => match self.schema.items {
+            other => match self.schema.target().items {
                 Some(s) => json_object(json(other, s)),
                 None => Err(Error::no_such_overload()),
             },

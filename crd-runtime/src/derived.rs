@@ -20,25 +20,76 @@ pub trait CrdSchema {
     /// The node as compiled CEL rules read values through it (types, formats, lists).
     const STATIC_SCHEMA: crate::compiled::StaticSchema;
     /// Whether the node or any below it has `x-kubernetes-validations` rules.
-    const HAS_RULES: bool;
+    fn has_rules() -> bool;
 }
 
 /// The key marking where a field type's schema goes (crd-codegen's `write::RUST_TYPE_KEY`).
 const RUST_TYPE_KEY: &str = "x-crd-rust-type";
 
+/// The key marking a default known only at run time (crd-codegen's
+/// `write::RUST_DEFAULT_KEY`).
+const RUST_DEFAULT_KEY: &str = "x-crd-rust-default";
+
+/// The key listing the field types flattened into a node (crd-codegen's
+/// `write::RUST_FLATTEN_KEY`).
+const RUST_FLATTEN_KEY: &str = "x-crd-rust-flatten";
+
+/// Merges a flattened type's schema into the node holding it, as schemars flattens:
+/// its properties and required ones join the node's (`required` stays sorted, as
+/// schemars keeps it), and a node without junctors takes the type's.
+fn merge_flattened(node: &mut serde_json::Map<String, Value>, flat: Value) {
+    let Value::Object(flat) = flat else { return };
+    for (key, value) in flat {
+        match (key.as_str(), node.get_mut(&key), value) {
+            ("properties", Some(Value::Object(props)), Value::Object(more)) => props.extend(more),
+            ("required", Some(Value::Array(required)), Value::Array(more)) => {
+                required.extend(more);
+                required.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
+                required.dedup();
+            }
+            ("properties" | "required" | "anyOf" | "oneOf" | "x-kubernetes-preserve-unknown-fields", None, value) => {
+                node.insert(key, value);
+            }
+            _ => {}
+        }
+    }
+}
+
 /// `json` (a schema written by the derive) with each `{"x-crd-rust-type": n, ...}`
 /// replaced by `types[n]()` (`<T as CrdSchema>::crd_schema`), the field's own keywords (`description`, `default`,
 /// `nullable`) laid over the type's.
 pub fn splice(json: &str, types: &[fn() -> Value]) -> Value {
+    splice_with_defaults(json, types, &[])
+}
+
+/// [`splice`], and each `"default": {"x-crd-rust-default": n}` replaced by
+/// `defaults[n]()` (no default where that is `null`).
+pub fn splice_with_defaults(json: &str, types: &[fn() -> Value], defaults: &[fn() -> Value]) -> Value {
     // The text is the derive's own output, checked when the derive ran.
     let mut value: Value = serde_json::from_str(json).unwrap_or(Value::Null);
-    splice_value(&mut value, types);
+    splice_value(&mut value, types, defaults);
     value
 }
 
-fn splice_value(value: &mut Value, types: &[fn() -> Value]) {
+fn splice_value(value: &mut Value, types: &[fn() -> Value], defaults: &[fn() -> Value]) {
     match value {
         Value::Object(map) => {
+            if let Some(marker) = map
+                .get("default")
+                .and_then(|d| d.get(RUST_DEFAULT_KEY))
+                .and_then(Value::as_u64)
+            {
+                match defaults.get(marker as usize).map_or(Value::Null, |f| f()) {
+                    Value::Null => map.remove("default"),
+                    d => map.insert("default".into(), d),
+                };
+            }
+            if let Some(Value::Array(flattened)) = map.remove(RUST_FLATTEN_KEY) {
+                for n in flattened.iter().filter_map(Value::as_u64) {
+                    let flat = types.get(n as usize).map_or(Value::Null, |f| f());
+                    merge_flattened(map, flat);
+                }
+            }
             if let Some(n) = map.get(RUST_TYPE_KEY).and_then(Value::as_u64) {
                 let mut schema = types.get(n as usize).map_or(Value::Null, |f| f());
                 map.remove(RUST_TYPE_KEY);
@@ -65,16 +116,47 @@ fn splice_value(value: &mut Value, types: &[fn() -> Value]) {
                     // Property names may be anything, `default` included.
                     "properties" => {
                         if let Value::Object(props) = child {
-                            props.values_mut().for_each(|p| splice_value(p, types));
+                            props.values_mut().for_each(|p| splice_value(p, types, defaults));
                         }
                     }
-                    _ => splice_value(child, types),
+                    _ => splice_value(child, types, defaults),
                 }
             }
         }
-        Value::Array(items) => items.iter_mut().for_each(|i| splice_value(i, types)),
+        Value::Array(items) => items.iter_mut().for_each(|i| splice_value(i, types, defaults)),
         _ => {}
     }
+}
+
+/// The schema of a CRD's (only) version.
+pub fn root_schema(
+    crd: &k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition,
+) -> Value {
+    let schema = crd
+        .spec
+        .versions
+        .first()
+        .and_then(|v| v.schema.as_ref()?.open_api_v3_schema.as_ref());
+    schema.and_then(|s| serde_json::to_value(s).ok()).unwrap_or(Value::Null)
+}
+
+/// Sets the schema of a CRD's (only) version: a root schema the derive did not write
+/// (kube-derive's `schema = "manual"`), or `null` for none (`"disabled"`).
+pub fn set_root_schema(crd: &mut Value, schema: Value) {
+    if let Some(v) = crd.pointer_mut("/spec/versions/0") {
+        v["schema"] = serde_json::json!({ "openAPIV3Schema": schema });
+    }
+}
+
+/// [`crd`] of a CRD already spliced ([`splice_with_defaults`]).
+#[allow(
+    clippy::expect_used,
+    reason = "the derive wrote this CRD from checked IR; it always reads back"
+)]
+pub fn crd_from_value(
+    value: Value,
+) -> k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition {
+    serde_json::from_value(value).expect("a derived CRD reads as a CustomResourceDefinition")
 }
 
 /// The `CustomResourceDefinition` written by the derive, with the field types'

@@ -190,6 +190,51 @@ impl std::error::Error for FieldError {}
 /// All errors found in one object or document.
 pub type ErrorList = Vec<FieldError>;
 
+/// The CEL rules a value fails, as `validate_cel` gives them (the signature
+/// kube-derive's has): the errors in the API server's words, one per failure.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValidationErrors(pub ErrorList);
+
+impl ValidationErrors {
+    /// `Ok` without errors.
+    pub fn result(errors: ErrorList) -> Result<(), ValidationErrors> {
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(ValidationErrors(errors))
+        }
+    }
+}
+
+impl std::ops::Deref for ValidationErrors {
+    type Target = [FieldError];
+    fn deref(&self) -> &[FieldError] {
+        &self.0
+    }
+}
+
+impl IntoIterator for ValidationErrors {
+    type Item = FieldError;
+    type IntoIter = std::vec::IntoIter<FieldError>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+impl std::fmt::Display for ValidationErrors {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, e) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ValidationErrors {}
+
 /// An object the API server would reject, printed the way `kubectl` shows it:
 ///
 /// ```text

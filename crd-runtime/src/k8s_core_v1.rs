@@ -48,7 +48,9 @@ mod __crd_aws_elastic_block_store_volume_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for AWSElasticBlockStoreVolumeSource {
@@ -117,6 +119,7 @@ mod __crd_aws_elastic_block_store_volume_source {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -131,6 +134,7 @@ mod __crd_aws_elastic_block_store_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int32",
             nullable: false,
@@ -145,6 +149,7 @@ mod __crd_aws_elastic_block_store_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -159,6 +164,7 @@ mod __crd_aws_elastic_block_store_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -203,9 +209,11 @@ mod __crd_affinity {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField1 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField2 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+                || <__CrdField1 as rt::CrdSchema>::has_rules()
+                || <__CrdField2 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for Affinity {
@@ -438,6 +446,7 @@ mod __crd_affinity {
             ..<super::__CrdField2 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -470,7 +479,9 @@ mod __crd_app_armor_profile {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for AppArmorProfile {
@@ -523,6 +534,7 @@ mod __crd_app_armor_profile {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -537,6 +549,7 @@ mod __crd_app_armor_profile {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -567,7 +580,9 @@ mod __crd_azure_disk_volume_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for AzureDiskVolumeSource {
@@ -649,6 +664,7 @@ mod __crd_azure_disk_volume_source {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -663,6 +679,7 @@ mod __crd_azure_disk_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -677,6 +694,7 @@ mod __crd_azure_disk_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -716,7 +734,9 @@ mod __crd_azure_file_volume_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for AzureFileVolumeSource {
@@ -786,6 +806,7 @@ mod __crd_azure_file_volume_source {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -800,6 +821,7 @@ mod __crd_azure_file_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -814,6 +836,7 @@ mod __crd_azure_file_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -847,7 +870,9 @@ mod __crd_csi_volume_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for CSIVolumeSource {
@@ -1006,6 +1031,7 @@ mod __crd_csi_volume_source {
             Ok(())
         }
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -1024,6 +1050,7 @@ mod __crd_csi_volume_source {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -1038,6 +1065,7 @@ mod __crd_csi_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -1052,6 +1080,7 @@ mod __crd_csi_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -1090,7 +1119,9 @@ mod __crd_capabilities {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for Capabilities {
@@ -1133,6 +1164,7 @@ mod __crd_capabilities {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -1147,6 +1179,7 @@ mod __crd_capabilities {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -1161,6 +1194,7 @@ mod __crd_capabilities {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -1192,7 +1226,9 @@ mod __crd_ceph_fs_volume_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for CephFSVolumeSource {
@@ -1352,6 +1388,7 @@ mod __crd_ceph_fs_volume_source {
             Ok(())
         }
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -1366,6 +1403,7 @@ mod __crd_ceph_fs_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -1380,6 +1418,7 @@ mod __crd_ceph_fs_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -1398,6 +1437,7 @@ mod __crd_ceph_fs_volume_source {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -1438,7 +1478,9 @@ mod __crd_cinder_volume_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for CinderVolumeSource {
@@ -1591,6 +1633,7 @@ mod __crd_cinder_volume_source {
             Ok(())
         }
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -1605,6 +1648,7 @@ mod __crd_cinder_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -1623,6 +1667,7 @@ mod __crd_cinder_volume_source {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -1661,7 +1706,9 @@ mod __crd_cluster_trust_bundle_projection {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ClusterTrustBundleProjection {
@@ -1833,6 +1880,7 @@ mod __crd_cluster_trust_bundle_projection {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -1847,6 +1895,7 @@ mod __crd_cluster_trust_bundle_projection {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -1861,6 +1910,7 @@ mod __crd_cluster_trust_bundle_projection {
             list_map_keys: &[],
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int64",
             nullable: false,
@@ -1875,6 +1925,7 @@ mod __crd_cluster_trust_bundle_projection {
             list_map_keys: &[],
         };
         pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -1914,7 +1965,9 @@ mod __crd_config_map_env_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ConfigMapEnvSource {
@@ -1967,6 +2020,7 @@ mod __crd_config_map_env_source {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -1981,6 +2035,7 @@ mod __crd_config_map_env_source {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -1995,6 +2050,7 @@ mod __crd_config_map_env_source {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -2025,7 +2081,9 @@ mod __crd_config_map_key_selector {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ConfigMapKeySelector {
@@ -2087,6 +2145,7 @@ mod __crd_config_map_key_selector {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -2101,6 +2160,7 @@ mod __crd_config_map_key_selector {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -2115,6 +2175,7 @@ mod __crd_config_map_key_selector {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -2146,7 +2207,9 @@ mod __crd_config_map_projection {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ConfigMapProjection {
@@ -2328,6 +2391,7 @@ mod __crd_config_map_projection {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -2342,6 +2406,7 @@ mod __crd_config_map_projection {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -2356,6 +2421,7 @@ mod __crd_config_map_projection {
             list_map_keys: &[],
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -2370,6 +2436,7 @@ mod __crd_config_map_projection {
             list_map_keys: &[],
         };
         pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -2401,7 +2468,9 @@ mod __crd_config_map_volume_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S7;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ConfigMapVolumeSource {
@@ -2595,6 +2664,7 @@ mod __crd_config_map_volume_source {
             Ok(())
         }
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int32",
             nullable: false,
@@ -2609,6 +2679,7 @@ mod __crd_config_map_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int64",
             nullable: false,
@@ -2627,6 +2698,7 @@ mod __crd_config_map_volume_source {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -2641,6 +2713,7 @@ mod __crd_config_map_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -2655,6 +2728,7 @@ mod __crd_config_map_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -2669,6 +2743,7 @@ mod __crd_config_map_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S7: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -2734,19 +2809,21 @@ mod __crd_container {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S24;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField1 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField2 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField3 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField4 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField5 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField6 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField7 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField8 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField9 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField10 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField11 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField12 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+                || <__CrdField1 as rt::CrdSchema>::has_rules()
+                || <__CrdField2 as rt::CrdSchema>::has_rules()
+                || <__CrdField3 as rt::CrdSchema>::has_rules()
+                || <__CrdField4 as rt::CrdSchema>::has_rules()
+                || <__CrdField5 as rt::CrdSchema>::has_rules()
+                || <__CrdField6 as rt::CrdSchema>::has_rules()
+                || <__CrdField7 as rt::CrdSchema>::has_rules()
+                || <__CrdField8 as rt::CrdSchema>::has_rules()
+                || <__CrdField9 as rt::CrdSchema>::has_rules()
+                || <__CrdField10 as rt::CrdSchema>::has_rules()
+                || <__CrdField11 as rt::CrdSchema>::has_rules()
+                || <__CrdField12 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for Container {
@@ -3719,6 +3796,7 @@ mod __crd_container {
             Ok(())
         }
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -3733,6 +3811,7 @@ mod __crd_container {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -3751,6 +3830,7 @@ mod __crd_container {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -3769,6 +3849,7 @@ mod __crd_container {
             ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -3795,6 +3876,7 @@ mod __crd_container {
             ..<super::__CrdField4 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S10: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -3817,6 +3899,7 @@ mod __crd_container {
             ..<super::__CrdField6 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S13: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -3839,6 +3922,7 @@ mod __crd_container {
             ..<super::__CrdField8 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S16: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -3861,6 +3945,7 @@ mod __crd_container {
             ..<super::__CrdField10 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S19: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -3879,6 +3964,7 @@ mod __crd_container {
             ..<super::__CrdField11 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S21: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -3897,6 +3983,7 @@ mod __crd_container {
             ..<super::__CrdField12 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S23: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -3911,6 +3998,7 @@ mod __crd_container {
             list_map_keys: &[],
         };
         pub(super) static S24: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -3969,7 +4057,9 @@ mod __crd_container_port {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ContainerPort {
@@ -4042,6 +4132,7 @@ mod __crd_container_port {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int32",
             nullable: false,
@@ -4056,6 +4147,7 @@ mod __crd_container_port {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -4070,6 +4162,7 @@ mod __crd_container_port {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -4108,7 +4201,9 @@ mod __crd_container_resize_policy {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ContainerResizePolicy {
@@ -4170,6 +4265,7 @@ mod __crd_container_resize_policy {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -4184,6 +4280,7 @@ mod __crd_container_resize_policy {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -4215,7 +4312,9 @@ mod __crd_container_restart_rule {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ContainerRestartRule {
@@ -4352,6 +4451,7 @@ mod __crd_container_restart_rule {
             Ok(())
         }
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -4370,6 +4470,7 @@ mod __crd_container_restart_rule {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -4400,7 +4501,9 @@ mod __crd_container_restart_rule_on_exit_codes {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ContainerRestartRuleOnExitCodes {
@@ -4451,6 +4554,7 @@ mod __crd_container_restart_rule_on_exit_codes {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -4465,6 +4569,7 @@ mod __crd_container_restart_rule_on_exit_codes {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int32",
             nullable: false,
@@ -4479,6 +4584,7 @@ mod __crd_container_restart_rule_on_exit_codes {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -4493,6 +4599,7 @@ mod __crd_container_restart_rule_on_exit_codes {
             list_map_keys: &[],
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -4524,7 +4631,9 @@ mod __crd_downward_api_projection {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for DownwardAPIProjection {
@@ -4686,6 +4795,7 @@ mod __crd_downward_api_projection {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -4700,6 +4810,7 @@ mod __crd_downward_api_projection {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -4735,8 +4846,10 @@ mod __crd_downward_api_volume_file {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S6;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField1 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+                || <__CrdField1 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for DownwardAPIVolumeFile {
@@ -4935,6 +5048,7 @@ mod __crd_downward_api_volume_file {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int32",
             nullable: false,
@@ -4949,6 +5063,7 @@ mod __crd_downward_api_volume_file {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -4967,6 +5082,7 @@ mod __crd_downward_api_volume_file {
             ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int64",
             nullable: false,
@@ -4981,6 +5097,7 @@ mod __crd_downward_api_volume_file {
             list_map_keys: &[],
         };
         pub(super) static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -5020,7 +5137,9 @@ mod __crd_downward_api_volume_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for DownwardAPIVolumeSource {
@@ -5203,6 +5322,7 @@ mod __crd_downward_api_volume_source {
             Ok(())
         }
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int32",
             nullable: false,
@@ -5217,6 +5337,7 @@ mod __crd_downward_api_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int64",
             nullable: false,
@@ -5235,6 +5356,7 @@ mod __crd_downward_api_volume_source {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -5249,6 +5371,7 @@ mod __crd_downward_api_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -5281,7 +5404,9 @@ mod __crd_empty_dir_volume_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for EmptyDirVolumeSource {
@@ -5338,6 +5463,7 @@ mod __crd_empty_dir_volume_source {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -5352,6 +5478,7 @@ mod __crd_empty_dir_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int32",
             nullable: false,
@@ -5366,6 +5493,7 @@ mod __crd_empty_dir_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "",
             format: "",
             nullable: false,
@@ -5380,6 +5508,7 @@ mod __crd_empty_dir_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -5415,8 +5544,10 @@ mod __crd_env_from_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField1 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+                || <__CrdField1 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for EnvFromSource {
@@ -5601,6 +5732,7 @@ mod __crd_env_from_source {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -5619,6 +5751,7 @@ mod __crd_env_from_source {
             ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -5652,7 +5785,9 @@ mod __crd_env_var {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for EnvVar {
@@ -5793,6 +5928,7 @@ mod __crd_env_var {
             Ok(())
         }
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -5811,6 +5947,7 @@ mod __crd_env_var {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -5852,11 +5989,13 @@ mod __crd_env_var_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S6;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField1 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField2 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField3 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField4 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+                || <__CrdField1 as rt::CrdSchema>::has_rules()
+                || <__CrdField2 as rt::CrdSchema>::has_rules()
+                || <__CrdField3 as rt::CrdSchema>::has_rules()
+                || <__CrdField4 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for EnvVarSource {
@@ -6185,6 +6324,7 @@ mod __crd_env_var_source {
             ..<super::__CrdField4 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -6250,19 +6390,21 @@ mod __crd_ephemeral_container {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S24;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField1 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField2 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField3 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField4 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField5 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField6 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField7 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField8 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField9 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField10 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField11 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField12 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+                || <__CrdField1 as rt::CrdSchema>::has_rules()
+                || <__CrdField2 as rt::CrdSchema>::has_rules()
+                || <__CrdField3 as rt::CrdSchema>::has_rules()
+                || <__CrdField4 as rt::CrdSchema>::has_rules()
+                || <__CrdField5 as rt::CrdSchema>::has_rules()
+                || <__CrdField6 as rt::CrdSchema>::has_rules()
+                || <__CrdField7 as rt::CrdSchema>::has_rules()
+                || <__CrdField8 as rt::CrdSchema>::has_rules()
+                || <__CrdField9 as rt::CrdSchema>::has_rules()
+                || <__CrdField10 as rt::CrdSchema>::has_rules()
+                || <__CrdField11 as rt::CrdSchema>::has_rules()
+                || <__CrdField12 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for EphemeralContainer {
@@ -7243,6 +7385,7 @@ mod __crd_ephemeral_container {
             Ok(())
         }
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -7257,6 +7400,7 @@ mod __crd_ephemeral_container {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -7275,6 +7419,7 @@ mod __crd_ephemeral_container {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -7293,6 +7438,7 @@ mod __crd_ephemeral_container {
             ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -7319,6 +7465,7 @@ mod __crd_ephemeral_container {
             ..<super::__CrdField4 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S10: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -7341,6 +7488,7 @@ mod __crd_ephemeral_container {
             ..<super::__CrdField6 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S13: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -7363,6 +7511,7 @@ mod __crd_ephemeral_container {
             ..<super::__CrdField8 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S16: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -7385,6 +7534,7 @@ mod __crd_ephemeral_container {
             ..<super::__CrdField10 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S19: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -7403,6 +7553,7 @@ mod __crd_ephemeral_container {
             ..<super::__CrdField11 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S21: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -7421,6 +7572,7 @@ mod __crd_ephemeral_container {
             ..<super::__CrdField12 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S23: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -7435,6 +7587,7 @@ mod __crd_ephemeral_container {
             list_map_keys: &[],
         };
         pub(super) static S24: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -7495,7 +7648,9 @@ mod __crd_ephemeral_volume_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for EphemeralVolumeSource {
@@ -7626,6 +7781,7 @@ mod __crd_ephemeral_volume_source {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -7656,7 +7812,9 @@ mod __crd_eviction_responder {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for EvictionResponder {
@@ -7710,6 +7868,7 @@ mod __crd_eviction_responder {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -7724,6 +7883,7 @@ mod __crd_eviction_responder {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int32",
             nullable: false,
@@ -7738,6 +7898,7 @@ mod __crd_eviction_responder {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -7768,7 +7929,9 @@ mod __crd_exec_action {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ExecAction {
@@ -7807,6 +7970,7 @@ mod __crd_exec_action {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -7821,6 +7985,7 @@ mod __crd_exec_action {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -7835,6 +8000,7 @@ mod __crd_exec_action {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -7865,7 +8031,9 @@ mod __crd_fc_volume_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for FCVolumeSource {
@@ -7922,6 +8090,7 @@ mod __crd_fc_volume_source {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -7936,6 +8105,7 @@ mod __crd_fc_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int32",
             nullable: false,
@@ -7950,6 +8120,7 @@ mod __crd_fc_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -7964,6 +8135,7 @@ mod __crd_fc_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -7978,6 +8150,7 @@ mod __crd_fc_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -8016,7 +8189,9 @@ mod __crd_file_key_selector {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for FileKeySelector {
@@ -8091,6 +8266,7 @@ mod __crd_file_key_selector {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -8105,6 +8281,7 @@ mod __crd_file_key_selector {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -8119,6 +8296,7 @@ mod __crd_file_key_selector {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -8152,7 +8330,9 @@ mod __crd_flex_volume_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for FlexVolumeSource {
@@ -8307,6 +8487,7 @@ mod __crd_flex_volume_source {
             Ok(())
         }
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -8321,6 +8502,7 @@ mod __crd_flex_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -8335,6 +8517,7 @@ mod __crd_flex_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -8353,6 +8536,7 @@ mod __crd_flex_volume_source {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -8391,7 +8575,9 @@ mod __crd_flocker_volume_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for FlockerVolumeSource {
@@ -8442,6 +8628,7 @@ mod __crd_flocker_volume_source {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -8456,6 +8643,7 @@ mod __crd_flocker_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -8486,7 +8674,9 @@ mod __crd_gce_persistent_disk_volume_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for GCEPersistentDiskVolumeSource {
@@ -8551,6 +8741,7 @@ mod __crd_gce_persistent_disk_volume_source {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -8565,6 +8756,7 @@ mod __crd_gce_persistent_disk_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int32",
             nullable: false,
@@ -8579,6 +8771,7 @@ mod __crd_gce_persistent_disk_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -8593,6 +8786,7 @@ mod __crd_gce_persistent_disk_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -8630,7 +8824,9 @@ mod __crd_grpc_action {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for GRPCAction {
@@ -8683,6 +8879,7 @@ mod __crd_grpc_action {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -8697,6 +8894,7 @@ mod __crd_grpc_action {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int32",
             nullable: false,
@@ -8711,6 +8909,7 @@ mod __crd_grpc_action {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -8741,7 +8940,9 @@ mod __crd_git_repo_volume_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for GitRepoVolumeSource {
@@ -8806,6 +9007,7 @@ mod __crd_git_repo_volume_source {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -8820,6 +9022,7 @@ mod __crd_git_repo_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -8852,7 +9055,9 @@ mod __crd_glusterfs_volume_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for GlusterfsVolumeSource {
@@ -8918,6 +9123,7 @@ mod __crd_glusterfs_volume_source {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -8932,6 +9138,7 @@ mod __crd_glusterfs_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -8946,6 +9153,7 @@ mod __crd_glusterfs_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -8977,7 +9185,9 @@ mod __crd_http_get_action {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for HTTPGetAction {
@@ -9164,6 +9374,7 @@ mod __crd_http_get_action {
             Ok(())
         }
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -9182,6 +9393,7 @@ mod __crd_http_get_action {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -9196,6 +9408,7 @@ mod __crd_http_get_action {
             list_map_keys: &[],
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "",
             format: "",
             nullable: false,
@@ -9210,6 +9423,7 @@ mod __crd_http_get_action {
             list_map_keys: &[],
         };
         pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -9249,7 +9463,9 @@ mod __crd_http_header {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for HTTPHeader {
@@ -9303,6 +9519,7 @@ mod __crd_http_header {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -9317,6 +9534,7 @@ mod __crd_http_header {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -9347,7 +9565,9 @@ mod __crd_host_alias {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for HostAlias {
@@ -9398,6 +9618,7 @@ mod __crd_host_alias {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -9412,6 +9633,7 @@ mod __crd_host_alias {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -9426,6 +9648,7 @@ mod __crd_host_alias {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -9456,7 +9679,9 @@ mod __crd_host_path_volume_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for HostPathVolumeSource {
@@ -9505,6 +9730,7 @@ mod __crd_host_path_volume_source {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -9519,6 +9745,7 @@ mod __crd_host_path_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -9550,7 +9777,9 @@ mod __crd_iscsi_volume_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S6;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ISCSIVolumeSource {
@@ -9759,6 +9988,7 @@ mod __crd_iscsi_volume_source {
             Ok(())
         }
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -9773,6 +10003,7 @@ mod __crd_iscsi_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -9787,6 +10018,7 @@ mod __crd_iscsi_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int32",
             nullable: false,
@@ -9801,6 +10033,7 @@ mod __crd_iscsi_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -9819,6 +10052,7 @@ mod __crd_iscsi_volume_source {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -9863,7 +10097,9 @@ mod __crd_image_volume_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ImageVolumeSource {
@@ -9914,6 +10150,7 @@ mod __crd_image_volume_source {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -9928,6 +10165,7 @@ mod __crd_image_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -9958,7 +10196,9 @@ mod __crd_key_to_path {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for KeyToPath {
@@ -10020,6 +10260,7 @@ mod __crd_key_to_path {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -10034,6 +10275,7 @@ mod __crd_key_to_path {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int32",
             nullable: false,
@@ -10048,6 +10290,7 @@ mod __crd_key_to_path {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int64",
             nullable: false,
@@ -10062,6 +10305,7 @@ mod __crd_key_to_path {
             list_map_keys: &[],
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -10099,8 +10343,10 @@ mod __crd_lifecycle {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField1 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+                || <__CrdField1 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for Lifecycle {
@@ -10293,6 +10539,7 @@ mod __crd_lifecycle {
             ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -10307,6 +10554,7 @@ mod __crd_lifecycle {
             list_map_keys: &[],
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -10348,10 +10596,12 @@ mod __crd_lifecycle_handler {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField1 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField2 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField3 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+                || <__CrdField1 as rt::CrdSchema>::has_rules()
+                || <__CrdField2 as rt::CrdSchema>::has_rules()
+                || <__CrdField3 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for LifecycleHandler {
@@ -10632,6 +10882,7 @@ mod __crd_lifecycle_handler {
             ..<super::__CrdField3 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -10664,7 +10915,9 @@ mod __crd_local_object_reference {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for LocalObjectReference {
@@ -10709,6 +10962,7 @@ mod __crd_local_object_reference {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -10723,6 +10977,7 @@ mod __crd_local_object_reference {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -10753,7 +11008,9 @@ mod __crd_nfs_volume_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for NFSVolumeSource {
@@ -10815,6 +11072,7 @@ mod __crd_nfs_volume_source {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -10829,6 +11087,7 @@ mod __crd_nfs_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -10843,6 +11102,7 @@ mod __crd_nfs_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -10878,8 +11138,10 @@ mod __crd_node_affinity {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField1 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+                || <__CrdField1 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for NodeAffinity {
@@ -11125,6 +11387,7 @@ mod __crd_node_affinity {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -11143,6 +11406,7 @@ mod __crd_node_affinity {
             ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -11179,7 +11443,9 @@ mod __crd_node_selector {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for NodeSelector {
@@ -11346,6 +11612,7 @@ mod __crd_node_selector {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -11360,6 +11627,7 @@ mod __crd_node_selector {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -11390,7 +11658,9 @@ mod __crd_node_selector_requirement {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for NodeSelectorRequirement {
@@ -11450,6 +11720,7 @@ mod __crd_node_selector_requirement {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -11464,6 +11735,7 @@ mod __crd_node_selector_requirement {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -11478,6 +11750,7 @@ mod __crd_node_selector_requirement {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -11513,8 +11786,10 @@ mod __crd_node_selector_term {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField1 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+                || <__CrdField1 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for NodeSelectorTerm {
@@ -11761,6 +12036,7 @@ mod __crd_node_selector_term {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -11779,6 +12055,7 @@ mod __crd_node_selector_term {
             ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -11793,6 +12070,7 @@ mod __crd_node_selector_term {
             list_map_keys: &[],
         };
         pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -11823,7 +12101,9 @@ mod __crd_object_field_selector {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ObjectFieldSelector {
@@ -11880,6 +12160,7 @@ mod __crd_object_field_selector {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -11894,6 +12175,7 @@ mod __crd_object_field_selector {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -11924,7 +12206,9 @@ mod __crd_object_reference {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ObjectReference {
@@ -12003,6 +12287,7 @@ mod __crd_object_reference {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -12017,6 +12302,7 @@ mod __crd_object_reference {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -12066,10 +12352,12 @@ mod __crd_persistent_volume_claim_spec {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S7;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField1 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField2 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField3 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+                || <__CrdField1 as rt::CrdSchema>::has_rules()
+                || <__CrdField2 as rt::CrdSchema>::has_rules()
+                || <__CrdField3 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PersistentVolumeClaimSpec {
@@ -12382,6 +12670,7 @@ mod __crd_persistent_volume_claim_spec {
             Ok(())
         }
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -12396,6 +12685,7 @@ mod __crd_persistent_volume_claim_spec {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -12426,6 +12716,7 @@ mod __crd_persistent_volume_claim_spec {
             ..<super::__CrdField3 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S7: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -12473,8 +12764,10 @@ mod __crd_persistent_volume_claim_template {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField1 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+                || <__CrdField1 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PersistentVolumeClaimTemplate {
@@ -12667,6 +12960,7 @@ mod __crd_persistent_volume_claim_template {
             ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -12697,7 +12991,9 @@ mod __crd_persistent_volume_claim_volume_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PersistentVolumeClaimVolumeSource {
@@ -12754,6 +13050,7 @@ mod __crd_persistent_volume_claim_volume_source {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -12768,6 +13065,7 @@ mod __crd_persistent_volume_claim_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -12782,6 +13080,7 @@ mod __crd_persistent_volume_claim_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -12812,7 +13111,9 @@ mod __crd_photon_persistent_disk_volume_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PhotonPersistentDiskVolumeSource {
@@ -12861,6 +13162,7 @@ mod __crd_photon_persistent_disk_volume_source {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -12875,6 +13177,7 @@ mod __crd_photon_persistent_disk_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -12910,8 +13213,10 @@ mod __crd_pod_affinity {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField1 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+                || <__CrdField1 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodAffinity {
@@ -13190,6 +13495,7 @@ mod __crd_pod_affinity {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -13208,6 +13514,7 @@ mod __crd_pod_affinity {
             ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -13222,6 +13529,7 @@ mod __crd_pod_affinity {
             list_map_keys: &[],
         };
         pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -13262,8 +13570,10 @@ mod __crd_pod_affinity_term {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField1 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+                || <__CrdField1 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodAffinityTerm {
@@ -13468,6 +13778,7 @@ mod __crd_pod_affinity_term {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -13482,6 +13793,7 @@ mod __crd_pod_affinity_term {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -13500,6 +13812,7 @@ mod __crd_pod_affinity_term {
             ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -13544,8 +13857,10 @@ mod __crd_pod_anti_affinity {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField1 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+                || <__CrdField1 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodAntiAffinity {
@@ -13824,6 +14139,7 @@ mod __crd_pod_anti_affinity {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -13842,6 +14158,7 @@ mod __crd_pod_anti_affinity {
             ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -13856,6 +14173,7 @@ mod __crd_pod_anti_affinity {
             list_map_keys: &[],
         };
         pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -13891,7 +14209,9 @@ mod __crd_pod_certificate_projection {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodCertificateProjection {
@@ -13993,6 +14313,7 @@ mod __crd_pod_certificate_projection {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -14007,6 +14328,7 @@ mod __crd_pod_certificate_projection {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int32",
             nullable: false,
@@ -14021,6 +14343,7 @@ mod __crd_pod_certificate_projection {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int64",
             nullable: false,
@@ -14035,6 +14358,7 @@ mod __crd_pod_certificate_projection {
             list_map_keys: &[],
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -14049,6 +14373,7 @@ mod __crd_pod_certificate_projection {
             list_map_keys: &[],
         };
         pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -14091,7 +14416,9 @@ mod __crd_pod_dns_config {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodDNSConfig {
@@ -14259,6 +14586,7 @@ mod __crd_pod_dns_config {
             Ok(())
         }
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -14273,6 +14601,7 @@ mod __crd_pod_dns_config {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -14291,6 +14620,7 @@ mod __crd_pod_dns_config {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -14305,6 +14635,7 @@ mod __crd_pod_dns_config {
             list_map_keys: &[],
         };
         pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -14337,7 +14668,9 @@ mod __crd_pod_dns_config_option {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodDNSConfigOption {
@@ -14380,6 +14713,7 @@ mod __crd_pod_dns_config_option {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -14394,6 +14728,7 @@ mod __crd_pod_dns_config_option {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -14424,7 +14759,9 @@ mod __crd_pod_os {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodOS {
@@ -14469,6 +14806,7 @@ mod __crd_pod_os {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -14483,6 +14821,7 @@ mod __crd_pod_os {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -14513,7 +14852,9 @@ mod __crd_pod_readiness_gate {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodReadinessGate {
@@ -14562,6 +14903,7 @@ mod __crd_pod_readiness_gate {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -14576,6 +14918,7 @@ mod __crd_pod_readiness_gate {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -14606,7 +14949,9 @@ mod __crd_pod_resource_claim {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodResourceClaim {
@@ -14670,6 +15015,7 @@ mod __crd_pod_resource_claim {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -14684,6 +15030,7 @@ mod __crd_pod_resource_claim {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -14720,7 +15067,9 @@ mod __crd_pod_scheduling_gate {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodSchedulingGate {
@@ -14765,6 +15114,7 @@ mod __crd_pod_scheduling_gate {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -14779,6 +15129,7 @@ mod __crd_pod_scheduling_gate {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -14809,7 +15160,9 @@ mod __crd_pod_scheduling_group {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodSchedulingGroup {
@@ -14852,6 +15205,7 @@ mod __crd_pod_scheduling_group {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -14866,6 +15220,7 @@ mod __crd_pod_scheduling_group {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -14907,11 +15262,13 @@ mod __crd_pod_security_context {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S11;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField1 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField2 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField3 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField4 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+                || <__CrdField1 as rt::CrdSchema>::has_rules()
+                || <__CrdField2 as rt::CrdSchema>::has_rules()
+                || <__CrdField3 as rt::CrdSchema>::has_rules()
+                || <__CrdField4 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodSecurityContext {
@@ -15318,6 +15675,7 @@ mod __crd_pod_security_context {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int64",
             nullable: false,
@@ -15332,6 +15690,7 @@ mod __crd_pod_security_context {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -15346,6 +15705,7 @@ mod __crd_pod_security_context {
             list_map_keys: &[],
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -15368,6 +15728,7 @@ mod __crd_pod_security_context {
             ..<super::__CrdField2 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S7: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -15386,6 +15747,7 @@ mod __crd_pod_security_context {
             ..<super::__CrdField3 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S9: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -15404,6 +15766,7 @@ mod __crd_pod_security_context {
             ..<super::__CrdField4 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S11: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -15487,24 +15850,26 @@ mod __crd_pod_spec {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S38;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField1 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField2 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField3 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField4 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField5 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField6 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField7 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField8 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField9 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField10 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField11 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField12 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField13 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField14 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField15 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField16 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField17 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+                || <__CrdField1 as rt::CrdSchema>::has_rules()
+                || <__CrdField2 as rt::CrdSchema>::has_rules()
+                || <__CrdField3 as rt::CrdSchema>::has_rules()
+                || <__CrdField4 as rt::CrdSchema>::has_rules()
+                || <__CrdField5 as rt::CrdSchema>::has_rules()
+                || <__CrdField6 as rt::CrdSchema>::has_rules()
+                || <__CrdField7 as rt::CrdSchema>::has_rules()
+                || <__CrdField8 as rt::CrdSchema>::has_rules()
+                || <__CrdField9 as rt::CrdSchema>::has_rules()
+                || <__CrdField10 as rt::CrdSchema>::has_rules()
+                || <__CrdField11 as rt::CrdSchema>::has_rules()
+                || <__CrdField12 as rt::CrdSchema>::has_rules()
+                || <__CrdField13 as rt::CrdSchema>::has_rules()
+                || <__CrdField14 as rt::CrdSchema>::has_rules()
+                || <__CrdField15 as rt::CrdSchema>::has_rules()
+                || <__CrdField16 as rt::CrdSchema>::has_rules()
+                || <__CrdField17 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodSpec {
@@ -17006,6 +17371,7 @@ mod __crd_pod_spec {
             Ok(())
         }
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int64",
             nullable: false,
@@ -17024,6 +17390,7 @@ mod __crd_pod_spec {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -17042,6 +17409,7 @@ mod __crd_pod_spec {
             ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -17060,6 +17428,7 @@ mod __crd_pod_spec {
             ..<super::__CrdField2 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S7: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -17078,6 +17447,7 @@ mod __crd_pod_spec {
             ..<super::__CrdField3 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S9: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -17096,6 +17466,7 @@ mod __crd_pod_spec {
             ..<super::__CrdField4 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S11: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -17114,6 +17485,7 @@ mod __crd_pod_spec {
             ..<super::__CrdField5 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S13: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -17132,6 +17504,7 @@ mod __crd_pod_spec {
             ..<super::__CrdField6 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S15: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -17150,6 +17523,7 @@ mod __crd_pod_spec {
             ..<super::__CrdField7 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S17: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -17164,6 +17538,7 @@ mod __crd_pod_spec {
             list_map_keys: &[],
         };
         pub(super) static S18: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -17182,6 +17557,7 @@ mod __crd_pod_spec {
             ..<super::__CrdField8 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S20: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "",
             format: "",
             nullable: false,
@@ -17196,6 +17572,7 @@ mod __crd_pod_spec {
             list_map_keys: &[],
         };
         pub(super) static S21: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -17210,6 +17587,7 @@ mod __crd_pod_spec {
             list_map_keys: &[],
         };
         pub(super) static S22: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int32",
             nullable: false,
@@ -17228,6 +17606,7 @@ mod __crd_pod_spec {
             ..<super::__CrdField9 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S24: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -17246,6 +17625,7 @@ mod __crd_pod_spec {
             ..<super::__CrdField10 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S26: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -17268,6 +17648,7 @@ mod __crd_pod_spec {
             ..<super::__CrdField12 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S29: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -17294,6 +17675,7 @@ mod __crd_pod_spec {
             ..<super::__CrdField15 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S33: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -17312,6 +17694,7 @@ mod __crd_pod_spec {
             ..<super::__CrdField16 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S35: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -17330,6 +17713,7 @@ mod __crd_pod_spec {
             ..<super::__CrdField17 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S37: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -17344,6 +17728,7 @@ mod __crd_pod_spec {
             list_map_keys: &[],
         };
         pub(super) static S38: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -17425,8 +17810,10 @@ mod __crd_pod_template_spec {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField1 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+                || <__CrdField1 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PodTemplateSpec {
@@ -17611,6 +17998,7 @@ mod __crd_pod_template_spec {
             ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -17641,7 +18029,9 @@ mod __crd_portworx_volume_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PortworxVolumeSource {
@@ -17698,6 +18088,7 @@ mod __crd_portworx_volume_source {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -17712,6 +18103,7 @@ mod __crd_portworx_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -17726,6 +18118,7 @@ mod __crd_portworx_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -17757,7 +18150,9 @@ mod __crd_preferred_scheduling_term {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for PreferredSchedulingTerm {
@@ -17900,6 +18295,7 @@ mod __crd_preferred_scheduling_term {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int32",
             nullable: false,
@@ -17914,6 +18310,7 @@ mod __crd_preferred_scheduling_term {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -17953,10 +18350,12 @@ mod __crd_probe {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S7;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField1 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField2 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField3 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+                || <__CrdField1 as rt::CrdSchema>::has_rules()
+                || <__CrdField2 as rt::CrdSchema>::has_rules()
+                || <__CrdField3 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for Probe {
@@ -18276,6 +18675,7 @@ mod __crd_probe {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int32",
             nullable: false,
@@ -18302,6 +18702,7 @@ mod __crd_probe {
             ..<super::__CrdField3 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int64",
             nullable: false,
@@ -18316,6 +18717,7 @@ mod __crd_probe {
             list_map_keys: &[],
         };
         pub(super) static S7: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -18360,7 +18762,9 @@ mod __crd_projected_volume_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ProjectedVolumeSource {
@@ -18536,6 +18940,7 @@ mod __crd_projected_volume_source {
             Ok(())
         }
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int32",
             nullable: false,
@@ -18550,6 +18955,7 @@ mod __crd_projected_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int64",
             nullable: false,
@@ -18568,6 +18974,7 @@ mod __crd_projected_volume_source {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -18582,6 +18989,7 @@ mod __crd_projected_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -18614,7 +19022,9 @@ mod __crd_quobyte_volume_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for QuobyteVolumeSource {
@@ -18688,6 +19098,7 @@ mod __crd_quobyte_volume_source {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -18702,6 +19113,7 @@ mod __crd_quobyte_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -18716,6 +19128,7 @@ mod __crd_quobyte_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -18756,7 +19169,9 @@ mod __crd_rbd_volume_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for RBDVolumeSource {
@@ -18929,6 +19344,7 @@ mod __crd_rbd_volume_source {
             Ok(())
         }
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -18943,6 +19359,7 @@ mod __crd_rbd_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -18957,6 +19374,7 @@ mod __crd_rbd_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -18975,6 +19393,7 @@ mod __crd_rbd_volume_source {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -19016,7 +19435,9 @@ mod __crd_resource_claim {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ResourceClaim {
@@ -19065,6 +19486,7 @@ mod __crd_resource_claim {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -19079,6 +19501,7 @@ mod __crd_resource_claim {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -19109,7 +19532,9 @@ mod __crd_resource_field_selector {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ResourceFieldSelector {
@@ -19180,6 +19605,7 @@ mod __crd_resource_field_selector {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -19194,6 +19620,7 @@ mod __crd_resource_field_selector {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "",
             format: "",
             nullable: false,
@@ -19208,6 +19635,7 @@ mod __crd_resource_field_selector {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -19241,7 +19669,9 @@ mod __crd_resource_requirements {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ResourceRequirements {
@@ -19425,6 +19855,7 @@ mod __crd_resource_requirements {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -19439,6 +19870,7 @@ mod __crd_resource_requirements {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "",
             format: "",
             nullable: false,
@@ -19453,6 +19885,7 @@ mod __crd_resource_requirements {
             list_map_keys: &[],
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -19467,6 +19900,7 @@ mod __crd_resource_requirements {
             list_map_keys: &[],
         };
         pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -19497,7 +19931,9 @@ mod __crd_se_linux_options {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for SELinuxOptions {
@@ -19548,6 +19984,7 @@ mod __crd_se_linux_options {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -19562,6 +19999,7 @@ mod __crd_se_linux_options {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -19595,7 +20033,9 @@ mod __crd_scale_io_volume_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ScaleIOVolumeSource {
@@ -19795,6 +20235,7 @@ mod __crd_scale_io_volume_source {
             Ok(())
         }
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -19809,6 +20250,7 @@ mod __crd_scale_io_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -19827,6 +20269,7 @@ mod __crd_scale_io_volume_source {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -19870,7 +20313,9 @@ mod __crd_seccomp_profile {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for SeccompProfile {
@@ -19923,6 +20368,7 @@ mod __crd_seccomp_profile {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -19937,6 +20383,7 @@ mod __crd_seccomp_profile {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -19967,7 +20414,9 @@ mod __crd_secret_env_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for SecretEnvSource {
@@ -20020,6 +20469,7 @@ mod __crd_secret_env_source {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -20034,6 +20484,7 @@ mod __crd_secret_env_source {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -20048,6 +20499,7 @@ mod __crd_secret_env_source {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -20078,7 +20530,9 @@ mod __crd_secret_key_selector {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for SecretKeySelector {
@@ -20140,6 +20594,7 @@ mod __crd_secret_key_selector {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -20154,6 +20609,7 @@ mod __crd_secret_key_selector {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -20168,6 +20624,7 @@ mod __crd_secret_key_selector {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -20199,7 +20656,9 @@ mod __crd_secret_projection {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for SecretProjection {
@@ -20381,6 +20840,7 @@ mod __crd_secret_projection {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -20395,6 +20855,7 @@ mod __crd_secret_projection {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -20409,6 +20870,7 @@ mod __crd_secret_projection {
             list_map_keys: &[],
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -20423,6 +20885,7 @@ mod __crd_secret_projection {
             list_map_keys: &[],
         };
         pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -20453,7 +20916,9 @@ mod __crd_secret_reference {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for SecretReference {
@@ -20500,6 +20965,7 @@ mod __crd_secret_reference {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -20514,6 +20980,7 @@ mod __crd_secret_reference {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -20545,7 +21012,9 @@ mod __crd_secret_volume_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S7;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for SecretVolumeSource {
@@ -20737,6 +21206,7 @@ mod __crd_secret_volume_source {
             Ok(())
         }
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int32",
             nullable: false,
@@ -20751,6 +21221,7 @@ mod __crd_secret_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int64",
             nullable: false,
@@ -20769,6 +21240,7 @@ mod __crd_secret_volume_source {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -20783,6 +21255,7 @@ mod __crd_secret_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -20797,6 +21270,7 @@ mod __crd_secret_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -20811,6 +21285,7 @@ mod __crd_secret_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S7: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -20860,11 +21335,13 @@ mod __crd_security_context {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S9;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField1 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField2 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField3 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField4 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+                || <__CrdField1 as rt::CrdSchema>::has_rules()
+                || <__CrdField2 as rt::CrdSchema>::has_rules()
+                || <__CrdField3 as rt::CrdSchema>::has_rules()
+                || <__CrdField4 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for SecurityContext {
@@ -21232,6 +21709,7 @@ mod __crd_security_context {
             Ok(())
         }
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -21254,6 +21732,7 @@ mod __crd_security_context {
             ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -21268,6 +21747,7 @@ mod __crd_security_context {
             list_map_keys: &[],
         };
         pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int64",
             nullable: false,
@@ -21294,6 +21774,7 @@ mod __crd_security_context {
             ..<super::__CrdField4 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S9: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -21339,7 +21820,9 @@ mod __crd_service_account_token_projection {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ServiceAccountTokenProjection {
@@ -21404,6 +21887,7 @@ mod __crd_service_account_token_projection {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -21418,6 +21902,7 @@ mod __crd_service_account_token_projection {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int64",
             nullable: false,
@@ -21432,6 +21917,7 @@ mod __crd_service_account_token_projection {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -21469,7 +21955,9 @@ mod __crd_service_port {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for ServicePort {
@@ -21548,6 +22036,7 @@ mod __crd_service_port {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -21562,6 +22051,7 @@ mod __crd_service_port {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int32",
             nullable: false,
@@ -21576,6 +22066,7 @@ mod __crd_service_port {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "",
             format: "",
             nullable: false,
@@ -21590,6 +22081,7 @@ mod __crd_service_port {
             list_map_keys: &[],
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -21629,7 +22121,9 @@ mod __crd_sleep_action {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for SleepAction {
@@ -21674,6 +22168,7 @@ mod __crd_sleep_action {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int64",
             nullable: false,
@@ -21688,6 +22183,7 @@ mod __crd_sleep_action {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -21719,7 +22215,9 @@ mod __crd_storage_os_volume_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for StorageOSVolumeSource {
@@ -21874,6 +22372,7 @@ mod __crd_storage_os_volume_source {
             Ok(())
         }
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -21888,6 +22387,7 @@ mod __crd_storage_os_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -21906,6 +22406,7 @@ mod __crd_storage_os_volume_source {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -21944,7 +22445,9 @@ mod __crd_sysctl {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for Sysctl {
@@ -21998,6 +22501,7 @@ mod __crd_sysctl {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -22012,6 +22516,7 @@ mod __crd_sysctl {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -22042,7 +22547,9 @@ mod __crd_tcp_socket_action {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for TCPSocketAction {
@@ -22088,6 +22595,7 @@ mod __crd_tcp_socket_action {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -22102,6 +22610,7 @@ mod __crd_tcp_socket_action {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "",
             format: "",
             nullable: false,
@@ -22116,6 +22625,7 @@ mod __crd_tcp_socket_action {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -22146,7 +22656,9 @@ mod __crd_toleration {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for Toleration {
@@ -22209,6 +22721,7 @@ mod __crd_toleration {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -22223,6 +22736,7 @@ mod __crd_toleration {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int64",
             nullable: false,
@@ -22237,6 +22751,7 @@ mod __crd_toleration {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -22276,7 +22791,9 @@ mod __crd_topology_spread_constraint {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for TopologySpreadConstraint {
@@ -22480,6 +22997,7 @@ mod __crd_topology_spread_constraint {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -22494,6 +23012,7 @@ mod __crd_topology_spread_constraint {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -22508,6 +23027,7 @@ mod __crd_topology_spread_constraint {
             list_map_keys: &[],
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int32",
             nullable: false,
@@ -22522,6 +23042,7 @@ mod __crd_topology_spread_constraint {
             list_map_keys: &[],
         };
         pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -22563,7 +23084,9 @@ mod __crd_typed_local_object_reference {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for TypedLocalObjectReference {
@@ -22625,6 +23148,7 @@ mod __crd_typed_local_object_reference {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -22639,6 +23163,7 @@ mod __crd_typed_local_object_reference {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -22669,7 +23194,9 @@ mod __crd_typed_object_reference {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for TypedObjectReference {
@@ -22739,6 +23266,7 @@ mod __crd_typed_object_reference {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -22753,6 +23281,7 @@ mod __crd_typed_object_reference {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -22846,36 +23375,38 @@ mod __crd_volume {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S32;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField1 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField2 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField3 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField4 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField5 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField6 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField7 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField8 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField9 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField10 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField11 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField12 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField13 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField14 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField15 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField16 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField17 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField18 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField19 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField20 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField21 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField22 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField23 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField24 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField25 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField26 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField27 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField28 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField29 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+                || <__CrdField1 as rt::CrdSchema>::has_rules()
+                || <__CrdField2 as rt::CrdSchema>::has_rules()
+                || <__CrdField3 as rt::CrdSchema>::has_rules()
+                || <__CrdField4 as rt::CrdSchema>::has_rules()
+                || <__CrdField5 as rt::CrdSchema>::has_rules()
+                || <__CrdField6 as rt::CrdSchema>::has_rules()
+                || <__CrdField7 as rt::CrdSchema>::has_rules()
+                || <__CrdField8 as rt::CrdSchema>::has_rules()
+                || <__CrdField9 as rt::CrdSchema>::has_rules()
+                || <__CrdField10 as rt::CrdSchema>::has_rules()
+                || <__CrdField11 as rt::CrdSchema>::has_rules()
+                || <__CrdField12 as rt::CrdSchema>::has_rules()
+                || <__CrdField13 as rt::CrdSchema>::has_rules()
+                || <__CrdField14 as rt::CrdSchema>::has_rules()
+                || <__CrdField15 as rt::CrdSchema>::has_rules()
+                || <__CrdField16 as rt::CrdSchema>::has_rules()
+                || <__CrdField17 as rt::CrdSchema>::has_rules()
+                || <__CrdField18 as rt::CrdSchema>::has_rules()
+                || <__CrdField19 as rt::CrdSchema>::has_rules()
+                || <__CrdField20 as rt::CrdSchema>::has_rules()
+                || <__CrdField21 as rt::CrdSchema>::has_rules()
+                || <__CrdField22 as rt::CrdSchema>::has_rules()
+                || <__CrdField23 as rt::CrdSchema>::has_rules()
+                || <__CrdField24 as rt::CrdSchema>::has_rules()
+                || <__CrdField25 as rt::CrdSchema>::has_rules()
+                || <__CrdField26 as rt::CrdSchema>::has_rules()
+                || <__CrdField27 as rt::CrdSchema>::has_rules()
+                || <__CrdField28 as rt::CrdSchema>::has_rules()
+                || <__CrdField29 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for Volume {
@@ -24379,6 +24910,7 @@ mod __crd_volume {
             ..<super::__CrdField18 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S20: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -24437,6 +24969,7 @@ mod __crd_volume {
             ..<super::__CrdField29 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S32: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -24501,7 +25034,9 @@ mod __crd_volume_device {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for VolumeDevice {
@@ -24559,6 +25094,7 @@ mod __crd_volume_device {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -24573,6 +25109,7 @@ mod __crd_volume_device {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -24603,7 +25140,9 @@ mod __crd_volume_mount {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for VolumeMount {
@@ -24707,6 +25246,7 @@ mod __crd_volume_mount {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -24721,6 +25261,7 @@ mod __crd_volume_mount {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -24735,6 +25276,7 @@ mod __crd_volume_mount {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -24749,6 +25291,7 @@ mod __crd_volume_mount {
             list_map_keys: &[],
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -24803,12 +25346,14 @@ mod __crd_volume_projection {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S7;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField1 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField2 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField3 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField4 as rt::CrdSchema>::HAS_RULES
-            || <__CrdField5 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+                || <__CrdField1 as rt::CrdSchema>::has_rules()
+                || <__CrdField2 as rt::CrdSchema>::has_rules()
+                || <__CrdField3 as rt::CrdSchema>::has_rules()
+                || <__CrdField4 as rt::CrdSchema>::has_rules()
+                || <__CrdField5 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for VolumeProjection {
@@ -25185,6 +25730,7 @@ mod __crd_volume_projection {
             ..<super::__CrdField5 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S7: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -25224,7 +25770,9 @@ mod __crd_volume_resource_requirements {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for VolumeResourceRequirements {
@@ -25279,6 +25827,7 @@ mod __crd_volume_resource_requirements {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "",
             format: "",
             nullable: false,
@@ -25293,6 +25842,7 @@ mod __crd_volume_resource_requirements {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -25307,6 +25857,7 @@ mod __crd_volume_resource_requirements {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -25337,7 +25888,9 @@ mod __crd_vsphere_virtual_disk_volume_source {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for VsphereVirtualDiskVolumeSource {
@@ -25406,6 +25959,7 @@ mod __crd_vsphere_virtual_disk_volume_source {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -25420,6 +25974,7 @@ mod __crd_vsphere_virtual_disk_volume_source {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -25458,7 +26013,9 @@ mod __crd_weighted_pod_affinity_term {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for WeightedPodAffinityTerm {
@@ -25608,6 +26165,7 @@ mod __crd_weighted_pod_affinity_term {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int32",
             nullable: false,
@@ -25622,6 +26180,7 @@ mod __crd_weighted_pod_affinity_term {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -25652,7 +26211,9 @@ mod __crd_windows_security_context_options {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for WindowsSecurityContextOptions {
@@ -25722,6 +26283,7 @@ mod __crd_windows_security_context_options {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -25736,6 +26298,7 @@ mod __crd_windows_security_context_options {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "boolean",
             format: "",
             nullable: false,
@@ -25750,6 +26313,7 @@ mod __crd_windows_security_context_options {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,

@@ -15,7 +15,9 @@ mod __crd_condition {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for Condition {
@@ -122,6 +124,7 @@ mod __crd_condition {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "date-time",
             nullable: false,
@@ -136,6 +139,7 @@ mod __crd_condition {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -150,6 +154,7 @@ mod __crd_condition {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "integer",
             format: "int64",
             nullable: false,
@@ -164,6 +169,7 @@ mod __crd_condition {
             list_map_keys: &[],
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -204,7 +210,9 @@ mod __crd_label_selector {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
-        const HAS_RULES: bool = false || <__CrdField0 as rt::CrdSchema>::HAS_RULES;
+        fn has_rules() -> bool {
+            false || <__CrdField0 as rt::CrdSchema>::has_rules()
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for LabelSelector {
@@ -375,6 +383,7 @@ mod __crd_label_selector {
             ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -389,6 +398,7 @@ mod __crd_label_selector {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -403,6 +413,7 @@ mod __crd_label_selector {
             list_map_keys: &[],
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -417,6 +428,7 @@ mod __crd_label_selector {
             list_map_keys: &[],
         };
         pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -447,7 +459,9 @@ mod __crd_label_selector_requirement {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for LabelSelectorRequirement {
@@ -508,6 +522,7 @@ mod __crd_label_selector_requirement {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -522,6 +537,7 @@ mod __crd_label_selector_requirement {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -536,6 +552,7 @@ mod __crd_label_selector_requirement {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -566,7 +583,9 @@ mod __crd_embedded_object_meta {
             )
         }
         const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
-        const HAS_RULES: bool = false;
+        fn has_rules() -> bool {
+            false
+        }
     }
     #[automatically_derived]
     impl rt::schema::ObjectSchema for EmbeddedObjectMeta {
@@ -627,6 +646,7 @@ mod __crd_embedded_object_meta {
         #[allow(unused_imports)]
         use ::crd_runtime::schema::ObjectSchema as _;
         pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "string",
             format: "",
             nullable: false,
@@ -641,6 +661,7 @@ mod __crd_embedded_object_meta {
             list_map_keys: &[],
         };
         pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,
@@ -655,6 +676,7 @@ mod __crd_embedded_object_meta {
             list_map_keys: &[],
         };
         pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "array",
             format: "",
             nullable: false,
@@ -669,6 +691,7 @@ mod __crd_embedded_object_meta {
             list_map_keys: &[],
         };
         pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+            of_type: None,
             type_: "object",
             format: "",
             nullable: false,

@@ -30,7 +30,7 @@
 pub use admission::{Admission, FieldValidation};
 pub use conversion::{ConversionError, Convert, ConvertFrom, Converted};
 pub use derived::{CrdSchema, MergeError, merge_crds};
-pub use errors::{ErrorList, ErrorType, FieldError, InvalidObject, Path};
+pub use errors::{ErrorList, ErrorType, FieldError, InvalidObject, Path, ValidationErrors};
 pub use k8s_openapi;
 pub use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 pub use schema::{CustomResource, Resource};
@@ -70,14 +70,18 @@ pub fn to_yaml<T: serde::Serialize>(value: &T) -> String {
 pub mod __private {
     pub use crate::derived::CrdSchema;
     pub use crate::errors::{ErrorList, FieldError, Path};
+    #[cfg(feature = "schemars")]
+    pub use crate::from_schemars;
     pub use crate::k8s_types::EmbeddedObjectMeta;
     pub use crate::openapi::Node;
     pub use crate::{JsonMap, Value};
     pub use crate::{
-        admission, cel, codec, compiled, conversion, derived, formats, listtype, objectmeta, openapi, quantity,
-        ratchet, regex, rules, schema, shape, strings, table, time,
+        admission, cel, codec, compiled, conversion, derived, field, formats, interpreted, listtype, objectmeta,
+        openapi, quantity, ratchet, regex, rules, schema, shape, strings, table, time,
     };
     pub use k8s_openapi;
+    #[cfg(feature = "schemars")]
+    pub use schemars;
     pub use serde;
     pub use serde_json;
 
@@ -133,6 +137,91 @@ macro_rules! __custom_resource_ext {
     ($($tokens:tt)*) => {};
 }
 
+/// kube-rs's `HasSpec` for a root type, with the `kube` feature (generated code calls
+/// this; the feature is decided here, not in the caller).
+#[doc(hidden)]
+#[macro_export]
+#[cfg(feature = "kube")]
+macro_rules! __has_spec {
+    ($ty:ident, $spec:ty, $field:ident) => {
+        impl $crate::kube::core::object::HasSpec for $ty {
+            type Spec = $spec;
+            fn spec(&self) -> &$spec {
+                &self.$field
+            }
+            fn spec_mut(&mut self) -> &mut $spec {
+                &mut self.$field
+            }
+        }
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+#[cfg(not(feature = "kube"))]
+macro_rules! __has_spec {
+    ($($tokens:tt)*) => {};
+}
+
+/// kube-rs's `HasStatus` for a root type, with the `kube` feature.
+#[doc(hidden)]
+#[macro_export]
+#[cfg(feature = "kube")]
+macro_rules! __has_status {
+    ($ty:ident, $status:ty) => {
+        impl $crate::kube::core::object::HasStatus for $ty {
+            type Status = $status;
+            fn status(&self) -> Option<&$status> {
+                self.status.as_ref()
+            }
+            fn status_mut(&mut self) -> &mut Option<$status> {
+                &mut self.status
+            }
+        }
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+#[cfg(not(feature = "kube"))]
+macro_rules! __has_status {
+    ($($tokens:tt)*) => {};
+}
+
+/// `schemars::JsonSchema` for a type deriving `KubeSchema`: the schema of its
+/// `CrdSchema`, so that types deriving schemars' `JsonSchema` may hold it.
+#[doc(hidden)]
+#[macro_export]
+#[cfg(feature = "schemars")]
+macro_rules! __json_schema {
+    ($ty:ident, $name:expr) => {
+        impl $crate::__private::schemars::JsonSchema for $ty {
+            fn inline_schema() -> bool {
+                true
+            }
+            fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                ::std::borrow::Cow::Borrowed($name)
+            }
+            fn json_schema(
+                _: &mut $crate::__private::schemars::SchemaGenerator,
+            ) -> $crate::__private::schemars::Schema {
+                $crate::__private::from_schemars::to_schema(<$ty as $crate::__private::CrdSchema>::crd_schema())
+            }
+        }
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+#[cfg(not(feature = "schemars"))]
+macro_rules! __json_schema {
+    ($($tokens:tt)*) => {
+        ::core::compile_error!(
+            "`#[derive(KubeSchema)]` implements `schemars::JsonSchema`: enable crd-runtime's `schemars` feature (or `kube`, which enables it)"
+        );
+    };
+}
+
 // The derive's output names this crate `::crd_runtime`; so do the impls below.
 extern crate self as crd_runtime;
 
@@ -173,11 +262,18 @@ pub mod derived;
 #[doc(hidden)]
 pub mod errors;
 #[doc(hidden)]
+pub mod field;
+#[doc(hidden)]
 pub mod formats;
+#[cfg(feature = "schemars")]
+#[doc(hidden)]
+pub mod from_schemars;
 #[doc(hidden)]
 pub mod gofmt;
 #[doc(hidden)]
 pub mod goregex;
+#[doc(hidden)]
+pub mod interpreted;
 #[doc(hidden)]
 pub mod jsonpath;
 #[doc(hidden)]

@@ -766,6 +766,28 @@ pub fn validate_json(
     out
 }
 
+/// kube-derive's `T::validate_cel(value, old)` (`#[x_kube(cel)]`): the rules at and
+/// below a node of type `T` on `value` as the root, transition rules with `old`.
+pub fn validate_cel<T: crate::schema::ObjectSchema>(
+    value: &Value,
+    old: Option<&Value>,
+) -> Result<(), crate::errors::ValidationErrors> {
+    let found = validate_json(value, old, T::ratchet_equal, T::walk_rules);
+    crate::errors::ValidationErrors::result(found.errors)
+}
+
+/// kube-derive's `obj.validate_cel()` and `obj.validate_cel_update(old)` (`#[kube(cel)]`):
+/// the object's rules, as a create or as an update from `old`.
+pub fn validate_cel_object<T: crate::schema::CustomResource>(
+    object: &T,
+    old: Option<&T>,
+) -> Result<(), crate::errors::ValidationErrors> {
+    let value = serde_json::to_value(object).unwrap_or(Value::Null);
+    let old = old.map(|o| serde_json::to_value(o).unwrap_or(Value::Null));
+    let found = T::validate_rules(&value, old.as_ref());
+    crate::errors::ValidationErrors::result(found.errors)
+}
+
 /// Go's `fieldErrorForReason` (`value` `None` is Go's omitted value).
 fn error_for_reason(reason: Reason, field: String, value: Option<Value>, detail: String) -> FieldError {
     match reason {

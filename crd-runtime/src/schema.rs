@@ -92,7 +92,9 @@ pub trait CustomResource: ObjectSchema + k8s_openapi::Resource + Serialize + Des
     /// Whether the version has the `status` subresource.
     const STATUS: bool;
     /// Whether any schema node has `x-kubernetes-validations` rules.
-    const HAS_RULES: bool = false;
+    fn has_rules() -> bool {
+        false
+    }
     /// The version's `additionalPrinterColumns`, as written (see
     /// [`crate::table::served`] for what the API server serves when there are none).
     const PRINTER_COLUMNS: &'static [crate::table::PrinterColumn<'static>] = &[];
@@ -346,7 +348,7 @@ impl<T: CustomResource> ResourceSchema for Compiled<T> {
     }
 
     fn has_rules(&self) -> bool {
-        T::HAS_RULES
+        T::has_rules()
     }
 
     fn status_subresource(&self) -> bool {

@@ -12,11 +12,21 @@ use serde_json::Value;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, Ident, Lit, LitStr, Token};
 
-/// An annotated struct or unit-only enum.
+/// Whose conventions a type's schema follows where the two spellings differ (see
+/// README "Coming from kube-derive"): controller-gen's for `#[crd(...)]`, kube-derive's
+/// for `#[kube(...)]` and `#[derive(KubeSchema)]`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Convention {
+    #[default]
+    ControllerGen,
+    Kube,
+}
+
+/// An annotated struct or enum.
 #[derive(FromDeriveInput)]
 #[darling(
     attributes(crd),
-    forward_attrs(doc, serde),
+    forward_attrs(doc, serde, kube, x_kube, schemars, validate, garde),
     supports(struct_named, enum_unit, enum_named, enum_newtype)
 )]
 pub struct TypeInput {
@@ -31,6 +41,12 @@ pub struct TypeInput {
     /// The CRD-level attributes and, inside, the type's schema keywords.
     #[darling(flatten)]
     pub resource: ResourceAttrs,
+    /// Set by the spelling read (see [`super::kube`]).
+    #[darling(skip)]
+    pub convention: Convention,
+    /// `#[x_kube(cel)]`: a `validate_cel(value, old)` of the type's own.
+    #[darling(skip)]
+    pub cel: Option<Span>,
 }
 
 /// The CRD-level attributes, valid only with `#[derive(CustomResource)]`.
@@ -211,7 +227,7 @@ pub struct Keywords {
 }
 
 #[derive(FromField)]
-#[darling(attributes(crd), forward_attrs(doc, serde))]
+#[darling(attributes(crd), forward_attrs(doc, serde, x_kube, schemars, validate, garde))]
 pub struct FieldInput {
     pub ident: Option<Ident>,
     pub ty: syn::Type,
@@ -236,7 +252,7 @@ pub struct ConvertAttr {
 }
 
 #[derive(FromVariant)]
-#[darling(attributes(crd), forward_attrs(doc, serde))]
+#[darling(attributes(crd), forward_attrs(doc, serde, schemars))]
 pub struct VariantInput {
     pub ident: Ident,
     pub attrs: Vec<Attribute>,
@@ -356,6 +372,10 @@ pub struct SerdeAttrs {
     pub rename: Option<String>,
     pub rename_all: Option<(String, Span)>,
     pub default: bool,
+    /// `default = "path"`: the function giving the default.
+    pub default_path: Option<syn::ExprPath>,
+    /// `skip_serializing_if = "path"`.
+    pub skip_serializing_if: Option<syn::ExprPath>,
     pub skip: bool,
     pub flatten: bool,
     /// `rename_all_fields`: `rename_all` for the fields of every variant.
@@ -383,7 +403,14 @@ impl SerdeAttrs {
                     }
                     "default" => {
                         out.default = true;
-                        skip_value(&meta)?;
+                        if meta.input.peek(Token![=]) {
+                            let lit = meta.value()?.parse::<LitStr>()?;
+                            out.default_path = Some(lit.parse()?);
+                        }
+                    }
+                    "skip_serializing_if" if meta.input.peek(Token![=]) => {
+                        let lit = meta.value()?.parse::<LitStr>()?;
+                        out.skip_serializing_if = Some(lit.parse()?);
                     }
                     "skip" | "skip_deserializing" => out.skip = true,
                     "flatten" => out.flatten = true,
@@ -409,12 +436,48 @@ impl SerdeAttrs {
     }
 }
 
+/// What `#[schemars(...)]` says about a field's name and presence; whether it says
+/// anything else (then the field's schema is schemars' own, see `lower`).
+#[derive(Default)]
+pub struct SchemarsAttrs {
+    pub rename: Option<String>,
+    pub skip: bool,
+    /// Any other `#[schemars(...)]` key.
+    pub other: Option<Span>,
+}
+
+impl SchemarsAttrs {
+    pub fn parse(attrs: &[Attribute]) -> syn::Result<SchemarsAttrs> {
+        let mut out = SchemarsAttrs::default();
+        for attr in attrs.iter().filter(|a| a.path().is_ident("schemars")) {
+            attr.parse_nested_meta(|meta| {
+                let name = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
+                match name.as_str() {
+                    "rename" if meta.input.peek(Token![=]) => {
+                        out.rename = Some(meta.value()?.parse::<LitStr>()?.value());
+                    }
+                    "skip" | "skip_deserializing" => out.skip = true,
+                    _ => {
+                        out.other.get_or_insert(meta.path.span());
+                        skip_value(&meta)?;
+                    }
+                }
+                Ok(())
+            })?;
+        }
+        Ok(out)
+    }
+}
+
 /// Consumes `= value` or `(...)` after a serde attribute we do not read.
 fn skip_value(meta: &syn::meta::ParseNestedMeta) -> syn::Result<()> {
     if meta.input.peek(Token![=]) {
         meta.value()?.parse::<Expr>()?;
     } else if meta.input.peek(syn::token::Paren) {
-        meta.parse_nested_meta(|inner| skip_value(&inner))?;
+        // Any tokens: `extend("x-key" = 1)` is not a list of paths.
+        let content;
+        syn::parenthesized!(content in meta.input);
+        content.parse::<TokenStream>()?;
     }
     Ok(())
 }

@@ -3,15 +3,26 @@
 //! what fails here fails in every CRD the item is part of. Each error is reported at
 //! the field, rule or printer column it is about; errors about a stand-in are left to
 //! the whole-CRD test the derive emits.
+//!
+//! In kube-derive's conventions what the API server would refuse is a compiler
+//! warning, not an error: kube-derive compiles such code, and code written for it
+//! must compile unchanged.
 
+use super::attrs::Convention;
 use super::lower::Lowered;
 use crate::ir::{self, Schema};
 use darling::Error;
-use proc_macro2::Span;
+use proc_macro2::{Span, TokenStream};
+use quote::quote_spanned;
 
 /// Checks a kind's CRD with the spec's own schema in place; `column_spans` are the
 /// printer columns' attributes.
-pub fn check_resource(crd: &ir::Crd, spec: &Lowered, column_spans: &[Span], flat: bool) -> darling::Result<()> {
+pub fn check_resource(
+    crd: &ir::Crd,
+    spec: &Lowered,
+    column_spans: &[Span],
+    flat: bool,
+) -> darling::Result<TokenStream> {
     let mut crd = crd.clone();
     // A version with `storage = false` is one of several, merged with `merge_crds`,
     // which checks that exactly one is the storage version.
@@ -28,7 +39,7 @@ pub fn check_resource(crd: &ir::Crd, spec: &Lowered, column_spans: &[Span], flat
 }
 
 /// Checks a nested type's schema, as the `spec` of a made-up CRD.
-pub fn check_type(l: &Lowered) -> darling::Result<()> {
+pub fn check_type(l: &Lowered) -> darling::Result<TokenStream> {
     let mut root = Schema {
         type_: Some(ir::Type::Object),
         ..Default::default()
@@ -66,12 +77,19 @@ pub fn check_type(l: &Lowered) -> darling::Result<()> {
 
 /// `s` with every foreign node replaced by its stand-in ([`Schema::dyn_stand_in`]).
 /// A default on such a field is checked by the test the derive emits, against the
-/// field type's schema.
+/// field type's schema; so is a default known only at run time.
 fn open_foreign(s: &Schema) -> Schema {
     if s.rust_type.is_some() {
         return s.dyn_stand_in();
     }
     let mut out = s.clone();
+    if out
+        .default
+        .as_ref()
+        .is_some_and(|d| d.get(crate::write::RUST_DEFAULT_KEY).is_some())
+    {
+        out.default = None;
+    }
     for p in out.properties.values_mut() {
         *p = open_foreign(p);
     }
@@ -87,7 +105,15 @@ fn open_foreign(s: &Schema) -> Schema {
 /// The prefix of every path in the spec's schema.
 const SPEC: &str = "openAPIV3Schema.properties[spec]";
 
-fn report(crd: &ir::Crd, l: &Lowered, column_spans: &[Span], type_span: &Span, flat: bool) -> darling::Result<()> {
+/// The API server's errors at their spans: compile errors, or in kube-derive's
+/// conventions warnings (see the module documentation).
+fn report(
+    crd: &ir::Crd,
+    l: &Lowered,
+    column_spans: &[Span],
+    type_span: &Span,
+    flat: bool,
+) -> darling::Result<TokenStream> {
     let found = match api_server_errors(&crate::write::crd(crd)) {
         Ok(found) => found,
         Err(unreadable) => return Err(Error::custom(unreadable.join("\n")).with_span(type_span)),
@@ -123,7 +149,23 @@ fn report(crd: &ir::Crd, l: &Lowered, column_spans: &[Span], type_span: &Span, f
         let span = item_span(&e.field, l, column_spans).unwrap_or(*type_span);
         errors.push(Error::custom(e.to_string()).with_span(&span));
     }
-    errors.finish()
+    if l.convention == Convention::Kube {
+        // Stable proc-macros cannot warn; a deprecated item used at the span can.
+        let warnings = errors.into_inner().into_iter().map(|e| {
+            let note = format!("the API server would refuse this CRD: {e}");
+            let span = e.span();
+            quote_spanned! {span=>
+                const _: () = {
+                    #[deprecated(note = #note)]
+                    #[allow(non_camel_case_types)]
+                    struct crd_refused_by_the_api_server;
+                    let _ = crd_refused_by_the_api_server;
+                };
+            }
+        });
+        return Ok(warnings.collect());
+    }
+    errors.finish_with(TokenStream::new())
 }
 
 /// The API server's CRD checks on a CRD object; `Err` when it does not read as one.

@@ -2,6 +2,8 @@
 //! from the YAML direction's admission emitter, [`crate::rust::admit`]), and for a
 //! kind its root type, `k8s_openapi` impls, `CustomResource` impl and `crd()`.
 
+use super::attrs::Convention;
+use super::kube::SchemaMode;
 use super::lower::Lowered;
 use crate::ir::{self, Schema};
 use crate::rust::admit::AdmitEmitter;
@@ -10,7 +12,7 @@ use crate::rust::plan::{FieldDef, Module, Presence, RootDef, StructDef, Ty, Type
 use crate::rust::rules::RulesEmitter;
 use crate::rust::text::TextItems;
 use proc_macro2::{Ident, Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 /// The alias a foreign field type gets inside the generated block, so the admission
@@ -78,15 +80,23 @@ fn alias_spans(foreign: &[syn::Type]) -> std::collections::HashMap<String, Span>
         .collect()
 }
 
-/// `rt::derived::splice(JSON, &[...])`: the schema with the foreign types' schemas in place.
-fn splice_call(json: &str, foreign: &[syn::Type], func: &str) -> TokenStream {
+/// `rt::derived::splice(JSON, &[...])` (or `crd`): the schema with the foreign types'
+/// schemas in place, and the defaults known only at run time.
+fn splice_call(json: &str, foreign: &[syn::Type], defaults: &[TokenStream], func: &str) -> TokenStream {
     let types = foreign.iter().enumerate().map(|(n, t)| {
         let a = Ident::new(&alias(n).to_string(), t.span());
         quote!(<#a as rt::CrdSchema>::crd_schema)
     });
-    let func = format_ident!("{}", func);
     let json = crate::rust::emit::raw_string(json);
-    quote!(rt::derived::#func(#json, &[ #( #types ),* ]))
+    if defaults.is_empty() && func != "splice_value" {
+        let func = format_ident!("{}", func);
+        return quote!(rt::derived::#func(#json, &[ #( #types ),* ]));
+    }
+    let value = quote!(rt::derived::splice_with_defaults(#json, &[ #( #types ),* ], &[ #( || #defaults ),* ]));
+    match func {
+        "crd" => quote!(rt::derived::crd_from_value(#value)),
+        _ => value,
+    }
 }
 
 fn aliases(foreign: &[syn::Type]) -> TokenStream {
@@ -96,6 +106,100 @@ fn aliases(foreign: &[syn::Type]) -> TokenStream {
         quote!(type #a = #ty;)
     });
     quote!(#( #items )*)
+}
+
+/// For each field type, an adapter in place of an alias: a type whose `CrdSchema` and
+/// `ObjectSchema` call the field type's own when it derives them, else interpret the
+/// schema its `schemars::JsonSchema` gives (see `crd_runtime::field`), in the order
+/// the holder's convention gives (kube-derive's prefers a type's `JsonSchema` to
+/// controller-gen's schemas, which crd-runtime gives k8s-openapi's types). A shadowed
+/// field (see `Lowered::shadows`) is a one-field struct deriving `JsonSchema`. The
+/// calls carry the type's span: a type with neither is an error there.
+fn adapters(foreign: &[syn::Type], shadows: &[(usize, TokenStream)], convention: Convention) -> TokenStream {
+    let items = foreign.iter().enumerate().map(|(n, ty)| {
+        let a = alias(n);
+        let shadow = shadows.iter().find(|(i, _)| *i == n).map(|(_, field)| field);
+        let (definition, probe) = match shadow {
+            Some(field) => (
+                quote! {
+                    #[derive(rt::schemars::JsonSchema)]
+                    #[schemars(crate = "::crd_runtime::__private::schemars")]
+                    #[allow(dead_code, missing_docs)]
+                    pub struct #ty {
+                        #field
+                    }
+                },
+                quote_spanned!(ty.span()=> (&rt::field::Shadow::<#ty>::NEW)),
+            ),
+            None => {
+                let ty = from_child_module(ty);
+                let probe = match convention {
+                    Convention::Kube => quote_spanned!(ty.span()=> (&&rt::field::KubeProbe::<#ty>::NEW)),
+                    Convention::ControllerGen => quote_spanned!(ty.span()=> (&rt::field::Probe::<#ty>::NEW)),
+                };
+                (TokenStream::new(), probe)
+            }
+        };
+        quote! {
+            #definition
+
+            pub struct #a;
+
+            impl #a {
+                fn static_schema() -> &'static rt::compiled::StaticSchema {
+                    #probe.static_schema()
+                }
+            }
+
+            impl rt::CrdSchema for #a {
+                fn crd_schema() -> rt::Value {
+                    #probe.crd_schema()
+                }
+
+                const STATIC_SCHEMA: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+                    of_type: Some(#a::static_schema),
+                    ..rt::compiled::StaticSchema::typed("")
+                };
+
+                fn has_rules() -> bool {
+                    #probe.has_rules()
+                }
+            }
+
+            impl rt::schema::ObjectSchema for #a {
+                fn shape() -> &'static rt::shape::Shape {
+                    #probe.shape()
+                }
+
+                fn coerce_embedded(
+                    value: &mut rt::Value,
+                    path: &rt::Path,
+                    cx: &mut rt::objectmeta::Coercion,
+                ) -> Result<(), rt::FieldError> {
+                    #probe.coerce_embedded(value, path, cx)
+                }
+
+                fn validate_embedded(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
+                    #probe.validate_embedded(value, path, errs)
+                }
+
+                fn walk_rules(
+                    value: &rt::Value,
+                    old: Option<&rt::Value>,
+                    path: &rt::Path,
+                    ratchet: rt::rules::TypedRatchet<'_>,
+                    budget: &mut rt::rules::Budget,
+                    out: &mut rt::rules::Findings,
+                ) -> rt::rules::Flow {
+                    #probe.walk_rules(value, old, path, ratchet, budget, out)
+                }
+            }
+        }
+    });
+    quote! {
+        use rt::field::{Compiled as _, Interpreted as _};
+        #( #items )*
+    }
 }
 
 /// A type path as written in the user's module, as seen from the module the derive
@@ -130,20 +234,32 @@ pub fn type_impls(l: &Lowered) -> TokenStream {
     let spans = alias_spans(&l.foreign);
     let rules = RulesEmitter::for_derived(&m, spans.clone());
     let (walk_rules, static_schema) = rules.derived_items();
-    let admit =
-        AdmitEmitter::new(&m)
-            .with_spans(&spans)
-            .type_impls(&mut TextItems::AsTokens, &m.types[0], None, walk_rules);
+    let mut admit = AdmitEmitter::new(&m).with_spans(&spans);
+    if !l.runtime_defaults.is_empty() || !l.flattened.is_empty() {
+        // Its schema is complete only at run time: the static data is built from it
+        // then, once.
+        admit = admit.with_shape(runtime_shape(false));
+    }
+    let admit = admit.type_impls(&mut TextItems::AsTokens, &m.types[0], None, walk_rules);
     let rules_module = rules.rules_module();
     let ident = &l.ident;
     #[allow(
         clippy::expect_used,
         reason = "the CRD model serializes to JSON: its maps have string keys"
     )]
-    let json = serde_json::to_string(&crate::write::schema(&l.schema)).expect("JSON");
-    let schema = splice_call(&json, &l.foreign, "splice");
+    let json = serde_json::to_string(&with_flattened(crate::write::schema(&l.schema), &l.flattened)).expect("JSON");
+    let schema = splice_call(&json, &l.foreign, &l.runtime_defaults, "splice");
     let has_rules = has_rules_expr(crate::rust::admit::has_local_rules(&l.schema), &l.foreign);
-    let aliases = aliases(&l.foreign);
+    let aliases = if l.known_field_types {
+        aliases(&l.foreign)
+    } else {
+        adapters(&l.foreign, &l.shadows, l.convention)
+    };
+    let convention = (l.convention == Convention::Kube).then(|| {
+        quote! {
+            impl rt::field::KubeConvention for #ident {}
+        }
+    });
     wrap(
         ident,
         quote! {
@@ -157,22 +273,35 @@ pub fn type_impls(l: &Lowered) -> TokenStream {
 
                 #static_schema
 
-                const HAS_RULES: bool = #has_rules;
+                fn has_rules() -> bool {
+                    #has_rules
+                }
             }
 
             #[automatically_derived]
             #admit
+
+            #convention
 
             #rules_module
         },
     )
 }
 
-/// `local || <field type>::HAS_RULES || ...`.
+/// A type's written schema marked with the field types flattened into it (see
+/// `Lowered::flattened`), which `rt::derived::splice` merges in.
+fn with_flattened(mut schema: serde_json::Value, flattened: &[usize]) -> serde_json::Value {
+    if let (Some(map), false) = (schema.as_object_mut(), flattened.is_empty()) {
+        map.insert(crate::write::RUST_FLATTEN_KEY.into(), serde_json::json!(flattened));
+    }
+    schema
+}
+
+/// `local || <field type>::has_rules() || ...`.
 fn has_rules_expr(local: bool, foreign: &[syn::Type]) -> TokenStream {
     let types = foreign.iter().enumerate().map(|(n, t)| {
         let a = Ident::new(&alias(n).to_string(), t.span());
-        quote!(<#a as rt::CrdSchema>::HAS_RULES)
+        quote!(<#a as rt::CrdSchema>::has_rules())
     });
     quote!(#local #( || #types )*)
 }
@@ -183,16 +312,43 @@ pub struct RootParts {
     pub vis: syn::Visibility,
     pub spec: Ident,
     pub optional_spec: bool,
-    /// `fields_at_root`: the struct's field types (the root schema's foreign types),
-    /// the struct flattened into the root as `fields`.
-    pub fields_at_root: Option<Vec<syn::Type>>,
+    /// `fields_at_root` (kube-derive's `no_spec`): the struct's field types (the root
+    /// schema's foreign types, before the status), the struct flattened into the root
+    /// (as `fields`; as `spec` with kube-derive).
+    pub fields_at_root: Option<FlatFields>,
     pub status: Option<syn::Type>,
     pub derives: Vec<syn::Path>,
     pub doc: String,
+    /// Written with `#[kube(...)]`.
+    pub kube: Option<KubeRoot>,
+}
+
+/// The struct's own schema parts, for a root holding them at its top level.
+pub struct FlatFields {
+    pub foreign: Vec<syn::Type>,
+    pub shadows: Vec<(usize, TokenStream)>,
+    pub runtime_defaults: Vec<TokenStream>,
+}
+
+/// What kube-derive's root has beside ours.
+pub struct KubeRoot {
+    /// `schema = "manual"`: the root's schema is its `JsonSchema` (the user's);
+    /// `"disabled"`: the CRD has none.
+    pub schema: super::kube::SchemaMode,
+    /// `attr = "..."`.
+    pub attrs: Vec<syn::Meta>,
+    /// `derive = "Default"`, written by hand as kube-derive does.
+    pub default: bool,
+    /// `cel`: `validate_cel` and `validate_cel_update`.
+    pub cel: bool,
+    /// Set on a new object's metadata by `new()`, as on the CRD's.
+    pub annotations: Vec<(String, String)>,
+    pub labels: Vec<(String, String)>,
 }
 
 /// The kind's root type and its impls. `crd` holds the root schema, whose `spec` and
-/// `status` are foreign nodes 0 and 1.
+/// `status` are foreign nodes 0 and 1 (with `fields_at_root`, the struct's field types
+/// and then the status).
 pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
     let RootParts {
         name,
@@ -203,27 +359,45 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
         status,
         derives,
         doc,
+        kube,
     } = parts;
     let version = &crd.versions[0];
-    let foreign: Vec<syn::Type> = match fields_at_root {
-        Some(types) => types.clone(),
-        None => {
-            let mut foreign: Vec<syn::Type> = vec![syn::parse_quote!(#spec)];
-            foreign.extend(status.clone());
-            foreign
-        }
+    let (shadows, runtime_defaults) = match fields_at_root {
+        Some(flat) => (flat.shadows.as_slice(), flat.runtime_defaults.as_slice()),
+        None => (&[][..], &[][..]),
+    };
+    let mut foreign: Vec<syn::Type> = match fields_at_root {
+        Some(flat) => flat.foreign.clone(),
+        None => vec![syn::parse_quote!(#spec)],
+    };
+    foreign.extend(status.clone());
+    let convention = if kube.is_some() {
+        Convention::Kube
+    } else {
+        Convention::ControllerGen
+    };
+    // kube-derive names the flattened struct `spec`, so `HasSpec` and `.spec` work.
+    let flat_name = if kube.is_some() {
+        format_ident!("spec")
+    } else {
+        format_ident!("fields")
     };
 
     let spec_field = if *optional_spec {
         quote! {
+            /// The desired state.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             pub spec: Option<#spec>,
         }
     } else {
-        quote!(pub spec: #spec,)
+        quote! {
+            /// The desired state.
+            pub spec: #spec,
+        }
     };
     let status_field = status.as_ref().map(|s| {
         quote! {
+            /// The observed state.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             pub status: Option<#s>,
         }
@@ -232,14 +406,17 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
         Some(_) => quote! {
             /// The fields beside `metadata`.
             #[serde(flatten)]
-            pub fields: #spec,
+            pub #flat_name: #spec,
+            #status_field
         },
         None => quote!(#spec_field #status_field),
     };
+    let root_attrs = kube.iter().flat_map(|k| &k.attrs);
     let struct_def = quote! {
         #[doc = #doc]
         #[derive(Clone, Debug, ::crd_runtime::serde::Deserialize #( , #derives )*)]
         #[serde(crate = "::crd_runtime::serde")]
+        #( #[#root_attrs] )*
         #vis struct #name {
             /// Standard object metadata.
             #[serde(default)]
@@ -280,7 +457,7 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
     };
     let api_version = format!("{}/{}", crd.group, version.name);
     let serialize = match fields_at_root {
-        Some(_) => flat_serialize(name, spec, &api_version, &crd.names.kind),
+        Some(_) => flat_serialize(name, spec, &flat_name, status.as_ref(), &api_version, &crd.names.kind),
         None => struct_serialize(name, &serialize_fields, Some((&api_version, &crd.names.kind))),
     };
     let resource = resource_impls(name, crd, version);
@@ -301,12 +478,19 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
     let has_rules = has_rules_expr(crate::rust::admit::has_local_rules(&version.schema), &foreign);
     let validate_rules = rules.root_validate_rules(&m.types[0]).map(|validate_rules| {
         quote! {
-            const HAS_RULES: bool = #has_rules;
+            fn has_rules() -> bool {
+                #has_rules
+            }
 
             #validate_rules
         }
     });
-    let admit = AdmitEmitter::new(&m).with_spans(&alias_spans(&foreign)).type_impls(
+    let schema_mode = kube.as_ref().map_or(SchemaMode::Derived, |k| k.schema);
+    let mut admit = AdmitEmitter::new(&m).with_spans(&alias_spans(&foreign));
+    if !runtime_defaults.is_empty() || schema_mode != SchemaMode::Derived {
+        admit = admit.with_shape(runtime_shape(true));
+    }
+    let admit = admit.type_impls(
         &mut TextItems::AsTokens,
         &m.types[0],
         validate_rules,
@@ -314,15 +498,39 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
     );
     let rules_module = rules.rules_module();
 
+    let mut crd_value = crate::write::crd(crd);
+    if kube.is_some() {
+        // kube-derive leaves to the API server what it fills in.
+        if let Some(spec) = crd_value.get_mut("spec").and_then(serde_json::Value::as_object_mut) {
+            spec.remove("conversion");
+            if let Some(names) = spec.get_mut("names").and_then(serde_json::Value::as_object_mut) {
+                names.remove("listKind");
+            }
+        }
+    }
     #[allow(
         clippy::expect_used,
         reason = "the CRD model serializes to JSON: its maps have string keys"
     )]
-    let crd_json = serde_json::to_string(&crate::write::crd(crd)).expect("JSON");
-    let crd_call = splice_call(&crd_json, &foreign, "crd");
-    let aliases = aliases(&foreign);
+    let crd_json = serde_json::to_string(&crd_value).expect("JSON");
+    let crd_call = match schema_mode {
+        SchemaMode::Derived => splice_call(&crd_json, &foreign, runtime_defaults, "crd"),
+        mode => {
+            let value = splice_call(&crd_json, &foreign, runtime_defaults, "splice_value");
+            let schema = match mode {
+                SchemaMode::Manual => quote!(rt::from_schemars::root_schema_for::<Self>()),
+                _ => quote!(rt::Value::Null),
+            };
+            quote! {{
+                let mut crd = #value;
+                rt::derived::set_root_schema(&mut crd, #schema);
+                rt::derived::crd_from_value(crd)
+            }}
+        }
+    };
+    let aliases = adapters(&foreign, shadows, convention);
     let new = if fields_at_root.is_some() {
-        quote!(fields: spec,)
+        quote!(#flat_name: spec,)
     } else if *optional_spec {
         quote!(spec: Some(spec),)
     } else {
@@ -334,8 +542,76 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
     } else {
         "A new object with this name and spec; every other field unset."
     };
+    let map = |pairs: &[(String, String)]| {
+        if pairs.is_empty() {
+            return quote!(None);
+        }
+        let (k, v): (Vec<&String>, Vec<&String>) = pairs.iter().map(|(k, v)| (k, v)).unzip();
+        quote!(Some(::std::collections::BTreeMap::from([ #( (#k.to_string(), #v.to_string()) ),* ])))
+    };
+    let (annotations, labels) = match kube {
+        Some(k) => (map(&k.annotations), map(&k.labels)),
+        None => (quote!(None), quote!(None)),
+    };
+    let default_impl = kube.as_ref().filter(|k| k.default).map(|_| {
+        let spec_init = if fields_at_root.is_some() {
+            quote!(#flat_name: ::core::default::Default::default(),)
+        } else {
+            quote!(spec: ::core::default::Default::default(),)
+        };
+        quote! {
+            impl ::core::default::Default for #name {
+                fn default() -> Self {
+                    Self {
+                        metadata: ::core::default::Default::default(),
+                        #spec_init
+                        #status_init
+                    }
+                }
+            }
+        }
+    });
+    let spec_access = if fields_at_root.is_some() {
+        quote!(#flat_name)
+    } else {
+        quote!(spec)
+    };
+    let has_spec = (!*optional_spec).then(|| quote!(::crd_runtime::__has_spec!(#name, #spec, #spec_access);));
+    let has_status = status
+        .as_ref()
+        .map(|s| quote!(::crd_runtime::__has_status!(#name, #s);));
+    let validate_cel = kube.as_ref().filter(|k| k.cel).map(|_| {
+        quote! {
+            impl #name {
+                /// Runs this object's CEL rules (`x-kubernetes-validations`, compiled) as
+                /// on a create, as kube-derive's `validate_cel` does.
+                pub fn validate_cel(&self) -> ::core::result::Result<(), ::crd_runtime::ValidationErrors> {
+                    rt::rules::validate_cel_object::<Self>(self, None)
+                }
+
+                /// The same on an update from `old`: transition rules run too.
+                pub fn validate_cel_update(&self, old: &Self) -> ::core::result::Result<(), ::crd_runtime::ValidationErrors> {
+                    rt::rules::validate_cel_object::<Self>(self, Some(old))
+                }
+            }
+        }
+    });
     let crd_fns = crate::rust::emit::crd_impl(name, crd, crd_call);
     let storage = version.storage;
+    // kube-derive users do not have crd-codegen among their dev-dependencies.
+    let crd_test = kube.is_none().then(|| {
+        quote! {
+            /// The whole CRD passes the API server's checks (what the derive could not
+            /// check alone: rules against the field types, their defaults).
+            #[cfg(test)]
+            #[test]
+            fn crd_passes_the_api_server_checks() {
+                ::crd_codegen::derive::assert_valid_crd(
+                    &::crd_runtime::serde_json::to_value(#name::crd()).expect("a CRD is JSON"),
+                );
+            }
+        }
+    });
     let items = wrap(
         name,
         quote! {
@@ -352,6 +628,8 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
                 pub fn new(name: &str, spec: #spec) -> Self {
                     Self {
                         metadata: ::crd_runtime::ObjectMeta {
+                            annotations: #annotations,
+                            labels: #labels,
                             name: Some(name.to_string()),
                             ..Default::default()
                         },
@@ -360,6 +638,13 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
                     }
                 }
             }
+
+            #default_impl
+
+            #has_spec
+            #has_status
+
+            #validate_cel
 
             #crd_fns
 
@@ -373,15 +658,7 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
 
             #rules_module
 
-            /// The whole CRD passes the API server's checks (what the derive could not
-            /// check alone: rules against the field types, their defaults).
-            #[cfg(test)]
-            #[test]
-            fn crd_passes_the_api_server_checks() {
-                ::crd_codegen::derive::assert_valid_crd(
-                    &::crd_runtime::serde_json::to_value(#name::crd()).expect("a CRD is JSON"),
-                );
-            }
+            #crd_test
         },
     );
     quote! {
@@ -390,10 +667,43 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
     }
 }
 
+/// `fn shape()` of a type whose schema is complete only at run time (it has defaults
+/// from functions): built from the schema once. A root's is its CRD's.
+fn runtime_shape(resource_root: bool) -> TokenStream {
+    let schema = if resource_root {
+        quote!(rt::derived::root_schema(&Self::crd()))
+    } else {
+        quote!(<Self as rt::CrdSchema>::crd_schema())
+    };
+    quote! {
+        fn shape() -> &'static rt::shape::Shape {
+            static SHAPE: ::std::sync::OnceLock<&'static rt::shape::Shape> = ::std::sync::OnceLock::new();
+            SHAPE.get_or_init(|| rt::interpreted::shape(#schema, #resource_root))
+        }
+    }
+}
+
 /// `Serialize` for a root holding its fields flattened: `apiVersion`, `kind`,
 /// `metadata`, then the fields as their struct serializes them (serde's own flatten,
 /// no intermediate value).
-fn flat_serialize(name: &Ident, fields: &Ident, api_version: &str, kind: &str) -> TokenStream {
+fn flat_serialize(
+    name: &Ident,
+    fields: &Ident,
+    field_name: &Ident,
+    status: Option<&syn::Type>,
+    api_version: &str,
+    kind: &str,
+) -> TokenStream {
+    let (status_field, status_init) = match status {
+        Some(s) => (
+            quote! {
+                #[serde(skip_serializing_if = "Option::is_none")]
+                status: Option<&'a #s>,
+            },
+            quote!(status: self.status.as_ref(),),
+        ),
+        None => (TokenStream::new(), TokenStream::new()),
+    };
     quote! {
         impl Serialize for #name {
             fn serialize<S: ::crd_runtime::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -406,12 +716,14 @@ fn flat_serialize(name: &Ident, fields: &Ident, api_version: &str, kind: &str) -
                     metadata: &'a ::crd_runtime::ObjectMeta,
                     #[serde(flatten)]
                     fields: &'a #fields,
+                    #status_field
                 }
                 Wire {
                     api_version: #api_version,
                     kind: #kind,
                     metadata: &self.metadata,
-                    fields: &self.fields,
+                    fields: &self.#field_name,
+                    #status_init
                 }
                 .serialize(serializer)
             }

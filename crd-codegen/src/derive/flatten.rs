@@ -19,6 +19,7 @@ use syn::spanned::Spanned;
 #[derive(Clone, Copy)]
 pub enum Mode {
     CrdSchema,
+    KubeSchema,
     CustomResource,
 }
 
@@ -26,6 +27,7 @@ impl Mode {
     fn ident(self) -> Ident {
         match self {
             Mode::CrdSchema => format_ident!("CrdSchema"),
+            Mode::KubeSchema => format_ident!("KubeSchema"),
             Mode::CustomResource => format_ident!("CustomResource"),
         }
     }
@@ -70,7 +72,10 @@ fn pending(holder: &TypeInput, at_hand: &[TypeInput]) -> Option<syn::Path> {
             darling::ast::Data::Enum(variants) => variants.iter().flat_map(|v| v.fields.iter()).collect(),
         };
         for f in fields {
-            let flatten = super::attrs::SerdeAttrs::parse(&f.attrs).is_ok_and(|s| s.flatten);
+            // In kube-derive's conventions a flattened type's schema is merged in when
+            // the schema is composed (`lower::Lowered::flattened`), not handed over.
+            let flatten = t.convention != super::attrs::Convention::Kube
+                && super::attrs::SerdeAttrs::parse(&f.attrs).is_ok_and(|s| s.flatten);
             let ty = super::lower::strip_options(&f.ty).1;
             if flatten
                 && super::lower::map_value_type(ty).is_none()
@@ -78,7 +83,11 @@ fn pending(holder: &TypeInput, at_hand: &[TypeInput]) -> Option<syn::Path> {
             {
                 wanted.push(p.path.clone());
             }
-            generic_instances(&f.ty, &mut wanted);
+            // In kube-derive's conventions a generic field type is one whose schema
+            // comes from its own impl (its `JsonSchema`), like any other.
+            if t.convention != super::attrs::Convention::Kube {
+                generic_instances(&f.ty, &mut wanted);
+            }
         }
     }
     wanted
@@ -96,7 +105,20 @@ fn generic_instances(ty: &syn::Type, out: &mut Vec<syn::Path>) {
     };
     let known = matches!(
         last.ident.to_string().as_str(),
-        "Option" | "Vec" | "VecDeque" | "Box" | "Arc" | "Rc" | "BTreeMap" | "HashMap" | "IndexMap" | "Map" | "JsonMap"
+        "Option"
+            | "Vec"
+            | "VecDeque"
+            | "HashSet"
+            | "BTreeSet"
+            | "IndexSet"
+            | "Box"
+            | "Arc"
+            | "Rc"
+            | "BTreeMap"
+            | "HashMap"
+            | "IndexMap"
+            | "Map"
+            | "JsonMap"
     );
     if !known && p.qself.is_none() {
         let mut path = p.path.clone();
@@ -145,6 +167,7 @@ pub fn split(input: TokenStream) -> syn::Result<(Mode, TokenStream, Vec<TokenStr
     let mut tokens = input.into_iter();
     let mode = match tokens.next() {
         Some(TokenTree::Ident(i)) if i == "CrdSchema" => Mode::CrdSchema,
+        Some(TokenTree::Ident(i)) if i == "KubeSchema" => Mode::KubeSchema,
         Some(TokenTree::Ident(i)) if i == "CustomResource" => Mode::CustomResource,
         other => {
             let span = other.map_or_else(proc_macro2::Span::call_site, |t| t.span());

@@ -5,7 +5,7 @@
 //! The Go-type → schema mapping mirrors controller-gen's (`schema.go`,
 //! `known_types.go`), with Rust's types in place of Go's.
 
-use super::attrs::{FieldInput, Json, Keywords, RuleAttr, SerdeAttrs, TypeInput, doc_text};
+use super::attrs::{Convention, FieldInput, Json, Keywords, RuleAttr, SchemarsAttrs, SerdeAttrs, TypeInput, doc_text};
 use crate::ir::{self, AdditionalProperties, ListType, MapType, Schema, Type};
 use darling::util::SpannedValue;
 use darling::{Error, FromDeriveInput, Result};
@@ -23,6 +23,24 @@ pub struct Lowered {
     pub field_spans: Vec<(String, Span)>,
     /// The span of what made each of the type's own rules, in order.
     pub rule_spans: Vec<Span>,
+    /// Every field type is known to derive `CrdSchema` (crd-runtime's own impls of
+    /// k8s-openapi types): named directly, not through an adapter choosing between
+    /// compiled and interpreted schemas.
+    pub known_field_types: bool,
+    /// Whose conventions the schema follows.
+    pub convention: Convention,
+    /// Defaults known only at run time (kube-derive's: the serialized value of a
+    /// `#[serde(default)]`), each an expression of type `serde_json::Value`, `null`
+    /// for none; the schema holds `{"x-crd-rust-default": n}` in their place.
+    pub runtime_defaults: Vec<proc_macro2::TokenStream>,
+    /// Fields whose schema is schemars' (they carry `#[schemars]`, `#[validate]` or
+    /// `#[garde]` attributes): foreign type index → the field as written, for a
+    /// one-field struct deriving `JsonSchema` whose property is the field's schema.
+    pub shadows: Vec<(usize, proc_macro2::TokenStream)>,
+    /// `#[serde(flatten)]` fields in kube-derive's conventions: their types' schemas
+    /// (foreign type indexes) are merged into the type's node when it is composed,
+    /// as schemars flattens them.
+    pub flattened: Vec<usize>,
     /// The definitions of the structs `#[serde(flatten)]` fields and generic field
     /// types name, as written (handed over by their macros, see [`super::flatten`]).
     sources: Vec<syn::DeriveInput>,
@@ -57,6 +75,11 @@ pub fn lower_type(input: &TypeInput, sources: Vec<syn::DeriveInput>) -> Result<L
         foreign: Vec::new(),
         field_spans: Vec::new(),
         rule_spans: Vec::new(),
+        known_field_types: false,
+        convention: input.convention,
+        runtime_defaults: Vec::new(),
+        shadows: Vec::new(),
+        flattened: Vec::new(),
         sources,
         expanding: vec![input.ident.to_string()],
     };
@@ -64,15 +87,16 @@ pub fn lower_type(input: &TypeInput, sources: Vec<syn::DeriveInput>) -> Result<L
         darling::ast::Data::Enum(variants) => lower_enum(variants, &serde, &mut out, &mut errors),
         darling::ast::Data::Struct(fields) => {
             out.schema.type_ = Some(Type::Object);
+            // kube-derive: a struct's `#[serde(default)]` is each field's default.
+            let container_default = serde.default.then_some(&input.ident);
             for field in fields.iter() {
                 let keeps_unknown = input.resource.keywords.preserve_unknown_fields.is_present();
-                lower_field(
-                    field,
-                    serde.rename_all.as_ref().map(|r| r.0.as_str()),
-                    keeps_unknown,
-                    &mut out,
-                    &mut errors,
-                );
+                let rename_all = serde.rename_all.as_ref().map(|r| r.0.as_str());
+                if out.convention == Convention::Kube {
+                    lower_field_kube(field, rename_all, container_default, &mut out, &mut errors);
+                } else {
+                    lower_field(field, rename_all, keeps_unknown, &mut out, &mut errors);
+                }
             }
         }
     }
@@ -94,6 +118,10 @@ pub fn lower_type(input: &TypeInput, sources: Vec<syn::DeriveInput>) -> Result<L
                 .with_span(ty),
             );
         }
+    }
+    if out.convention == Convention::Kube {
+        // schemars keeps `required` as a sorted set.
+        out.schema.required.sort();
     }
     out.schema.description = doc_text(&input.attrs);
     let is_object = out.schema.type_ == Some(Type::Object);
@@ -148,7 +176,14 @@ fn lower_fields(
         },
     );
     for field in fields {
-        lower_field(field, rename_all, keeps_unknown, out, errors);
+        if out.convention == Convention::Kube {
+            lower_field_kube(field, rename_all, None, out, errors);
+        } else {
+            lower_field(field, rename_all, keeps_unknown, out, errors);
+        }
+    }
+    if out.convention == Convention::Kube {
+        out.schema.required.sort();
     }
     std::mem::replace(&mut out.schema, saved)
 }
@@ -204,9 +239,18 @@ fn lower_enum(
     }
     let all_unit = live.iter().all(|(v, _, _)| v.fields.style == Style::Unit);
     if all_unit && serde.tag.is_none() {
+        let mut values: Vec<(bool, Value)> = live
+            .iter()
+            .map(|(v, _, n)| (doc_text(&v.attrs).is_some(), Value::String(n.clone())))
+            .collect();
+        if out.convention == Convention::Kube {
+            // schemars writes the values of undocumented variants as one branch and
+            // each documented one as its own, which kube-derive joins in that order.
+            values.sort_by_key(|(documented, _)| *documented);
+        }
         out.schema = Schema {
             type_: Some(Type::String),
-            enum_: live.iter().map(|(_, _, n)| Value::String(n.clone())).collect(),
+            enum_: values.into_iter().map(|(_, v)| v).collect(),
             ..Default::default()
         };
         return;
@@ -248,7 +292,13 @@ fn lower_enum(
                     }
                 };
                 let mut node = node;
-                node.description = doc_text(&v.attrs);
+                // kube-derive moves a variant's description onto its property, over
+                // the type's; without one the type's stays.
+                match doc_text(&v.attrs) {
+                    Some(doc) => node.description = Some(doc),
+                    None if out.convention == Convention::Kube => {}
+                    None => node.description = None,
+                }
                 out.field_spans.push((name.clone(), v.ident.span()));
                 schema.properties.insert(name.clone(), node);
                 schema.one_of.push(Schema {
@@ -435,8 +485,9 @@ fn lower_untagged(
             ..Default::default()
         });
     }
-    // A variant with no required field matches anything: then so does the enum.
-    if branches.iter().all(|b| !b.required.is_empty()) {
+    // A variant with no required field matches anything: then so does the enum
+    // (kube-derive keeps it, as an empty branch).
+    if out.convention == Convention::Kube || branches.iter().all(|b| !b.required.is_empty()) {
         holder.any_of = branches;
     }
     holder
@@ -551,6 +602,189 @@ fn lower_field(
     }
     out.field_spans.push((json.clone(), span));
     out.schema.properties.insert(json, node);
+}
+
+/// A field in kube-derive's conventions (schemars' schema of the field, made
+/// structural): an `Option` is nullable; `#[serde(default)]`'s value is the default;
+/// `required` is what schemars requires; a field with `#[schemars]`, `#[validate]` or
+/// `#[garde]` attributes has the schema schemars gives it (see [`Lowered::shadows`]).
+fn lower_field_kube(
+    field: &FieldInput,
+    rename_all: Option<&str>,
+    container_default: Option<&syn::Ident>,
+    out: &mut Lowered,
+    errors: &mut darling::error::Accumulator,
+) {
+    let Some(ident) = &field.ident else { return };
+    let (serde, schemars) = match (SerdeAttrs::parse(&field.attrs), SchemarsAttrs::parse(&field.attrs)) {
+        (Ok(s), Ok(sc)) => (s, sc),
+        (Err(e), _) | (_, Err(e)) => return errors.push(e.into()),
+    };
+    if serde.skip || schemars.skip {
+        return;
+    }
+    let span = ident.span();
+    if serde.flatten {
+        if map_value_type(&field.ty).is_some() {
+            // schemars' `additionalProperties` beside the properties, which
+            // kube-derive turns into keeping unknown fields.
+            out.schema.preserve_unknown_fields = true;
+            return;
+        }
+        // Whether the type derives our schema or only `JsonSchema`, its properties
+        // are known when the schema is composed.
+        out.foreign.push(strip_options(&field.ty).1.clone());
+        out.flattened.push(out.foreign.len() - 1);
+        return;
+    }
+    let rust_name = ident.to_string();
+    let rust_name = rust_name.strip_prefix("r#").unwrap_or(&rust_name);
+    let json = schemars
+        .rename
+        .clone()
+        .or_else(|| serde.rename.clone())
+        .unwrap_or_else(|| rename_field(rust_name, rename_all).unwrap_or_else(|| rust_name.to_string()));
+    let (options, inner) = strip_options(&field.ty);
+    let shadowed = schemars.other.is_some()
+        || field
+            .attrs
+            .iter()
+            .any(|a| a.path().is_ident("validate") || a.path().is_ident("garde"));
+    let mut node = if shadowed {
+        let n = out.foreign.len();
+        let shadow = quote::format_ident!("__CrdShadow{}", n, span = span);
+        out.foreign.push(syn::parse_quote!(#shadow));
+        let attrs = field.attrs.iter().filter(|a| {
+            ["doc", "serde", "schemars", "validate", "garde"]
+                .iter()
+                .any(|k| a.path().is_ident(k))
+        });
+        let ty = &field.ty;
+        let written = quote::quote!(#( #attrs )* #ident: #ty);
+        out.shadows.push((n, written));
+        Schema {
+            rust_type: Some(n),
+            ..Default::default()
+        }
+    } else {
+        match kube_type_schema(inner, out) {
+            Ok(mut node) => {
+                if options > 0 {
+                    node.nullable = true;
+                }
+                if let Some(doc) = doc_text(&field.attrs) {
+                    node.description = Some(doc);
+                }
+                node
+            }
+            Err(e) => return errors.push(e),
+        }
+    };
+    // The default schemars writes: the serialized `Default` (or the function's
+    // value), unless `skip_serializing_if` would skip it; `null` is none.
+    let default_of_field = serde.default && !shadowed;
+    if default_of_field || container_default.is_some() {
+        let ty = &field.ty;
+        let value = match (&serde.default_path, serde.default, container_default) {
+            (Some(path), _, _) => quote::quote!(#path()),
+            (None, true, _) => quote::quote!(<#ty as ::core::default::Default>::default()),
+            (None, false, Some(container)) => quote::quote!(<#container as ::core::default::Default>::default().#ident),
+            (None, false, None) => quote::quote!(()),
+        };
+        let skip = match &serde.skip_serializing_if {
+            Some(pred) => quote::quote!(#pred(&value)),
+            None => quote::quote!(false),
+        };
+        let n = out.runtime_defaults.len();
+        out.runtime_defaults.push(quote::quote! {{
+            let value = #value;
+            if #skip {
+                ::crd_runtime::Value::Null
+            } else {
+                ::crd_runtime::serde_json::to_value(&value).unwrap_or(::crd_runtime::Value::Null)
+            }
+        }});
+        node.default = Some(serde_json::json!({ crate::write::RUST_DEFAULT_KEY: n }));
+    }
+    let kw = &field.keywords;
+    apply_keywords(kw, &mut node, Place::Field, errors);
+    let optional = options > 0 || serde.default || container_default.is_some() || kw.optional.is_present();
+    if kw.required.is_present() || !optional {
+        out.schema.required.push(json.clone());
+    }
+    if out.schema.properties.contains_key(&json) {
+        errors.push(Error::custom(format!("two fields have the JSON name {json:?}")).with_span(&span));
+        return;
+    }
+    out.field_spans.push((json.clone(), span));
+    out.schema.properties.insert(json, node);
+}
+
+/// The schema of a Rust type as schemars gives it, for the types whose schema the
+/// derive writes itself: booleans, strings, numbers (with schemars' formats and
+/// bounds), lists, sets and maps of them. Every other type is a field type whose
+/// schema comes from its own impl (a derived type's, else its `JsonSchema`).
+fn kube_type_schema(ty: &syn::Type, out: &mut Lowered) -> Result<Schema> {
+    let number = |t: Type, format: &str, min: Option<f64>, max: Option<f64>| Schema {
+        type_: Some(t),
+        format: Some(format.into()),
+        minimum: min,
+        maximum: max,
+        ..Default::default()
+    };
+    let foreign = |out: &mut Lowered| {
+        out.foreign.push(ty.clone());
+        Schema {
+            rust_type: Some(out.foreign.len() - 1),
+            ..Default::default()
+        }
+    };
+    let Some((name, args)) = segment(ty) else {
+        return Ok(foreign(out));
+    };
+    Ok(match (name.as_str(), args.as_slice()) {
+        ("bool", []) => leaf(Type::Boolean, None),
+        ("String", []) => leaf(Type::String, None),
+        ("i8", []) => number(Type::Integer, "int8", Some(-128.0), Some(127.0)),
+        ("i16", []) => number(Type::Integer, "int16", Some(-32768.0), Some(32767.0)),
+        ("i32", []) => number(Type::Integer, "int32", None, None),
+        ("i64", []) => number(Type::Integer, "int64", None, None),
+        ("i128", []) => number(Type::Integer, "int128", None, None),
+        ("isize", []) => number(Type::Integer, "int", None, None),
+        ("u8", []) => number(Type::Integer, "uint8", Some(0.0), Some(255.0)),
+        ("u16", []) => number(Type::Integer, "uint16", Some(0.0), Some(65535.0)),
+        ("u32", []) => number(Type::Integer, "uint32", Some(0.0), None),
+        ("u64", []) => number(Type::Integer, "uint64", Some(0.0), None),
+        ("u128", []) => number(Type::Integer, "uint128", Some(0.0), None),
+        ("usize", []) => number(Type::Integer, "uint", Some(0.0), None),
+        ("f32", []) => number(Type::Number, "float", None, None),
+        ("f64", []) => number(Type::Number, "double", None, None),
+        ("Box" | "Arc" | "Rc", [inner]) => kube_type_schema(inner, out)?,
+        ("Vec" | "VecDeque" | "HashSet" | "BTreeSet" | "IndexSet", [item]) => Schema {
+            type_: Some(Type::Array),
+            items: Some(Box::new(kube_element_schema(item, out)?)),
+            ..Default::default()
+        },
+        ("BTreeMap" | "HashMap" | "IndexMap", [key, value]) if matches!(segment(key), Some((k, _)) if k == "String") => {
+            Schema {
+                type_: Some(Type::Object),
+                additional_properties: Some(AdditionalProperties::Schema(Box::new(kube_element_schema(value, out)?))),
+                ..Default::default()
+            }
+        }
+        ("Option", [_]) => return Err(Error::custom("`Option` only at the top of a field's type").with_span(ty)),
+        _ => foreign(out),
+    })
+}
+
+/// An array item or map value: `Option<T>` is a nullable `T`.
+fn kube_element_schema(ty: &syn::Type, out: &mut Lowered) -> Result<Schema> {
+    let (options, inner) = strip_options(ty);
+    let mut s = kube_type_schema(inner, out)?;
+    if options > 0 {
+        s.nullable = true;
+    }
+    Ok(s)
 }
 
 /// A `#[serde(flatten)]` struct field: the struct's fields and rules are the
@@ -711,7 +945,7 @@ fn type_schema(ty: &syn::Type, out: &mut Lowered) -> Result<Schema> {
         ("u32" | "i64" | "u64" | "isize" | "usize", []) => leaf(Type::Integer, None),
         ("f32" | "f64", []) => leaf(Type::Number, None),
         ("Box" | "Arc" | "Rc", [inner]) => type_schema(inner, out)?,
-        ("Vec" | "VecDeque", [item]) => Schema {
+        ("Vec" | "VecDeque" | "HashSet" | "BTreeSet" | "IndexSet", [item]) => Schema {
             type_: Some(Type::Array),
             items: Some(Box::new(element_schema(item, out)?)),
             ..Default::default()

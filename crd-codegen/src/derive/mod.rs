@@ -16,6 +16,7 @@ mod convert;
 mod expand;
 mod flatten;
 mod k8s;
+mod kube;
 mod lower;
 
 pub use k8s::{k8s_core_v1_source, k8s_types_source};
@@ -49,10 +50,77 @@ pub fn crd_schema(input: TokenStream) -> TokenStream {
     expand(flatten::Mode::CrdSchema, input, Vec::new()).unwrap_or_else(Error::write_errors)
 }
 
+/// `#[derive(KubeSchema)]`: `CrdSchema`'s impls in kube-derive's conventions, and the
+/// `schemars::JsonSchema` and `validate_cel` kube-derive's `KubeSchema` gives.
+pub fn kube_schema(input: TokenStream) -> TokenStream {
+    expand(flatten::Mode::KubeSchema, input, Vec::new()).unwrap_or_else(Error::write_errors)
+}
+
 /// `#[derive(CustomResource)]` on a kind's spec struct: the spec's impls, the root
 /// type named after the kind, its CRD and its admission.
 pub fn custom_resource(input: TokenStream) -> TokenStream {
     expand(flatten::Mode::CustomResource, input, Vec::new()).unwrap_or_else(Error::write_errors)
+}
+
+/// `#[derive(Resource)]` with `#[resource(inherit = "Kind")]`: k8s-openapi's `Resource`
+/// and `Metadata` of the inherited kind, which make the type a `kube::Resource`.
+pub fn inherited_resource(input: TokenStream) -> TokenStream {
+    #[derive(FromDeriveInput)]
+    #[darling(attributes(resource))]
+    struct Inherit {
+        ident: syn::Ident,
+        generics: syn::Generics,
+        data: darling::ast::Data<darling::util::Ignored, darling::util::Ignored>,
+        inherit: syn::Path,
+        /// kube-derive's crate paths; ours names crd-runtime's re-exports.
+        #[darling(default)]
+        #[allow(dead_code)]
+        crates: Option<darling::util::Ignored>,
+    }
+    let di: syn::DeriveInput = match syn::parse2(input) {
+        Ok(di) => di,
+        Err(e) => return e.to_compile_error(),
+    };
+    if let syn::Data::Union(_) = di.data {
+        return Error::custom("Unions can not #[derive(Resource)]")
+            .with_span(&di.ident)
+            .write_errors();
+    }
+    let Inherit {
+        ident,
+        generics,
+        inherit,
+        data,
+        ..
+    } = match Inherit::from_derive_input(&di) {
+        Ok(i) => i,
+        Err(e) => return e.write_errors(),
+    };
+    let _ = data;
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let k8s = quote!(::crd_runtime::k8s_openapi);
+    quote! {
+        impl #impl_generics #k8s::Resource for #ident #ty_generics #where_clause {
+            const API_VERSION: &'static str = <#inherit as #k8s::Resource>::API_VERSION;
+            const GROUP: &'static str = <#inherit as #k8s::Resource>::GROUP;
+            const KIND: &'static str = <#inherit as #k8s::Resource>::KIND;
+            const VERSION: &'static str = <#inherit as #k8s::Resource>::VERSION;
+            const URL_PATH_SEGMENT: &'static str = <#inherit as #k8s::Resource>::URL_PATH_SEGMENT;
+            type Scope = <#inherit as #k8s::Resource>::Scope;
+        }
+
+        impl #impl_generics #k8s::Metadata for #ident #ty_generics #where_clause {
+            type Ty = #k8s::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+
+            fn metadata(&self) -> &Self::Ty {
+                &self.metadata
+            }
+
+            fn metadata_mut(&mut self) -> &mut Self::Ty {
+                &mut self.metadata
+            }
+        }
+    }
 }
 
 /// `crd_derive::__flattened!`: a derive called back with the definitions of the
@@ -72,15 +140,35 @@ fn mirror_impls(input: TokenStream) -> TokenStream {
         .map_err(Error::from)
         .and_then(|di| TypeInput::from_derive_input(&di));
     parsed
-        .and_then(|p| expand_crd_schema(&p, Vec::new()))
+        .and_then(|p| expand_crd_schema(&p, Vec::new(), true))
         .unwrap_or_else(Error::write_errors)
 }
 
 fn expand(mode: flatten::Mode, input: TokenStream, items: Vec<TokenStream>) -> darling::Result<TokenStream> {
     let di: syn::DeriveInput = syn::parse2(input.clone())?;
-    let parsed = TypeInput::from_derive_input(&di)?;
+    if let syn::Data::Union(_) = di.data {
+        let what = match mode {
+            flatten::Mode::CustomResource => "CustomResource",
+            flatten::Mode::CrdSchema => "CrdSchema",
+            flatten::Mode::KubeSchema => "KubeSchema",
+        };
+        return Err(Error::custom(format!("Unions can not #[derive({what})]")).with_span(&di.ident));
+    }
+    // A `KubeSchema` beside `CustomResource` on a kind's spec: the spec's impls are
+    // `CustomResource`'s; this adds the `JsonSchema` kube-derive's `KubeSchema` gives.
+    if matches!(mode, flatten::Mode::KubeSchema) && di.attrs.iter().any(|a| a.path().is_ident("kube")) {
+        return kube_schema_extras(&di);
+    }
+    let mut parsed = TypeInput::from_derive_input(&di)?;
+    if matches!(mode, flatten::Mode::KubeSchema) {
+        parsed.convention = attrs::Convention::Kube;
+    }
+    let kube = kube::read(&di, &mut parsed)?;
+    if kube.is_some() && !matches!(mode, flatten::Mode::CustomResource) {
+        return Err(Error::custom("`#[kube(...)]` goes with `#[derive(CustomResource)]`").with_span(&di.ident));
+    }
     let is_struct = matches!(parsed.data, darling::ast::Data::Struct(_));
-    if !parsed.generics.params.is_empty() && is_struct && matches!(mode, flatten::Mode::CrdSchema) {
+    if !parsed.generics.params.is_empty() && is_struct && !matches!(mode, flatten::Mode::CustomResource) {
         // No schema of its own: each use with arguments derives the instance's.
         return Ok(flatten::handover_macro(&di.ident, &input));
     }
@@ -89,20 +177,71 @@ fn expand(mode: flatten::Mode, input: TokenStream, items: Vec<TokenStream>) -> d
     }
     let sources = flatten::parse_items(&items)?;
     match mode {
-        flatten::Mode::CrdSchema => {
+        flatten::Mode::CrdSchema | flatten::Mode::KubeSchema => {
             let handover = if is_struct {
                 flatten::handover_macro(&di.ident, &input)
             } else {
                 TokenStream::new()
             };
-            let impls = expand_crd_schema(&parsed, sources)?;
-            Ok(quote!(#impls #handover))
+            let impls = expand_crd_schema(&parsed, sources, false)?;
+            let extras = match mode {
+                flatten::Mode::KubeSchema => kube_schema_extras(&di)?,
+                _ => TokenStream::new(),
+            };
+            Ok(quote!(#impls #handover #extras))
         }
-        flatten::Mode::CustomResource => expand_custom_resource(&di, &parsed, sources),
+        flatten::Mode::CustomResource => expand_custom_resource(&di, &parsed, sources, kube),
     }
 }
 
-fn expand_crd_schema(parsed: &TypeInput, sources: Vec<syn::DeriveInput>) -> darling::Result<TokenStream> {
+/// What `#[derive(KubeSchema)]` adds to a type's impls, as kube-derive's does: its
+/// `schemars::JsonSchema` (the schema of its `CrdSchema`), and with `#[x_kube(cel)]`
+/// `validate_cel(value, old)`.
+fn kube_schema_extras(di: &syn::DeriveInput) -> darling::Result<TokenStream> {
+    let ident = &di.ident;
+    let name = ident.to_string();
+    let cel = di.attrs.iter().filter(|a| a.path().is_ident("x_kube")).any(|a| {
+        let mut found = false;
+        let _ = a.parse_nested_meta(|meta| {
+            found |= meta.path.is_ident("cel");
+            if meta.input.peek(syn::Token![=]) {
+                meta.value()?.parse::<syn::Expr>()?;
+            } else if meta.input.peek(syn::token::Paren) {
+                let content;
+                syn::parenthesized!(content in meta.input);
+                content.parse::<TokenStream>()?;
+            }
+            Ok(())
+        });
+        found
+    });
+    let validate_cel = cel.then(|| {
+        quote! {
+            impl #ident {
+                /// Runs this type's CEL rules (`x-kubernetes-validations`, compiled) on a
+                /// serialized value of it, `old` the value before an update (transition
+                /// rules run only with it), as kube-derive's `validate_cel` does.
+                pub fn validate_cel(
+                    value: &::crd_runtime::Value,
+                    old: ::core::option::Option<&::crd_runtime::Value>,
+                ) -> ::core::result::Result<(), ::crd_runtime::ValidationErrors> {
+                    ::crd_runtime::__private::rules::validate_cel::<Self>(value, old)
+                }
+            }
+        }
+    });
+    Ok(quote! {
+        ::crd_runtime::__json_schema!(#ident, #name);
+        #validate_cel
+    })
+}
+
+/// `known_field_types`: see [`lower::Lowered::known_field_types`].
+fn expand_crd_schema(
+    parsed: &TypeInput,
+    sources: Vec<syn::DeriveInput>,
+    known_field_types: bool,
+) -> darling::Result<TokenStream> {
     let mut errors = Error::accumulator();
     for (name, span) in resource_attr_spans(&parsed.resource) {
         errors.push(
@@ -118,11 +257,13 @@ fn expand_crd_schema(parsed: &TypeInput, sources: Vec<syn::DeriveInput>) -> darl
         clippy::expect_used,
         reason = "`errors.finish()` returned every error; without one the value is present"
     )]
-    let lowered = lowered.expect("no errors");
-    check::check_type(&lowered)?;
+    let mut lowered = lowered.expect("no errors");
+    lowered.known_field_types = known_field_types;
+    let warnings = check::check_type(&lowered)?;
     let conversions = convert::convert_impls(parsed, None)?;
     let impls = expand::type_impls(&lowered);
     Ok(quote! {
+        #warnings
         #impls
         #conversions
     })
@@ -132,14 +273,59 @@ fn expand_custom_resource(
     di: &syn::DeriveInput,
     parsed: &TypeInput,
     sources: Vec<syn::DeriveInput>,
+    kube: Option<kube::KubeResource>,
 ) -> darling::Result<TokenStream> {
+    let flat = parsed.resource.fields_at_root.is_present();
     if let darling::ast::Data::Enum(_) = parsed.data {
-        return Err(Error::custom("`CustomResource` derives from the kind's spec struct").with_span(&di.ident));
+        if flat {
+            let message = if kube.is_some() {
+                "#[derive(CustomResource)] `kube(no_spec)` requires a struct with named fields; an enum has no properties to lift onto the root"
+            } else {
+                "`fields_at_root` requires a struct with named fields; an enum has no properties to lift onto the root"
+            };
+            return Err(Error::custom(message).with_span(&di.ident));
+        }
+        if kube.is_none() {
+            return Err(Error::custom("`CustomResource` derives from the kind's spec struct").with_span(&di.ident));
+        }
     }
     let mut errors = Error::accumulator();
+    if let Some(k) = &kube {
+        let root = k
+            .root
+            .as_ref()
+            .map(|r| r.to_string())
+            .or_else(|| parsed.resource.kind.as_ref().map(|k| k.to_string()));
+        if root.is_some_and(|r| di.ident == r) {
+            errors.push(
+                Error::custom(
+                    r#"#[derive(CustomResource)] `kind = "..."` must not equal the struct name (this is generated)"#,
+                )
+                .with_span(&di.ident),
+            );
+        }
+        if k.no_spec
+            && let darling::ast::Data::Struct(fields) = &parsed.data
+        {
+            for f in fields.iter() {
+                if let Some(ident) = &f.ident
+                    && ["apiVersion", "api_version", "kind", "metadata", "status"]
+                        .iter()
+                        .any(|r| ident == r)
+                {
+                    errors.push(
+                        Error::custom(format!(
+                            "#[derive(CustomResource)] `kube(no_spec)` lifts this field onto the root object, where `{ident}` is already taken"
+                        ))
+                        .with_span(ident),
+                    );
+                }
+            }
+        }
+    }
     let lowered = errors.handle(lower::lower_type(parsed, sources));
     let resource = match &lowered {
-        Some(l) => errors.handle(resource::resource(&parsed.resource, &di.ident, l)),
+        Some(l) => errors.handle(resource::resource(&parsed.resource, &di.ident, l, kube.as_ref())),
         None => None,
     };
     errors.finish()?;
@@ -149,12 +335,13 @@ fn expand_custom_resource(
     )]
     let (lowered, (crd, parts)) = (lowered.expect("no errors"), resource.expect("no errors"));
     let column_spans: Vec<Span> = parsed.resource.printcolumn.iter().map(|c| c.span()).collect();
-    check::check_resource(
-        &crd,
-        &lowered,
-        &column_spans,
-        parsed.resource.fields_at_root.is_present(),
-    )?;
+    // A schema that is not derived is not ours to check.
+    let derived = kube.as_ref().is_none_or(|k| k.schema == kube::SchemaMode::Derived);
+    let warnings = if derived {
+        check::check_resource(&crd, &lowered, &column_spans, flat)?
+    } else {
+        TokenStream::new()
+    };
     let parts = expand::RootParts {
         vis: di.vis.clone(),
         ..parts
@@ -163,13 +350,14 @@ fn expand_custom_resource(
         parsed,
         Some(&convert::RootFields {
             name: &parts.name,
-            fields_at_root: parsed.resource.fields_at_root.is_present(),
+            fields_at_root: flat && kube.is_none(),
             status: parts.status.is_some(),
         }),
     )?;
     let spec_impls = expand::type_impls(&lowered);
     let root = expand::root_items(&parts, &crd);
     Ok(quote! {
+        #warnings
         #spec_impls
         #root
         #conversions
@@ -231,10 +419,15 @@ mod resource {
     use proc_macro2::Span;
     use quote::format_ident;
 
-    pub fn resource(r: &ResourceAttrs, spec: &syn::Ident, lowered: &Lowered) -> Result<(ir::Crd, RootParts)> {
+    pub fn resource(
+        r: &ResourceAttrs,
+        spec: &syn::Ident,
+        lowered: &Lowered,
+        kube: Option<&super::kube::KubeResource>,
+    ) -> Result<(ir::Crd, RootParts)> {
         let mut errors = Error::accumulator();
         let flat = r.fields_at_root.is_present();
-        if flat {
+        if flat && kube.is_none() {
             let misplaced = [
                 ("status", r.status.as_ref().map(|s| s.span())),
                 ("status_default", r.status_default.as_ref().map(|s| s.span())),
@@ -259,7 +452,10 @@ mod resource {
                 match v {
                     Some(v) => v.to_string(),
                     None => {
-                        errors.push(Error::custom(format!("missing `#[crd({name} = \"...\")]`")).with_span(spec));
+                        // At the derive, as kube-derive reports it.
+                        errors.push(Error::custom(format!(
+                            "Missing field `{name}`: `#[kube({name} = \"...\")]` (or `#[crd({name} = \"...\")]`)"
+                        )));
                         String::new()
                     }
                 }
@@ -353,18 +549,38 @@ mod resource {
                 },
             );
         }
-        if status.is_some() && !flat {
+        if status.is_some() {
+            // After the spec (or with `no_spec`, after the struct's field types).
+            let index = if flat { lowered.foreign.len() } else { 1 };
             root.properties.insert(
                 "status".into(),
                 Schema {
-                    rust_type: Some(1),
+                    rust_type: Some(index),
                     default: r.status_default.as_ref().map(|d| d.0.clone()),
+                    // kube-derive's `Option<Status>`, made nullable as schemars does.
+                    nullable: kube.is_some(),
                     ..Default::default()
                 },
             );
         }
         if !r.optional_spec.is_present() && !flat {
             root.required.push("spec".into());
+        }
+        let root_name = kube
+            .and_then(|k| k.root.as_ref())
+            .map(|r| r.to_string())
+            .unwrap_or_else(|| kind.clone());
+        if kube.is_some() {
+            // What schemars gives kube-derive's root type: its name as the title, its
+            // doc (kube-derive's own when none is given) as the description.
+            root.title = Some(root_name.clone());
+            root.description = Some(
+                r.doc
+                    .as_ref()
+                    .map(|d| d.to_string())
+                    .unwrap_or_else(|| format!("Auto-generated derived type for {spec} via `CustomResource`")),
+            );
+            root.required.sort();
         }
         let v = ir::Version {
             name: version.clone(),
@@ -378,11 +594,16 @@ mod resource {
             schema: root,
             subresources: ir::Subresources {
                 status: r.status_subresource.as_ref().map_or(status.is_some(), |s| **s),
-                scale: r.scale.as_ref().map(|s| ir::Scale {
-                    spec_replicas_path: s.spec_replicas_path.clone(),
-                    status_replicas_path: s.status_replicas_path.clone(),
-                    label_selector_path: s.label_selector_path.clone(),
-                }),
+                // kube-derive writes the scale subresource only beside the status one.
+                scale: r
+                    .scale
+                    .as_ref()
+                    .filter(|_| kube.is_none() || status.is_some())
+                    .map(|s| ir::Scale {
+                        spec_replicas_path: s.spec_replicas_path.clone(),
+                        status_replicas_path: s.status_replicas_path.clone(),
+                        label_selector_path: s.label_selector_path.clone(),
+                    }),
             },
             printer_columns,
             selectable_fields: r.selectable.iter().map(|s| s.to_string()).collect(),
@@ -423,7 +644,9 @@ mod resource {
             labels: r.label.iter().map(|a| (a.key.clone(), a.value.clone())).collect(),
         };
         let doc = r.doc.as_ref().map(|d| d.to_string()).unwrap_or_else(|| {
-            if flat {
+            if kube.is_some() {
+                format!("Auto-generated derived type for {spec} via `CustomResource`")
+            } else if flat {
                 format!(
                     "`{kind}` ({}/{version}): the resource whose fields are [`{spec}`].",
                     crd.group
@@ -435,14 +658,20 @@ mod resource {
                 )
             }
         });
-        let name = if kind.is_empty() || syn::parse_str::<syn::Ident>(&kind).is_err() {
+        let name_span = kube
+            .and_then(|k| k.root.as_ref())
+            .map(|r| r.span())
+            .or_else(|| r.kind.as_ref().map(|k| k.span()))
+            .unwrap_or_else(Span::call_site);
+        let name = if root_name.is_empty() || syn::parse_str::<syn::Ident>(&root_name).is_err() {
+            if let Some(root) = kube.and_then(|k| k.root.as_ref()) {
+                errors.push(
+                    Error::custom("`root` names the root type: it must be a Rust identifier").with_span(&root.span()),
+                );
+            }
             format_ident!("Unnamed")
         } else {
-            format_ident!(
-                "{}",
-                kind,
-                span = r.kind.as_ref().map_or(Span::call_site(), |k| k.span())
-            )
+            format_ident!("{}", root_name, span = name_span)
         };
         let mut derives = Vec::new();
         for d in &r.derive {
@@ -452,6 +681,14 @@ mod resource {
                     .push(Error::custom("`derive` names a trait to derive, e.g. \"PartialEq\"").with_span(&d.span())),
             }
         }
+        let kube_root = kube.map(|k| super::expand::KubeRoot {
+            schema: k.schema,
+            attrs: k.attrs.clone(),
+            default: k.default,
+            cel: k.cel.is_some(),
+            annotations: r.annotation.iter().map(|a| (a.key.clone(), a.value.clone())).collect(),
+            labels: r.label.iter().map(|a| (a.key.clone(), a.value.clone())).collect(),
+        });
         errors.finish_with((
             crd,
             RootParts {
@@ -459,10 +696,15 @@ mod resource {
                 vis: syn::Visibility::Inherited,
                 spec: spec.clone(),
                 optional_spec: r.optional_spec.is_present(),
-                fields_at_root: flat.then(|| lowered.foreign.clone()),
+                fields_at_root: flat.then(|| super::expand::FlatFields {
+                    foreign: lowered.foreign.clone(),
+                    shadows: lowered.shadows.clone(),
+                    runtime_defaults: lowered.runtime_defaults.clone(),
+                }),
                 status,
                 derives,
                 doc,
+                kube: kube_root,
             },
         ))
     }

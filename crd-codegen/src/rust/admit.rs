@@ -32,6 +32,9 @@ pub struct AdmitEmitter<'a> {
     node_statics: std::cell::RefCell<HashMap<String, String>>,
     /// Whether [`AdmitEmitter::with_spans`] gave named types spans of their own.
     spanned: bool,
+    /// `fn shape()` given by the caller, in place of the static data (a derived type
+    /// whose schema is complete only at run time).
+    shape: Option<TokenStream>,
 }
 
 /// How a named type's impl is called: a derived field type's through the trait, so
@@ -64,11 +67,18 @@ impl<'a> AdmitEmitter<'a> {
             statics: Default::default(),
             node_statics: Default::default(),
             spanned: false,
+            shape: None,
         }
     }
 
     /// Names the types in `spans` with those spans (a derived type's field types, so
     /// that errors about them point at the field).
+    /// Uses `shape` (a `fn shape()`) instead of writing the schema as static data.
+    pub fn with_shape(mut self, shape: TokenStream) -> Self {
+        self.shape = Some(shape);
+        self
+    }
+
     pub fn with_spans(mut self, spans: &HashMap<String, Span>) -> Self {
         for (name, span) in self.named.values_mut() {
             if let Some(s) = spans.get(*name) {
@@ -112,7 +122,10 @@ impl<'a> AdmitEmitter<'a> {
         let s = t.schema;
         let this = Some(s as *const Schema);
         let rt = rt();
-        let shape = self.shape_fn(texts, s, this, is_root);
+        let shape = match &self.shape {
+            Some(shape) => shape.clone(),
+            None => self.shape_fn(texts, s, this, is_root),
+        };
         let coerce = if has_embedded_below(s) || (s.embedded_resource && !is_root) {
             let body = self.coerce_node(s, this, s.embedded_resource && !is_root);
             quote! {
@@ -385,14 +398,16 @@ impl<'a> AdmitEmitter<'a> {
                 const PRINTER_COLUMNS: &'static [#rt::table::PrinterColumn<'static>] = &[#( #columns ),*];
             }
         });
-        // A derived root says itself whether its types have rules (`HAS_RULES` among
+        // A derived root says itself whether its types have rules (`has_rules` among
         // the tokens); a generated one knows.
         let rules = rules.map(|validate_rules| {
-            if uses_ident(&validate_rules, "HAS_RULES") {
+            if uses_ident(&validate_rules, "has_rules") {
                 validate_rules
             } else {
                 quote! {
-                    const HAS_RULES: bool = true;
+                    fn has_rules() -> bool {
+                        true
+                    }
 
                     #validate_rules
                 }

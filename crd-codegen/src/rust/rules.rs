@@ -300,6 +300,7 @@ impl<'a> RulesEmitter<'a> {
         let keys = &s.list_map_keys;
         let body = quote! {
             rt::compiled::StaticSchema {
+                of_type: None,
                 type_: #type_,
                 format: #format,
                 nullable: #nullable,
@@ -770,7 +771,7 @@ impl<'a> RulesEmitter<'a> {
         let own = n.own.as_ref()?;
         let schema_type = match self.foreign_alias(s) {
             // A derived field type's rules print its type, known where it is defined.
-            Some(alias) => quote!(<super::#alias as rt::CrdSchema>::STATIC_SCHEMA.type_),
+            Some(alias) => quote!(<super::#alias as rt::CrdSchema>::STATIC_SCHEMA.target().type_),
             None => {
                 let t = n.schema_type;
                 quote!(#t)
