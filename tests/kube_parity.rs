@@ -162,6 +162,12 @@ pub enum Target {
 }
 
 #[derive(Serialize, Deserialize, Clone, Debug, JsonSchema)]
+pub enum Plain {
+    Up,
+    Down,
+}
+
+#[derive(Serialize, Deserialize, Clone, Debug, JsonSchema)]
 pub struct Common {
     owner: String,
     team: Option<String>,
@@ -178,6 +184,11 @@ both!(nested {
         speed: Speed,
         /// The speed, maybe.
         maybe_speed: Option<Speed>,
+        /// Up or down, maybe.
+        maybe_plain: Option<Plain>,
+        plains: Vec<Option<Plain>>,
+        /// A documented list.
+        limits_list: Option<Vec<Limits>>,
         source: Source,
         target: Option<Target>,
         #[serde(flatten)]

@@ -65,13 +65,38 @@ pub fn splice(json: &str, types: &[fn() -> Value]) -> Value {
 /// [`splice`], and each `"default": {"x-crd-rust-default": n}` replaced by
 /// `defaults[n]()` (no default where that is `null`).
 pub fn splice_with_defaults(json: &str, types: &[fn() -> Value], defaults: &[fn() -> Value]) -> Value {
+    splice_published(json, types, defaults, &[])
+}
+
+/// [`splice_with_defaults`], where `published[n]()`, when not `null`, is the whole node
+/// of field type `n` as kube-derive writes the property (its `description` and
+/// `nullable` included): the field's other keywords are laid over it.
+pub fn splice_published(
+    json: &str,
+    types: &[fn() -> Value],
+    defaults: &[fn() -> Value],
+    published: &[fn() -> Value],
+) -> Value {
     // The text is the derive's own output, checked when the derive ran.
     let mut value: Value = serde_json::from_str(json).unwrap_or(Value::Null);
-    splice_value(&mut value, types, defaults);
+    let tables = Tables {
+        types,
+        defaults,
+        published,
+    };
+    splice_value(&mut value, &tables);
     value
 }
 
-fn splice_value(value: &mut Value, types: &[fn() -> Value], defaults: &[fn() -> Value]) {
+/// What [`splice_published`] fills in.
+struct Tables<'a> {
+    types: &'a [fn() -> Value],
+    defaults: &'a [fn() -> Value],
+    published: &'a [fn() -> Value],
+}
+
+fn splice_value(value: &mut Value, tables: &Tables<'_>) {
+    let Tables { types, defaults, .. } = tables;
     match value {
         Value::Object(map) => {
             if let Some(marker) = map
@@ -91,8 +116,19 @@ fn splice_value(value: &mut Value, types: &[fn() -> Value], defaults: &[fn() -> 
                 }
             }
             if let Some(n) = map.get(RUST_TYPE_KEY).and_then(Value::as_u64) {
-                let mut schema = types.get(n as usize).map_or(Value::Null, |f| f());
+                let n = n as usize;
+                let published = tables.published.get(n).map_or(Value::Null, |f| f());
+                let is_published = !published.is_null();
+                let mut schema = if is_published {
+                    published
+                } else {
+                    types.get(n).map_or(Value::Null, |f| f())
+                };
                 map.remove(RUST_TYPE_KEY);
+                if is_published {
+                    map.remove("description");
+                    map.remove("nullable");
+                }
                 if let Value::Object(target) = &mut schema {
                     for (k, v) in std::mem::take(map) {
                         match (k.as_str(), target.get_mut(&k), v) {
@@ -116,14 +152,14 @@ fn splice_value(value: &mut Value, types: &[fn() -> Value], defaults: &[fn() -> 
                     // Property names may be anything, `default` included.
                     "properties" => {
                         if let Value::Object(props) = child {
-                            props.values_mut().for_each(|p| splice_value(p, types, defaults));
+                            props.values_mut().for_each(|p| splice_value(p, tables));
                         }
                     }
-                    _ => splice_value(child, types, defaults),
+                    _ => splice_value(child, tables),
                 }
             }
         }
-        Value::Array(items) => items.iter_mut().for_each(|i| splice_value(i, types, defaults)),
+        Value::Array(items) => items.iter_mut().for_each(|i| splice_value(i, tables)),
         _ => {}
     }
 }

@@ -46,6 +46,39 @@ impl<T: ?Sized> KubeProbe<T> {
 /// a `#[kube(...)]` spec): its own impls are the ones kube-derive's users expect.
 pub trait KubeConvention {}
 
+/// Stands for a field's whole type (its `Option` included) in kube-derive's
+/// conventions: `(&Publish::<T>::NEW).published(doc, optional)` is the node schemars
+/// and kube-derive write for the property when `T` has a `JsonSchema`, else `null`
+/// (the node is then the field type's schema with the field's keywords laid over it).
+pub struct Publish<T: ?Sized>(PhantomData<fn() -> T>);
+
+impl<T: ?Sized> Publish<T> {
+    pub const NEW: Publish<T> = Publish(PhantomData);
+}
+
+/// See [`Publish`].
+pub trait Published {
+    fn published(&self, doc: Option<&str>, optional: bool) -> Value;
+}
+
+/// See [`Publish`].
+pub trait Unpublished {
+    fn published(&self, doc: Option<&str>, optional: bool) -> Value;
+}
+
+impl<T: ?Sized> Unpublished for &Publish<T> {
+    fn published(&self, _doc: Option<&str>, _optional: bool) -> Value {
+        Value::Null
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl<T: schemars::JsonSchema + ?Sized> Published for Publish<T> {
+    fn published(&self, doc: Option<&str>, optional: bool) -> Value {
+        crate::from_schemars::property_for::<T>(doc, optional)
+    }
+}
+
 /// A field whose schema schemars writes (it carries `#[schemars]`, `#[validate]` or
 /// `#[garde]` attributes): `S` is a one-field struct deriving `JsonSchema` holding it,
 /// the field's schema its property's.

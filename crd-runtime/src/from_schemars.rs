@@ -26,6 +26,26 @@ use serde_json::{Map, Value};
 /// The schema of `T` as kube-derive puts it in a CRD (no `title`: that is given only
 /// to a resource's root).
 pub fn schema_for<T: JsonSchema + ?Sized>() -> Value {
+    generate::<T>(None)
+}
+
+/// The schema of a property of type `T` (its `Option` included) with its doc comment,
+/// as kube-derive writes it: the description is set before the schema is made
+/// structural, as schemars sets it before kube-derive rewrites the whole schema (so an
+/// `Option` of a documented enum has the enum's description, as kube-derive's has).
+/// An optional int-or-string is nullable.
+pub fn property_for<T: JsonSchema + ?Sized>(doc: Option<&str>, optional: bool) -> Value {
+    let mut value = generate::<T>(doc);
+    if let Value::Object(map) = &mut value
+        && optional
+        && map.get("x-kubernetes-int-or-string") == Some(&Value::Bool(true))
+    {
+        map.entry("nullable").or_insert(Value::Bool(true));
+    }
+    value
+}
+
+fn generate<T: JsonSchema + ?Sized>(doc: Option<&str>) -> Value {
     let mut settings = SchemaSettings::openapi3().with(|s| {
         s.inline_subschemas = true;
         s.meta_schema = None;
@@ -34,6 +54,9 @@ pub fn schema_for<T: JsonSchema + ?Sized>() -> Value {
     transforms.push(Box::new(schemars::transform::AddNullable::default()));
     let mut generator = settings.into_generator();
     let mut schema = generator.subschema_for::<T>();
+    if let Some(doc) = doc {
+        schema.insert("description".into(), Value::String(doc.into()));
+    }
     for t in &mut transforms {
         t.transform(&mut schema);
     }

@@ -81,18 +81,41 @@ fn alias_spans(foreign: &[syn::Type]) -> std::collections::HashMap<String, Span>
 }
 
 /// `rt::derived::splice(JSON, &[...])` (or `crd`): the schema with the foreign types'
-/// schemas in place, and the defaults known only at run time.
-fn splice_call(json: &str, foreign: &[syn::Type], defaults: &[TokenStream], func: &str) -> TokenStream {
+/// schemas in place, and the defaults known only at run time. `published`: the field
+/// types whose node is schemars' property schema (see `Lowered::published`).
+fn splice_call(
+    json: &str,
+    foreign: &[syn::Type],
+    defaults: &[TokenStream],
+    published: &[(usize, syn::Type, Option<String>, bool)],
+    func: &str,
+) -> TokenStream {
     let types = foreign.iter().enumerate().map(|(n, t)| {
         let a = Ident::new(&alias(n).to_string(), t.span());
         quote!(<#a as rt::CrdSchema>::crd_schema)
     });
     let json = crate::rust::emit::raw_string(json);
-    if defaults.is_empty() && func != "splice_value" {
+    if defaults.is_empty() && published.is_empty() && func != "splice_value" {
         let func = format_ident!("{}", func);
         return quote!(rt::derived::#func(#json, &[ #( #types ),* ]));
     }
-    let value = quote!(rt::derived::splice_with_defaults(#json, &[ #( #types ),* ], &[ #( || #defaults ),* ]));
+    let published = (0..foreign.len()).map(|n| match published.iter().find(|p| p.0 == n) {
+        Some((_, ty, doc, optional)) => {
+            let ty = from_child_module(ty);
+            let doc = match doc {
+                Some(d) => quote!(Some(#d)),
+                None => quote!(None),
+            };
+            quote!(|| (&rt::field::Publish::<#ty>::NEW).published(#doc, #optional))
+        }
+        None => quote!(|| rt::Value::Null),
+    });
+    let value = quote!(rt::derived::splice_published(
+        #json,
+        &[ #( #types ),* ],
+        &[ #( || #defaults ),* ],
+        &[ #( #published ),* ],
+    ));
     match func {
         "crd" => quote!(rt::derived::crd_from_value(#value)),
         _ => value,
@@ -196,10 +219,7 @@ fn adapters(foreign: &[syn::Type], shadows: &[(usize, TokenStream)], convention:
             }
         }
     });
-    quote! {
-        use rt::field::{Compiled as _, Interpreted as _};
-        #( #items )*
-    }
+    quote!(#( #items )*)
 }
 
 /// A type path as written in the user's module, as seen from the module the derive
@@ -248,7 +268,7 @@ pub fn type_impls(l: &Lowered) -> TokenStream {
         reason = "the CRD model serializes to JSON: its maps have string keys"
     )]
     let json = serde_json::to_string(&with_flattened(crate::write::schema(&l.schema), &l.flattened)).expect("JSON");
-    let schema = splice_call(&json, &l.foreign, &l.runtime_defaults, "splice");
+    let schema = splice_call(&json, &l.foreign, &l.runtime_defaults, &l.published, "splice");
     let has_rules = has_rules_expr(crate::rust::admit::has_local_rules(&l.schema), &l.foreign);
     let aliases = if l.known_field_types {
         aliases(&l.foreign)
@@ -328,6 +348,7 @@ pub struct FlatFields {
     pub foreign: Vec<syn::Type>,
     pub shadows: Vec<(usize, TokenStream)>,
     pub runtime_defaults: Vec<TokenStream>,
+    pub published: Vec<(usize, syn::Type, Option<String>, bool)>,
 }
 
 /// What kube-derive's root has beside ours.
@@ -362,9 +383,13 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
         kube,
     } = parts;
     let version = &crd.versions[0];
-    let (shadows, runtime_defaults) = match fields_at_root {
-        Some(flat) => (flat.shadows.as_slice(), flat.runtime_defaults.as_slice()),
-        None => (&[][..], &[][..]),
+    let (shadows, runtime_defaults, published) = match fields_at_root {
+        Some(flat) => (
+            flat.shadows.as_slice(),
+            flat.runtime_defaults.as_slice(),
+            flat.published.as_slice(),
+        ),
+        None => (&[][..], &[][..], &[][..]),
     };
     let mut foreign: Vec<syn::Type> = match fields_at_root {
         Some(flat) => flat.foreign.clone(),
@@ -514,9 +539,9 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
     )]
     let crd_json = serde_json::to_string(&crd_value).expect("JSON");
     let crd_call = match schema_mode {
-        SchemaMode::Derived => splice_call(&crd_json, &foreign, runtime_defaults, "crd"),
+        SchemaMode::Derived => splice_call(&crd_json, &foreign, runtime_defaults, published, "crd"),
         mode => {
-            let value = splice_call(&crd_json, &foreign, runtime_defaults, "splice_value");
+            let value = splice_call(&crd_json, &foreign, runtime_defaults, published, "splice_value");
             let schema = match mode {
                 SchemaMode::Manual => quote!(rt::from_schemars::root_schema_for::<Self>()),
                 _ => quote!(rt::Value::Null),
@@ -742,6 +767,7 @@ fn wrap(ident: &Ident, items: TokenStream) -> TokenStream {
             use super::*;
             use ::crd_runtime::{ObjectMeta, __private as rt};
             use ::crd_runtime::schema::ObjectSchema as _;
+            use ::crd_runtime::__private::field::{Compiled as _, Interpreted as _, Published as _, Unpublished as _};
 
             #items
         }

@@ -37,6 +37,11 @@ pub struct Lowered {
     /// `#[garde]` attributes): foreign type index → the field as written, for a
     /// one-field struct deriving `JsonSchema` whose property is the field's schema.
     pub shadows: Vec<(usize, proc_macro2::TokenStream)>,
+    /// Field types whose node, in kube-derive's conventions, is published as schemars
+    /// writes the property (see `crd_runtime::__private::from_schemars::property_for`):
+    /// foreign type index → the field's whole type (its `Option` included), its doc
+    /// comment, and whether it is optional.
+    pub published: Vec<(usize, syn::Type, Option<String>, bool)>,
     /// `#[serde(flatten)]` fields in kube-derive's conventions: their types' schemas
     /// (foreign type indexes) are merged into the type's node when it is composed,
     /// as schemars flattens them.
@@ -80,6 +85,7 @@ pub fn lower_type(input: &TypeInput, sources: Vec<syn::DeriveInput>) -> Result<L
         runtime_defaults: Vec::new(),
         shadows: Vec::new(),
         flattened: Vec::new(),
+        published: Vec::new(),
         sources,
         expanding: vec![input.ident.to_string()],
     };
@@ -672,8 +678,13 @@ fn lower_field_kube(
                 if options > 0 {
                     node.nullable = true;
                 }
-                if let Some(doc) = doc_text(&field.attrs) {
-                    node.description = Some(doc);
+                let doc = doc_text(&field.attrs);
+                if let Some(doc) = &doc {
+                    node.description = Some(doc.clone());
+                }
+                if let Some(n) = node.rust_type {
+                    let optional = options > 0 || serde.default || container_default.is_some();
+                    out.published.push((n, field.ty.clone(), doc, optional));
                 }
                 node
             }
@@ -777,12 +788,16 @@ fn kube_type_schema(ty: &syn::Type, out: &mut Lowered) -> Result<Schema> {
     })
 }
 
-/// An array item or map value: `Option<T>` is a nullable `T`.
+/// An array item or map value: `Option<T>` is a nullable `T` (published as schemars
+/// writes `Option<T>`, see `Lowered::published`).
 fn kube_element_schema(ty: &syn::Type, out: &mut Lowered) -> Result<Schema> {
     let (options, inner) = strip_options(ty);
     let mut s = kube_type_schema(inner, out)?;
     if options > 0 {
         s.nullable = true;
+    }
+    if let Some(n) = s.rust_type {
+        out.published.push((n, ty.clone(), None, false));
     }
     Ok(s)
 }

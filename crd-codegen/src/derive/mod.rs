@@ -700,6 +700,7 @@ mod resource {
                     foreign: lowered.foreign.clone(),
                     shadows: lowered.shadows.clone(),
                     runtime_defaults: lowered.runtime_defaults.clone(),
+                    published: lowered.published.clone(),
                 }),
                 status,
                 derives,
