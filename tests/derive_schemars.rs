@@ -90,8 +90,14 @@ fn the_crd_holds_the_schema_kube_derive_publishes() {
         spec["properties"]["weight"],
         json!({"type": "string", "pattern": "^[0-9]+%$", "maxLength": 4})
     );
-    assert_eq!(spec["properties"]["since"], json!({"type": "string", "format": "date-time"}));
-    assert_eq!(spec["properties"]["routes"]["additionalProperties"], spec["properties"]["primary"]);
+    assert_eq!(
+        spec["properties"]["since"],
+        json!({"type": "string", "format": "date-time"})
+    );
+    assert_eq!(
+        spec["properties"]["routes"]["additionalProperties"],
+        spec["properties"]["primary"]
+    );
 }
 
 #[test]
@@ -142,7 +148,13 @@ fn gateway_agrees_with_the_reference_engine() {
 
 /// The same types in a kind spelled for kube-derive, with rules of its own.
 #[derive(Clone, Debug, Serialize, Deserialize, CustomResource, KubeSchema)]
-#[kube(group = "schemars.example.com", version = "v1", kind = "Mirror", namespaced, status = "MirrorStatus")]
+#[kube(
+    group = "schemars.example.com",
+    version = "v1",
+    kind = "Mirror",
+    namespaced,
+    status = "MirrorStatus"
+)]
 #[x_kube(validation = Rule::new("self.replicas <= 5").message("at most five"))]
 #[serde(rename_all = "camelCase")]
 pub struct MirrorSpec {
@@ -185,14 +197,19 @@ fn mirror(spec: Value) -> Value {
 
 #[test]
 fn a_kube_spelled_kind_admits_through_schemars_and_compiled_types() {
-    let ok = Mirror::admit_value(mirror(json!({"replicas": 1, "source": {"host": "a.b", "port": 1}})), "default");
+    let ok = Mirror::admit_value(
+        mirror(json!({"replicas": 1, "source": {"host": "a.b", "port": 1}})),
+        "default",
+    );
     assert!(ok.errors.is_empty(), "{:?}", ok.errors);
     // `#[serde(default = "...")]`'s value is the schema's default, applied.
     assert_eq!(ok.object["spec"]["mode"], json!("Pull"));
 
     let refused = Mirror::admit_value(
-        mirror(json!({"replicas": 1, "source": {"host": "a.b", "port": 1}, "mode": "Sideways",
-            "nested": {"label": "ok", "limit": -1}})),
+        mirror(
+            json!({"replicas": 1, "source": {"host": "a.b", "port": 1}, "mode": "Sideways",
+            "nested": {"label": "ok", "limit": -1}}),
+        ),
         "default",
     );
     let messages: Vec<String> = refused.errors.iter().map(ToString::to_string).collect();
@@ -216,7 +233,10 @@ fn a_kube_spelled_kind_admits_through_schemars_and_compiled_types() {
     assert_eq!(
         messages,
         // A node's rules run before its children's; a failure on an object omits its value.
-        vec!["spec: Invalid value: at most five", "spec.nested.label: Forbidden: failed rule: self != 'bad'"],
+        vec![
+            "spec: Invalid value: at most five",
+            "spec.nested.label: Forbidden: failed rule: self != 'bad'"
+        ],
         "{messages:#?}"
     );
 }

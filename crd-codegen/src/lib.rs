@@ -31,6 +31,8 @@ pub mod cel;
 #[doc(hidden)]
 pub mod check;
 #[doc(hidden)]
+pub mod conventions;
+#[doc(hidden)]
 pub mod convert;
 #[doc(hidden)]
 pub mod engine;

@@ -89,65 +89,48 @@ impl<S: ?Sized> Shadow<S> {
 }
 
 /// What a derived type asks of a field type: the methods of `CrdSchema` and
-/// `ObjectSchema` a derived type's own impls call.
-macro_rules! field_methods {
-    ($name:ident) => {
-        /// A field type's schema and admission (see the module documentation).
-        pub trait $name {
-            fn crd_schema(&self) -> Value;
-            fn static_schema(&self) -> &'static StaticSchema;
-            fn has_rules(&self) -> bool;
-            fn shape(&self) -> &'static Shape;
-            fn coerce_embedded(&self, value: &mut Value, path: &Path, cx: &mut Coercion) -> Result<(), FieldError>;
-            fn validate_embedded(&self, value: &Value, path: &Path, errs: &mut ErrorList);
-            fn walk_rules(
-                &self,
-                value: &Value,
-                old: Option<&Value>,
-                path: &Path,
-                ratchet: TypedRatchet<'_>,
-                budget: &mut Budget,
-                out: &mut Findings,
-            ) -> Flow;
-        }
-    };
+/// `ObjectSchema` a derived type's own impls call, as function pointers.
+pub struct FieldImpls {
+    pub crd_schema: fn() -> Value,
+    pub static_schema: fn() -> &'static StaticSchema,
+    pub has_rules: fn() -> bool,
+    pub shape: fn() -> &'static Shape,
+    pub coerce_embedded: fn(&mut Value, &Path, &mut Coercion) -> Result<(), FieldError>,
+    pub validate_embedded: fn(&Value, &Path, &mut ErrorList),
+    pub walk_rules:
+        for<'a> fn(&'a Value, Option<&'a Value>, &Path, TypedRatchet<'_>, &mut Budget, &mut Findings) -> Flow,
 }
 
-field_methods!(Compiled);
-field_methods!(Interpreted);
+/// A field type's impls, when it has its own (see the module documentation).
+pub trait Compiled {
+    fn impls(&self) -> &'static FieldImpls;
+}
+
+/// A field type's impls interpreted from its schemars schema.
+pub trait Interpreted {
+    fn impls(&self) -> &'static FieldImpls;
+}
+
+fn static_schema_of<T: CrdSchema>() -> &'static StaticSchema {
+    const { &T::STATIC_SCHEMA }
+}
 
 /// `Compiled` for a receiver whose type is `T`'s own impls.
 macro_rules! compiled {
     ($receiver:ty, $($bounds:tt)*) => {
         impl<T: $($bounds)*> Compiled for $receiver {
-            fn crd_schema(&self) -> Value {
-                T::crd_schema()
-            }
-            fn static_schema(&self) -> &'static StaticSchema {
-                const { &T::STATIC_SCHEMA }
-            }
-            fn has_rules(&self) -> bool {
-                T::has_rules()
-            }
-            fn shape(&self) -> &'static Shape {
-                T::shape()
-            }
-            fn coerce_embedded(&self, value: &mut Value, path: &Path, cx: &mut Coercion) -> Result<(), FieldError> {
-                T::coerce_embedded(value, path, cx)
-            }
-            fn validate_embedded(&self, value: &Value, path: &Path, errs: &mut ErrorList) {
-                T::validate_embedded(value, path, errs)
-            }
-            fn walk_rules(
-                &self,
-                value: &Value,
-                old: Option<&Value>,
-                path: &Path,
-                ratchet: TypedRatchet<'_>,
-                budget: &mut Budget,
-                out: &mut Findings,
-            ) -> Flow {
-                T::walk_rules(value, old, path, ratchet, budget, out)
+            fn impls(&self) -> &'static FieldImpls {
+                const {
+                    &FieldImpls {
+                        crd_schema: T::crd_schema,
+                        static_schema: static_schema_of::<T>,
+                        has_rules: <T as CrdSchema>::has_rules,
+                        shape: T::shape,
+                        coerce_embedded: T::coerce_embedded,
+                        validate_embedded: T::validate_embedded,
+                        walk_rules: T::walk_rules,
+                    }
+                }
             }
         }
     };
@@ -187,38 +170,28 @@ mod interpreted {
         *map.lock().unwrap_or_else(|e| e.into_inner()).entry(id).or_insert(built)
     }
 
+    /// The impls of a type whose schema is built from `T`'s schemars schema (with
+    /// `$shadow`, from its one property).
     macro_rules! interpreted {
         ($receiver:ty, $shadow:expr) => {
             impl<T: schemars::JsonSchema + ?Sized + 'static> super::Interpreted for $receiver {
-                fn crd_schema(&self) -> Value {
-                    built::<T>($shadow).schema.clone()
-                }
-                fn static_schema(&self) -> &'static StaticSchema {
-                    built::<T>($shadow).static_schema
-                }
-                fn has_rules(&self) -> bool {
-                    !built::<T>($shadow).rules_at.is_empty()
-                }
-                fn shape(&self) -> &'static Shape {
-                    built::<T>($shadow).shape
-                }
-                fn coerce_embedded(&self, value: &mut Value, path: &Path, cx: &mut Coercion) -> Result<(), FieldError> {
-                    coerce_embedded(built::<T>($shadow), value, path, cx)
-                }
-                fn validate_embedded(&self, value: &Value, path: &Path, errs: &mut ErrorList) {
-                    validate_embedded(built::<T>($shadow), value, path, errs)
-                }
-                fn walk_rules(
-                    &self,
-                    _value: &Value,
-                    _old: Option<&Value>,
-                    path: &Path,
-                    _ratchet: TypedRatchet<'_>,
-                    _budget: &mut Budget,
-                    out: &mut Findings,
-                ) -> Flow {
-                    unsupported_rules(built::<T>($shadow), std::any::type_name::<T>(), path, out);
-                    Ok(())
+                fn impls(&self) -> &'static FieldImpls {
+                    const {
+                        &FieldImpls {
+                            crd_schema: || built::<T>($shadow).schema.clone(),
+                            static_schema: || built::<T>($shadow).static_schema,
+                            has_rules: || !built::<T>($shadow).rules_at.is_empty(),
+                            shape: || built::<T>($shadow).shape,
+                            coerce_embedded: |value, path, cx| coerce_embedded(built::<T>($shadow), value, path, cx),
+                            validate_embedded: |value, path, errs| {
+                                validate_embedded(built::<T>($shadow), value, path, errs)
+                            },
+                            walk_rules: |_, _, path, _, _, out| {
+                                unsupported_rules(built::<T>($shadow), std::any::type_name::<T>(), path, out);
+                                Ok(())
+                            },
+                        }
+                    }
                 }
             }
         };

@@ -142,6 +142,7 @@ fn adapters(foreign: &[syn::Type], shadows: &[(usize, TokenStream)], convention:
     let items = foreign.iter().enumerate().map(|(n, ty)| {
         let a = alias(n);
         let shadow = shadows.iter().find(|(i, _)| *i == n).map(|(_, field)| field);
+        let span = ty.span();
         let (definition, probe) = match shadow {
             Some(field) => (
                 quote! {
@@ -152,31 +153,38 @@ fn adapters(foreign: &[syn::Type], shadows: &[(usize, TokenStream)], convention:
                         #field
                     }
                 },
-                quote_spanned!(ty.span()=> (&rt::field::Shadow::<#ty>::NEW)),
+                quote_spanned!(span=> (&rt::field::Shadow::<#ty>::NEW)),
             ),
             None => {
                 let ty = from_child_module(ty);
                 let probe = match convention {
-                    Convention::Kube => quote_spanned!(ty.span()=> (&&rt::field::KubeProbe::<#ty>::NEW)),
-                    Convention::ControllerGen => quote_spanned!(ty.span()=> (&rt::field::Probe::<#ty>::NEW)),
+                    Convention::Kube => quote_spanned!(span=> (&&rt::field::KubeProbe::<#ty>::NEW)),
+                    Convention::ControllerGen => quote_spanned!(span=> (&rt::field::Probe::<#ty>::NEW)),
                 };
                 (TokenStream::new(), probe)
             }
         };
+        // The one call carries the type's span: a type with no schema is one error,
+        // there.
+        let impls = quote_spanned!(span=> #probe.impls());
         quote! {
             #definition
 
             pub struct #a;
 
             impl #a {
+                fn impls() -> &'static rt::field::FieldImpls {
+                    #impls
+                }
+
                 fn static_schema() -> &'static rt::compiled::StaticSchema {
-                    #probe.static_schema()
+                    (Self::impls().static_schema)()
                 }
             }
 
             impl rt::CrdSchema for #a {
                 fn crd_schema() -> rt::Value {
-                    #probe.crd_schema()
+                    (Self::impls().crd_schema)()
                 }
 
                 const STATIC_SCHEMA: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
@@ -185,13 +193,13 @@ fn adapters(foreign: &[syn::Type], shadows: &[(usize, TokenStream)], convention:
                 };
 
                 fn has_rules() -> bool {
-                    #probe.has_rules()
+                    (Self::impls().has_rules)()
                 }
             }
 
             impl rt::schema::ObjectSchema for #a {
                 fn shape() -> &'static rt::shape::Shape {
-                    #probe.shape()
+                    (Self::impls().shape)()
                 }
 
                 fn coerce_embedded(
@@ -199,11 +207,11 @@ fn adapters(foreign: &[syn::Type], shadows: &[(usize, TokenStream)], convention:
                     path: &rt::Path,
                     cx: &mut rt::objectmeta::Coercion,
                 ) -> Result<(), rt::FieldError> {
-                    #probe.coerce_embedded(value, path, cx)
+                    (Self::impls().coerce_embedded)(value, path, cx)
                 }
 
                 fn validate_embedded(value: &rt::Value, path: &rt::Path, errs: &mut rt::ErrorList) {
-                    #probe.validate_embedded(value, path, errs)
+                    (Self::impls().validate_embedded)(value, path, errs)
                 }
 
                 fn walk_rules(
@@ -214,7 +222,7 @@ fn adapters(foreign: &[syn::Type], shadows: &[(usize, TokenStream)], convention:
                     budget: &mut rt::rules::Budget,
                     out: &mut rt::rules::Findings,
                 ) -> rt::rules::Flow {
-                    #probe.walk_rules(value, old, path, ratchet, budget, out)
+                    (Self::impls().walk_rules)(value, old, path, ratchet, budget, out)
                 }
             }
         }

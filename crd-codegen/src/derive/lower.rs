@@ -6,6 +6,7 @@
 //! `known_types.go`), with Rust's types in place of Go's.
 
 use super::attrs::{Convention, FieldInput, Json, Keywords, RuleAttr, SchemarsAttrs, SerdeAttrs, TypeInput, doc_text};
+use crate::conventions::{rename_field, rename_variant};
 use crate::ir::{self, AdditionalProperties, ListType, MapType, Schema, Type};
 use darling::util::SpannedValue;
 use darling::{Error, FromDeriveInput, Result};
@@ -1502,65 +1503,4 @@ fn one_of_rule(group: &Json, kind: OneOf, schema: &Schema, is_object: bool) -> R
             ..Default::default()
         },
     })
-}
-
-/// serde's `rename_all` for a field (`snake_case` Rust name); `None` for an unknown rule.
-pub fn rename_field(name: &str, rule: Option<&str>) -> Option<String> {
-    let words: Vec<&str> = name.split('_').collect();
-    Some(match rule {
-        None => name.to_string(),
-        Some("lowercase") | Some("snake_case") => name.to_string(),
-        Some("UPPERCASE") | Some("SCREAMING_SNAKE_CASE") => name.to_ascii_uppercase(),
-        Some("camelCase") => {
-            let mut s = String::new();
-            for (i, w) in words.iter().enumerate() {
-                if i == 0 {
-                    s.push_str(w);
-                } else {
-                    s.push_str(&capitalize(w));
-                }
-            }
-            s
-        }
-        Some("PascalCase") => words.iter().map(|w| capitalize(w)).collect(),
-        Some("kebab-case") => name.replace('_', "-"),
-        Some("SCREAMING-KEBAB-CASE") => name.replace('_', "-").to_ascii_uppercase(),
-        Some(_) => return None,
-    })
-}
-
-/// serde's `rename_all` for a variant (`PascalCase` Rust name).
-fn rename_variant(name: &str, rule: Option<&str>) -> String {
-    let snake = || {
-        let mut s = String::new();
-        for (i, c) in name.chars().enumerate() {
-            if c.is_uppercase() && i > 0 {
-                s.push('_');
-            }
-            s.push(c.to_ascii_lowercase());
-        }
-        s
-    };
-    match rule {
-        Some("lowercase") => name.to_ascii_lowercase(),
-        Some("UPPERCASE") => name.to_ascii_uppercase(),
-        Some("camelCase") => {
-            let mut c = name.chars();
-            c.next()
-                .map(|f| f.to_ascii_lowercase().to_string() + c.as_str())
-                .unwrap_or_default()
-        }
-        Some("snake_case") => snake(),
-        Some("SCREAMING_SNAKE_CASE") => snake().to_ascii_uppercase(),
-        Some("kebab-case") => snake().replace('_', "-"),
-        Some("SCREAMING-KEBAB-CASE") => snake().replace('_', "-").to_ascii_uppercase(),
-        _ => name.to_string(),
-    }
-}
-
-fn capitalize(w: &str) -> String {
-    let mut c = w.chars();
-    c.next()
-        .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
-        .unwrap_or_default()
 }

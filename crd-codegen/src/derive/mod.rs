@@ -24,10 +24,8 @@ pub use k8s::{k8s_core_v1_source, k8s_types_source};
 use attrs::{ResourceAttrs, TypeInput};
 pub use check::check_crd_value;
 use darling::{Error, FromDeriveInput};
-pub(crate) use lower::rename_field;
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
-pub(crate) use resource::{pluralize, type_meta};
 
 /// What the test `#[derive(CustomResource)]` emits calls: the API server's checks on
 /// the whole derived CRD (the field types' schemas in place, so rules are type-checked
@@ -414,6 +412,7 @@ mod resource {
     use super::attrs::ResourceAttrs;
     use super::expand::RootParts;
     use super::lower::Lowered;
+    use crate::conventions::{pluralize, type_meta};
     use crate::ir::{self, Schema, Type};
     use darling::{Error, Result};
     use proc_macro2::Span;
@@ -710,37 +709,6 @@ mod resource {
         ))
     }
 
-    /// What controller-gen writes for `apiVersion`, `kind` and `metadata` in a root schema.
-    pub fn type_meta() -> indexmap::IndexMap<String, Schema> {
-        let string = |d: &str| Schema {
-            type_: Some(Type::String),
-            description: Some(d.into()),
-            ..Default::default()
-        };
-        let mut props = indexmap::IndexMap::new();
-        props.insert("apiVersion".into(), string(API_VERSION_DOC));
-        props.insert("kind".into(), string(KIND_DOC));
-        props.insert(
-            "metadata".into(),
-            Schema {
-                type_: Some(Type::Object),
-                ..Default::default()
-            },
-        );
-        props
-    }
-
-    pub const API_VERSION_DOC: &str = "APIVersion defines the versioned schema of this representation of an object.\n\
-        Servers should convert recognized schemas to the latest internal value, and\n\
-        may reject unrecognized values.\n\
-        More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources";
-
-    pub const KIND_DOC: &str = "Kind is a string value representing the REST resource this object represents.\n\
-        Servers may infer this from the endpoint the client submits requests to.\n\
-        Cannot be updated.\n\
-        In CamelCase.\n\
-        More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds";
-
     /// `root_properties`: schemas for `apiVersion`, `kind` and `metadata` only (the
     /// root's other properties are `spec` and `status`, from their types).
     fn root_properties(v: &serde_json::Value) -> std::result::Result<indexmap::IndexMap<String, Schema>, String> {
@@ -780,21 +748,5 @@ mod resource {
             review_versions,
             client_config: map.get("clientConfig").cloned().unwrap_or(serde_json::Value::Null),
         })
-    }
-
-    /// kube-derive's and controller-gen's plural for the common English endings.
-    pub fn pluralize(s: &str) -> String {
-        if s.is_empty() {
-            return String::new();
-        }
-        if s.ends_with('s') || s.ends_with('x') || s.ends_with('z') || s.ends_with("ch") || s.ends_with("sh") {
-            return format!("{s}es");
-        }
-        if let Some(stem) = s.strip_suffix('y')
-            && !stem.ends_with(['a', 'e', 'i', 'o', 'u'])
-        {
-            return format!("{stem}ies");
-        }
-        format!("{s}s")
     }
 }

@@ -630,7 +630,7 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
             args.push(quote!(namespaced));
         }
         let lower = crd.names.kind.to_lowercase();
-        if crd.names.plural != crate::derive::pluralize(&lower) {
+        if crd.names.plural != crate::conventions::pluralize(&lower) {
             let p = s(&crd.names.plural);
             args.push(quote!(plural = #p));
         }
@@ -767,7 +767,7 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
             .filter(|(k, _)| matches!(k.as_str(), "apiVersion" | "kind" | "metadata"))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
-        if meta == crate::derive::type_meta() {
+        if meta == crate::conventions::type_meta() {
             args.push(quote!(type_meta));
         } else if !meta.is_empty() {
             let json = Value::Object(meta.iter().map(|(k, v)| (k.clone(), crate::write::schema(v))).collect());

@@ -221,7 +221,7 @@ pub(crate) fn rust_type_noting(m: &Module, ty: &Ty, import: &mut dyn FnMut(&'sta
 /// serde's `rename_all = "camelCase"` applied to a snake_case field name (the rule the
 /// derive reads back).
 pub(crate) fn serde_camel_case(field: &str) -> String {
-    crate::derive::rename_field(field.trim_start_matches("r#"), Some("camelCase")).unwrap_or_default()
+    crate::conventions::rename_field(field.trim_start_matches("r#"), Some("camelCase")).unwrap_or_default()
 }
 
 fn field_tokens(m: &Module, f: &FieldDef) -> TokenStream {
