@@ -35,10 +35,12 @@ use k8s_openapi::api::core::v1::{
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_aws_elastic_block_store_volume_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for AWSElasticBlockStoreVolumeSource {
         fn crd_schema() -> rt::Value {
@@ -47,7 +49,7 @@ mod __crd_aws_elastic_block_store_volume_source {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S4;
         fn has_rules() -> bool {
             false
         }
@@ -109,90 +111,77 @@ mod __crd_aws_elastic_block_store_volume_source {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int32",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("fsType", &S1),
-                    ("partition", &S2),
-                    ("readOnly", &S3),
-                    ("volumeID", &S1),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int32",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[("fsType", &S1), ("partition", &S2), ("readOnly", &S3), ("volumeID", &S1)],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_affinity {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = NodeAffinity;
     type __CrdField1 = PodAffinity;
     type __CrdField2 = PodAntiAffinity;
@@ -208,7 +197,7 @@ mod __crd_affinity {
                 ],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S4;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
                 || <__CrdField1 as rt::CrdSchema>::has_rules()
@@ -353,123 +342,115 @@ mod __crd_affinity {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_affinity(value, old, path, ratchet, budget, out)
+            walk_affinity(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `Affinity`.
-        pub fn walk_affinity(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "nodeAffinity") {
-                    let ox = rt::compiled::old_prop(old_map, "nodeAffinity");
-                    let path = &path.field("nodeAffinity");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `Affinity`.
+    pub fn walk_affinity(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "nodeAffinity") {
+                let ox = rt::compiled::old_prop(old_map, "nodeAffinity");
+                let path = &path.field("nodeAffinity");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "podAffinity") {
-                    let ox = rt::compiled::old_prop(old_map, "podAffinity");
-                    let path = &path.field("podAffinity");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "podAntiAffinity") {
-                    let ox = rt::compiled::old_prop(old_map, "podAntiAffinity");
-                    let path = &path.field("podAntiAffinity");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
+                        <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
             }
-            Ok(())
+            if let Some(x) = rt::compiled::prop(m, "podAffinity") {
+                let ox = rt::compiled::old_prop(old_map, "podAffinity");
+                let path = &path.field("podAffinity");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "podAntiAffinity") {
+                let ox = rt::compiled::old_prop(old_map, "podAntiAffinity");
+                let path = &path.field("podAntiAffinity");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField2 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[("nodeAffinity", &S1), ("podAffinity", &S2), ("podAntiAffinity", &S3)],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField2 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[("nodeAffinity", &S1), ("podAffinity", &S2), ("podAntiAffinity", &S3)],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_app_armor_profile {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for AppArmorProfile {
         fn crd_schema() -> rt::Value {
@@ -478,7 +459,7 @@ mod __crd_app_armor_profile {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S2;
         fn has_rules() -> bool {
             false
         }
@@ -524,53 +505,45 @@ mod __crd_app_armor_profile {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("localhostProfile", &S1), ("type", &S1)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("localhostProfile", &S1), ("type", &S1)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_azure_disk_volume_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for AzureDiskVolumeSource {
         fn crd_schema() -> rt::Value {
@@ -579,7 +552,7 @@ mod __crd_azure_disk_volume_source {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false
         }
@@ -654,77 +627,69 @@ mod __crd_azure_disk_volume_source {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("cachingMode", &S1),
-                    ("diskName", &S1),
-                    ("diskURI", &S1),
-                    ("fsType", &S1),
-                    ("kind", &S1),
-                    ("readOnly", &S2),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("cachingMode", &S1),
+                ("diskName", &S1),
+                ("diskURI", &S1),
+                ("fsType", &S1),
+                ("kind", &S1),
+                ("readOnly", &S2),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_azure_file_volume_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for AzureFileVolumeSource {
         fn crd_schema() -> rt::Value {
@@ -733,7 +698,7 @@ mod __crd_azure_file_volume_source {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false
         }
@@ -796,70 +761,60 @@ mod __crd_azure_file_volume_source {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[("readOnly", &S1), ("secretName", &S2), ("shareName", &S2)],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("readOnly", &S1), ("secretName", &S2), ("shareName", &S2)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_csi_volume_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = LocalObjectReference;
     #[automatically_derived]
     impl rt::CrdSchema for CSIVolumeSource {
@@ -869,7 +824,7 @@ mod __crd_csi_volume_source {
                 &[<__CrdField0 as rt::CrdSchema>::crd_schema],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S5;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
         }
@@ -986,130 +941,122 @@ mod __crd_csi_volume_source {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_csi_volume_source(value, old, path, ratchet, budget, out)
+            walk_csi_volume_source(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `CSIVolumeSource`.
-        pub fn walk_csi_volume_source(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "nodePublishSecretRef") {
-                    let ox = rt::compiled::old_prop(old_map, "nodePublishSecretRef");
-                    let path = &path.field("nodePublishSecretRef");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `CSIVolumeSource`.
+    pub fn walk_csi_volume_source(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "nodePublishSecretRef") {
+                let ox = rt::compiled::old_prop(old_map, "nodePublishSecretRef");
+                let path = &path.field("nodePublishSecretRef");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
+                        <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
             }
-            Ok(())
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: Some(&S1),
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("driver", &S1),
-                    ("fsType", &S1),
-                    ("nodePublishSecretRef", &S2),
-                    ("readOnly", &S3),
-                    ("volumeAttributes", &S4),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: Some(&S1),
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("driver", &S1),
+                ("fsType", &S1),
+                ("nodePublishSecretRef", &S2),
+                ("readOnly", &S3),
+                ("volumeAttributes", &S4),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_capabilities {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for Capabilities {
         fn crd_schema() -> rt::Value {
@@ -1118,7 +1065,7 @@ mod __crd_capabilities {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false
         }
@@ -1154,68 +1101,60 @@ mod __crd_capabilities {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S1),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("add", &S2), ("drop", &S2)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S1),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("add", &S2), ("drop", &S2)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_ceph_fs_volume_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = LocalObjectReference;
     #[automatically_derived]
     impl rt::CrdSchema for CephFSVolumeSource {
@@ -1225,7 +1164,7 @@ mod __crd_ceph_fs_volume_source {
                 &[<__CrdField0 as rt::CrdSchema>::crd_schema],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S5;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
         }
@@ -1343,131 +1282,123 @@ mod __crd_ceph_fs_volume_source {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_ceph_fs_volume_source(value, old, path, ratchet, budget, out)
+            walk_ceph_fs_volume_source(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `CephFSVolumeSource`.
-        pub fn walk_ceph_fs_volume_source(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "secretRef") {
-                    let ox = rt::compiled::old_prop(old_map, "secretRef");
-                    let path = &path.field("secretRef");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `CephFSVolumeSource`.
+    pub fn walk_ceph_fs_volume_source(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "secretRef") {
+                let ox = rt::compiled::old_prop(old_map, "secretRef");
+                let path = &path.field("secretRef");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
+                        <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
             }
-            Ok(())
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S1),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("monitors", &S2),
-                    ("path", &S1),
-                    ("readOnly", &S3),
-                    ("secretFile", &S1),
-                    ("secretRef", &S4),
-                    ("user", &S1),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S1),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("monitors", &S2),
+                ("path", &S1),
+                ("readOnly", &S3),
+                ("secretFile", &S1),
+                ("secretRef", &S4),
+                ("user", &S1),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_cinder_volume_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = LocalObjectReference;
     #[automatically_derived]
     impl rt::CrdSchema for CinderVolumeSource {
@@ -1477,7 +1408,7 @@ mod __crd_cinder_volume_source {
                 &[<__CrdField0 as rt::CrdSchema>::crd_schema],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S4;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
         }
@@ -1588,114 +1519,101 @@ mod __crd_cinder_volume_source {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_cinder_volume_source(value, old, path, ratchet, budget, out)
+            walk_cinder_volume_source(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `CinderVolumeSource`.
-        pub fn walk_cinder_volume_source(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "secretRef") {
-                    let ox = rt::compiled::old_prop(old_map, "secretRef");
-                    let path = &path.field("secretRef");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `CinderVolumeSource`.
+    pub fn walk_cinder_volume_source(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "secretRef") {
+                let ox = rt::compiled::old_prop(old_map, "secretRef");
+                let path = &path.field("secretRef");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
+                        <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
             }
-            Ok(())
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("fsType", &S1),
-                    ("readOnly", &S2),
-                    ("secretRef", &S3),
-                    ("volumeID", &S1),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[("fsType", &S1), ("readOnly", &S2), ("secretRef", &S3), ("volumeID", &S1)],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_cluster_trust_bundle_projection {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = LabelSelector;
     #[automatically_derived]
     impl rt::CrdSchema for ClusterTrustBundleProjection {
@@ -1705,7 +1623,7 @@ mod __crd_cluster_trust_bundle_projection {
                 &[<__CrdField0 as rt::CrdSchema>::crd_schema],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S5;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
         }
@@ -1824,138 +1742,123 @@ mod __crd_cluster_trust_bundle_projection {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_cluster_trust_bundle_projection(
-                value,
-                old,
-                path,
-                ratchet,
-                budget,
-                out,
-            )
+            walk_cluster_trust_bundle_projection(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `ClusterTrustBundleProjection`.
-        pub fn walk_cluster_trust_bundle_projection(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "labelSelector") {
-                    let ox = rt::compiled::old_prop(old_map, "labelSelector");
-                    let path = &path.field("labelSelector");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `ClusterTrustBundleProjection`.
+    pub fn walk_cluster_trust_bundle_projection(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "labelSelector") {
+                let ox = rt::compiled::old_prop(old_map, "labelSelector");
+                let path = &path.field("labelSelector");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
+                        <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
             }
-            Ok(())
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int64",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("labelSelector", &S1),
-                    ("name", &S2),
-                    ("optional", &S3),
-                    ("path", &S2),
-                    ("signerName", &S2),
-                    ("user", &S4),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int64",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("labelSelector", &S1),
+                ("name", &S2),
+                ("optional", &S3),
+                ("path", &S2),
+                ("signerName", &S2),
+                ("user", &S4),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_config_map_env_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for ConfigMapEnvSource {
         fn crd_schema() -> rt::Value {
@@ -1964,7 +1867,7 @@ mod __crd_config_map_env_source {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false
         }
@@ -2010,68 +1913,60 @@ mod __crd_config_map_env_source {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("name", &S1), ("optional", &S2)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("name", &S1), ("optional", &S2)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_config_map_key_selector {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for ConfigMapKeySelector {
         fn crd_schema() -> rt::Value {
@@ -2080,7 +1975,7 @@ mod __crd_config_map_key_selector {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false
         }
@@ -2135,68 +2030,60 @@ mod __crd_config_map_key_selector {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("key", &S1), ("name", &S1), ("optional", &S2)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("key", &S1), ("name", &S1), ("optional", &S2)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_config_map_projection {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = KeyToPath;
     #[automatically_derived]
     impl rt::CrdSchema for ConfigMapProjection {
@@ -2206,7 +2093,7 @@ mod __crd_config_map_projection {
                 &[<__CrdField0 as rt::CrdSchema>::crd_schema],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S5;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
         }
@@ -2332,132 +2219,124 @@ mod __crd_config_map_projection {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_config_map_projection(value, old, path, ratchet, budget, out)
+            walk_config_map_projection(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `ConfigMapProjection`.
-        pub fn walk_config_map_projection(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "items") {
-                    let ox = rt::compiled::old_prop(old_map, "items");
-                    let path = &path.field("items");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `ConfigMapProjection`.
+    pub fn walk_config_map_projection(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "items") {
+                let ox = rt::compiled::old_prop(old_map, "items");
+                let path = &path.field("items");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
                                 x,
                                 ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
+                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
                     }
                 }
             }
-            Ok(())
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S1),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("items", &S2), ("name", &S3), ("optional", &S4)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S1),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("items", &S2), ("name", &S3), ("optional", &S4)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_config_map_volume_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = KeyToPath;
     #[automatically_derived]
     impl rt::CrdSchema for ConfigMapVolumeSource {
@@ -2467,7 +2346,7 @@ mod __crd_config_map_volume_source {
                 &[<__CrdField0 as rt::CrdSchema>::crd_schema],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S7;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S7;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
         }
@@ -2609,170 +2488,162 @@ mod __crd_config_map_volume_source {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_config_map_volume_source(value, old, path, ratchet, budget, out)
+            walk_config_map_volume_source(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `ConfigMapVolumeSource`.
-        pub fn walk_config_map_volume_source(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "items") {
-                    let ox = rt::compiled::old_prop(old_map, "items");
-                    let path = &path.field("items");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `ConfigMapVolumeSource`.
+    pub fn walk_config_map_volume_source(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "items") {
+                let ox = rt::compiled::old_prop(old_map, "items");
+                let path = &path.field("items");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
                                 x,
                                 ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
+                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
                     }
                 }
             }
-            Ok(())
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int32",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int64",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S3),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S7: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("defaultMode", &S1),
-                    ("defaultUser", &S2),
-                    ("items", &S4),
-                    ("name", &S5),
-                    ("optional", &S6),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int32",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int64",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S3),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S7: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("defaultMode", &S1),
+                ("defaultUser", &S2),
+                ("items", &S4),
+                ("name", &S5),
+                ("optional", &S6),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_container {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = EnvVar;
     type __CrdField1 = EnvFromSource;
     type __CrdField2 = Lifecycle;
@@ -2808,7 +2679,7 @@ mod __crd_container {
                 ],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S24;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S24;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
                 || <__CrdField1 as rt::CrdSchema>::has_rules()
@@ -3465,589 +3336,581 @@ mod __crd_container {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_container(value, old, path, ratchet, budget, out)
+            walk_container(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `Container`.
-        pub fn walk_container(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "env") {
-                    let ox = rt::compiled::old_prop(old_map, "env");
-                    let path = &path.field("env");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `Container`.
+    pub fn walk_container(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "env") {
+                let ox = rt::compiled::old_prop(old_map, "env");
+                let path = &path.field("env");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
                                 x,
                                 ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
-                    }
-                }
-                if let Some(x) = rt::compiled::prop(m, "envFrom") {
-                    let ox = rt::compiled::old_prop(old_map, "envFrom");
-                    let path = &path.field("envFrom");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
-                                x,
-                                ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
-                    }
-                }
-                if let Some(x) = rt::compiled::prop(m, "lifecycle") {
-                    let ox = rt::compiled::old_prop(old_map, "lifecycle");
-                    let path = &path.field("lifecycle");
-                    let ratchet = ratchet
-                        .child(
+                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                             x,
                             ox,
-                            <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "livenessProbe") {
-                    let ox = rt::compiled::old_prop(old_map, "livenessProbe");
-                    let path = &path.field("livenessProbe");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "ports") {
-                    let ox = rt::compiled::old_prop(old_map, "ports");
-                    let path = &path.field("ports");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField4 as rt::schema::ObjectSchema>::walk_rules(
-                                x,
-                                ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
-                    }
-                }
-                if let Some(x) = rt::compiled::prop(m, "readinessProbe") {
-                    let ox = rt::compiled::old_prop(old_map, "readinessProbe");
-                    let path = &path.field("readinessProbe");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField5 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField5 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "resizePolicy") {
-                    let ox = rt::compiled::old_prop(old_map, "resizePolicy");
-                    let path = &path.field("resizePolicy");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField6 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField6 as rt::schema::ObjectSchema>::walk_rules(
-                                x,
-                                ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
-                    }
-                }
-                if let Some(x) = rt::compiled::prop(m, "resources") {
-                    let ox = rt::compiled::old_prop(old_map, "resources");
-                    let path = &path.field("resources");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField7 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField7 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "restartPolicyRules") {
-                    let ox = rt::compiled::old_prop(old_map, "restartPolicyRules");
-                    let path = &path.field("restartPolicyRules");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField8 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField8 as rt::schema::ObjectSchema>::walk_rules(
-                                x,
-                                ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
-                    }
-                }
-                if let Some(x) = rt::compiled::prop(m, "securityContext") {
-                    let ox = rt::compiled::old_prop(old_map, "securityContext");
-                    let path = &path.field("securityContext");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField9 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField9 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "startupProbe") {
-                    let ox = rt::compiled::old_prop(old_map, "startupProbe");
-                    let path = &path.field("startupProbe");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField10 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField10 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "volumeDevices") {
-                    let ox = rt::compiled::old_prop(old_map, "volumeDevices");
-                    let path = &path.field("volumeDevices");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField11 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField11 as rt::schema::ObjectSchema>::walk_rules(
-                                x,
-                                ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
-                    }
-                }
-                if let Some(x) = rt::compiled::prop(m, "volumeMounts") {
-                    let ox = rt::compiled::old_prop(old_map, "volumeMounts");
-                    let path = &path.field("volumeMounts");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField12 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField12 as rt::schema::ObjectSchema>::walk_rules(
-                                x,
-                                ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
                     }
                 }
             }
-            Ok(())
+            if let Some(x) = rt::compiled::prop(m, "envFrom") {
+                let ox = rt::compiled::old_prop(old_map, "envFrom");
+                let path = &path.field("envFrom");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
+                                x,
+                                ox,
+                                <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
+                    }
+                }
+            }
+            if let Some(x) = rt::compiled::prop(m, "lifecycle") {
+                let ox = rt::compiled::old_prop(old_map, "lifecycle");
+                let path = &path.field("lifecycle");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "livenessProbe") {
+                let ox = rt::compiled::old_prop(old_map, "livenessProbe");
+                let path = &path.field("livenessProbe");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "ports") {
+                let ox = rt::compiled::old_prop(old_map, "ports");
+                let path = &path.field("ports");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
+                                x,
+                                ox,
+                                <__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField4 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
+                    }
+                }
+            }
+            if let Some(x) = rt::compiled::prop(m, "readinessProbe") {
+                let ox = rt::compiled::old_prop(old_map, "readinessProbe");
+                let path = &path.field("readinessProbe");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField5 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField5 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "resizePolicy") {
+                let ox = rt::compiled::old_prop(old_map, "resizePolicy");
+                let path = &path.field("resizePolicy");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
+                                x,
+                                ox,
+                                <__CrdField6 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField6 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
+                    }
+                }
+            }
+            if let Some(x) = rt::compiled::prop(m, "resources") {
+                let ox = rt::compiled::old_prop(old_map, "resources");
+                let path = &path.field("resources");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField7 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField7 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "restartPolicyRules") {
+                let ox = rt::compiled::old_prop(old_map, "restartPolicyRules");
+                let path = &path.field("restartPolicyRules");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
+                                x,
+                                ox,
+                                <__CrdField8 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField8 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
+                    }
+                }
+            }
+            if let Some(x) = rt::compiled::prop(m, "securityContext") {
+                let ox = rt::compiled::old_prop(old_map, "securityContext");
+                let path = &path.field("securityContext");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField9 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField9 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "startupProbe") {
+                let ox = rt::compiled::old_prop(old_map, "startupProbe");
+                let path = &path.field("startupProbe");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField10 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField10 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "volumeDevices") {
+                let ox = rt::compiled::old_prop(old_map, "volumeDevices");
+                let path = &path.field("volumeDevices");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
+                                x,
+                                ox,
+                                <__CrdField11 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField11 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
+                    }
+                }
+            }
+            if let Some(x) = rt::compiled::prop(m, "volumeMounts") {
+                let ox = rt::compiled::old_prop(old_map, "volumeMounts");
+                let path = &path.field("volumeMounts");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
+                                x,
+                                ox,
+                                <__CrdField12 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField12 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
+                    }
+                }
+            }
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S1),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S3),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S5),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S7: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField2 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S8: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField3 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S9: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField4 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S10: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S9),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S11: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField5 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S12: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField6 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S13: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S12),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S14: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField7 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S15: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField8 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S16: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S15),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S17: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField9 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S18: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField10 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S19: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S20: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField11 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S21: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S20),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S22: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField12 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S23: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S22),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S24: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("args", &S2),
-                    ("command", &S2),
-                    ("env", &S4),
-                    ("envFrom", &S6),
-                    ("image", &S1),
-                    ("imagePullPolicy", &S1),
-                    ("lifecycle", &S7),
-                    ("livenessProbe", &S8),
-                    ("name", &S1),
-                    ("ports", &S10),
-                    ("readinessProbe", &S11),
-                    ("resizePolicy", &S13),
-                    ("resources", &S14),
-                    ("restartPolicy", &S1),
-                    ("restartPolicyRules", &S16),
-                    ("securityContext", &S17),
-                    ("startupProbe", &S18),
-                    ("stdin", &S19),
-                    ("stdinOnce", &S19),
-                    ("terminationMessagePath", &S1),
-                    ("terminationMessagePolicy", &S1),
-                    ("tty", &S19),
-                    ("volumeDevices", &S21),
-                    ("volumeMounts", &S23),
-                    ("workingDir", &S1),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S1),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S3),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S5),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S7: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField2 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S8: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField3 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S9: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField4 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S10: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S9),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S11: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField5 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S12: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField6 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S13: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S12),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S14: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField7 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S15: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField8 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S16: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S15),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S17: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField9 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S18: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField10 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S19: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S20: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField11 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S21: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S20),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S22: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField12 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S23: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S22),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S24: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("args", &S2),
+                ("command", &S2),
+                ("env", &S4),
+                ("envFrom", &S6),
+                ("image", &S1),
+                ("imagePullPolicy", &S1),
+                ("lifecycle", &S7),
+                ("livenessProbe", &S8),
+                ("name", &S1),
+                ("ports", &S10),
+                ("readinessProbe", &S11),
+                ("resizePolicy", &S13),
+                ("resources", &S14),
+                ("restartPolicy", &S1),
+                ("restartPolicyRules", &S16),
+                ("securityContext", &S17),
+                ("startupProbe", &S18),
+                ("stdin", &S19),
+                ("stdinOnce", &S19),
+                ("terminationMessagePath", &S1),
+                ("terminationMessagePolicy", &S1),
+                ("tty", &S19),
+                ("volumeDevices", &S21),
+                ("volumeMounts", &S23),
+                ("workingDir", &S1),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_container_port {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for ContainerPort {
         fn crd_schema() -> rt::Value {
@@ -4056,7 +3919,7 @@ mod __crd_container_port {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false
         }
@@ -4122,76 +3985,68 @@ mod __crd_container_port {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int32",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("containerPort", &S1),
-                    ("hostIP", &S2),
-                    ("hostPort", &S1),
-                    ("name", &S2),
-                    ("protocol", &S2),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int32",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("containerPort", &S1),
+                ("hostIP", &S2),
+                ("hostPort", &S1),
+                ("name", &S2),
+                ("protocol", &S2),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_container_resize_policy {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for ContainerResizePolicy {
         fn crd_schema() -> rt::Value {
@@ -4200,7 +4055,7 @@ mod __crd_container_resize_policy {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S2;
         fn has_rules() -> bool {
             false
         }
@@ -4255,53 +4110,45 @@ mod __crd_container_resize_policy {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("resourceName", &S1), ("restartPolicy", &S1)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("resourceName", &S1), ("restartPolicy", &S1)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_container_restart_rule {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = ContainerRestartRuleOnExitCodes;
     #[automatically_derived]
     impl rt::CrdSchema for ContainerRestartRule {
@@ -4311,7 +4158,7 @@ mod __crd_container_restart_rule {
                 &[<__CrdField0 as rt::CrdSchema>::crd_schema],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
         }
@@ -4406,92 +4253,84 @@ mod __crd_container_restart_rule {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_container_restart_rule(value, old, path, ratchet, budget, out)
+            walk_container_restart_rule(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `ContainerRestartRule`.
-        pub fn walk_container_restart_rule(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "exitCodes") {
-                    let ox = rt::compiled::old_prop(old_map, "exitCodes");
-                    let path = &path.field("exitCodes");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `ContainerRestartRule`.
+    pub fn walk_container_restart_rule(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "exitCodes") {
+                let ox = rt::compiled::old_prop(old_map, "exitCodes");
+                let path = &path.field("exitCodes");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
+                        <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
             }
-            Ok(())
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("action", &S1), ("exitCodes", &S2)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("action", &S1), ("exitCodes", &S2)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_container_restart_rule_on_exit_codes {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for ContainerRestartRuleOnExitCodes {
         fn crd_schema() -> rt::Value {
@@ -4500,7 +4339,7 @@ mod __crd_container_restart_rule_on_exit_codes {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S4;
         fn has_rules() -> bool {
             false
         }
@@ -4544,83 +4383,75 @@ mod __crd_container_restart_rule_on_exit_codes {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int32",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S2),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("operator", &S1), ("values", &S3)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int32",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S2),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("operator", &S1), ("values", &S3)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_downward_api_projection {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = DownwardAPIVolumeFile;
     #[automatically_derived]
     impl rt::CrdSchema for DownwardAPIProjection {
@@ -4630,7 +4461,7 @@ mod __crd_downward_api_projection {
                 &[<__CrdField0 as rt::CrdSchema>::crd_schema],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
         }
@@ -4736,102 +4567,94 @@ mod __crd_downward_api_projection {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_downward_api_projection(value, old, path, ratchet, budget, out)
+            walk_downward_api_projection(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `DownwardAPIProjection`.
-        pub fn walk_downward_api_projection(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "items") {
-                    let ox = rt::compiled::old_prop(old_map, "items");
-                    let path = &path.field("items");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `DownwardAPIProjection`.
+    pub fn walk_downward_api_projection(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "items") {
+                let ox = rt::compiled::old_prop(old_map, "items");
+                let path = &path.field("items");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
                                 x,
                                 ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
+                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
                     }
                 }
             }
-            Ok(())
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S1),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("items", &S2)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S1),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("items", &S2)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_downward_api_volume_file {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = ObjectFieldSelector;
     type __CrdField1 = ResourceFieldSelector;
     #[automatically_derived]
@@ -4845,7 +4668,7 @@ mod __crd_downward_api_volume_file {
                 ],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S6;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S6;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
                 || <__CrdField1 as rt::CrdSchema>::has_rules()
@@ -4981,152 +4804,144 @@ mod __crd_downward_api_volume_file {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_downward_api_volume_file(value, old, path, ratchet, budget, out)
+            walk_downward_api_volume_file(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `DownwardAPIVolumeFile`.
-        pub fn walk_downward_api_volume_file(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "fieldRef") {
-                    let ox = rt::compiled::old_prop(old_map, "fieldRef");
-                    let path = &path.field("fieldRef");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `DownwardAPIVolumeFile`.
+    pub fn walk_downward_api_volume_file(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "fieldRef") {
+                let ox = rt::compiled::old_prop(old_map, "fieldRef");
+                let path = &path.field("fieldRef");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "resourceFieldRef") {
-                    let ox = rt::compiled::old_prop(old_map, "resourceFieldRef");
-                    let path = &path.field("resourceFieldRef");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
+                        <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
             }
-            Ok(())
+            if let Some(x) = rt::compiled::prop(m, "resourceFieldRef") {
+                let ox = rt::compiled::old_prop(old_map, "resourceFieldRef");
+                let path = &path.field("resourceFieldRef");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int32",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int64",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("fieldRef", &S1),
-                    ("mode", &S2),
-                    ("path", &S3),
-                    ("resourceFieldRef", &S4),
-                    ("user", &S5),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int32",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int64",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("fieldRef", &S1),
+                ("mode", &S2),
+                ("path", &S3),
+                ("resourceFieldRef", &S4),
+                ("user", &S5),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_downward_api_volume_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = DownwardAPIVolumeFile;
     #[automatically_derived]
     impl rt::CrdSchema for DownwardAPIVolumeSource {
@@ -5136,7 +4951,7 @@ mod __crd_downward_api_volume_source {
                 &[<__CrdField0 as rt::CrdSchema>::crd_schema],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S5;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
         }
@@ -5260,141 +5075,124 @@ mod __crd_downward_api_volume_source {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_downward_api_volume_source(
-                value,
-                old,
-                path,
-                ratchet,
-                budget,
-                out,
-            )
+            walk_downward_api_volume_source(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `DownwardAPIVolumeSource`.
-        pub fn walk_downward_api_volume_source(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "items") {
-                    let ox = rt::compiled::old_prop(old_map, "items");
-                    let path = &path.field("items");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `DownwardAPIVolumeSource`.
+    pub fn walk_downward_api_volume_source(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "items") {
+                let ox = rt::compiled::old_prop(old_map, "items");
+                let path = &path.field("items");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
                                 x,
                                 ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
+                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
                     }
                 }
             }
-            Ok(())
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int32",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int64",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S3),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[("defaultMode", &S1), ("defaultUser", &S2), ("items", &S4)],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int32",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int64",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S3),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("defaultMode", &S1), ("defaultUser", &S2), ("items", &S4)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_empty_dir_volume_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for EmptyDirVolumeSource {
         fn crd_schema() -> rt::Value {
@@ -5403,7 +5201,7 @@ mod __crd_empty_dir_volume_source {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S4;
         fn has_rules() -> bool {
             false
         }
@@ -5453,83 +5251,75 @@ mod __crd_empty_dir_volume_source {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int32",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "",
-            format: "",
-            nullable: false,
-            int_or_string: true,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("medium", &S1), ("mode", &S2), ("sizeLimit", &S3)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int32",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "",
+        format: "",
+        nullable: false,
+        int_or_string: true,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("medium", &S1), ("mode", &S2), ("sizeLimit", &S3)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_env_from_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = ConfigMapEnvSource;
     type __CrdField1 = SecretEnvSource;
     #[automatically_derived]
@@ -5543,7 +5333,7 @@ mod __crd_env_from_source {
                 ],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S4;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
                 || <__CrdField1 as rt::CrdSchema>::has_rules()
@@ -5665,116 +5455,106 @@ mod __crd_env_from_source {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_env_from_source(value, old, path, ratchet, budget, out)
+            walk_env_from_source(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `EnvFromSource`.
-        pub fn walk_env_from_source(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "configMapRef") {
-                    let ox = rt::compiled::old_prop(old_map, "configMapRef");
-                    let path = &path.field("configMapRef");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `EnvFromSource`.
+    pub fn walk_env_from_source(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "configMapRef") {
+                let ox = rt::compiled::old_prop(old_map, "configMapRef");
+                let path = &path.field("configMapRef");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "secretRef") {
-                    let ox = rt::compiled::old_prop(old_map, "secretRef");
-                    let path = &path.field("secretRef");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
+                        <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
             }
-            Ok(())
+            if let Some(x) = rt::compiled::prop(m, "secretRef") {
+                let ox = rt::compiled::old_prop(old_map, "secretRef");
+                let path = &path.field("secretRef");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[("configMapRef", &S1), ("prefix", &S2), ("secretRef", &S3)],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("configMapRef", &S1), ("prefix", &S2), ("secretRef", &S3)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_env_var {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = EnvVarSource;
     #[automatically_derived]
     impl rt::CrdSchema for EnvVar {
@@ -5784,7 +5564,7 @@ mod __crd_env_var {
                 &[<__CrdField0 as rt::CrdSchema>::crd_schema],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
         }
@@ -5883,92 +5663,84 @@ mod __crd_env_var {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_env_var(value, old, path, ratchet, budget, out)
+            walk_env_var(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `EnvVar`.
-        pub fn walk_env_var(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "valueFrom") {
-                    let ox = rt::compiled::old_prop(old_map, "valueFrom");
-                    let path = &path.field("valueFrom");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `EnvVar`.
+    pub fn walk_env_var(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "valueFrom") {
+                let ox = rt::compiled::old_prop(old_map, "valueFrom");
+                let path = &path.field("valueFrom");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
+                        <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
             }
-            Ok(())
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("name", &S1), ("value", &S1), ("valueFrom", &S2)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("name", &S1), ("value", &S1), ("valueFrom", &S2)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_env_var_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = ConfigMapKeySelector;
     type __CrdField1 = ObjectFieldSelector;
     type __CrdField2 = FileKeySelector;
@@ -5988,7 +5760,7 @@ mod __crd_env_var_source {
                 ],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S6;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S6;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
                 || <__CrdField1 as rt::CrdSchema>::has_rules()
@@ -6187,173 +5959,165 @@ mod __crd_env_var_source {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_env_var_source(value, old, path, ratchet, budget, out)
+            walk_env_var_source(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `EnvVarSource`.
-        pub fn walk_env_var_source(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "configMapKeyRef") {
-                    let ox = rt::compiled::old_prop(old_map, "configMapKeyRef");
-                    let path = &path.field("configMapKeyRef");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `EnvVarSource`.
+    pub fn walk_env_var_source(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "configMapKeyRef") {
+                let ox = rt::compiled::old_prop(old_map, "configMapKeyRef");
+                let path = &path.field("configMapKeyRef");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "fieldRef") {
-                    let ox = rt::compiled::old_prop(old_map, "fieldRef");
-                    let path = &path.field("fieldRef");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "fileKeyRef") {
-                    let ox = rt::compiled::old_prop(old_map, "fileKeyRef");
-                    let path = &path.field("fileKeyRef");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "resourceFieldRef") {
-                    let ox = rt::compiled::old_prop(old_map, "resourceFieldRef");
-                    let path = &path.field("resourceFieldRef");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "secretKeyRef") {
-                    let ox = rt::compiled::old_prop(old_map, "secretKeyRef");
-                    let path = &path.field("secretKeyRef");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField4 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
+                        <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
             }
-            Ok(())
+            if let Some(x) = rt::compiled::prop(m, "fieldRef") {
+                let ox = rt::compiled::old_prop(old_map, "fieldRef");
+                let path = &path.field("fieldRef");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "fileKeyRef") {
+                let ox = rt::compiled::old_prop(old_map, "fileKeyRef");
+                let path = &path.field("fileKeyRef");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "resourceFieldRef") {
+                let ox = rt::compiled::old_prop(old_map, "resourceFieldRef");
+                let path = &path.field("resourceFieldRef");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "secretKeyRef") {
+                let ox = rt::compiled::old_prop(old_map, "secretKeyRef");
+                let path = &path.field("secretKeyRef");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField4 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField2 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField3 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField4 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("configMapKeyRef", &S1),
-                    ("fieldRef", &S2),
-                    ("fileKeyRef", &S3),
-                    ("resourceFieldRef", &S4),
-                    ("secretKeyRef", &S5),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField2 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField3 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField4 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("configMapKeyRef", &S1),
+                ("fieldRef", &S2),
+                ("fileKeyRef", &S3),
+                ("resourceFieldRef", &S4),
+                ("secretKeyRef", &S5),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_ephemeral_container {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = EnvVar;
     type __CrdField1 = EnvFromSource;
     type __CrdField2 = Lifecycle;
@@ -6389,7 +6153,7 @@ mod __crd_ephemeral_container {
                 ],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S24;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S24;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
                 || <__CrdField1 as rt::CrdSchema>::has_rules()
@@ -7054,590 +6818,582 @@ mod __crd_ephemeral_container {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_ephemeral_container(value, old, path, ratchet, budget, out)
+            walk_ephemeral_container(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `EphemeralContainer`.
-        pub fn walk_ephemeral_container(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "env") {
-                    let ox = rt::compiled::old_prop(old_map, "env");
-                    let path = &path.field("env");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `EphemeralContainer`.
+    pub fn walk_ephemeral_container(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "env") {
+                let ox = rt::compiled::old_prop(old_map, "env");
+                let path = &path.field("env");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
                                 x,
                                 ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
-                    }
-                }
-                if let Some(x) = rt::compiled::prop(m, "envFrom") {
-                    let ox = rt::compiled::old_prop(old_map, "envFrom");
-                    let path = &path.field("envFrom");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
-                                x,
-                                ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
-                    }
-                }
-                if let Some(x) = rt::compiled::prop(m, "lifecycle") {
-                    let ox = rt::compiled::old_prop(old_map, "lifecycle");
-                    let path = &path.field("lifecycle");
-                    let ratchet = ratchet
-                        .child(
+                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                             x,
                             ox,
-                            <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "livenessProbe") {
-                    let ox = rt::compiled::old_prop(old_map, "livenessProbe");
-                    let path = &path.field("livenessProbe");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "ports") {
-                    let ox = rt::compiled::old_prop(old_map, "ports");
-                    let path = &path.field("ports");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField4 as rt::schema::ObjectSchema>::walk_rules(
-                                x,
-                                ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
-                    }
-                }
-                if let Some(x) = rt::compiled::prop(m, "readinessProbe") {
-                    let ox = rt::compiled::old_prop(old_map, "readinessProbe");
-                    let path = &path.field("readinessProbe");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField5 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField5 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "resizePolicy") {
-                    let ox = rt::compiled::old_prop(old_map, "resizePolicy");
-                    let path = &path.field("resizePolicy");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField6 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField6 as rt::schema::ObjectSchema>::walk_rules(
-                                x,
-                                ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
-                    }
-                }
-                if let Some(x) = rt::compiled::prop(m, "resources") {
-                    let ox = rt::compiled::old_prop(old_map, "resources");
-                    let path = &path.field("resources");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField7 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField7 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "restartPolicyRules") {
-                    let ox = rt::compiled::old_prop(old_map, "restartPolicyRules");
-                    let path = &path.field("restartPolicyRules");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField8 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField8 as rt::schema::ObjectSchema>::walk_rules(
-                                x,
-                                ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
-                    }
-                }
-                if let Some(x) = rt::compiled::prop(m, "securityContext") {
-                    let ox = rt::compiled::old_prop(old_map, "securityContext");
-                    let path = &path.field("securityContext");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField9 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField9 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "startupProbe") {
-                    let ox = rt::compiled::old_prop(old_map, "startupProbe");
-                    let path = &path.field("startupProbe");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField10 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField10 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "volumeDevices") {
-                    let ox = rt::compiled::old_prop(old_map, "volumeDevices");
-                    let path = &path.field("volumeDevices");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField11 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField11 as rt::schema::ObjectSchema>::walk_rules(
-                                x,
-                                ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
-                    }
-                }
-                if let Some(x) = rt::compiled::prop(m, "volumeMounts") {
-                    let ox = rt::compiled::old_prop(old_map, "volumeMounts");
-                    let path = &path.field("volumeMounts");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField12 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField12 as rt::schema::ObjectSchema>::walk_rules(
-                                x,
-                                ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
                     }
                 }
             }
-            Ok(())
+            if let Some(x) = rt::compiled::prop(m, "envFrom") {
+                let ox = rt::compiled::old_prop(old_map, "envFrom");
+                let path = &path.field("envFrom");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
+                                x,
+                                ox,
+                                <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
+                    }
+                }
+            }
+            if let Some(x) = rt::compiled::prop(m, "lifecycle") {
+                let ox = rt::compiled::old_prop(old_map, "lifecycle");
+                let path = &path.field("lifecycle");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "livenessProbe") {
+                let ox = rt::compiled::old_prop(old_map, "livenessProbe");
+                let path = &path.field("livenessProbe");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "ports") {
+                let ox = rt::compiled::old_prop(old_map, "ports");
+                let path = &path.field("ports");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
+                                x,
+                                ox,
+                                <__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField4 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
+                    }
+                }
+            }
+            if let Some(x) = rt::compiled::prop(m, "readinessProbe") {
+                let ox = rt::compiled::old_prop(old_map, "readinessProbe");
+                let path = &path.field("readinessProbe");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField5 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField5 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "resizePolicy") {
+                let ox = rt::compiled::old_prop(old_map, "resizePolicy");
+                let path = &path.field("resizePolicy");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
+                                x,
+                                ox,
+                                <__CrdField6 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField6 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
+                    }
+                }
+            }
+            if let Some(x) = rt::compiled::prop(m, "resources") {
+                let ox = rt::compiled::old_prop(old_map, "resources");
+                let path = &path.field("resources");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField7 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField7 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "restartPolicyRules") {
+                let ox = rt::compiled::old_prop(old_map, "restartPolicyRules");
+                let path = &path.field("restartPolicyRules");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
+                                x,
+                                ox,
+                                <__CrdField8 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField8 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
+                    }
+                }
+            }
+            if let Some(x) = rt::compiled::prop(m, "securityContext") {
+                let ox = rt::compiled::old_prop(old_map, "securityContext");
+                let path = &path.field("securityContext");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField9 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField9 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "startupProbe") {
+                let ox = rt::compiled::old_prop(old_map, "startupProbe");
+                let path = &path.field("startupProbe");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField10 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField10 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "volumeDevices") {
+                let ox = rt::compiled::old_prop(old_map, "volumeDevices");
+                let path = &path.field("volumeDevices");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
+                                x,
+                                ox,
+                                <__CrdField11 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField11 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
+                    }
+                }
+            }
+            if let Some(x) = rt::compiled::prop(m, "volumeMounts") {
+                let ox = rt::compiled::old_prop(old_map, "volumeMounts");
+                let path = &path.field("volumeMounts");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
+                                x,
+                                ox,
+                                <__CrdField12 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField12 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
+                    }
+                }
+            }
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S1),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S3),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S5),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S7: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField2 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S8: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField3 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S9: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField4 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S10: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S9),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S11: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField5 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S12: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField6 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S13: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S12),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S14: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField7 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S15: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField8 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S16: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S15),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S17: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField9 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S18: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField10 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S19: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S20: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField11 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S21: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S20),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S22: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField12 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S23: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S22),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S24: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("args", &S2),
-                    ("command", &S2),
-                    ("env", &S4),
-                    ("envFrom", &S6),
-                    ("image", &S1),
-                    ("imagePullPolicy", &S1),
-                    ("lifecycle", &S7),
-                    ("livenessProbe", &S8),
-                    ("name", &S1),
-                    ("ports", &S10),
-                    ("readinessProbe", &S11),
-                    ("resizePolicy", &S13),
-                    ("resources", &S14),
-                    ("restartPolicy", &S1),
-                    ("restartPolicyRules", &S16),
-                    ("securityContext", &S17),
-                    ("startupProbe", &S18),
-                    ("stdin", &S19),
-                    ("stdinOnce", &S19),
-                    ("targetContainerName", &S1),
-                    ("terminationMessagePath", &S1),
-                    ("terminationMessagePolicy", &S1),
-                    ("tty", &S19),
-                    ("volumeDevices", &S21),
-                    ("volumeMounts", &S23),
-                    ("workingDir", &S1),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S1),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S3),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S5),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S7: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField2 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S8: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField3 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S9: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField4 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S10: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S9),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S11: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField5 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S12: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField6 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S13: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S12),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S14: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField7 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S15: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField8 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S16: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S15),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S17: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField9 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S18: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField10 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S19: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S20: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField11 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S21: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S20),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S22: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField12 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S23: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S22),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S24: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("args", &S2),
+                ("command", &S2),
+                ("env", &S4),
+                ("envFrom", &S6),
+                ("image", &S1),
+                ("imagePullPolicy", &S1),
+                ("lifecycle", &S7),
+                ("livenessProbe", &S8),
+                ("name", &S1),
+                ("ports", &S10),
+                ("readinessProbe", &S11),
+                ("resizePolicy", &S13),
+                ("resources", &S14),
+                ("restartPolicy", &S1),
+                ("restartPolicyRules", &S16),
+                ("securityContext", &S17),
+                ("startupProbe", &S18),
+                ("stdin", &S19),
+                ("stdinOnce", &S19),
+                ("targetContainerName", &S1),
+                ("terminationMessagePath", &S1),
+                ("terminationMessagePolicy", &S1),
+                ("tty", &S19),
+                ("volumeDevices", &S21),
+                ("volumeMounts", &S23),
+                ("workingDir", &S1),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_ephemeral_volume_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = PersistentVolumeClaimTemplate;
     #[automatically_derived]
     impl rt::CrdSchema for EphemeralVolumeSource {
@@ -7647,7 +7403,7 @@ mod __crd_ephemeral_volume_source {
                 &[<__CrdField0 as rt::CrdSchema>::crd_schema],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S2;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
         }
@@ -7732,77 +7488,69 @@ mod __crd_ephemeral_volume_source {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_ephemeral_volume_source(value, old, path, ratchet, budget, out)
+            walk_ephemeral_volume_source(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `EphemeralVolumeSource`.
-        pub fn walk_ephemeral_volume_source(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "volumeClaimTemplate") {
-                    let ox = rt::compiled::old_prop(old_map, "volumeClaimTemplate");
-                    let path = &path.field("volumeClaimTemplate");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `EphemeralVolumeSource`.
+    pub fn walk_ephemeral_volume_source(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "volumeClaimTemplate") {
+                let ox = rt::compiled::old_prop(old_map, "volumeClaimTemplate");
+                let path = &path.field("volumeClaimTemplate");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
+                        <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
             }
-            Ok(())
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("volumeClaimTemplate", &S1)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("volumeClaimTemplate", &S1)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_eviction_responder {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for EvictionResponder {
         fn crd_schema() -> rt::Value {
@@ -7811,7 +7559,7 @@ mod __crd_eviction_responder {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false
         }
@@ -7858,68 +7606,60 @@ mod __crd_eviction_responder {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int32",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("name", &S1), ("priority", &S2)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int32",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("name", &S1), ("priority", &S2)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_exec_action {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for ExecAction {
         fn crd_schema() -> rt::Value {
@@ -7928,7 +7668,7 @@ mod __crd_exec_action {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false
         }
@@ -7960,68 +7700,60 @@ mod __crd_exec_action {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S1),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("command", &S2)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S1),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("command", &S2)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_fc_volume_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for FCVolumeSource {
         fn crd_schema() -> rt::Value {
@@ -8030,7 +7762,7 @@ mod __crd_fc_volume_source {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S5;
         fn has_rules() -> bool {
             false
         }
@@ -8080,106 +7812,98 @@ mod __crd_fc_volume_source {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int32",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S1),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("fsType", &S1),
-                    ("lun", &S2),
-                    ("readOnly", &S3),
-                    ("targetWWNs", &S4),
-                    ("wwids", &S4),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int32",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S1),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("fsType", &S1),
+                ("lun", &S2),
+                ("readOnly", &S3),
+                ("targetWWNs", &S4),
+                ("wwids", &S4),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_file_key_selector {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for FileKeySelector {
         fn crd_schema() -> rt::Value {
@@ -8188,7 +7912,7 @@ mod __crd_file_key_selector {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false
         }
@@ -8256,70 +7980,62 @@ mod __crd_file_key_selector {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[("key", &S1), ("optional", &S2), ("path", &S1), ("volumeName", &S1)],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[("key", &S1), ("optional", &S2), ("path", &S1), ("volumeName", &S1)],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_flex_volume_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = LocalObjectReference;
     #[automatically_derived]
     impl rt::CrdSchema for FlexVolumeSource {
@@ -8329,7 +8045,7 @@ mod __crd_flex_volume_source {
                 &[<__CrdField0 as rt::CrdSchema>::crd_schema],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S5;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
         }
@@ -8442,130 +8158,122 @@ mod __crd_flex_volume_source {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_flex_volume_source(value, old, path, ratchet, budget, out)
+            walk_flex_volume_source(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `FlexVolumeSource`.
-        pub fn walk_flex_volume_source(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "secretRef") {
-                    let ox = rt::compiled::old_prop(old_map, "secretRef");
-                    let path = &path.field("secretRef");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `FlexVolumeSource`.
+    pub fn walk_flex_volume_source(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "secretRef") {
+                let ox = rt::compiled::old_prop(old_map, "secretRef");
+                let path = &path.field("secretRef");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
+                        <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
             }
-            Ok(())
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: Some(&S1),
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("driver", &S1),
-                    ("fsType", &S1),
-                    ("options", &S2),
-                    ("readOnly", &S3),
-                    ("secretRef", &S4),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: Some(&S1),
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("driver", &S1),
+                ("fsType", &S1),
+                ("options", &S2),
+                ("readOnly", &S3),
+                ("secretRef", &S4),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_flocker_volume_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for FlockerVolumeSource {
         fn crd_schema() -> rt::Value {
@@ -8574,7 +8282,7 @@ mod __crd_flocker_volume_source {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S2;
         fn has_rules() -> bool {
             false
         }
@@ -8618,53 +8326,45 @@ mod __crd_flocker_volume_source {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("datasetName", &S1), ("datasetUUID", &S1)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("datasetName", &S1), ("datasetUUID", &S1)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_gce_persistent_disk_volume_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for GCEPersistentDiskVolumeSource {
         fn crd_schema() -> rt::Value {
@@ -8673,7 +8373,7 @@ mod __crd_gce_persistent_disk_volume_source {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S4;
         fn has_rules() -> bool {
             false
         }
@@ -8731,90 +8431,77 @@ mod __crd_gce_persistent_disk_volume_source {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int32",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("fsType", &S1),
-                    ("partition", &S2),
-                    ("pdName", &S1),
-                    ("readOnly", &S3),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int32",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[("fsType", &S1), ("partition", &S2), ("pdName", &S1), ("readOnly", &S3)],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_grpc_action {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for GRPCAction {
         fn crd_schema() -> rt::Value {
@@ -8823,7 +8510,7 @@ mod __crd_grpc_action {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false
         }
@@ -8869,68 +8556,60 @@ mod __crd_grpc_action {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int32",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("mode", &S1), ("port", &S2), ("service", &S1)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int32",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("mode", &S1), ("port", &S2), ("service", &S1)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_git_repo_volume_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for GitRepoVolumeSource {
         fn crd_schema() -> rt::Value {
@@ -8939,7 +8618,7 @@ mod __crd_git_repo_volume_source {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S2;
         fn has_rules() -> bool {
             false
         }
@@ -8997,55 +8676,45 @@ mod __crd_git_repo_volume_source {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[("directory", &S1), ("repository", &S1), ("revision", &S1)],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("directory", &S1), ("repository", &S1), ("revision", &S1)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_glusterfs_volume_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for GlusterfsVolumeSource {
         fn crd_schema() -> rt::Value {
@@ -9054,7 +8723,7 @@ mod __crd_glusterfs_volume_source {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false
         }
@@ -9113,68 +8782,60 @@ mod __crd_glusterfs_volume_source {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("endpoints", &S1), ("path", &S1), ("readOnly", &S2)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("endpoints", &S1), ("path", &S1), ("readOnly", &S2)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_http_get_action {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = HTTPHeader;
     #[automatically_derived]
     impl rt::CrdSchema for HTTPGetAction {
@@ -9184,7 +8845,7 @@ mod __crd_http_get_action {
                 &[<__CrdField0 as rt::CrdSchema>::crd_schema],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S5;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
         }
@@ -9319,141 +8980,133 @@ mod __crd_http_get_action {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_http_get_action(value, old, path, ratchet, budget, out)
+            walk_http_get_action(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `HTTPGetAction`.
-        pub fn walk_http_get_action(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "httpHeaders") {
-                    let ox = rt::compiled::old_prop(old_map, "httpHeaders");
-                    let path = &path.field("httpHeaders");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `HTTPGetAction`.
+    pub fn walk_http_get_action(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "httpHeaders") {
+                let ox = rt::compiled::old_prop(old_map, "httpHeaders");
+                let path = &path.field("httpHeaders");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
                                 x,
                                 ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
+                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
                     }
                 }
             }
-            Ok(())
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S2),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "",
-            format: "",
-            nullable: false,
-            int_or_string: true,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("host", &S1),
-                    ("httpHeaders", &S3),
-                    ("path", &S1),
-                    ("port", &S4),
-                    ("protocol", &S1),
-                    ("scheme", &S1),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S2),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "",
+        format: "",
+        nullable: false,
+        int_or_string: true,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("host", &S1),
+                ("httpHeaders", &S3),
+                ("path", &S1),
+                ("port", &S4),
+                ("protocol", &S1),
+                ("scheme", &S1),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_http_header {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for HTTPHeader {
         fn crd_schema() -> rt::Value {
@@ -9462,7 +9115,7 @@ mod __crd_http_header {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S2;
         fn has_rules() -> bool {
             false
         }
@@ -9509,53 +9162,45 @@ mod __crd_http_header {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("name", &S1), ("value", &S1)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("name", &S1), ("value", &S1)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_host_alias {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for HostAlias {
         fn crd_schema() -> rt::Value {
@@ -9564,7 +9209,7 @@ mod __crd_host_alias {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false
         }
@@ -9608,68 +9253,60 @@ mod __crd_host_alias {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S1),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("hostnames", &S2), ("ip", &S1)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S1),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("hostnames", &S2), ("ip", &S1)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_host_path_volume_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for HostPathVolumeSource {
         fn crd_schema() -> rt::Value {
@@ -9678,7 +9315,7 @@ mod __crd_host_path_volume_source {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S2;
         fn has_rules() -> bool {
             false
         }
@@ -9720,53 +9357,45 @@ mod __crd_host_path_volume_source {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("path", &S1), ("type", &S1)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("path", &S1), ("type", &S1)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_iscsi_volume_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = LocalObjectReference;
     #[automatically_derived]
     impl rt::CrdSchema for ISCSIVolumeSource {
@@ -9776,7 +9405,7 @@ mod __crd_iscsi_volume_source {
                 &[<__CrdField0 as rt::CrdSchema>::crd_schema],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S6;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S6;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
         }
@@ -9943,151 +9572,143 @@ mod __crd_iscsi_volume_source {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_iscsi_volume_source(value, old, path, ratchet, budget, out)
+            walk_iscsi_volume_source(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `ISCSIVolumeSource`.
-        pub fn walk_iscsi_volume_source(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "secretRef") {
-                    let ox = rt::compiled::old_prop(old_map, "secretRef");
-                    let path = &path.field("secretRef");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `ISCSIVolumeSource`.
+    pub fn walk_iscsi_volume_source(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "secretRef") {
+                let ox = rt::compiled::old_prop(old_map, "secretRef");
+                let path = &path.field("secretRef");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
+                        <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
             }
-            Ok(())
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int32",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S2),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("chapAuthDiscovery", &S1),
-                    ("chapAuthSession", &S1),
-                    ("fsType", &S2),
-                    ("initiatorName", &S2),
-                    ("iqn", &S2),
-                    ("iscsiInterface", &S2),
-                    ("lun", &S3),
-                    ("portals", &S4),
-                    ("readOnly", &S1),
-                    ("secretRef", &S5),
-                    ("targetPortal", &S2),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int32",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S2),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("chapAuthDiscovery", &S1),
+                ("chapAuthSession", &S1),
+                ("fsType", &S2),
+                ("initiatorName", &S2),
+                ("iqn", &S2),
+                ("iscsiInterface", &S2),
+                ("lun", &S3),
+                ("portals", &S4),
+                ("readOnly", &S1),
+                ("secretRef", &S5),
+                ("targetPortal", &S2),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_image_volume_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for ImageVolumeSource {
         fn crd_schema() -> rt::Value {
@@ -10096,7 +9717,7 @@ mod __crd_image_volume_source {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S2;
         fn has_rules() -> bool {
             false
         }
@@ -10140,53 +9761,45 @@ mod __crd_image_volume_source {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("pullPolicy", &S1), ("reference", &S1)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("pullPolicy", &S1), ("reference", &S1)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_key_to_path {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for KeyToPath {
         fn crd_schema() -> rt::Value {
@@ -10195,7 +9808,7 @@ mod __crd_key_to_path {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S4;
         fn has_rules() -> bool {
             false
         }
@@ -10250,85 +9863,75 @@ mod __crd_key_to_path {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int32",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int64",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[("key", &S1), ("mode", &S2), ("path", &S1), ("user", &S3)],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int32",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int64",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("key", &S1), ("mode", &S2), ("path", &S1), ("user", &S3)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_lifecycle {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = LifecycleHandler;
     type __CrdField1 = LifecycleHandler;
     #[automatically_derived]
@@ -10342,7 +9945,7 @@ mod __crd_lifecycle {
                 ],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S4;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
                 || <__CrdField1 as rt::CrdSchema>::has_rules()
@@ -10468,116 +10071,106 @@ mod __crd_lifecycle {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_lifecycle(value, old, path, ratchet, budget, out)
+            walk_lifecycle(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `Lifecycle`.
-        pub fn walk_lifecycle(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "postStart") {
-                    let ox = rt::compiled::old_prop(old_map, "postStart");
-                    let path = &path.field("postStart");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `Lifecycle`.
+    pub fn walk_lifecycle(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "postStart") {
+                let ox = rt::compiled::old_prop(old_map, "postStart");
+                let path = &path.field("postStart");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "preStop") {
-                    let ox = rt::compiled::old_prop(old_map, "preStop");
-                    let path = &path.field("preStop");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
+                        <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
             }
-            Ok(())
+            if let Some(x) = rt::compiled::prop(m, "preStop") {
+                let ox = rt::compiled::old_prop(old_map, "preStop");
+                let path = &path.field("preStop");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[("postStart", &S1), ("preStop", &S2), ("stopSignal", &S3)],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("postStart", &S1), ("preStop", &S2), ("stopSignal", &S3)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_lifecycle_handler {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = ExecAction;
     type __CrdField1 = HTTPGetAction;
     type __CrdField2 = SleepAction;
@@ -10595,7 +10188,7 @@ mod __crd_lifecycle_handler {
                 ],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S5;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
                 || <__CrdField1 as rt::CrdSchema>::has_rules()
@@ -10767,145 +10360,137 @@ mod __crd_lifecycle_handler {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_lifecycle_handler(value, old, path, ratchet, budget, out)
+            walk_lifecycle_handler(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `LifecycleHandler`.
-        pub fn walk_lifecycle_handler(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "exec") {
-                    let ox = rt::compiled::old_prop(old_map, "exec");
-                    let path = &path.field("exec");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `LifecycleHandler`.
+    pub fn walk_lifecycle_handler(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "exec") {
+                let ox = rt::compiled::old_prop(old_map, "exec");
+                let path = &path.field("exec");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "httpGet") {
-                    let ox = rt::compiled::old_prop(old_map, "httpGet");
-                    let path = &path.field("httpGet");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "sleep") {
-                    let ox = rt::compiled::old_prop(old_map, "sleep");
-                    let path = &path.field("sleep");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "tcpSocket") {
-                    let ox = rt::compiled::old_prop(old_map, "tcpSocket");
-                    let path = &path.field("tcpSocket");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
+                        <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
             }
-            Ok(())
+            if let Some(x) = rt::compiled::prop(m, "httpGet") {
+                let ox = rt::compiled::old_prop(old_map, "httpGet");
+                let path = &path.field("httpGet");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "sleep") {
+                let ox = rt::compiled::old_prop(old_map, "sleep");
+                let path = &path.field("sleep");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "tcpSocket") {
+                let ox = rt::compiled::old_prop(old_map, "tcpSocket");
+                let path = &path.field("tcpSocket");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField2 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField3 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[("exec", &S1), ("httpGet", &S2), ("sleep", &S3), ("tcpSocket", &S4)],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField2 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField3 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[("exec", &S1), ("httpGet", &S2), ("sleep", &S3), ("tcpSocket", &S4)],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_local_object_reference {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for LocalObjectReference {
         fn crd_schema() -> rt::Value {
@@ -10914,7 +10499,7 @@ mod __crd_local_object_reference {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S2;
         fn has_rules() -> bool {
             false
         }
@@ -10952,53 +10537,45 @@ mod __crd_local_object_reference {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("name", &S1)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("name", &S1)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_nfs_volume_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for NFSVolumeSource {
         fn crd_schema() -> rt::Value {
@@ -11007,7 +10584,7 @@ mod __crd_nfs_volume_source {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false
         }
@@ -11062,68 +10639,60 @@ mod __crd_nfs_volume_source {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("path", &S1), ("readOnly", &S2), ("server", &S1)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("path", &S1), ("readOnly", &S2), ("server", &S1)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_node_affinity {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = PreferredSchedulingTerm;
     type __CrdField1 = NodeSelector;
     #[automatically_derived]
@@ -11137,7 +10706,7 @@ mod __crd_node_affinity {
                 ],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S4;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
                 || <__CrdField1 as rt::CrdSchema>::has_rules()
@@ -11296,143 +10865,134 @@ mod __crd_node_affinity {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_node_affinity(value, old, path, ratchet, budget, out)
+            walk_node_affinity(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `NodeAffinity`.
-        pub fn walk_node_affinity(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(
-                    m,
+    /// The rules at and below a `NodeAffinity`.
+    pub fn walk_node_affinity(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(
+                m,
+                "preferredDuringSchedulingIgnoredDuringExecution",
+            ) {
+                let ox = rt::compiled::old_prop(
+                    old_map,
                     "preferredDuringSchedulingIgnoredDuringExecution",
-                ) {
-                    let ox = rt::compiled::old_prop(
-                        old_map,
-                        "preferredDuringSchedulingIgnoredDuringExecution",
-                    );
-                    let path = &path
-                        .field("preferredDuringSchedulingIgnoredDuringExecution");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                );
+                let path = &path
+                    .field("preferredDuringSchedulingIgnoredDuringExecution");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
                                 x,
                                 ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
-                    }
-                }
-                if let Some(x) = rt::compiled::prop(
-                    m,
-                    "requiredDuringSchedulingIgnoredDuringExecution",
-                ) {
-                    let ox = rt::compiled::old_prop(
-                        old_map,
-                        "requiredDuringSchedulingIgnoredDuringExecution",
-                    );
-                    let path = &path
-                        .field("requiredDuringSchedulingIgnoredDuringExecution");
-                    let ratchet = ratchet
-                        .child(
+                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
                             x,
                             ox,
-                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
+                    }
                 }
             }
-            Ok(())
+            if let Some(x) = rt::compiled::prop(
+                m,
+                "requiredDuringSchedulingIgnoredDuringExecution",
+            ) {
+                let ox = rt::compiled::old_prop(
+                    old_map,
+                    "requiredDuringSchedulingIgnoredDuringExecution",
+                );
+                let path = &path.field("requiredDuringSchedulingIgnoredDuringExecution");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S1),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("preferredDuringSchedulingIgnoredDuringExecution", &S2),
-                    ("requiredDuringSchedulingIgnoredDuringExecution", &S3),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S1),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("preferredDuringSchedulingIgnoredDuringExecution", &S2),
+                ("requiredDuringSchedulingIgnoredDuringExecution", &S3),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_node_selector {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = NodeSelectorTerm;
     #[automatically_derived]
     impl rt::CrdSchema for NodeSelector {
@@ -11442,7 +11002,7 @@ mod __crd_node_selector {
                 &[<__CrdField0 as rt::CrdSchema>::crd_schema],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
         }
@@ -11553,102 +11113,94 @@ mod __crd_node_selector {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_node_selector(value, old, path, ratchet, budget, out)
+            walk_node_selector(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `NodeSelector`.
-        pub fn walk_node_selector(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "nodeSelectorTerms") {
-                    let ox = rt::compiled::old_prop(old_map, "nodeSelectorTerms");
-                    let path = &path.field("nodeSelectorTerms");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `NodeSelector`.
+    pub fn walk_node_selector(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "nodeSelectorTerms") {
+                let ox = rt::compiled::old_prop(old_map, "nodeSelectorTerms");
+                let path = &path.field("nodeSelectorTerms");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
                                 x,
                                 ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
+                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
                     }
                 }
             }
-            Ok(())
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S1),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("nodeSelectorTerms", &S2)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S1),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("nodeSelectorTerms", &S2)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_node_selector_requirement {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for NodeSelectorRequirement {
         fn crd_schema() -> rt::Value {
@@ -11657,7 +11209,7 @@ mod __crd_node_selector_requirement {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false
         }
@@ -11710,68 +11262,60 @@ mod __crd_node_selector_requirement {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S1),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("key", &S1), ("operator", &S1), ("values", &S2)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S1),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("key", &S1), ("operator", &S1), ("values", &S2)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_node_selector_term {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = NodeSelectorRequirement;
     type __CrdField1 = NodeSelectorRequirement;
     #[automatically_derived]
@@ -11785,7 +11329,7 @@ mod __crd_node_selector_term {
                 ],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S5;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
                 || <__CrdField1 as rt::CrdSchema>::has_rules()
@@ -11949,149 +11493,141 @@ mod __crd_node_selector_term {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_node_selector_term(value, old, path, ratchet, budget, out)
+            walk_node_selector_term(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `NodeSelectorTerm`.
-        pub fn walk_node_selector_term(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "matchExpressions") {
-                    let ox = rt::compiled::old_prop(old_map, "matchExpressions");
-                    let path = &path.field("matchExpressions");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `NodeSelectorTerm`.
+    pub fn walk_node_selector_term(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "matchExpressions") {
+                let ox = rt::compiled::old_prop(old_map, "matchExpressions");
+                let path = &path.field("matchExpressions");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
                                 x,
                                 ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
-                    }
-                }
-                if let Some(x) = rt::compiled::prop(m, "matchFields") {
-                    let ox = rt::compiled::old_prop(old_map, "matchFields");
-                    let path = &path.field("matchFields");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
-                                x,
-                                ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
+                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
                     }
                 }
             }
-            Ok(())
+            if let Some(x) = rt::compiled::prop(m, "matchFields") {
+                let ox = rt::compiled::old_prop(old_map, "matchFields");
+                let path = &path.field("matchFields");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
+                                x,
+                                ox,
+                                <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
+                    }
+                }
+            }
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S1),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S3),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("matchExpressions", &S2), ("matchFields", &S4)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S1),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S3),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("matchExpressions", &S2), ("matchFields", &S4)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_object_field_selector {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for ObjectFieldSelector {
         fn crd_schema() -> rt::Value {
@@ -12100,7 +11636,7 @@ mod __crd_object_field_selector {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S2;
         fn has_rules() -> bool {
             false
         }
@@ -12150,53 +11686,45 @@ mod __crd_object_field_selector {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("apiVersion", &S1), ("fieldPath", &S1)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("apiVersion", &S1), ("fieldPath", &S1)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_object_reference {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for ObjectReference {
         fn crd_schema() -> rt::Value {
@@ -12205,7 +11733,7 @@ mod __crd_object_reference {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S2;
         fn has_rules() -> bool {
             false
         }
@@ -12277,63 +11805,55 @@ mod __crd_object_reference {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("apiVersion", &S1),
-                    ("fieldPath", &S1),
-                    ("kind", &S1),
-                    ("name", &S1),
-                    ("namespace", &S1),
-                    ("resourceVersion", &S1),
-                    ("uid", &S1),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("apiVersion", &S1),
+                ("fieldPath", &S1),
+                ("kind", &S1),
+                ("name", &S1),
+                ("namespace", &S1),
+                ("resourceVersion", &S1),
+                ("uid", &S1),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_persistent_volume_claim_spec {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = TypedLocalObjectReference;
     type __CrdField1 = TypedObjectReference;
     type __CrdField2 = VolumeResourceRequirements;
@@ -12351,7 +11871,7 @@ mod __crd_persistent_volume_claim_spec {
                 ],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S7;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S7;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
                 || <__CrdField1 as rt::CrdSchema>::has_rules()
@@ -12564,192 +12084,177 @@ mod __crd_persistent_volume_claim_spec {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_persistent_volume_claim_spec(
-                value,
-                old,
-                path,
-                ratchet,
-                budget,
-                out,
-            )
+            walk_persistent_volume_claim_spec(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `PersistentVolumeClaimSpec`.
-        pub fn walk_persistent_volume_claim_spec(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "dataSource") {
-                    let ox = rt::compiled::old_prop(old_map, "dataSource");
-                    let path = &path.field("dataSource");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `PersistentVolumeClaimSpec`.
+    pub fn walk_persistent_volume_claim_spec(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "dataSource") {
+                let ox = rt::compiled::old_prop(old_map, "dataSource");
+                let path = &path.field("dataSource");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "dataSourceRef") {
-                    let ox = rt::compiled::old_prop(old_map, "dataSourceRef");
-                    let path = &path.field("dataSourceRef");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "resources") {
-                    let ox = rt::compiled::old_prop(old_map, "resources");
-                    let path = &path.field("resources");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "selector") {
-                    let ox = rt::compiled::old_prop(old_map, "selector");
-                    let path = &path.field("selector");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
+                        <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
             }
-            Ok(())
+            if let Some(x) = rt::compiled::prop(m, "dataSourceRef") {
+                let ox = rt::compiled::old_prop(old_map, "dataSourceRef");
+                let path = &path.field("dataSourceRef");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "resources") {
+                let ox = rt::compiled::old_prop(old_map, "resources");
+                let path = &path.field("resources");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "selector") {
+                let ox = rt::compiled::old_prop(old_map, "selector");
+                let path = &path.field("selector");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S1),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField2 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField3 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S7: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("accessModes", &S2),
-                    ("dataSource", &S3),
-                    ("dataSourceRef", &S4),
-                    ("resources", &S5),
-                    ("selector", &S6),
-                    ("storageClassName", &S1),
-                    ("volumeAttributesClassName", &S1),
-                    ("volumeMode", &S1),
-                    ("volumeName", &S1),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S1),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField2 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField3 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S7: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("accessModes", &S2),
+                ("dataSource", &S3),
+                ("dataSourceRef", &S4),
+                ("resources", &S5),
+                ("selector", &S6),
+                ("storageClassName", &S1),
+                ("volumeAttributesClassName", &S1),
+                ("volumeMode", &S1),
+                ("volumeName", &S1),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_persistent_volume_claim_template {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = EmbeddedObjectMeta;
     type __CrdField1 = PersistentVolumeClaimSpec;
     #[automatically_derived]
@@ -12763,7 +12268,7 @@ mod __crd_persistent_volume_claim_template {
                 ],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
                 || <__CrdField1 as rt::CrdSchema>::has_rules()
@@ -12882,106 +12387,91 @@ mod __crd_persistent_volume_claim_template {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_persistent_volume_claim_template(
-                value,
-                old,
-                path,
-                ratchet,
-                budget,
-                out,
-            )
+            walk_persistent_volume_claim_template(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `PersistentVolumeClaimTemplate`.
-        pub fn walk_persistent_volume_claim_template(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "metadata") {
-                    let ox = rt::compiled::old_prop(old_map, "metadata");
-                    let path = &path.field("metadata");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `PersistentVolumeClaimTemplate`.
+    pub fn walk_persistent_volume_claim_template(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "metadata") {
+                let ox = rt::compiled::old_prop(old_map, "metadata");
+                let path = &path.field("metadata");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "spec") {
-                    let ox = rt::compiled::old_prop(old_map, "spec");
-                    let path = &path.field("spec");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
+                        <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
             }
-            Ok(())
+            if let Some(x) = rt::compiled::prop(m, "spec") {
+                let ox = rt::compiled::old_prop(old_map, "spec");
+                let path = &path.field("spec");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("metadata", &S1), ("spec", &S2)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("metadata", &S1), ("spec", &S2)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_persistent_volume_claim_volume_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for PersistentVolumeClaimVolumeSource {
         fn crd_schema() -> rt::Value {
@@ -12990,7 +12480,7 @@ mod __crd_persistent_volume_claim_volume_source {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false
         }
@@ -13040,68 +12530,60 @@ mod __crd_persistent_volume_claim_volume_source {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("claimName", &S1), ("readOnly", &S2)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("claimName", &S1), ("readOnly", &S2)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_photon_persistent_disk_volume_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for PhotonPersistentDiskVolumeSource {
         fn crd_schema() -> rt::Value {
@@ -13110,7 +12592,7 @@ mod __crd_photon_persistent_disk_volume_source {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S2;
         fn has_rules() -> bool {
             false
         }
@@ -13152,53 +12634,45 @@ mod __crd_photon_persistent_disk_volume_source {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("fsType", &S1), ("pdID", &S1)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("fsType", &S1), ("pdID", &S1)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_pod_affinity {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = WeightedPodAffinityTerm;
     type __CrdField1 = PodAffinityTerm;
     #[automatically_derived]
@@ -13212,7 +12686,7 @@ mod __crd_pod_affinity {
                 ],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S5;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
                 || <__CrdField1 as rt::CrdSchema>::has_rules()
@@ -13394,168 +12868,159 @@ mod __crd_pod_affinity {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_pod_affinity(value, old, path, ratchet, budget, out)
+            walk_pod_affinity(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `PodAffinity`.
-        pub fn walk_pod_affinity(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(
-                    m,
+    /// The rules at and below a `PodAffinity`.
+    pub fn walk_pod_affinity(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(
+                m,
+                "preferredDuringSchedulingIgnoredDuringExecution",
+            ) {
+                let ox = rt::compiled::old_prop(
+                    old_map,
                     "preferredDuringSchedulingIgnoredDuringExecution",
-                ) {
-                    let ox = rt::compiled::old_prop(
-                        old_map,
-                        "preferredDuringSchedulingIgnoredDuringExecution",
-                    );
-                    let path = &path
-                        .field("preferredDuringSchedulingIgnoredDuringExecution");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                );
+                let path = &path
+                    .field("preferredDuringSchedulingIgnoredDuringExecution");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
                                 x,
                                 ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
-                    }
-                }
-                if let Some(x) = rt::compiled::prop(
-                    m,
-                    "requiredDuringSchedulingIgnoredDuringExecution",
-                ) {
-                    let ox = rt::compiled::old_prop(
-                        old_map,
-                        "requiredDuringSchedulingIgnoredDuringExecution",
-                    );
-                    let path = &path
-                        .field("requiredDuringSchedulingIgnoredDuringExecution");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
-                                x,
-                                ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
+                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
                     }
                 }
             }
-            Ok(())
+            if let Some(x) = rt::compiled::prop(
+                m,
+                "requiredDuringSchedulingIgnoredDuringExecution",
+            ) {
+                let ox = rt::compiled::old_prop(
+                    old_map,
+                    "requiredDuringSchedulingIgnoredDuringExecution",
+                );
+                let path = &path.field("requiredDuringSchedulingIgnoredDuringExecution");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
+                                x,
+                                ox,
+                                <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
+                    }
+                }
+            }
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S1),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S3),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("preferredDuringSchedulingIgnoredDuringExecution", &S2),
-                    ("requiredDuringSchedulingIgnoredDuringExecution", &S4),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S1),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S3),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("preferredDuringSchedulingIgnoredDuringExecution", &S2),
+                ("requiredDuringSchedulingIgnoredDuringExecution", &S4),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_pod_affinity_term {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = LabelSelector;
     type __CrdField1 = LabelSelector;
     #[automatically_derived]
@@ -13569,7 +13034,7 @@ mod __crd_pod_affinity_term {
                 ],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S5;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
                 || <__CrdField1 as rt::CrdSchema>::has_rules()
@@ -13711,138 +13176,130 @@ mod __crd_pod_affinity_term {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_pod_affinity_term(value, old, path, ratchet, budget, out)
+            walk_pod_affinity_term(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `PodAffinityTerm`.
-        pub fn walk_pod_affinity_term(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "labelSelector") {
-                    let ox = rt::compiled::old_prop(old_map, "labelSelector");
-                    let path = &path.field("labelSelector");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `PodAffinityTerm`.
+    pub fn walk_pod_affinity_term(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "labelSelector") {
+                let ox = rt::compiled::old_prop(old_map, "labelSelector");
+                let path = &path.field("labelSelector");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "namespaceSelector") {
-                    let ox = rt::compiled::old_prop(old_map, "namespaceSelector");
-                    let path = &path.field("namespaceSelector");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
+                        <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
             }
-            Ok(())
+            if let Some(x) = rt::compiled::prop(m, "namespaceSelector") {
+                let ox = rt::compiled::old_prop(old_map, "namespaceSelector");
+                let path = &path.field("namespaceSelector");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S2),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("labelSelector", &S1),
-                    ("matchLabelKeys", &S3),
-                    ("mismatchLabelKeys", &S3),
-                    ("namespaceSelector", &S4),
-                    ("namespaces", &S3),
-                    ("topologyKey", &S2),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S2),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("labelSelector", &S1),
+                ("matchLabelKeys", &S3),
+                ("mismatchLabelKeys", &S3),
+                ("namespaceSelector", &S4),
+                ("namespaces", &S3),
+                ("topologyKey", &S2),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_pod_anti_affinity {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = WeightedPodAffinityTerm;
     type __CrdField1 = PodAffinityTerm;
     #[automatically_derived]
@@ -13856,7 +13313,7 @@ mod __crd_pod_anti_affinity {
                 ],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S5;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
                 || <__CrdField1 as rt::CrdSchema>::has_rules()
@@ -14038,168 +13495,159 @@ mod __crd_pod_anti_affinity {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_pod_anti_affinity(value, old, path, ratchet, budget, out)
+            walk_pod_anti_affinity(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `PodAntiAffinity`.
-        pub fn walk_pod_anti_affinity(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(
-                    m,
+    /// The rules at and below a `PodAntiAffinity`.
+    pub fn walk_pod_anti_affinity(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(
+                m,
+                "preferredDuringSchedulingIgnoredDuringExecution",
+            ) {
+                let ox = rt::compiled::old_prop(
+                    old_map,
                     "preferredDuringSchedulingIgnoredDuringExecution",
-                ) {
-                    let ox = rt::compiled::old_prop(
-                        old_map,
-                        "preferredDuringSchedulingIgnoredDuringExecution",
-                    );
-                    let path = &path
-                        .field("preferredDuringSchedulingIgnoredDuringExecution");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                );
+                let path = &path
+                    .field("preferredDuringSchedulingIgnoredDuringExecution");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
                                 x,
                                 ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
-                    }
-                }
-                if let Some(x) = rt::compiled::prop(
-                    m,
-                    "requiredDuringSchedulingIgnoredDuringExecution",
-                ) {
-                    let ox = rt::compiled::old_prop(
-                        old_map,
-                        "requiredDuringSchedulingIgnoredDuringExecution",
-                    );
-                    let path = &path
-                        .field("requiredDuringSchedulingIgnoredDuringExecution");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
-                                x,
-                                ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
+                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
                     }
                 }
             }
-            Ok(())
+            if let Some(x) = rt::compiled::prop(
+                m,
+                "requiredDuringSchedulingIgnoredDuringExecution",
+            ) {
+                let ox = rt::compiled::old_prop(
+                    old_map,
+                    "requiredDuringSchedulingIgnoredDuringExecution",
+                );
+                let path = &path.field("requiredDuringSchedulingIgnoredDuringExecution");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
+                                x,
+                                ox,
+                                <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
+                    }
+                }
+            }
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S1),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S3),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("preferredDuringSchedulingIgnoredDuringExecution", &S2),
-                    ("requiredDuringSchedulingIgnoredDuringExecution", &S4),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S1),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S3),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("preferredDuringSchedulingIgnoredDuringExecution", &S2),
+                ("requiredDuringSchedulingIgnoredDuringExecution", &S4),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_pod_certificate_projection {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for PodCertificateProjection {
         fn crd_schema() -> rt::Value {
@@ -14208,7 +13656,7 @@ mod __crd_pod_certificate_projection {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S5;
         fn has_rules() -> bool {
             false
         }
@@ -14303,109 +13751,101 @@ mod __crd_pod_certificate_projection {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int32",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int64",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: Some(&S1),
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("certificateChainPath", &S1),
-                    ("credentialBundlePath", &S1),
-                    ("keyPath", &S1),
-                    ("keyType", &S1),
-                    ("maxExpirationSeconds", &S2),
-                    ("signerName", &S1),
-                    ("user", &S3),
-                    ("userAnnotations", &S4),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int32",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int64",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: Some(&S1),
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("certificateChainPath", &S1),
+                ("credentialBundlePath", &S1),
+                ("keyPath", &S1),
+                ("keyType", &S1),
+                ("maxExpirationSeconds", &S2),
+                ("signerName", &S1),
+                ("user", &S3),
+                ("userAnnotations", &S4),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_pod_dns_config {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = PodDNSConfigOption;
     #[automatically_derived]
     impl rt::CrdSchema for PodDNSConfig {
@@ -14415,7 +13855,7 @@ mod __crd_pod_dns_config {
                 &[<__CrdField0 as rt::CrdSchema>::crd_schema],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S5;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
         }
@@ -14531,134 +13971,124 @@ mod __crd_pod_dns_config {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_pod_dns_config(value, old, path, ratchet, budget, out)
+            walk_pod_dns_config(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `PodDNSConfig`.
-        pub fn walk_pod_dns_config(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "options") {
-                    let ox = rt::compiled::old_prop(old_map, "options");
-                    let path = &path.field("options");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `PodDNSConfig`.
+    pub fn walk_pod_dns_config(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "options") {
+                let ox = rt::compiled::old_prop(old_map, "options");
+                let path = &path.field("options");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
                                 x,
                                 ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
+                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
                     }
                 }
             }
-            Ok(())
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S1),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S3),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[("nameservers", &S2), ("options", &S4), ("searches", &S2)],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S1),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S3),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("nameservers", &S2), ("options", &S4), ("searches", &S2)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_pod_dns_config_option {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for PodDNSConfigOption {
         fn crd_schema() -> rt::Value {
@@ -14667,7 +14097,7 @@ mod __crd_pod_dns_config_option {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S2;
         fn has_rules() -> bool {
             false
         }
@@ -14703,53 +14133,45 @@ mod __crd_pod_dns_config_option {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("name", &S1), ("value", &S1)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("name", &S1), ("value", &S1)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_pod_os {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for PodOS {
         fn crd_schema() -> rt::Value {
@@ -14758,7 +14180,7 @@ mod __crd_pod_os {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S2;
         fn has_rules() -> bool {
             false
         }
@@ -14796,53 +14218,45 @@ mod __crd_pod_os {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("name", &S1)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("name", &S1)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_pod_readiness_gate {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for PodReadinessGate {
         fn crd_schema() -> rt::Value {
@@ -14851,7 +14265,7 @@ mod __crd_pod_readiness_gate {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S2;
         fn has_rules() -> bool {
             false
         }
@@ -14893,53 +14307,45 @@ mod __crd_pod_readiness_gate {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("conditionType", &S1)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("conditionType", &S1)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_pod_resource_claim {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for PodResourceClaim {
         fn crd_schema() -> rt::Value {
@@ -14948,7 +14354,7 @@ mod __crd_pod_resource_claim {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S2;
         fn has_rules() -> bool {
             false
         }
@@ -15005,59 +14411,51 @@ mod __crd_pod_resource_claim {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("name", &S1),
-                    ("resourceClaimName", &S1),
-                    ("resourceClaimTemplateName", &S1),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("name", &S1),
+                ("resourceClaimName", &S1),
+                ("resourceClaimTemplateName", &S1),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_pod_scheduling_gate {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for PodSchedulingGate {
         fn crd_schema() -> rt::Value {
@@ -15066,7 +14464,7 @@ mod __crd_pod_scheduling_gate {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S2;
         fn has_rules() -> bool {
             false
         }
@@ -15104,53 +14502,45 @@ mod __crd_pod_scheduling_gate {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("name", &S1)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("name", &S1)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_pod_scheduling_group {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for PodSchedulingGroup {
         fn crd_schema() -> rt::Value {
@@ -15159,7 +14549,7 @@ mod __crd_pod_scheduling_group {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S2;
         fn has_rules() -> bool {
             false
         }
@@ -15195,53 +14585,45 @@ mod __crd_pod_scheduling_group {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("podGroupName", &S1)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("podGroupName", &S1)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_pod_security_context {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = AppArmorProfile;
     type __CrdField1 = SELinuxOptions;
     type __CrdField2 = SeccompProfile;
@@ -15261,7 +14643,7 @@ mod __crd_pod_security_context {
                 ],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S11;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S11;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
                 || <__CrdField1 as rt::CrdSchema>::has_rules()
@@ -15544,266 +14926,258 @@ mod __crd_pod_security_context {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_pod_security_context(value, old, path, ratchet, budget, out)
+            walk_pod_security_context(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `PodSecurityContext`.
-        pub fn walk_pod_security_context(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "appArmorProfile") {
-                    let ox = rt::compiled::old_prop(old_map, "appArmorProfile");
-                    let path = &path.field("appArmorProfile");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `PodSecurityContext`.
+    pub fn walk_pod_security_context(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "appArmorProfile") {
+                let ox = rt::compiled::old_prop(old_map, "appArmorProfile");
+                let path = &path.field("appArmorProfile");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "seLinuxOptions") {
-                    let ox = rt::compiled::old_prop(old_map, "seLinuxOptions");
-                    let path = &path.field("seLinuxOptions");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
+                        <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "seLinuxOptions") {
+                let ox = rt::compiled::old_prop(old_map, "seLinuxOptions");
+                let path = &path.field("seLinuxOptions");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "seccompProfile") {
-                    let ox = rt::compiled::old_prop(old_map, "seccompProfile");
-                    let path = &path.field("seccompProfile");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
+                        <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "seccompProfile") {
+                let ox = rt::compiled::old_prop(old_map, "seccompProfile");
+                let path = &path.field("seccompProfile");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "sysctls") {
-                    let ox = rt::compiled::old_prop(old_map, "sysctls");
-                    let path = &path.field("sysctls");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
+                        <__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "sysctls") {
+                let ox = rt::compiled::old_prop(old_map, "sysctls");
+                let path = &path.field("sysctls");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
                                 x,
                                 ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
-                    }
-                }
-                if let Some(x) = rt::compiled::prop(m, "windowsOptions") {
-                    let ox = rt::compiled::old_prop(old_map, "windowsOptions");
-                    let path = &path.field("windowsOptions");
-                    let ratchet = ratchet
-                        .child(
+                                <__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
                             x,
                             ox,
-                            <super::__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField4 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
+                    }
                 }
             }
-            Ok(())
+            if let Some(x) = rt::compiled::prop(m, "windowsOptions") {
+                let ox = rt::compiled::old_prop(old_map, "windowsOptions");
+                let path = &path.field("windowsOptions");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField4 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int64",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField2 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S7: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S2),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S8: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField3 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S9: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S8),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S10: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField4 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S11: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("appArmorProfile", &S1),
-                    ("fsGroup", &S2),
-                    ("fsGroupChangePolicy", &S3),
-                    ("runAsGroup", &S2),
-                    ("runAsNonRoot", &S4),
-                    ("runAsUser", &S2),
-                    ("seLinuxChangePolicy", &S3),
-                    ("seLinuxOptions", &S5),
-                    ("seccompProfile", &S6),
-                    ("supplementalGroups", &S7),
-                    ("supplementalGroupsPolicy", &S3),
-                    ("sysctls", &S9),
-                    ("windowsOptions", &S10),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int64",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField2 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S7: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S2),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S8: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField3 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S9: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S8),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S10: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField4 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S11: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("appArmorProfile", &S1),
+                ("fsGroup", &S2),
+                ("fsGroupChangePolicy", &S3),
+                ("runAsGroup", &S2),
+                ("runAsNonRoot", &S4),
+                ("runAsUser", &S2),
+                ("seLinuxChangePolicy", &S3),
+                ("seLinuxOptions", &S5),
+                ("seccompProfile", &S6),
+                ("supplementalGroups", &S7),
+                ("supplementalGroupsPolicy", &S3),
+                ("sysctls", &S9),
+                ("windowsOptions", &S10),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_pod_spec {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = Affinity;
     type __CrdField1 = Container;
     type __CrdField2 = PodDNSConfig;
@@ -15849,7 +15223,7 @@ mod __crd_pod_spec {
                 ],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S38;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S38;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
                 || <__CrdField1 as rt::CrdSchema>::has_rules()
@@ -16897,905 +16271,894 @@ mod __crd_pod_spec {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_pod_spec(value, old, path, ratchet, budget, out)
+            walk_pod_spec(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `PodSpec`.
-        pub fn walk_pod_spec(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "affinity") {
-                    let ox = rt::compiled::old_prop(old_map, "affinity");
-                    let path = &path.field("affinity");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `PodSpec`.
+    pub fn walk_pod_spec(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "affinity") {
+                let ox = rt::compiled::old_prop(old_map, "affinity");
+                let path = &path.field("affinity");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "containers") {
-                    let ox = rt::compiled::old_prop(old_map, "containers");
-                    let path = &path.field("containers");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
-                                x,
-                                ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
-                    }
-                }
-                if let Some(x) = rt::compiled::prop(m, "dnsConfig") {
-                    let ox = rt::compiled::old_prop(old_map, "dnsConfig");
-                    let path = &path.field("dnsConfig");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "ephemeralContainers") {
-                    let ox = rt::compiled::old_prop(old_map, "ephemeralContainers");
-                    let path = &path.field("ephemeralContainers");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
-                                x,
-                                ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
-                    }
-                }
-                if let Some(x) = rt::compiled::prop(m, "evictionResponders") {
-                    let ox = rt::compiled::old_prop(old_map, "evictionResponders");
-                    let path = &path.field("evictionResponders");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField4 as rt::schema::ObjectSchema>::walk_rules(
-                                x,
-                                ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
-                    }
-                }
-                if let Some(x) = rt::compiled::prop(m, "hostAliases") {
-                    let ox = rt::compiled::old_prop(old_map, "hostAliases");
-                    let path = &path.field("hostAliases");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField5 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField5 as rt::schema::ObjectSchema>::walk_rules(
-                                x,
-                                ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
-                    }
-                }
-                if let Some(x) = rt::compiled::prop(m, "imagePullSecrets") {
-                    let ox = rt::compiled::old_prop(old_map, "imagePullSecrets");
-                    let path = &path.field("imagePullSecrets");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField6 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField6 as rt::schema::ObjectSchema>::walk_rules(
-                                x,
-                                ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
-                    }
-                }
-                if let Some(x) = rt::compiled::prop(m, "initContainers") {
-                    let ox = rt::compiled::old_prop(old_map, "initContainers");
-                    let path = &path.field("initContainers");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField7 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField7 as rt::schema::ObjectSchema>::walk_rules(
-                                x,
-                                ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
-                    }
-                }
-                if let Some(x) = rt::compiled::prop(m, "os") {
-                    let ox = rt::compiled::old_prop(old_map, "os");
-                    let path = &path.field("os");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField8 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField8 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "readinessGates") {
-                    let ox = rt::compiled::old_prop(old_map, "readinessGates");
-                    let path = &path.field("readinessGates");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField9 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField9 as rt::schema::ObjectSchema>::walk_rules(
-                                x,
-                                ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
-                    }
-                }
-                if let Some(x) = rt::compiled::prop(m, "resourceClaims") {
-                    let ox = rt::compiled::old_prop(old_map, "resourceClaims");
-                    let path = &path.field("resourceClaims");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField10 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField10 as rt::schema::ObjectSchema>::walk_rules(
-                                x,
-                                ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
-                    }
-                }
-                if let Some(x) = rt::compiled::prop(m, "resources") {
-                    let ox = rt::compiled::old_prop(old_map, "resources");
-                    let path = &path.field("resources");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField11 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField11 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "schedulingGates") {
-                    let ox = rt::compiled::old_prop(old_map, "schedulingGates");
-                    let path = &path.field("schedulingGates");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField12 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField12 as rt::schema::ObjectSchema>::walk_rules(
-                                x,
-                                ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
-                    }
-                }
-                if let Some(x) = rt::compiled::prop(m, "schedulingGroup") {
-                    let ox = rt::compiled::old_prop(old_map, "schedulingGroup");
-                    let path = &path.field("schedulingGroup");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField13 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField13 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "securityContext") {
-                    let ox = rt::compiled::old_prop(old_map, "securityContext");
-                    let path = &path.field("securityContext");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField14 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField14 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "tolerations") {
-                    let ox = rt::compiled::old_prop(old_map, "tolerations");
-                    let path = &path.field("tolerations");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField15 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField15 as rt::schema::ObjectSchema>::walk_rules(
-                                x,
-                                ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
-                    }
-                }
-                if let Some(x) = rt::compiled::prop(m, "topologySpreadConstraints") {
-                    let ox = rt::compiled::old_prop(
-                        old_map,
-                        "topologySpreadConstraints",
+                        <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
                     );
-                    let path = &path.field("topologySpreadConstraints");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField16 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField16 as rt::schema::ObjectSchema>::walk_rules(
+                <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "containers") {
+                let ox = rt::compiled::old_prop(old_map, "containers");
+                let path = &path.field("containers");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
                                 x,
                                 ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
-                    }
-                }
-                if let Some(x) = rt::compiled::prop(m, "volumes") {
-                    let ox = rt::compiled::old_prop(old_map, "volumes");
-                    let path = &path.field("volumes");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField17 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField17 as rt::schema::ObjectSchema>::walk_rules(
-                                x,
-                                ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
+                                <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
                     }
                 }
             }
-            Ok(())
+            if let Some(x) = rt::compiled::prop(m, "dnsConfig") {
+                let ox = rt::compiled::old_prop(old_map, "dnsConfig");
+                let path = &path.field("dnsConfig");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "ephemeralContainers") {
+                let ox = rt::compiled::old_prop(old_map, "ephemeralContainers");
+                let path = &path.field("ephemeralContainers");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
+                                x,
+                                ox,
+                                <__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
+                    }
+                }
+            }
+            if let Some(x) = rt::compiled::prop(m, "evictionResponders") {
+                let ox = rt::compiled::old_prop(old_map, "evictionResponders");
+                let path = &path.field("evictionResponders");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
+                                x,
+                                ox,
+                                <__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField4 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
+                    }
+                }
+            }
+            if let Some(x) = rt::compiled::prop(m, "hostAliases") {
+                let ox = rt::compiled::old_prop(old_map, "hostAliases");
+                let path = &path.field("hostAliases");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
+                                x,
+                                ox,
+                                <__CrdField5 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField5 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
+                    }
+                }
+            }
+            if let Some(x) = rt::compiled::prop(m, "imagePullSecrets") {
+                let ox = rt::compiled::old_prop(old_map, "imagePullSecrets");
+                let path = &path.field("imagePullSecrets");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
+                                x,
+                                ox,
+                                <__CrdField6 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField6 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
+                    }
+                }
+            }
+            if let Some(x) = rt::compiled::prop(m, "initContainers") {
+                let ox = rt::compiled::old_prop(old_map, "initContainers");
+                let path = &path.field("initContainers");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
+                                x,
+                                ox,
+                                <__CrdField7 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField7 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
+                    }
+                }
+            }
+            if let Some(x) = rt::compiled::prop(m, "os") {
+                let ox = rt::compiled::old_prop(old_map, "os");
+                let path = &path.field("os");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField8 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField8 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "readinessGates") {
+                let ox = rt::compiled::old_prop(old_map, "readinessGates");
+                let path = &path.field("readinessGates");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
+                                x,
+                                ox,
+                                <__CrdField9 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField9 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
+                    }
+                }
+            }
+            if let Some(x) = rt::compiled::prop(m, "resourceClaims") {
+                let ox = rt::compiled::old_prop(old_map, "resourceClaims");
+                let path = &path.field("resourceClaims");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
+                                x,
+                                ox,
+                                <__CrdField10 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField10 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
+                    }
+                }
+            }
+            if let Some(x) = rt::compiled::prop(m, "resources") {
+                let ox = rt::compiled::old_prop(old_map, "resources");
+                let path = &path.field("resources");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField11 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField11 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "schedulingGates") {
+                let ox = rt::compiled::old_prop(old_map, "schedulingGates");
+                let path = &path.field("schedulingGates");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
+                                x,
+                                ox,
+                                <__CrdField12 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField12 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
+                    }
+                }
+            }
+            if let Some(x) = rt::compiled::prop(m, "schedulingGroup") {
+                let ox = rt::compiled::old_prop(old_map, "schedulingGroup");
+                let path = &path.field("schedulingGroup");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField13 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField13 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "securityContext") {
+                let ox = rt::compiled::old_prop(old_map, "securityContext");
+                let path = &path.field("securityContext");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField14 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField14 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "tolerations") {
+                let ox = rt::compiled::old_prop(old_map, "tolerations");
+                let path = &path.field("tolerations");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
+                                x,
+                                ox,
+                                <__CrdField15 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField15 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
+                    }
+                }
+            }
+            if let Some(x) = rt::compiled::prop(m, "topologySpreadConstraints") {
+                let ox = rt::compiled::old_prop(old_map, "topologySpreadConstraints");
+                let path = &path.field("topologySpreadConstraints");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
+                                x,
+                                ox,
+                                <__CrdField16 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField16 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
+                    }
+                }
+            }
+            if let Some(x) = rt::compiled::prop(m, "volumes") {
+                let ox = rt::compiled::old_prop(old_map, "volumes");
+                let path = &path.field("volumes");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
+                                x,
+                                ox,
+                                <__CrdField17 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField17 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
+                    }
+                }
+            }
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int64",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S4),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField2 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S7: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S8: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField3 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S9: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S8),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S10: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField4 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S11: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S10),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S12: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField5 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S13: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S12),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S14: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField6 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S15: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S14),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S16: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField7 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S17: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S16),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S18: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: Some(&S7),
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S19: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField8 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S20: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "",
-            format: "",
-            nullable: false,
-            int_or_string: true,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S21: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: Some(&S20),
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S22: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int32",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S23: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField9 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S24: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S23),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S25: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField10 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S26: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S25),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S27: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField11 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S28: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField12 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S29: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S28),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S30: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField13 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S31: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField14 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S32: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField15 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S33: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S32),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S34: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField16 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S35: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S34),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S36: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField17 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S37: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S36),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S38: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("activeDeadlineSeconds", &S1),
-                    ("affinity", &S2),
-                    ("automountServiceAccountToken", &S3),
-                    ("containers", &S5),
-                    ("dnsConfig", &S6),
-                    ("dnsPolicy", &S7),
-                    ("enableServiceLinks", &S3),
-                    ("ephemeralContainers", &S9),
-                    ("evictionResponders", &S11),
-                    ("hostAliases", &S13),
-                    ("hostIPC", &S3),
-                    ("hostNetwork", &S3),
-                    ("hostPID", &S3),
-                    ("hostUsers", &S3),
-                    ("hostname", &S7),
-                    ("hostnameOverride", &S7),
-                    ("imagePullSecrets", &S15),
-                    ("initContainers", &S17),
-                    ("nodeName", &S7),
-                    ("nodeSelector", &S18),
-                    ("os", &S19),
-                    ("overhead", &S21),
-                    ("preemptionPolicy", &S7),
-                    ("priority", &S22),
-                    ("priorityClassName", &S7),
-                    ("readinessGates", &S24),
-                    ("resourceClaims", &S26),
-                    ("resources", &S27),
-                    ("restartPolicy", &S7),
-                    ("runtimeClassName", &S7),
-                    ("schedulerName", &S7),
-                    ("schedulingGates", &S29),
-                    ("schedulingGroup", &S30),
-                    ("securityContext", &S31),
-                    ("serviceAccount", &S7),
-                    ("serviceAccountName", &S7),
-                    ("setHostnameAsFQDN", &S3),
-                    ("shareProcessNamespace", &S3),
-                    ("subdomain", &S7),
-                    ("terminationGracePeriodSeconds", &S1),
-                    ("tolerations", &S33),
-                    ("topologySpreadConstraints", &S35),
-                    ("volumes", &S37),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int64",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S4),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField2 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S7: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S8: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField3 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S9: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S8),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S10: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField4 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S11: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S10),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S12: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField5 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S13: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S12),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S14: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField6 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S15: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S14),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S16: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField7 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S17: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S16),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S18: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: Some(&S7),
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S19: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField8 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S20: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "",
+        format: "",
+        nullable: false,
+        int_or_string: true,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S21: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: Some(&S20),
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S22: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int32",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S23: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField9 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S24: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S23),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S25: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField10 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S26: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S25),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S27: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField11 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S28: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField12 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S29: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S28),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S30: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField13 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S31: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField14 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S32: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField15 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S33: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S32),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S34: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField16 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S35: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S34),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S36: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField17 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S37: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S36),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S38: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("activeDeadlineSeconds", &S1),
+                ("affinity", &S2),
+                ("automountServiceAccountToken", &S3),
+                ("containers", &S5),
+                ("dnsConfig", &S6),
+                ("dnsPolicy", &S7),
+                ("enableServiceLinks", &S3),
+                ("ephemeralContainers", &S9),
+                ("evictionResponders", &S11),
+                ("hostAliases", &S13),
+                ("hostIPC", &S3),
+                ("hostNetwork", &S3),
+                ("hostPID", &S3),
+                ("hostUsers", &S3),
+                ("hostname", &S7),
+                ("hostnameOverride", &S7),
+                ("imagePullSecrets", &S15),
+                ("initContainers", &S17),
+                ("nodeName", &S7),
+                ("nodeSelector", &S18),
+                ("os", &S19),
+                ("overhead", &S21),
+                ("preemptionPolicy", &S7),
+                ("priority", &S22),
+                ("priorityClassName", &S7),
+                ("readinessGates", &S24),
+                ("resourceClaims", &S26),
+                ("resources", &S27),
+                ("restartPolicy", &S7),
+                ("runtimeClassName", &S7),
+                ("schedulerName", &S7),
+                ("schedulingGates", &S29),
+                ("schedulingGroup", &S30),
+                ("securityContext", &S31),
+                ("serviceAccount", &S7),
+                ("serviceAccountName", &S7),
+                ("setHostnameAsFQDN", &S3),
+                ("shareProcessNamespace", &S3),
+                ("subdomain", &S7),
+                ("terminationGracePeriodSeconds", &S1),
+                ("tolerations", &S33),
+                ("topologySpreadConstraints", &S35),
+                ("volumes", &S37),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_pod_template_spec {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = EmbeddedObjectMeta;
     type __CrdField1 = PodSpec;
     #[automatically_derived]
@@ -17809,7 +17172,7 @@ mod __crd_pod_template_spec {
                 ],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
                 || <__CrdField1 as rt::CrdSchema>::has_rules()
@@ -17927,99 +17290,91 @@ mod __crd_pod_template_spec {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_pod_template_spec(value, old, path, ratchet, budget, out)
+            walk_pod_template_spec(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `PodTemplateSpec`.
-        pub fn walk_pod_template_spec(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "metadata") {
-                    let ox = rt::compiled::old_prop(old_map, "metadata");
-                    let path = &path.field("metadata");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `PodTemplateSpec`.
+    pub fn walk_pod_template_spec(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "metadata") {
+                let ox = rt::compiled::old_prop(old_map, "metadata");
+                let path = &path.field("metadata");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "spec") {
-                    let ox = rt::compiled::old_prop(old_map, "spec");
-                    let path = &path.field("spec");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
+                        <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
             }
-            Ok(())
+            if let Some(x) = rt::compiled::prop(m, "spec") {
+                let ox = rt::compiled::old_prop(old_map, "spec");
+                let path = &path.field("spec");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("metadata", &S1), ("spec", &S2)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("metadata", &S1), ("spec", &S2)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_portworx_volume_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for PortworxVolumeSource {
         fn crd_schema() -> rt::Value {
@@ -18028,7 +17383,7 @@ mod __crd_portworx_volume_source {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false
         }
@@ -18078,68 +17433,60 @@ mod __crd_portworx_volume_source {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("fsType", &S1), ("readOnly", &S2), ("volumeID", &S1)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("fsType", &S1), ("readOnly", &S2), ("volumeID", &S1)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_preferred_scheduling_term {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = NodeSelectorTerm;
     #[automatically_derived]
     impl rt::CrdSchema for PreferredSchedulingTerm {
@@ -18149,7 +17496,7 @@ mod __crd_preferred_scheduling_term {
                 &[<__CrdField0 as rt::CrdSchema>::crd_schema],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
         }
@@ -18246,92 +17593,84 @@ mod __crd_preferred_scheduling_term {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_preferred_scheduling_term(value, old, path, ratchet, budget, out)
+            walk_preferred_scheduling_term(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `PreferredSchedulingTerm`.
-        pub fn walk_preferred_scheduling_term(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "preference") {
-                    let ox = rt::compiled::old_prop(old_map, "preference");
-                    let path = &path.field("preference");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `PreferredSchedulingTerm`.
+    pub fn walk_preferred_scheduling_term(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "preference") {
+                let ox = rt::compiled::old_prop(old_map, "preference");
+                let path = &path.field("preference");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
+                        <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
             }
-            Ok(())
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int32",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("preference", &S1), ("weight", &S2)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int32",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("preference", &S1), ("weight", &S2)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_probe {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = ExecAction;
     type __CrdField1 = GRPCAction;
     type __CrdField2 = HTTPGetAction;
@@ -18349,7 +17688,7 @@ mod __crd_probe {
                 ],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S7;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S7;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
                 || <__CrdField1 as rt::CrdSchema>::has_rules()
@@ -18572,186 +17911,178 @@ mod __crd_probe {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_probe(value, old, path, ratchet, budget, out)
+            walk_probe(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `Probe`.
-        pub fn walk_probe(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "exec") {
-                    let ox = rt::compiled::old_prop(old_map, "exec");
-                    let path = &path.field("exec");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `Probe`.
+    pub fn walk_probe(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "exec") {
+                let ox = rt::compiled::old_prop(old_map, "exec");
+                let path = &path.field("exec");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "grpc") {
-                    let ox = rt::compiled::old_prop(old_map, "grpc");
-                    let path = &path.field("grpc");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "httpGet") {
-                    let ox = rt::compiled::old_prop(old_map, "httpGet");
-                    let path = &path.field("httpGet");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "tcpSocket") {
-                    let ox = rt::compiled::old_prop(old_map, "tcpSocket");
-                    let path = &path.field("tcpSocket");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
+                        <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
             }
-            Ok(())
+            if let Some(x) = rt::compiled::prop(m, "grpc") {
+                let ox = rt::compiled::old_prop(old_map, "grpc");
+                let path = &path.field("grpc");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "httpGet") {
+                let ox = rt::compiled::old_prop(old_map, "httpGet");
+                let path = &path.field("httpGet");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "tcpSocket") {
+                let ox = rt::compiled::old_prop(old_map, "tcpSocket");
+                let path = &path.field("tcpSocket");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int32",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField2 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField3 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int64",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S7: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("exec", &S1),
-                    ("failureThreshold", &S2),
-                    ("grpc", &S3),
-                    ("httpGet", &S4),
-                    ("initialDelaySeconds", &S2),
-                    ("periodSeconds", &S2),
-                    ("successThreshold", &S2),
-                    ("tcpSocket", &S5),
-                    ("terminationGracePeriodSeconds", &S6),
-                    ("timeoutSeconds", &S2),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int32",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField2 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField3 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int64",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S7: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("exec", &S1),
+                ("failureThreshold", &S2),
+                ("grpc", &S3),
+                ("httpGet", &S4),
+                ("initialDelaySeconds", &S2),
+                ("periodSeconds", &S2),
+                ("successThreshold", &S2),
+                ("tcpSocket", &S5),
+                ("terminationGracePeriodSeconds", &S6),
+                ("timeoutSeconds", &S2),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_projected_volume_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = VolumeProjection;
     #[automatically_derived]
     impl rt::CrdSchema for ProjectedVolumeSource {
@@ -18761,7 +18092,7 @@ mod __crd_projected_volume_source {
                 &[<__CrdField0 as rt::CrdSchema>::crd_schema],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S5;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
         }
@@ -18885,134 +18216,126 @@ mod __crd_projected_volume_source {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_projected_volume_source(value, old, path, ratchet, budget, out)
+            walk_projected_volume_source(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `ProjectedVolumeSource`.
-        pub fn walk_projected_volume_source(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "sources") {
-                    let ox = rt::compiled::old_prop(old_map, "sources");
-                    let path = &path.field("sources");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `ProjectedVolumeSource`.
+    pub fn walk_projected_volume_source(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "sources") {
+                let ox = rt::compiled::old_prop(old_map, "sources");
+                let path = &path.field("sources");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
                                 x,
                                 ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
+                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
                     }
                 }
             }
-            Ok(())
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int32",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int64",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S3),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[("defaultMode", &S1), ("defaultUser", &S2), ("sources", &S4)],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int32",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int64",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S3),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[("defaultMode", &S1), ("defaultUser", &S2), ("sources", &S4)],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_quobyte_volume_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for QuobyteVolumeSource {
         fn crd_schema() -> rt::Value {
@@ -19021,7 +18344,7 @@ mod __crd_quobyte_volume_source {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false
         }
@@ -19088,77 +18411,69 @@ mod __crd_quobyte_volume_source {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("group", &S1),
-                    ("readOnly", &S2),
-                    ("registry", &S1),
-                    ("tenant", &S1),
-                    ("user", &S1),
-                    ("volume", &S1),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("group", &S1),
+                ("readOnly", &S2),
+                ("registry", &S1),
+                ("tenant", &S1),
+                ("user", &S1),
+                ("volume", &S1),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_rbd_volume_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = LocalObjectReference;
     #[automatically_derived]
     impl rt::CrdSchema for RBDVolumeSource {
@@ -19168,7 +18483,7 @@ mod __crd_rbd_volume_source {
                 &[<__CrdField0 as rt::CrdSchema>::crd_schema],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S5;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
         }
@@ -19299,133 +18614,125 @@ mod __crd_rbd_volume_source {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_rbd_volume_source(value, old, path, ratchet, budget, out)
+            walk_rbd_volume_source(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `RBDVolumeSource`.
-        pub fn walk_rbd_volume_source(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "secretRef") {
-                    let ox = rt::compiled::old_prop(old_map, "secretRef");
-                    let path = &path.field("secretRef");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `RBDVolumeSource`.
+    pub fn walk_rbd_volume_source(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "secretRef") {
+                let ox = rt::compiled::old_prop(old_map, "secretRef");
+                let path = &path.field("secretRef");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
+                        <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
             }
-            Ok(())
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S1),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("fsType", &S1),
-                    ("image", &S1),
-                    ("keyring", &S1),
-                    ("monitors", &S2),
-                    ("pool", &S1),
-                    ("readOnly", &S3),
-                    ("secretRef", &S4),
-                    ("user", &S1),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S1),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("fsType", &S1),
+                ("image", &S1),
+                ("keyring", &S1),
+                ("monitors", &S2),
+                ("pool", &S1),
+                ("readOnly", &S3),
+                ("secretRef", &S4),
+                ("user", &S1),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_resource_claim {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for ResourceClaim {
         fn crd_schema() -> rt::Value {
@@ -19434,7 +18741,7 @@ mod __crd_resource_claim {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S2;
         fn has_rules() -> bool {
             false
         }
@@ -19476,53 +18783,45 @@ mod __crd_resource_claim {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("name", &S1), ("request", &S1)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("name", &S1), ("request", &S1)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_resource_field_selector {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for ResourceFieldSelector {
         fn crd_schema() -> rt::Value {
@@ -19531,7 +18830,7 @@ mod __crd_resource_field_selector {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false
         }
@@ -19595,70 +18894,60 @@ mod __crd_resource_field_selector {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "",
-            format: "",
-            nullable: false,
-            int_or_string: true,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[("containerName", &S1), ("divisor", &S2), ("resource", &S1)],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "",
+        format: "",
+        nullable: false,
+        int_or_string: true,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("containerName", &S1), ("divisor", &S2), ("resource", &S1)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_resource_requirements {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = ResourceClaim;
     #[automatically_derived]
     impl rt::CrdSchema for ResourceRequirements {
@@ -19668,7 +18957,7 @@ mod __crd_resource_requirements {
                 &[<__CrdField0 as rt::CrdSchema>::crd_schema],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S5;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
         }
@@ -19796,132 +19085,124 @@ mod __crd_resource_requirements {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_resource_requirements(value, old, path, ratchet, budget, out)
+            walk_resource_requirements(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `ResourceRequirements`.
-        pub fn walk_resource_requirements(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "claims") {
-                    let ox = rt::compiled::old_prop(old_map, "claims");
-                    let path = &path.field("claims");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `ResourceRequirements`.
+    pub fn walk_resource_requirements(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "claims") {
+                let ox = rt::compiled::old_prop(old_map, "claims");
+                let path = &path.field("claims");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
                                 x,
                                 ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
+                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
                     }
                 }
             }
-            Ok(())
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S1),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "",
-            format: "",
-            nullable: false,
-            int_or_string: true,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: Some(&S3),
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("claims", &S2), ("limits", &S4), ("requests", &S4)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S1),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "",
+        format: "",
+        nullable: false,
+        int_or_string: true,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: Some(&S3),
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("claims", &S2), ("limits", &S4), ("requests", &S4)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_se_linux_options {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for SELinuxOptions {
         fn crd_schema() -> rt::Value {
@@ -19930,7 +19211,7 @@ mod __crd_se_linux_options {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S2;
         fn has_rules() -> bool {
             false
         }
@@ -19974,55 +19255,45 @@ mod __crd_se_linux_options {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[("level", &S1), ("role", &S1), ("type", &S1), ("user", &S1)],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("level", &S1), ("role", &S1), ("type", &S1), ("user", &S1)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_scale_io_volume_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = LocalObjectReference;
     #[automatically_derived]
     impl rt::CrdSchema for ScaleIOVolumeSource {
@@ -20032,7 +19303,7 @@ mod __crd_scale_io_volume_source {
                 &[<__CrdField0 as rt::CrdSchema>::crd_schema],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S4;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
         }
@@ -20190,120 +19461,112 @@ mod __crd_scale_io_volume_source {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_scale_io_volume_source(value, old, path, ratchet, budget, out)
+            walk_scale_io_volume_source(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `ScaleIOVolumeSource`.
-        pub fn walk_scale_io_volume_source(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "secretRef") {
-                    let ox = rt::compiled::old_prop(old_map, "secretRef");
-                    let path = &path.field("secretRef");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `ScaleIOVolumeSource`.
+    pub fn walk_scale_io_volume_source(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "secretRef") {
+                let ox = rt::compiled::old_prop(old_map, "secretRef");
+                let path = &path.field("secretRef");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
+                        <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
             }
-            Ok(())
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("fsType", &S1),
-                    ("gateway", &S1),
-                    ("protectionDomain", &S1),
-                    ("readOnly", &S2),
-                    ("secretRef", &S3),
-                    ("sslEnabled", &S2),
-                    ("storageMode", &S1),
-                    ("storagePool", &S1),
-                    ("system", &S1),
-                    ("volumeName", &S1),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("fsType", &S1),
+                ("gateway", &S1),
+                ("protectionDomain", &S1),
+                ("readOnly", &S2),
+                ("secretRef", &S3),
+                ("sslEnabled", &S2),
+                ("storageMode", &S1),
+                ("storagePool", &S1),
+                ("system", &S1),
+                ("volumeName", &S1),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_seccomp_profile {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for SeccompProfile {
         fn crd_schema() -> rt::Value {
@@ -20312,7 +19575,7 @@ mod __crd_seccomp_profile {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S2;
         fn has_rules() -> bool {
             false
         }
@@ -20358,53 +19621,45 @@ mod __crd_seccomp_profile {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("localhostProfile", &S1), ("type", &S1)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("localhostProfile", &S1), ("type", &S1)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_secret_env_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for SecretEnvSource {
         fn crd_schema() -> rt::Value {
@@ -20413,7 +19668,7 @@ mod __crd_secret_env_source {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false
         }
@@ -20459,68 +19714,60 @@ mod __crd_secret_env_source {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("name", &S1), ("optional", &S2)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("name", &S1), ("optional", &S2)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_secret_key_selector {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for SecretKeySelector {
         fn crd_schema() -> rt::Value {
@@ -20529,7 +19776,7 @@ mod __crd_secret_key_selector {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false
         }
@@ -20584,68 +19831,60 @@ mod __crd_secret_key_selector {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("key", &S1), ("name", &S1), ("optional", &S2)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("key", &S1), ("name", &S1), ("optional", &S2)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_secret_projection {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = KeyToPath;
     #[automatically_derived]
     impl rt::CrdSchema for SecretProjection {
@@ -20655,7 +19894,7 @@ mod __crd_secret_projection {
                 &[<__CrdField0 as rt::CrdSchema>::crd_schema],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S5;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
         }
@@ -20781,132 +20020,124 @@ mod __crd_secret_projection {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_secret_projection(value, old, path, ratchet, budget, out)
+            walk_secret_projection(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `SecretProjection`.
-        pub fn walk_secret_projection(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "items") {
-                    let ox = rt::compiled::old_prop(old_map, "items");
-                    let path = &path.field("items");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `SecretProjection`.
+    pub fn walk_secret_projection(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "items") {
+                let ox = rt::compiled::old_prop(old_map, "items");
+                let path = &path.field("items");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
                                 x,
                                 ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
+                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
                     }
                 }
             }
-            Ok(())
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S1),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("items", &S2), ("name", &S3), ("optional", &S4)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S1),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("items", &S2), ("name", &S3), ("optional", &S4)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_secret_reference {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for SecretReference {
         fn crd_schema() -> rt::Value {
@@ -20915,7 +20146,7 @@ mod __crd_secret_reference {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S2;
         fn has_rules() -> bool {
             false
         }
@@ -20955,53 +20186,45 @@ mod __crd_secret_reference {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("name", &S1), ("namespace", &S1)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("name", &S1), ("namespace", &S1)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_secret_volume_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = KeyToPath;
     #[automatically_derived]
     impl rt::CrdSchema for SecretVolumeSource {
@@ -21011,7 +20234,7 @@ mod __crd_secret_volume_source {
                 &[<__CrdField0 as rt::CrdSchema>::crd_schema],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S7;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S7;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
         }
@@ -21151,170 +20374,162 @@ mod __crd_secret_volume_source {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_secret_volume_source(value, old, path, ratchet, budget, out)
+            walk_secret_volume_source(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `SecretVolumeSource`.
-        pub fn walk_secret_volume_source(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "items") {
-                    let ox = rt::compiled::old_prop(old_map, "items");
-                    let path = &path.field("items");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `SecretVolumeSource`.
+    pub fn walk_secret_volume_source(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "items") {
+                let ox = rt::compiled::old_prop(old_map, "items");
+                let path = &path.field("items");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
                                 x,
                                 ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
+                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
                     }
                 }
             }
-            Ok(())
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int32",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int64",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S3),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S7: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("defaultMode", &S1),
-                    ("defaultUser", &S2),
-                    ("items", &S4),
-                    ("optional", &S5),
-                    ("secretName", &S6),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int32",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int64",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S3),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S7: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("defaultMode", &S1),
+                ("defaultUser", &S2),
+                ("items", &S4),
+                ("optional", &S5),
+                ("secretName", &S6),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_security_context {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = AppArmorProfile;
     type __CrdField1 = Capabilities;
     type __CrdField2 = SELinuxOptions;
@@ -21334,7 +20549,7 @@ mod __crd_security_context {
                 ],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S9;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S9;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
                 || <__CrdField1 as rt::CrdSchema>::has_rules()
@@ -21592,225 +20807,217 @@ mod __crd_security_context {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_security_context(value, old, path, ratchet, budget, out)
+            walk_security_context(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `SecurityContext`.
-        pub fn walk_security_context(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "appArmorProfile") {
-                    let ox = rt::compiled::old_prop(old_map, "appArmorProfile");
-                    let path = &path.field("appArmorProfile");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `SecurityContext`.
+    pub fn walk_security_context(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "appArmorProfile") {
+                let ox = rt::compiled::old_prop(old_map, "appArmorProfile");
+                let path = &path.field("appArmorProfile");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "capabilities") {
-                    let ox = rt::compiled::old_prop(old_map, "capabilities");
-                    let path = &path.field("capabilities");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "seLinuxOptions") {
-                    let ox = rt::compiled::old_prop(old_map, "seLinuxOptions");
-                    let path = &path.field("seLinuxOptions");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "seccompProfile") {
-                    let ox = rt::compiled::old_prop(old_map, "seccompProfile");
-                    let path = &path.field("seccompProfile");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "windowsOptions") {
-                    let ox = rt::compiled::old_prop(old_map, "windowsOptions");
-                    let path = &path.field("windowsOptions");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField4 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
+                        <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
             }
-            Ok(())
+            if let Some(x) = rt::compiled::prop(m, "capabilities") {
+                let ox = rt::compiled::old_prop(old_map, "capabilities");
+                let path = &path.field("capabilities");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "seLinuxOptions") {
+                let ox = rt::compiled::old_prop(old_map, "seLinuxOptions");
+                let path = &path.field("seLinuxOptions");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "seccompProfile") {
+                let ox = rt::compiled::old_prop(old_map, "seccompProfile");
+                let path = &path.field("seccompProfile");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "windowsOptions") {
+                let ox = rt::compiled::old_prop(old_map, "windowsOptions");
+                let path = &path.field("windowsOptions");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField4 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int64",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField2 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S7: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField3 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S8: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField4 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S9: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("allowPrivilegeEscalation", &S1),
-                    ("appArmorProfile", &S2),
-                    ("capabilities", &S3),
-                    ("privileged", &S1),
-                    ("procMount", &S4),
-                    ("readOnlyRootFilesystem", &S1),
-                    ("runAsGroup", &S5),
-                    ("runAsNonRoot", &S1),
-                    ("runAsUser", &S5),
-                    ("seLinuxOptions", &S6),
-                    ("seccompProfile", &S7),
-                    ("windowsOptions", &S8),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int64",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField2 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S7: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField3 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S8: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField4 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S9: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("allowPrivilegeEscalation", &S1),
+                ("appArmorProfile", &S2),
+                ("capabilities", &S3),
+                ("privileged", &S1),
+                ("procMount", &S4),
+                ("readOnlyRootFilesystem", &S1),
+                ("runAsGroup", &S5),
+                ("runAsNonRoot", &S1),
+                ("runAsUser", &S5),
+                ("seLinuxOptions", &S6),
+                ("seccompProfile", &S7),
+                ("windowsOptions", &S8),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_service_account_token_projection {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for ServiceAccountTokenProjection {
         fn crd_schema() -> rt::Value {
@@ -21819,7 +21026,7 @@ mod __crd_service_account_token_projection {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false
         }
@@ -21877,75 +21084,67 @@ mod __crd_service_account_token_projection {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int64",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("audience", &S1),
-                    ("expirationSeconds", &S2),
-                    ("path", &S1),
-                    ("user", &S2),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int64",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("audience", &S1),
+                ("expirationSeconds", &S2),
+                ("path", &S1),
+                ("user", &S2),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_service_port {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for ServicePort {
         fn crd_schema() -> rt::Value {
@@ -21954,7 +21153,7 @@ mod __crd_service_port {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S4;
         fn has_rules() -> bool {
             false
         }
@@ -22026,92 +21225,84 @@ mod __crd_service_port {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int32",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "",
-            format: "",
-            nullable: false,
-            int_or_string: true,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("appProtocol", &S1),
-                    ("name", &S1),
-                    ("nodePort", &S2),
-                    ("port", &S2),
-                    ("protocol", &S1),
-                    ("targetPort", &S3),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int32",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "",
+        format: "",
+        nullable: false,
+        int_or_string: true,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("appProtocol", &S1),
+                ("name", &S1),
+                ("nodePort", &S2),
+                ("port", &S2),
+                ("protocol", &S1),
+                ("targetPort", &S3),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_sleep_action {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for SleepAction {
         fn crd_schema() -> rt::Value {
@@ -22120,7 +21311,7 @@ mod __crd_sleep_action {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S2;
         fn has_rules() -> bool {
             false
         }
@@ -22158,53 +21349,45 @@ mod __crd_sleep_action {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int64",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("seconds", &S1)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int64",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("seconds", &S1)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_storage_os_volume_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = LocalObjectReference;
     #[automatically_derived]
     impl rt::CrdSchema for StorageOSVolumeSource {
@@ -22214,7 +21397,7 @@ mod __crd_storage_os_volume_source {
                 &[<__CrdField0 as rt::CrdSchema>::crd_schema],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S4;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
         }
@@ -22327,115 +21510,107 @@ mod __crd_storage_os_volume_source {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_storage_os_volume_source(value, old, path, ratchet, budget, out)
+            walk_storage_os_volume_source(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `StorageOSVolumeSource`.
-        pub fn walk_storage_os_volume_source(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "secretRef") {
-                    let ox = rt::compiled::old_prop(old_map, "secretRef");
-                    let path = &path.field("secretRef");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `StorageOSVolumeSource`.
+    pub fn walk_storage_os_volume_source(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "secretRef") {
+                let ox = rt::compiled::old_prop(old_map, "secretRef");
+                let path = &path.field("secretRef");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
+                        <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
             }
-            Ok(())
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("fsType", &S1),
-                    ("readOnly", &S2),
-                    ("secretRef", &S3),
-                    ("volumeName", &S1),
-                    ("volumeNamespace", &S1),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("fsType", &S1),
+                ("readOnly", &S2),
+                ("secretRef", &S3),
+                ("volumeName", &S1),
+                ("volumeNamespace", &S1),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_sysctl {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for Sysctl {
         fn crd_schema() -> rt::Value {
@@ -22444,7 +21619,7 @@ mod __crd_sysctl {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S2;
         fn has_rules() -> bool {
             false
         }
@@ -22491,53 +21666,45 @@ mod __crd_sysctl {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("name", &S1), ("value", &S1)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("name", &S1), ("value", &S1)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_tcp_socket_action {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for TCPSocketAction {
         fn crd_schema() -> rt::Value {
@@ -22546,7 +21713,7 @@ mod __crd_tcp_socket_action {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false
         }
@@ -22585,68 +21752,60 @@ mod __crd_tcp_socket_action {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "",
-            format: "",
-            nullable: false,
-            int_or_string: true,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("host", &S1), ("port", &S2)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "",
+        format: "",
+        nullable: false,
+        int_or_string: true,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("host", &S1), ("port", &S2)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_toleration {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for Toleration {
         fn crd_schema() -> rt::Value {
@@ -22655,7 +21814,7 @@ mod __crd_toleration {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false
         }
@@ -22711,76 +21870,68 @@ mod __crd_toleration {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int64",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("effect", &S1),
-                    ("key", &S1),
-                    ("operator", &S1),
-                    ("tolerationSeconds", &S2),
-                    ("value", &S1),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int64",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("effect", &S1),
+                ("key", &S1),
+                ("operator", &S1),
+                ("tolerationSeconds", &S2),
+                ("value", &S1),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_topology_spread_constraint {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = LabelSelector;
     #[automatically_derived]
     impl rt::CrdSchema for TopologySpreadConstraint {
@@ -22790,7 +21941,7 @@ mod __crd_topology_spread_constraint {
                 &[<__CrdField0 as rt::CrdSchema>::crd_schema],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S5;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
         }
@@ -22941,140 +22092,125 @@ mod __crd_topology_spread_constraint {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_topology_spread_constraint(
-                value,
-                old,
-                path,
-                ratchet,
-                budget,
-                out,
-            )
+            walk_topology_spread_constraint(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `TopologySpreadConstraint`.
-        pub fn walk_topology_spread_constraint(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "labelSelector") {
-                    let ox = rt::compiled::old_prop(old_map, "labelSelector");
-                    let path = &path.field("labelSelector");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `TopologySpreadConstraint`.
+    pub fn walk_topology_spread_constraint(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "labelSelector") {
+                let ox = rt::compiled::old_prop(old_map, "labelSelector");
+                let path = &path.field("labelSelector");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
+                        <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
             }
-            Ok(())
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S2),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int32",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("labelSelector", &S1),
-                    ("matchLabelKeys", &S3),
-                    ("maxSkew", &S4),
-                    ("minDomains", &S4),
-                    ("nodeAffinityPolicy", &S2),
-                    ("nodeTaintsPolicy", &S2),
-                    ("topologyKey", &S2),
-                    ("whenUnsatisfiable", &S2),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S2),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int32",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("labelSelector", &S1),
+                ("matchLabelKeys", &S3),
+                ("maxSkew", &S4),
+                ("minDomains", &S4),
+                ("nodeAffinityPolicy", &S2),
+                ("nodeTaintsPolicy", &S2),
+                ("topologyKey", &S2),
+                ("whenUnsatisfiable", &S2),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_typed_local_object_reference {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for TypedLocalObjectReference {
         fn crd_schema() -> rt::Value {
@@ -23083,7 +22219,7 @@ mod __crd_typed_local_object_reference {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S2;
         fn has_rules() -> bool {
             false
         }
@@ -23138,53 +22274,45 @@ mod __crd_typed_local_object_reference {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("apiGroup", &S1), ("kind", &S1), ("name", &S1)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("apiGroup", &S1), ("kind", &S1), ("name", &S1)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_typed_object_reference {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for TypedObjectReference {
         fn crd_schema() -> rt::Value {
@@ -23193,7 +22321,7 @@ mod __crd_typed_object_reference {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S2;
         fn has_rules() -> bool {
             false
         }
@@ -23256,55 +22384,47 @@ mod __crd_typed_object_reference {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[("apiGroup", &S1), ("kind", &S1), ("name", &S1), ("namespace", &S1)],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[("apiGroup", &S1), ("kind", &S1), ("name", &S1), ("namespace", &S1)],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_volume {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = AWSElasticBlockStoreVolumeSource;
     type __CrdField1 = AzureDiskVolumeSource;
     type __CrdField2 = AzureFileVolumeSource;
@@ -23374,7 +22494,7 @@ mod __crd_volume {
                 ],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S32;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S32;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
                 || <__CrdField1 as rt::CrdSchema>::has_rules()
@@ -24267,764 +23387,756 @@ mod __crd_volume {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_volume(value, old, path, ratchet, budget, out)
+            walk_volume(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `Volume`.
-        pub fn walk_volume(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "awsElasticBlockStore") {
-                    let ox = rt::compiled::old_prop(old_map, "awsElasticBlockStore");
-                    let path = &path.field("awsElasticBlockStore");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `Volume`.
+    pub fn walk_volume(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "awsElasticBlockStore") {
+                let ox = rt::compiled::old_prop(old_map, "awsElasticBlockStore");
+                let path = &path.field("awsElasticBlockStore");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "azureDisk") {
-                    let ox = rt::compiled::old_prop(old_map, "azureDisk");
-                    let path = &path.field("azureDisk");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "azureFile") {
-                    let ox = rt::compiled::old_prop(old_map, "azureFile");
-                    let path = &path.field("azureFile");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "cephfs") {
-                    let ox = rt::compiled::old_prop(old_map, "cephfs");
-                    let path = &path.field("cephfs");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "cinder") {
-                    let ox = rt::compiled::old_prop(old_map, "cinder");
-                    let path = &path.field("cinder");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField4 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "configMap") {
-                    let ox = rt::compiled::old_prop(old_map, "configMap");
-                    let path = &path.field("configMap");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField5 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField5 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "csi") {
-                    let ox = rt::compiled::old_prop(old_map, "csi");
-                    let path = &path.field("csi");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField6 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField6 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "downwardAPI") {
-                    let ox = rt::compiled::old_prop(old_map, "downwardAPI");
-                    let path = &path.field("downwardAPI");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField7 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField7 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "emptyDir") {
-                    let ox = rt::compiled::old_prop(old_map, "emptyDir");
-                    let path = &path.field("emptyDir");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField8 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField8 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "ephemeral") {
-                    let ox = rt::compiled::old_prop(old_map, "ephemeral");
-                    let path = &path.field("ephemeral");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField9 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField9 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "fc") {
-                    let ox = rt::compiled::old_prop(old_map, "fc");
-                    let path = &path.field("fc");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField10 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField10 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "flexVolume") {
-                    let ox = rt::compiled::old_prop(old_map, "flexVolume");
-                    let path = &path.field("flexVolume");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField11 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField11 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "flocker") {
-                    let ox = rt::compiled::old_prop(old_map, "flocker");
-                    let path = &path.field("flocker");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField12 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField12 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "gcePersistentDisk") {
-                    let ox = rt::compiled::old_prop(old_map, "gcePersistentDisk");
-                    let path = &path.field("gcePersistentDisk");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField13 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField13 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "gitRepo") {
-                    let ox = rt::compiled::old_prop(old_map, "gitRepo");
-                    let path = &path.field("gitRepo");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField14 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField14 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "glusterfs") {
-                    let ox = rt::compiled::old_prop(old_map, "glusterfs");
-                    let path = &path.field("glusterfs");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField15 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField15 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "hostPath") {
-                    let ox = rt::compiled::old_prop(old_map, "hostPath");
-                    let path = &path.field("hostPath");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField16 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField16 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "image") {
-                    let ox = rt::compiled::old_prop(old_map, "image");
-                    let path = &path.field("image");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField17 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField17 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "iscsi") {
-                    let ox = rt::compiled::old_prop(old_map, "iscsi");
-                    let path = &path.field("iscsi");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField18 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField18 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "nfs") {
-                    let ox = rt::compiled::old_prop(old_map, "nfs");
-                    let path = &path.field("nfs");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField19 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField19 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "persistentVolumeClaim") {
-                    let ox = rt::compiled::old_prop(old_map, "persistentVolumeClaim");
-                    let path = &path.field("persistentVolumeClaim");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField20 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField20 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "photonPersistentDisk") {
-                    let ox = rt::compiled::old_prop(old_map, "photonPersistentDisk");
-                    let path = &path.field("photonPersistentDisk");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField21 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField21 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "portworxVolume") {
-                    let ox = rt::compiled::old_prop(old_map, "portworxVolume");
-                    let path = &path.field("portworxVolume");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField22 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField22 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "projected") {
-                    let ox = rt::compiled::old_prop(old_map, "projected");
-                    let path = &path.field("projected");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField23 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField23 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "quobyte") {
-                    let ox = rt::compiled::old_prop(old_map, "quobyte");
-                    let path = &path.field("quobyte");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField24 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField24 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "rbd") {
-                    let ox = rt::compiled::old_prop(old_map, "rbd");
-                    let path = &path.field("rbd");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField25 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField25 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "scaleIO") {
-                    let ox = rt::compiled::old_prop(old_map, "scaleIO");
-                    let path = &path.field("scaleIO");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField26 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField26 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "secret") {
-                    let ox = rt::compiled::old_prop(old_map, "secret");
-                    let path = &path.field("secret");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField27 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField27 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "storageos") {
-                    let ox = rt::compiled::old_prop(old_map, "storageos");
-                    let path = &path.field("storageos");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField28 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField28 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "vsphereVolume") {
-                    let ox = rt::compiled::old_prop(old_map, "vsphereVolume");
-                    let path = &path.field("vsphereVolume");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField29 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField29 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
+                        <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
             }
-            Ok(())
+            if let Some(x) = rt::compiled::prop(m, "azureDisk") {
+                let ox = rt::compiled::old_prop(old_map, "azureDisk");
+                let path = &path.field("azureDisk");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "azureFile") {
+                let ox = rt::compiled::old_prop(old_map, "azureFile");
+                let path = &path.field("azureFile");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "cephfs") {
+                let ox = rt::compiled::old_prop(old_map, "cephfs");
+                let path = &path.field("cephfs");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "cinder") {
+                let ox = rt::compiled::old_prop(old_map, "cinder");
+                let path = &path.field("cinder");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField4 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "configMap") {
+                let ox = rt::compiled::old_prop(old_map, "configMap");
+                let path = &path.field("configMap");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField5 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField5 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "csi") {
+                let ox = rt::compiled::old_prop(old_map, "csi");
+                let path = &path.field("csi");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField6 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField6 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "downwardAPI") {
+                let ox = rt::compiled::old_prop(old_map, "downwardAPI");
+                let path = &path.field("downwardAPI");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField7 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField7 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "emptyDir") {
+                let ox = rt::compiled::old_prop(old_map, "emptyDir");
+                let path = &path.field("emptyDir");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField8 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField8 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "ephemeral") {
+                let ox = rt::compiled::old_prop(old_map, "ephemeral");
+                let path = &path.field("ephemeral");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField9 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField9 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "fc") {
+                let ox = rt::compiled::old_prop(old_map, "fc");
+                let path = &path.field("fc");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField10 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField10 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "flexVolume") {
+                let ox = rt::compiled::old_prop(old_map, "flexVolume");
+                let path = &path.field("flexVolume");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField11 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField11 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "flocker") {
+                let ox = rt::compiled::old_prop(old_map, "flocker");
+                let path = &path.field("flocker");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField12 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField12 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "gcePersistentDisk") {
+                let ox = rt::compiled::old_prop(old_map, "gcePersistentDisk");
+                let path = &path.field("gcePersistentDisk");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField13 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField13 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "gitRepo") {
+                let ox = rt::compiled::old_prop(old_map, "gitRepo");
+                let path = &path.field("gitRepo");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField14 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField14 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "glusterfs") {
+                let ox = rt::compiled::old_prop(old_map, "glusterfs");
+                let path = &path.field("glusterfs");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField15 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField15 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "hostPath") {
+                let ox = rt::compiled::old_prop(old_map, "hostPath");
+                let path = &path.field("hostPath");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField16 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField16 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "image") {
+                let ox = rt::compiled::old_prop(old_map, "image");
+                let path = &path.field("image");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField17 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField17 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "iscsi") {
+                let ox = rt::compiled::old_prop(old_map, "iscsi");
+                let path = &path.field("iscsi");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField18 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField18 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "nfs") {
+                let ox = rt::compiled::old_prop(old_map, "nfs");
+                let path = &path.field("nfs");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField19 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField19 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "persistentVolumeClaim") {
+                let ox = rt::compiled::old_prop(old_map, "persistentVolumeClaim");
+                let path = &path.field("persistentVolumeClaim");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField20 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField20 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "photonPersistentDisk") {
+                let ox = rt::compiled::old_prop(old_map, "photonPersistentDisk");
+                let path = &path.field("photonPersistentDisk");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField21 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField21 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "portworxVolume") {
+                let ox = rt::compiled::old_prop(old_map, "portworxVolume");
+                let path = &path.field("portworxVolume");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField22 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField22 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "projected") {
+                let ox = rt::compiled::old_prop(old_map, "projected");
+                let path = &path.field("projected");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField23 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField23 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "quobyte") {
+                let ox = rt::compiled::old_prop(old_map, "quobyte");
+                let path = &path.field("quobyte");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField24 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField24 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "rbd") {
+                let ox = rt::compiled::old_prop(old_map, "rbd");
+                let path = &path.field("rbd");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField25 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField25 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "scaleIO") {
+                let ox = rt::compiled::old_prop(old_map, "scaleIO");
+                let path = &path.field("scaleIO");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField26 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField26 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "secret") {
+                let ox = rt::compiled::old_prop(old_map, "secret");
+                let path = &path.field("secret");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField27 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField27 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "storageos") {
+                let ox = rt::compiled::old_prop(old_map, "storageos");
+                let path = &path.field("storageos");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField28 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField28 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "vsphereVolume") {
+                let ox = rt::compiled::old_prop(old_map, "vsphereVolume");
+                let path = &path.field("vsphereVolume");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField29 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField29 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField2 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField3 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField4 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField5 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S7: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField6 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S8: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField7 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S9: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField8 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S10: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField9 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S11: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField10 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S12: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField11 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S13: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField12 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S14: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField13 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S15: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField14 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S16: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField15 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S17: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField16 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S18: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField17 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S19: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField18 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S20: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S21: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField19 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S22: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField20 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S23: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField21 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S24: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField22 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S25: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField23 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S26: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField24 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S27: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField25 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S28: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField26 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S29: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField27 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S30: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField28 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S31: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField29 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S32: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("awsElasticBlockStore", &S1),
-                    ("azureDisk", &S2),
-                    ("azureFile", &S3),
-                    ("cephfs", &S4),
-                    ("cinder", &S5),
-                    ("configMap", &S6),
-                    ("csi", &S7),
-                    ("downwardAPI", &S8),
-                    ("emptyDir", &S9),
-                    ("ephemeral", &S10),
-                    ("fc", &S11),
-                    ("flexVolume", &S12),
-                    ("flocker", &S13),
-                    ("gcePersistentDisk", &S14),
-                    ("gitRepo", &S15),
-                    ("glusterfs", &S16),
-                    ("hostPath", &S17),
-                    ("image", &S18),
-                    ("iscsi", &S19),
-                    ("name", &S20),
-                    ("nfs", &S21),
-                    ("persistentVolumeClaim", &S22),
-                    ("photonPersistentDisk", &S23),
-                    ("portworxVolume", &S24),
-                    ("projected", &S25),
-                    ("quobyte", &S26),
-                    ("rbd", &S27),
-                    ("scaleIO", &S28),
-                    ("secret", &S29),
-                    ("storageos", &S30),
-                    ("vsphereVolume", &S31),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField2 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField3 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField4 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField5 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S7: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField6 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S8: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField7 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S9: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField8 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S10: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField9 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S11: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField10 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S12: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField11 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S13: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField12 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S14: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField13 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S15: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField14 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S16: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField15 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S17: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField16 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S18: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField17 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S19: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField18 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S20: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S21: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField19 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S22: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField20 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S23: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField21 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S24: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField22 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S25: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField23 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S26: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField24 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S27: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField25 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S28: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField26 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S29: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField27 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S30: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField28 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S31: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField29 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S32: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("awsElasticBlockStore", &S1),
+                ("azureDisk", &S2),
+                ("azureFile", &S3),
+                ("cephfs", &S4),
+                ("cinder", &S5),
+                ("configMap", &S6),
+                ("csi", &S7),
+                ("downwardAPI", &S8),
+                ("emptyDir", &S9),
+                ("ephemeral", &S10),
+                ("fc", &S11),
+                ("flexVolume", &S12),
+                ("flocker", &S13),
+                ("gcePersistentDisk", &S14),
+                ("gitRepo", &S15),
+                ("glusterfs", &S16),
+                ("hostPath", &S17),
+                ("image", &S18),
+                ("iscsi", &S19),
+                ("name", &S20),
+                ("nfs", &S21),
+                ("persistentVolumeClaim", &S22),
+                ("photonPersistentDisk", &S23),
+                ("portworxVolume", &S24),
+                ("projected", &S25),
+                ("quobyte", &S26),
+                ("rbd", &S27),
+                ("scaleIO", &S28),
+                ("secret", &S29),
+                ("storageos", &S30),
+                ("vsphereVolume", &S31),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_volume_device {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for VolumeDevice {
         fn crd_schema() -> rt::Value {
@@ -25033,7 +24145,7 @@ mod __crd_volume_device {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S2;
         fn has_rules() -> bool {
             false
         }
@@ -25084,53 +24196,45 @@ mod __crd_volume_device {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("devicePath", &S1), ("name", &S1)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("devicePath", &S1), ("name", &S1)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_volume_mount {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for VolumeMount {
         fn crd_schema() -> rt::Value {
@@ -25139,7 +24243,7 @@ mod __crd_volume_mount {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S4;
         fn has_rules() -> bool {
             false
         }
@@ -25236,94 +24340,86 @@ mod __crd_volume_mount {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S1),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("bindMountOptions", &S2),
-                    ("mountPath", &S1),
-                    ("mountPropagation", &S1),
-                    ("name", &S1),
-                    ("readOnly", &S3),
-                    ("recursiveReadOnly", &S1),
-                    ("subPath", &S1),
-                    ("subPathExpr", &S1),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S1),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("bindMountOptions", &S2),
+                ("mountPath", &S1),
+                ("mountPropagation", &S1),
+                ("name", &S1),
+                ("readOnly", &S3),
+                ("recursiveReadOnly", &S1),
+                ("subPath", &S1),
+                ("subPathExpr", &S1),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_volume_projection {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = ClusterTrustBundleProjection;
     type __CrdField1 = ConfigMapProjection;
     type __CrdField2 = DownwardAPIProjection;
@@ -25345,7 +24441,7 @@ mod __crd_volume_projection {
                 ],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S7;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S7;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
                 || <__CrdField1 as rt::CrdSchema>::has_rules()
@@ -25571,196 +24667,188 @@ mod __crd_volume_projection {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_volume_projection(value, old, path, ratchet, budget, out)
+            walk_volume_projection(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `VolumeProjection`.
-        pub fn walk_volume_projection(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "clusterTrustBundle") {
-                    let ox = rt::compiled::old_prop(old_map, "clusterTrustBundle");
-                    let path = &path.field("clusterTrustBundle");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `VolumeProjection`.
+    pub fn walk_volume_projection(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "clusterTrustBundle") {
+                let ox = rt::compiled::old_prop(old_map, "clusterTrustBundle");
+                let path = &path.field("clusterTrustBundle");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "configMap") {
-                    let ox = rt::compiled::old_prop(old_map, "configMap");
-                    let path = &path.field("configMap");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "downwardAPI") {
-                    let ox = rt::compiled::old_prop(old_map, "downwardAPI");
-                    let path = &path.field("downwardAPI");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "podCertificate") {
-                    let ox = rt::compiled::old_prop(old_map, "podCertificate");
-                    let path = &path.field("podCertificate");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "secret") {
-                    let ox = rt::compiled::old_prop(old_map, "secret");
-                    let path = &path.field("secret");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField4 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
-                if let Some(x) = rt::compiled::prop(m, "serviceAccountToken") {
-                    let ox = rt::compiled::old_prop(old_map, "serviceAccountToken");
-                    let path = &path.field("serviceAccountToken");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField5 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField5 as rt::schema::ObjectSchema>::walk_rules(
-                        x,
-                        ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
+                        <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
             }
-            Ok(())
+            if let Some(x) = rt::compiled::prop(m, "configMap") {
+                let ox = rt::compiled::old_prop(old_map, "configMap");
+                let path = &path.field("configMap");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField1 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField1 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "downwardAPI") {
+                let ox = rt::compiled::old_prop(old_map, "downwardAPI");
+                let path = &path.field("downwardAPI");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField2 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField2 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "podCertificate") {
+                let ox = rt::compiled::old_prop(old_map, "podCertificate");
+                let path = &path.field("podCertificate");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField3 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField3 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "secret") {
+                let ox = rt::compiled::old_prop(old_map, "secret");
+                let path = &path.field("secret");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField4 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField4 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
+            if let Some(x) = rt::compiled::prop(m, "serviceAccountToken") {
+                let ox = rt::compiled::old_prop(old_map, "serviceAccountToken");
+                let path = &path.field("serviceAccountToken");
+                let ratchet = ratchet
+                    .child(
+                        x,
+                        ox,
+                        <__CrdField5 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField5 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
+            }
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField2 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField3 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField4 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField5 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S7: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("clusterTrustBundle", &S1),
-                    ("configMap", &S2),
-                    ("downwardAPI", &S3),
-                    ("podCertificate", &S4),
-                    ("secret", &S5),
-                    ("serviceAccountToken", &S6),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField1 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField2 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField3 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField4 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S6: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField5 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S7: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("clusterTrustBundle", &S1),
+                ("configMap", &S2),
+                ("downwardAPI", &S3),
+                ("podCertificate", &S4),
+                ("secret", &S5),
+                ("serviceAccountToken", &S6),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_volume_resource_requirements {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for VolumeResourceRequirements {
         fn crd_schema() -> rt::Value {
@@ -25769,7 +24857,7 @@ mod __crd_volume_resource_requirements {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false
         }
@@ -25817,68 +24905,60 @@ mod __crd_volume_resource_requirements {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "",
-            format: "",
-            nullable: false,
-            int_or_string: true,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: Some(&S1),
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("limits", &S2), ("requests", &S2)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "",
+        format: "",
+        nullable: false,
+        int_or_string: true,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: Some(&S1),
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("limits", &S2), ("requests", &S2)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_vsphere_virtual_disk_volume_source {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for VsphereVirtualDiskVolumeSource {
         fn crd_schema() -> rt::Value {
@@ -25887,7 +24967,7 @@ mod __crd_vsphere_virtual_disk_volume_source {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S2;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S2;
         fn has_rules() -> bool {
             false
         }
@@ -25949,60 +25029,52 @@ mod __crd_vsphere_virtual_disk_volume_source {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("fsType", &S1),
-                    ("storagePolicyID", &S1),
-                    ("storagePolicyName", &S1),
-                    ("volumePath", &S1),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("fsType", &S1),
+                ("storagePolicyID", &S1),
+                ("storagePolicyName", &S1),
+                ("volumePath", &S1),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_weighted_pod_affinity_term {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = PodAffinityTerm;
     #[automatically_derived]
     impl rt::CrdSchema for WeightedPodAffinityTerm {
@@ -26012,7 +25084,7 @@ mod __crd_weighted_pod_affinity_term {
                 &[<__CrdField0 as rt::CrdSchema>::crd_schema],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
         }
@@ -26109,99 +25181,84 @@ mod __crd_weighted_pod_affinity_term {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_weighted_pod_affinity_term(
-                value,
-                old,
-                path,
-                ratchet,
-                budget,
-                out,
-            )
+            walk_weighted_pod_affinity_term(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `WeightedPodAffinityTerm`.
-        pub fn walk_weighted_pod_affinity_term(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "podAffinityTerm") {
-                    let ox = rt::compiled::old_prop(old_map, "podAffinityTerm");
-                    let path = &path.field("podAffinityTerm");
-                    let ratchet = ratchet
-                        .child(
-                            x,
-                            ox,
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                        );
-                    <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `WeightedPodAffinityTerm`.
+    pub fn walk_weighted_pod_affinity_term(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "podAffinityTerm") {
+                let ox = rt::compiled::old_prop(old_map, "podAffinityTerm");
+                let path = &path.field("podAffinityTerm");
+                let ratchet = ratchet
+                    .child(
                         x,
                         ox,
-                        path,
-                        ratchet,
-                        budget,
-                        out,
-                    )?;
-                }
+                        <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                    );
+                <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                    x,
+                    ox,
+                    path,
+                    ratchet,
+                    budget,
+                    out,
+                )?;
             }
-            Ok(())
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int32",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("podAffinityTerm", &S1), ("weight", &S2)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int32",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("podAffinityTerm", &S1), ("weight", &S2)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_windows_security_context_options {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for WindowsSecurityContextOptions {
         fn crd_schema() -> rt::Value {
@@ -26210,7 +25267,7 @@ mod __crd_windows_security_context_options {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false
         }
@@ -26273,66 +25330,56 @@ mod __crd_windows_security_context_options {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "boolean",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("gmsaCredentialSpec", &S1),
-                    ("gmsaCredentialSpecName", &S1),
-                    ("hostProcess", &S2),
-                    ("runAsUserName", &S1),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "boolean",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("gmsaCredentialSpec", &S1),
+                ("gmsaCredentialSpecName", &S1),
+                ("hostProcess", &S2),
+                ("runAsUserName", &S1),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};

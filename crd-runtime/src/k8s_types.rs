@@ -2,10 +2,12 @@
 
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_condition {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for Condition {
         fn crd_schema() -> rt::Value {
@@ -14,7 +16,7 @@ mod __crd_condition {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S4;
         fn has_rules() -> bool {
             false
         }
@@ -114,92 +116,84 @@ mod __crd_condition {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "date-time",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "integer",
-            format: "int64",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("lastTransitionTime", &S1),
-                    ("message", &S2),
-                    ("observedGeneration", &S3),
-                    ("reason", &S2),
-                    ("status", &S2),
-                    ("type", &S2),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "date-time",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "integer",
+        format: "int64",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("lastTransitionTime", &S1),
+                ("message", &S2),
+                ("observedGeneration", &S3),
+                ("reason", &S2),
+                ("status", &S2),
+                ("type", &S2),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_label_selector {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     type __CrdField0 = LabelSelectorRequirement;
     #[automatically_derived]
     impl rt::CrdSchema for LabelSelector {
@@ -209,7 +203,7 @@ mod __crd_label_selector {
                 &[<__CrdField0 as rt::CrdSchema>::crd_schema],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S5;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S5;
         fn has_rules() -> bool {
             false || <__CrdField0 as rt::CrdSchema>::has_rules()
         }
@@ -324,132 +318,124 @@ mod __crd_label_selector {
             budget: &mut rt::rules::Budget,
             out: &mut rt::rules::Findings,
         ) -> rt::rules::Flow {
-            rules::walk_label_selector(value, old, path, ratchet, budget, out)
+            walk_label_selector(value, old, path, ratchet, budget, out)
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        /// The rules at and below a `LabelSelector`.
-        pub fn walk_label_selector(
-            value: &rt::Value,
-            old: Option<&rt::Value>,
-            path: &rt::Path,
-            ratchet: rt::rules::TypedRatchet<'_>,
-            budget: &mut rt::rules::Budget,
-            out: &mut rt::rules::Findings,
-        ) -> rt::rules::Flow {
-            if let rt::Value::Object(m) = value {
-                let old_map = old.and_then(rt::Value::as_object);
-                if let Some(x) = rt::compiled::prop(m, "matchExpressions") {
-                    let ox = rt::compiled::old_prop(old_map, "matchExpressions");
-                    let path = &path.field("matchExpressions");
-                    let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
-                    if let rt::Value::Array(items) = x {
-                        for (i, x) in items.iter().enumerate() {
-                            if x.is_null() {
-                                continue;
-                            }
-                            let ox: Option<&rt::Value> = None;
-                            let path = &path.index(i);
-                            let ratchet = ratchet
-                                .child(
-                                    x,
-                                    ox,
-                                    <super::__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
-                                );
-                            <super::__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+    /// The rules at and below a `LabelSelector`.
+    pub fn walk_label_selector(
+        value: &rt::Value,
+        old: Option<&rt::Value>,
+        path: &rt::Path,
+        ratchet: rt::rules::TypedRatchet<'_>,
+        budget: &mut rt::rules::Budget,
+        out: &mut rt::rules::Findings,
+    ) -> rt::rules::Flow {
+        if let rt::Value::Object(m) = value {
+            let old_map = old.and_then(rt::Value::as_object);
+            if let Some(x) = rt::compiled::prop(m, "matchExpressions") {
+                let ox = rt::compiled::old_prop(old_map, "matchExpressions");
+                let path = &path.field("matchExpressions");
+                let ratchet = ratchet.child(x, ox, rt::schema::leaf_equal);
+                if let rt::Value::Array(items) = x {
+                    for (i, x) in items.iter().enumerate() {
+                        if x.is_null() {
+                            continue;
+                        }
+                        let ox: Option<&rt::Value> = None;
+                        let path = &path.index(i);
+                        let ratchet = ratchet
+                            .child(
                                 x,
                                 ox,
-                                path,
-                                ratchet,
-                                budget,
-                                out,
-                            )?;
-                        }
+                                <__CrdField0 as rt::schema::ObjectSchema>::ratchet_equal,
+                            );
+                        <__CrdField0 as rt::schema::ObjectSchema>::walk_rules(
+                            x,
+                            ox,
+                            path,
+                            ratchet,
+                            budget,
+                            out,
+                        )?;
                     }
                 }
             }
-            Ok(())
         }
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            nullable: false,
-            ..<super::__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S1),
-            list_type: "atomic",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: Some(&S3),
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("matchExpressions", &S2), ("matchLabels", &S4)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
+        Ok(())
     }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        nullable: false,
+        ..<__CrdField0 as rt::CrdSchema>::STATIC_SCHEMA
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S1),
+        list_type: "atomic",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: Some(&S3),
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S5: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("matchExpressions", &S2), ("matchLabels", &S4)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_label_selector_requirement {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for LabelSelectorRequirement {
         fn crd_schema() -> rt::Value {
@@ -458,7 +444,7 @@ mod __crd_label_selector_requirement {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S3;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S3;
         fn has_rules() -> bool {
             false
         }
@@ -512,68 +498,60 @@ mod __crd_label_selector_requirement {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S1),
-            list_type: "atomic",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(&[("key", &S1), ("operator", &S1), ("values", &S2)]),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S1),
+        list_type: "atomic",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(&[("key", &S1), ("operator", &S1), ("values", &S2)]),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};
 #[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-mod __crd_embedded_object_meta {
-    use super::*;
+const _: () = {
     use ::crd_runtime::{ObjectMeta, __private as rt};
     use ::crd_runtime::schema::ObjectSchema as _;
+    use ::crd_runtime::__private::field::{
+        Compiled as _, Interpreted as _, Published as _, Unpublished as _,
+    };
     #[automatically_derived]
     impl rt::CrdSchema for EmbeddedObjectMeta {
         fn crd_schema() -> rt::Value {
@@ -582,7 +560,7 @@ mod __crd_embedded_object_meta {
                 &[],
             )
         }
-        const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::S4;
+        const STATIC_SCHEMA: rt::compiled::StaticSchema = S4;
         fn has_rules() -> bool {
             false
         }
@@ -636,82 +614,72 @@ mod __crd_embedded_object_meta {
             &ROOT
         }
     }
-    /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
-    /// Public for benchmarks and tests that run one rule on a value read ahead
-    /// of time; not an API (names follow the order of the rules).
-    #[doc(hidden)]
-    pub mod rules {
-        #[allow(unused_imports)]
-        use ::crd_runtime::__private as rt;
-        #[allow(unused_imports)]
-        use ::crd_runtime::schema::ObjectSchema as _;
-        pub(super) static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "string",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: Some(&S1),
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "array",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: None,
-            additional_properties: None,
-            items: Some(&S1),
-            list_type: "",
-            list_map_keys: &[],
-        };
-        pub(super) static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
-            of_type: None,
-            type_: "object",
-            format: "",
-            nullable: false,
-            int_or_string: false,
-            preserve_unknown_fields: false,
-            embedded_resource: false,
-            resource_root: false,
-            properties: Some(
-                &[
-                    ("annotations", &S2),
-                    ("finalizers", &S3),
-                    ("labels", &S2),
-                    ("name", &S1),
-                    ("namespace", &S1),
-                ],
-            ),
-            additional_properties: None,
-            items: None,
-            list_type: "",
-            list_map_keys: &[],
-        };
-    }
-}
+    static S1: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "string",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S2: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: Some(&S1),
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S3: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "array",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: None,
+        additional_properties: None,
+        items: Some(&S1),
+        list_type: "",
+        list_map_keys: &[],
+    };
+    static S4: rt::compiled::StaticSchema = rt::compiled::StaticSchema {
+        of_type: None,
+        type_: "object",
+        format: "",
+        nullable: false,
+        int_or_string: false,
+        preserve_unknown_fields: false,
+        embedded_resource: false,
+        resource_root: false,
+        properties: Some(
+            &[
+                ("annotations", &S2),
+                ("finalizers", &S3),
+                ("labels", &S2),
+                ("name", &S1),
+                ("namespace", &S1),
+            ],
+        ),
+        additional_properties: None,
+        items: None,
+        list_type: "",
+        list_map_keys: &[],
+    };
+};

@@ -101,7 +101,7 @@ fn splice_call(
     }
     let published = (0..foreign.len()).map(|n| match published.iter().find(|p| p.0 == n) {
         Some((_, ty, doc, optional)) => {
-            let ty = from_child_module(ty);
+            let ty = ty.clone();
             let doc = match doc {
                 Some(d) => quote!(Some(#d)),
                 None => quote!(None),
@@ -125,7 +125,7 @@ fn splice_call(
 fn aliases(foreign: &[syn::Type]) -> TokenStream {
     let items = foreign.iter().enumerate().map(|(n, ty)| {
         let a = alias(n);
-        let ty = from_child_module(ty);
+        let ty = ty.clone();
         quote!(type #a = #ty;)
     });
     quote!(#( #items )*)
@@ -156,7 +156,7 @@ fn adapters(foreign: &[syn::Type], shadows: &[(usize, TokenStream)], convention:
                 quote_spanned!(span=> (&rt::field::Shadow::<#ty>::NEW)),
             ),
             None => {
-                let ty = from_child_module(ty);
+                let ty = ty.clone();
                 let probe = match convention {
                     Convention::Kube => quote_spanned!(span=> (&&rt::field::KubeProbe::<#ty>::NEW)),
                     Convention::ControllerGen => quote_spanned!(span=> (&rt::field::Probe::<#ty>::NEW)),
@@ -228,24 +228,6 @@ fn adapters(foreign: &[syn::Type], shadows: &[(usize, TokenStream)], convention:
         }
     });
     quote!(#( #items )*)
-}
-
-/// A type path as written in the user's module, as seen from the module the derive
-/// adds inside it (which imports the user's module with `use super::*`).
-fn from_child_module(ty: &syn::Type) -> syn::Type {
-    let mut ty = ty.clone();
-    if let syn::Type::Path(p) = &mut ty
-        && p.qself.is_none()
-        && p.path.leading_colon.is_none()
-        && let Some(first) = p.path.segments.first()
-    {
-        if first.ident == "self" {
-            p.path.segments[0].ident = syn::Ident::new("super", first.ident.span());
-        } else if first.ident == "super" {
-            p.path.segments.insert(0, syn::parse_quote!(super));
-        }
-    }
-    ty
 }
 
 /// The impls of one annotated type: `CrdSchema` and `ObjectSchema`, and the compiled
@@ -507,7 +489,7 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
         })),
     };
     let m = module(root, &version.schema);
-    let rules = RulesEmitter::new(&m);
+    let rules = RulesEmitter::for_derived_root(&m);
     let has_rules = has_rules_expr(crate::rust::admit::has_local_rules(&version.schema), &foreign);
     let validate_rules = rules.root_validate_rules(&m.types[0]).map(|validate_rules| {
         quote! {
@@ -631,14 +613,21 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
     });
     let crd_fns = crate::rust::emit::crd_impl(name, crd, crd_call);
     let storage = version.storage;
-    // kube-derive users do not have crd-codegen among their dev-dependencies.
+    // kube-derive users do not have crd-codegen among their dev-dependencies. The
+    // test is outside the block the rest goes in: the test harness finds only items
+    // it can name.
     let crd_test = kube.is_none().then(|| {
+        let test = format_ident!(
+            "{}_crd_passes_the_api_server_checks",
+            crate::rust::names::snake_case(&name.to_string())
+        );
         quote! {
             /// The whole CRD passes the API server's checks (what the derive could not
             /// check alone: rules against the field types, their defaults).
             #[cfg(test)]
             #[test]
-            fn crd_passes_the_api_server_checks() {
+            #[allow(non_snake_case, unnameable_test_items)]
+            fn #test() {
                 ::crd_codegen::derive::assert_valid_crd(
                     &::crd_runtime::serde_json::to_value(#name::crd()).expect("a CRD is JSON"),
                 );
@@ -690,13 +679,12 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
             #admit
 
             #rules_module
-
-            #crd_test
         },
     );
     quote! {
         #struct_def
         #items
+        #crd_test
     }
 }
 
@@ -764,20 +752,19 @@ fn flat_serialize(
     }
 }
 
-/// Everything but the root struct goes in a hidden module of the user's module, named
-/// after the type, with the runtime and the field type aliases in scope.
-fn wrap(ident: &Ident, items: TokenStream) -> TokenStream {
-    let module = format_ident!("__crd_{}", crate::rust::names::snake_case(&ident.to_string()));
+/// Everything but the root struct goes in an anonymous constant's block, with the
+/// runtime in scope: items there see the scope of the derived type, a function body's
+/// included (a module would not see a function's items).
+fn wrap(_ident: &Ident, items: TokenStream) -> TokenStream {
     quote! {
         #[doc(hidden)]
         #[allow(non_camel_case_types, non_snake_case, unused_imports, clippy::all)]
-        mod #module {
-            use super::*;
+        const _: () = {
             use ::crd_runtime::{ObjectMeta, __private as rt};
             use ::crd_runtime::schema::ObjectSchema as _;
             use ::crd_runtime::__private::field::{Compiled as _, Interpreted as _, Published as _, Unpublished as _};
 
             #items
-        }
+        };
     }
 }

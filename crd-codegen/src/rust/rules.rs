@@ -35,6 +35,10 @@ use std::collections::{BTreeSet, HashMap};
 /// Emits the `rules` module of one generated module.
 pub struct RulesEmitter<'a> {
     module: &'a Module<'a>,
+    /// The rules' items go beside the types' impls rather than in a `rules` module
+    /// (a derive's output, which must work in a function body, where a module cannot
+    /// see the items around it).
+    inline: bool,
     admit: AdmitEmitter<'a>,
     /// Schema node → the type generated for it.
     named: HashMap<*const Schema, TypeId>,
@@ -68,19 +72,37 @@ pub struct RulesEmitter<'a> {
 
 impl<'a> RulesEmitter<'a> {
     pub fn new(module: &'a Module<'a>) -> Self {
-        Self::with_roots(module, false)
+        Self::with_roots(module, false, false)
     }
 
     /// For a derived type's module (`crate::derive`): its first type is the derived
     /// type, whose rules are walked from its `ObjectSchema::walk_rules` (as a root's
     /// are from `validate_rules`); the others stand for its field types.
     pub fn for_derived(module: &'a Module<'a>, spans: HashMap<String, Span>) -> Self {
-        let mut e = Self::with_roots(module, true);
+        let mut e = Self::with_roots(module, true, true);
         e.spans = spans;
         e
     }
 
-    fn with_roots(module: &'a Module<'a>, first_is_root: bool) -> Self {
+    /// For a derived root type's module: the rules' items beside the impls, not in a
+    /// `rules` module (see [`RulesEmitter::inline`](#structfield.inline)).
+    pub fn for_derived_root(module: &'a Module<'a>) -> Self {
+        Self::with_roots(module, false, true)
+    }
+
+    /// The path from the rules' items to the module's types: `super::`, or nothing
+    /// when inline.
+    fn parent(&self) -> TokenStream {
+        if self.inline { quote!() } else { quote!(super::) }
+    }
+
+    /// The path from the module's impls to the rules' items: `rules::`, or nothing
+    /// when inline.
+    fn own(&self) -> TokenStream {
+        if self.inline { quote!() } else { quote!(rules::) }
+    }
+
+    fn with_roots(module: &'a Module<'a>, first_is_root: bool, inline: bool) -> Self {
         let named = module
             .types
             .iter()
@@ -89,6 +111,7 @@ impl<'a> RulesEmitter<'a> {
             .collect();
         let mut e = RulesEmitter {
             module,
+            inline,
             admit: AdmitEmitter::new(module),
             named,
             trees: HashMap::new(),
@@ -210,8 +233,14 @@ impl<'a> RulesEmitter<'a> {
             }
         }
         fields.sort_by(|a, b| a.json.cmp(&b.json));
+        // Inline, a view beside the type it views needs a name of its own.
+        let name = if self.inline {
+            format!("__CrdView{}", t.name)
+        } else {
+            t.name.clone()
+        };
         View {
-            name: Ident::new(&t.name, Span::call_site()),
+            name: Ident::new(&name, Span::call_site()),
             schema: self.schema_static(s, self.is_resource_root(id)),
             fields,
         }
@@ -257,10 +286,11 @@ impl<'a> RulesEmitter<'a> {
         if let Some(alias) = self.foreign_alias(s) {
             // A derived field type: its own static schema, with the field's `nullable`.
             let nullable = s.nullable;
+            let parent = self.parent();
             let body = quote! {
                 rt::compiled::StaticSchema {
                     nullable: #nullable,
-                    ..<super::#alias as rt::CrdSchema>::STATIC_SCHEMA
+                    ..<#parent #alias as rt::CrdSchema>::STATIC_SCHEMA
                 }
             };
             return self.define_static(s, body, false);
@@ -327,9 +357,11 @@ impl<'a> RulesEmitter<'a> {
             None => {
                 let n = self.static_items.borrow().len() + 1;
                 let name = format_ident!("S{}", n);
+                // Read by the impls beside the `rules` module.
+                let vis = if self.inline { quote!() } else { quote!(pub(super)) };
                 self.static_items.borrow_mut().push((
                     name.clone(),
-                    quote!(pub(super) static #name: rt::compiled::StaticSchema = #body;),
+                    quote!(#vis static #name: rt::compiled::StaticSchema = #body;),
                 ));
                 self.static_by_text.borrow_mut().insert(text, name.clone());
                 name
@@ -348,9 +380,10 @@ impl<'a> RulesEmitter<'a> {
             return None;
         }
         let walk = &self.walk_names[&id];
+        let own = self.own();
         Some(quote! {
             fn validate_rules(object: &rt::Value, old: Option<&rt::Value>) -> rt::rules::Findings {
-                rt::rules::validate_json(object, old, <Self as rt::schema::ObjectSchema>::ratchet_equal, rules::#walk)
+                rt::rules::validate_json(object, old, <Self as rt::schema::ObjectSchema>::ratchet_equal, #own #walk)
             }
         })
     }
@@ -359,6 +392,7 @@ impl<'a> RulesEmitter<'a> {
     /// `ObjectSchema` impl (empty without rules), and its `CrdSchema::STATIC_SCHEMA`.
     pub fn derived_items(&self) -> (TokenStream, TokenStream) {
         let t = &self.module.types[0];
+        let own = self.own();
         let walk = self.walk_names.get(&0).map(|walk| {
             quote! {
                 fn walk_rules(
@@ -369,15 +403,16 @@ impl<'a> RulesEmitter<'a> {
                     budget: &mut rt::rules::Budget,
                     out: &mut rt::rules::Findings,
                 ) -> rt::rules::Flow {
-                    rules::#walk(value, old, path, ratchet, budget, out)
+                    #own #walk(value, old, path, ratchet, budget, out)
                 }
             }
         });
+        let prefix = own;
         let own = self.schema_static(t.schema, false);
         self.exported.borrow_mut().push(own.clone());
         (
             walk.unwrap_or_default(),
-            quote!(const STATIC_SCHEMA: rt::compiled::StaticSchema = rules::#own;),
+            quote!(const STATIC_SCHEMA: rt::compiled::StaticSchema = #prefix #own;),
         )
     }
 
@@ -433,6 +468,12 @@ impl<'a> RulesEmitter<'a> {
             .zip(&kept)
             .filter(|(_, k)| **k)
             .map(|((_, body), _)| body);
+        if self.inline {
+            return quote! {
+                #( #code )*
+                #( #statics )*
+            };
+        }
         quote! {
             /// The `x-kubernetes-validations` rules of this module's kinds, compiled.
             /// Public for benchmarks and tests that run one rule on a value read ahead
@@ -598,10 +639,11 @@ impl<'a> RulesEmitter<'a> {
         if let Some(alias) = self.foreign_alias(s) {
             // A derived field type: the field's own rules, then the type's walk.
             let own = self.own_rules(n, s, &v, &o, None).map(|r| r.code);
+            let parent = self.parent();
             return quote! {
                 #descend
                 #own
-                <super::#alias as rt::schema::ObjectSchema>::walk_rules(#v, #o, path, ratchet, budget, out)?;
+                <#parent #alias as rt::schema::ObjectSchema>::walk_rules(#v, #o, path, ratchet, budget, out)?;
             };
         }
         if let Some((equal, walk)) = self.struct_walk(s) {
@@ -622,7 +664,8 @@ impl<'a> RulesEmitter<'a> {
         }
         let id = self.struct_of(s).filter(|id| self.trees.contains_key(id))?;
         let name = Ident::new(&self.module.types[id].name, Span::call_site());
-        let equal = quote!(<super::#name as rt::schema::ObjectSchema>::ratchet_equal);
+        let parent = self.parent();
+        let equal = quote!(<#parent #name as rt::schema::ObjectSchema>::ratchet_equal);
         Some((equal, self.walk_names[&id].clone()))
     }
 
@@ -752,9 +795,15 @@ impl<'a> RulesEmitter<'a> {
             && matches!(self.module.types[self.resolve(*id)].body, TypeBody::Struct(_))
         {
             let name = Ident::new(&self.module.types[self.resolve(*id)].name, Span::call_site());
-            return quote!(<super::#name as rt::schema::ObjectSchema>::ratchet_equal(#a, #b));
+            let parent = self.parent();
+            return quote!(<#parent #name as rt::schema::ObjectSchema>::ratchet_equal(#a, #b));
         }
-        qualify_super(self.admit.equal_expr(schema, a, b), self.module)
+        let equal = self.admit.equal_expr(schema, a, b);
+        if self.inline {
+            equal
+        } else {
+            qualify_super(equal, self.module)
+        }
     }
 
     // ---- a node's own rules ----
@@ -771,7 +820,10 @@ impl<'a> RulesEmitter<'a> {
         let own = n.own.as_ref()?;
         let schema_type = match self.foreign_alias(s) {
             // A derived field type's rules print its type, known where it is defined.
-            Some(alias) => quote!(<super::#alias as rt::CrdSchema>::STATIC_SCHEMA.target().type_),
+            Some(alias) => {
+                let parent = self.parent();
+                quote!(<#parent #alias as rt::CrdSchema>::STATIC_SCHEMA.target().type_)
+            }
             None => {
                 let t = n.schema_type;
                 quote!(#t)
