@@ -176,6 +176,18 @@ pub fn root_schema(
     schema.and_then(|s| serde_json::to_value(s).ok()).unwrap_or(Value::Null)
 }
 
+/// [`root_schema`] as a resource type's schema where it is not the root (kube-derive's
+/// root types derive `JsonSchema`; only a root schema has a title).
+pub fn root_schema_untitled(
+    crd: &k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition,
+) -> Value {
+    let mut schema = root_schema(crd);
+    if let Value::Object(map) = &mut schema {
+        map.remove("title");
+    }
+    schema
+}
+
 /// Sets the schema of a CRD's (only) version: a root schema the derive did not write
 /// (kube-derive's `schema = "manual"`), or `null` for none (`"disabled"`).
 pub fn set_root_schema(crd: &mut Value, schema: Value) {

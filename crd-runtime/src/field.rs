@@ -46,6 +46,15 @@ impl<T: ?Sized> KubeProbe<T> {
 /// a `#[kube(...)]` spec): its own impls are the ones kube-derive's users expect.
 pub trait KubeConvention {}
 
+/// A type whose schema is its own `JsonSchema`'s though it derives ours: in kube-derive's
+/// conventions, an enum no structural schema holds (kube-derive's `crd()` panics on it,
+/// and so does ours, with its message).
+pub struct OwnJsonSchema<T: ?Sized>(PhantomData<fn() -> T>);
+
+impl<T: ?Sized> OwnJsonSchema<T> {
+    pub const NEW: OwnJsonSchema<T> = OwnJsonSchema(PhantomData);
+}
+
 /// Stands for a field's whole type (its `Option` included) in kube-derive's
 /// conventions: `(&Publish::<T>::NEW).published(doc, optional)` is the node schemars
 /// and kube-derive write for the property when `T` has a `JsonSchema`, else `null`
@@ -171,14 +180,17 @@ mod interpreted {
     }
 
     /// The impls of a type whose schema is built from `T`'s schemars schema (with
-    /// `$shadow`, from its one property).
+    /// `$shadow`, from its one property; `$crd_schema` gives its schema in a CRD).
     macro_rules! interpreted {
         ($receiver:ty, $shadow:expr) => {
+            interpreted!($receiver, $shadow, || built::<T>($shadow).schema.clone());
+        };
+        ($receiver:ty, $shadow:expr, $crd_schema:expr) => {
             impl<T: schemars::JsonSchema + ?Sized + 'static> super::Interpreted for $receiver {
                 fn impls(&self) -> &'static FieldImpls {
                     const {
                         &FieldImpls {
-                            crd_schema: || built::<T>($shadow).schema.clone(),
+                            crd_schema: $crd_schema,
                             static_schema: || built::<T>($shadow).static_schema,
                             has_rules: || !built::<T>($shadow).rules_at.is_empty(),
                             shape: || built::<T>($shadow).shape,
@@ -200,6 +212,7 @@ mod interpreted {
     interpreted!(&Probe<T>, false);
     interpreted!(&&KubeProbe<T>, false);
     interpreted!(Shadow<T>, true);
+    interpreted!(OwnJsonSchema<T>, false, crate::from_schemars::crd_schema_for::<T>);
 
     fn coerce_embedded(built: &Built, value: &mut Value, path: &Path, cx: &mut Coercion) -> Result<(), FieldError> {
         if built.has_embedded {

@@ -26,7 +26,22 @@ use serde_json::{Map, Value};
 /// The schema of `T` as kube-derive puts it in a CRD (no `title`: that is given only
 /// to a resource's root).
 pub fn schema_for<T: JsonSchema + ?Sized>() -> Value {
-    generate::<T>(None)
+    generate::<T>(None, Conflicts::Leave)
+}
+
+/// [`schema_for`], in a CRD kube-derive would write: a schema that cannot be made
+/// structural panics with kube-derive's message, as its `crd()` does.
+pub fn crd_schema_for<T: JsonSchema + ?Sized>() -> Value {
+    generate::<T>(None, Conflicts::Panic)
+}
+
+/// What to do with branches that give one property two schemas.
+#[derive(Clone, Copy, PartialEq)]
+enum Conflicts {
+    /// Leave the node as it is, for the CRD checks to report.
+    Leave,
+    /// Panic, as kube-derive's `crd()` does.
+    Panic,
 }
 
 /// The schema of a property of type `T` (its `Option` included) with its doc comment,
@@ -35,7 +50,7 @@ pub fn schema_for<T: JsonSchema + ?Sized>() -> Value {
 /// `Option` of a documented enum has the enum's description, as kube-derive's has).
 /// An optional int-or-string is nullable.
 pub fn property_for<T: JsonSchema + ?Sized>(doc: Option<&str>, optional: bool) -> Value {
-    let mut value = generate::<T>(doc);
+    let mut value = generate::<T>(doc, Conflicts::Panic);
     if let Value::Object(map) = &mut value
         && optional
         && map.get("x-kubernetes-int-or-string") == Some(&Value::Bool(true))
@@ -45,7 +60,7 @@ pub fn property_for<T: JsonSchema + ?Sized>(doc: Option<&str>, optional: bool) -
     value
 }
 
-fn generate<T: JsonSchema + ?Sized>(doc: Option<&str>) -> Value {
+fn generate<T: JsonSchema + ?Sized>(doc: Option<&str>, conflicts: Conflicts) -> Value {
     let mut settings = SchemaSettings::openapi3().with(|s| {
         s.inline_subschemas = true;
         s.meta_schema = None;
@@ -61,7 +76,17 @@ fn generate<T: JsonSchema + ?Sized>(doc: Option<&str>) -> Value {
         t.transform(&mut schema);
     }
     let mut value = schema.to_value();
-    structural(&mut value);
+    if let Err(conflict) = structural_checked(&mut value)
+        && conflicts == Conflicts::Panic
+    {
+        #[allow(
+            clippy::panic,
+            reason = "kube-derive's `crd()` panics here; code written for it expects that"
+        )]
+        {
+            panic!("{conflict}");
+        }
+    }
     optional_enum(&mut value);
     optional_int_or_string(&mut value);
     value
@@ -161,32 +186,71 @@ fn merge_type(common: &mut Map<String, Value>, t: Option<Value>) -> bool {
     }
 }
 
-/// The structural rewriting of one node, after its subschemas'.
+/// The structural rewriting of a schema, each node after its subschemas. A node whose
+/// branches disagree is left as it was, for the CRD checks to report.
 pub fn structural(node: &mut Value) {
-    each_subschema(node, structural);
+    let _ = structural_checked(node);
+}
+
+/// [`structural`], and the first disagreement, in kube-derive's words.
+fn structural_checked(node: &mut Value) -> Result<(), String> {
+    let mut first = Ok(());
+    structural_node(node, &mut first);
+    first
+}
+
+fn structural_node(node: &mut Value, first: &mut Result<(), String>) {
+    if let Value::Object(map) = node {
+        for (key, value) in map.iter_mut() {
+            match key.as_str() {
+                "not"
+                | "if"
+                | "then"
+                | "else"
+                | "contains"
+                | "additionalProperties"
+                | "propertyNames"
+                | "additionalItems" => structural_node(value, first),
+                "allOf" | "anyOf" | "oneOf" | "prefixItems" => {
+                    if let Value::Array(items) = value {
+                        items.iter_mut().for_each(|i| structural_node(i, first));
+                    }
+                }
+                "items" => match value {
+                    Value::Array(items) => items.iter_mut().for_each(|i| structural_node(i, first)),
+                    other => structural_node(other, first),
+                },
+                "properties" | "patternProperties" | "$defs" | "definitions" => {
+                    if let Value::Object(props) = value {
+                        props.values_mut().for_each(|p| structural_node(p, first));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
     let Value::Object(obj) = node else { return };
     let before = obj.clone();
-    if !rewrite(obj) {
-        // Not structural either way: left for the CRD checks to report.
+    if let Err(conflict) = rewrite(obj) {
         *obj = before;
+        if first.is_ok() {
+            *first = Err(conflict);
+        }
     }
 }
 
-/// [`structural`] at one node; `false` when two branches disagree.
-fn rewrite(obj: &mut Map<String, Value>) -> bool {
+/// [`structural`] at one node; `Err` when two branches disagree.
+fn rewrite(obj: &mut Map<String, Value>) -> Result<(), String> {
     if let Some(Value::Array(mut one_of)) = obj.remove("oneOf") {
-        if !hoist_properties(&mut one_of, obj, true) || !hoist_enum_values(&mut one_of, obj) {
-            return false;
-        }
+        hoist_properties(&mut one_of, obj, true)?;
+        hoist_enum_values(&mut one_of, obj)?;
         if !one_of.is_empty() {
             obj.insert("oneOf".into(), Value::Array(one_of));
         }
     }
     if let Some(Value::Array(mut any_of)) = obj.remove("anyOf") {
         // Variant descriptions are not the property's: not moved.
-        if !hoist_properties(&mut any_of, obj, false) {
-            return false;
-        }
+        hoist_properties(&mut any_of, obj, false)?;
         obj.insert("anyOf".into(), Value::Array(any_of));
     }
     if obj
@@ -221,14 +285,18 @@ fn rewrite(obj: &mut Map<String, Value>) -> bool {
             obj.remove(key);
         }
     }
-    true
+    Ok(())
 }
 
 /// Moves the properties of the object branches up to `common` (with a branch's
 /// description onto its one property when `push_description`); strips the type and
-/// description of branches that have no keywords of their own. `false` when a
-/// property gets two schemas.
-fn hoist_properties(branches: &mut [Value], common: &mut Map<String, Value>, push_description: bool) -> bool {
+/// description of branches that have no keywords of their own. `Err` when a property
+/// gets two schemas, or a branch another type.
+fn hoist_properties(
+    branches: &mut [Value],
+    common: &mut Map<String, Value>,
+    push_description: bool,
+) -> Result<(), String> {
     for branch in branches {
         let Value::Object(b) = branch else { continue };
         if has_object_keywords(b) {
@@ -245,10 +313,19 @@ fn hoist_properties(branches: &mut [Value], common: &mut Map<String, Value>, pus
                 only.insert("description".into(), d);
             }
             let target = common.entry("properties").or_insert_with(|| Value::Object(Map::new()));
-            let Value::Object(target) = target else { return false };
+            let Value::Object(target) = target else {
+                return Err("`properties` is not an object".into());
+            };
             for (k, p) in props {
                 match target.get(&k) {
-                    Some(existing) if *existing != p => return false,
+                    Some(existing) if *existing != p => {
+                        return Err(format!(
+                            "Property {k:?} has the schema {} but was already defined as {} in another subschema. \
+                             The schemas for a property used in multiple subschemas must be identical",
+                            kube_debug::schema(&p),
+                            kube_debug::schema(existing)
+                        ));
+                    }
                     Some(_) => {}
                     None => {
                         target.insert(k, p);
@@ -256,8 +333,13 @@ fn hoist_properties(branches: &mut [Value], common: &mut Map<String, Value>, pus
                 }
             }
             b.remove("additionalProperties");
-            if !merge_type(common, b.remove("type")) {
-                return false;
+            let variant_type = b.remove("type");
+            if !merge_type(common, variant_type.clone()) {
+                return Err(format!(
+                    "variant defined type {}, conflicting with existing type {}",
+                    kube_debug::instance_type(variant_type.as_ref().unwrap_or(&Value::Null)),
+                    kube_debug::instance_type(common.get("type").unwrap_or(&Value::Null))
+                ));
             }
         } else if !b.contains_key("enum")
             && !b.contains_key("anyOf")
@@ -269,26 +351,188 @@ fn hoist_properties(branches: &mut [Value], common: &mut Map<String, Value>, pus
             b.remove("default");
         }
     }
-    true
+    Ok(())
 }
 
-/// Moves the branches holding `enum` values into `common`'s `enum`; `false` when
-/// their types disagree.
-fn hoist_enum_values(branches: &mut Vec<Value>, common: &mut Map<String, Value>) -> bool {
-    let mut ok = true;
+/// Moves the branches holding `enum` values into `common`'s `enum`; `Err` when their
+/// types disagree.
+fn hoist_enum_values(branches: &mut Vec<Value>, common: &mut Map<String, Value>) -> Result<(), String> {
+    let mut result = Ok(());
     branches.retain(|branch| {
         let Some(b) = branch.as_object() else { return true };
         let Some(values) = b.get("enum").and_then(Value::as_array) else {
             return true;
         };
-        ok &= merge_type(common, b.get("type").cloned());
+        let before = common.get("type").cloned();
+        if !merge_type(common, b.get("type").cloned()) && result.is_ok() {
+            result = Err(format!(
+                "Enum variant set {values:?} has type {} but was already defined as {}. \
+                 The instance type must be equal for all subschema variants.",
+                kube_debug::instance_type(b.get("type").unwrap_or(&Value::Null)),
+                kube_debug::option_type(before.as_ref())
+            ));
+        }
         let target = common.entry("enum").or_insert_with(|| Value::Array(Vec::new()));
         if let Value::Array(target) = target {
             target.extend(values.iter().cloned());
         }
         false
     });
-    ok
+    result
+}
+
+/// Schemas printed as kube-derive prints them in its panics (its typed view of a schema,
+/// with `Debug`), so that a message it gives is ours too.
+mod kube_debug {
+    use serde_json::{Map, Value};
+
+    fn opt(v: Option<String>) -> String {
+        v.map_or("None".into(), |s| format!("Some({s})"))
+    }
+
+    /// One of `type`'s names, as kube-derive's `InstanceType`.
+    fn type_name(t: &Value) -> String {
+        let name = t.as_str().unwrap_or_default();
+        let mut c = name.chars();
+        c.next()
+            .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+            .unwrap_or_default()
+    }
+
+    /// `type`, as kube-derive's `SingleOrVec<InstanceType>`.
+    pub fn instance_type(t: &Value) -> String {
+        match t {
+            Value::Array(types) => format!("Vec([{}])", types.iter().map(type_name).collect::<Vec<_>>().join(", ")),
+            other => format!("Single({})", type_name(other)),
+        }
+    }
+
+    pub fn option_type(t: Option<&Value>) -> String {
+        opt(t.map(instance_type))
+    }
+
+    fn string(s: &Map<String, Value>, key: &str) -> Option<String> {
+        s.get(key).and_then(Value::as_str).map(|v| format!("{v:?}"))
+    }
+
+    fn number(s: &Map<String, Value>, key: &str) -> Option<String> {
+        s.get(key).and_then(Value::as_u64).map(|v| v.to_string())
+    }
+
+    fn schemas(v: &Value) -> String {
+        match v {
+            Value::Array(items) => format!("[{}]", items.iter().map(schema).collect::<Vec<_>>().join(", ")),
+            other => schema(other),
+        }
+    }
+
+    fn map_of_schemas(v: Option<&Value>) -> String {
+        let entries: Vec<String> = v
+            .and_then(Value::as_object)
+            .map(|m| m.iter().map(|(k, s)| format!("{k:?}: {}", schema(s))).collect())
+            .unwrap_or_default();
+        format!("{{{}}}", entries.join(", "))
+    }
+
+    /// A schema, as kube-derive's `Schema` prints with `Debug`.
+    pub fn schema(v: &Value) -> String {
+        let s = match v {
+            Value::Bool(b) => return format!("Bool({b})"),
+            Value::Object(s) => s,
+            _ => return "Bool(true)".into(),
+        };
+        const TYPED: [&str; 3] = ["type", "format", "enum"];
+        const METADATA: [&str; 2] = ["description", "default"];
+        const SUBSCHEMAS: [&str; 2] = ["anyOf", "oneOf"];
+        const ARRAY: [&str; 6] = [
+            "items",
+            "additionalItems",
+            "maxItems",
+            "minItems",
+            "uniqueItems",
+            "contains",
+        ];
+        const OBJECT: [&str; 7] = [
+            "maxProperties",
+            "minProperties",
+            "required",
+            "properties",
+            "patternProperties",
+            "additionalProperties",
+            "propertyNames",
+        ];
+        let has = |keys: &[&str]| keys.iter().any(|k| s.contains_key(*k));
+        let metadata = has(&METADATA).then(|| {
+            format!(
+                "Metadata {{ description: {}, default: {} }}",
+                opt(string(s, "description")),
+                opt(s.get("default").map(|d| format!("{d:?}")))
+            )
+        });
+        let subschemas = has(&SUBSCHEMAS).then(|| {
+            format!(
+                "SubschemaValidation {{ any_of: {}, one_of: {} }}",
+                opt(s.get("anyOf").map(schemas)),
+                opt(s.get("oneOf").map(schemas))
+            )
+        });
+        let array = has(&ARRAY).then(|| {
+            let items = s.get("items").map(|i| match i {
+                Value::Array(_) => format!("Vec({})", schemas(i)),
+                other => format!("Single({})", schema(other)),
+            });
+            format!(
+                "ArrayValidation {{ items: {}, additional_items: {}, max_items: {}, min_items: {}, unique_items: {}, contains: {} }}",
+                opt(items),
+                opt(s.get("additionalItems").map(schema)),
+                opt(number(s, "maxItems")),
+                opt(number(s, "minItems")),
+                opt(s.get("uniqueItems").and_then(Value::as_bool).map(|b| b.to_string())),
+                opt(s.get("contains").map(schema))
+            )
+        });
+        let object = has(&OBJECT).then(|| {
+            let required: Vec<String> = s
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| r.iter().filter_map(Value::as_str).map(|n| format!("{n:?}")).collect())
+                .unwrap_or_default();
+            format!(
+                "ObjectValidation {{ max_properties: {}, min_properties: {}, required: {{{}}}, properties: {}, pattern_properties: {}, additional_properties: {}, property_names: {} }}",
+                opt(number(s, "maxProperties")),
+                opt(number(s, "minProperties")),
+                required.join(", "),
+                map_of_schemas(s.get("properties")),
+                map_of_schemas(s.get("patternProperties")),
+                opt(s.get("additionalProperties").map(schema)),
+                opt(s.get("propertyNames").map(schema))
+            )
+        });
+        let rest: Map<String, Value> = s
+            .iter()
+            .filter(|(k, _)| {
+                ![&TYPED[..], &METADATA, &SUBSCHEMAS, &ARRAY, &OBJECT]
+                    .iter()
+                    .any(|g| g.contains(&k.as_str()))
+            })
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let extensions: Vec<String> = rest.iter().map(|(k, v)| format!("{k:?}: {v:?}")).collect();
+        format!(
+            "Object(SchemaObject {{ metadata: {}, instance_type: {}, format: {}, enum_values: {}, subschemas: {}, array: {}, object: {}, extensions: {{{}}}, other: {:?} }})",
+            opt(metadata.map(|m| format!("{m}"))),
+            option_type(s.get("type")),
+            opt(string(s, "format")),
+            opt(s
+                .get("enum")
+                .map(|e| format!("{:?}", e.as_array().cloned().unwrap_or_default()))),
+            opt(subschemas),
+            opt(array),
+            opt(object),
+            extensions.join(", "),
+            Value::Object(rest)
+        )
+    }
 }
 
 /// `anyOf: [T, {enum: [null], nullable: true}]` (an `Option` of an enum) → `T`,

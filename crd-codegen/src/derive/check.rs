@@ -6,7 +6,7 @@
 //!
 //! In kube-derive's conventions what the API server would refuse is a compiler
 //! warning, not an error: kube-derive compiles such code, and code written for it
-//! must compile unchanged.
+//! must compile unchanged. A rule that does not compile stays an error.
 
 use super::attrs::Convention;
 use super::lower::Lowered;
@@ -150,8 +150,17 @@ fn report(
         errors.push(Error::custom(e.to_string()).with_span(&span));
     }
     if l.convention == Convention::Kube {
+        // A rule that does not compile stays an error: it is a mistake in the code, and
+        // finding it at compile time is what the rules are compiled for.
+        let (rules, refusals): (Vec<Error>, Vec<Error>) = errors
+            .into_inner()
+            .into_iter()
+            .partition(|e| e.to_string().contains("compilation failed"));
+        if !rules.is_empty() {
+            return Err(Error::multiple(rules));
+        }
         // Stable proc-macros cannot warn; a deprecated item used at the span can.
-        let warnings = errors.into_inner().into_iter().map(|e| {
+        let warnings = refusals.into_iter().map(|e| {
             let note = format!("the API server would refuse this CRD: {e}");
             let span = e.span();
             quote_spanned! {span=>

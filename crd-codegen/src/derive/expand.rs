@@ -138,12 +138,22 @@ fn aliases(foreign: &[syn::Type]) -> TokenStream {
 /// controller-gen's schemas, which crd-runtime gives k8s-openapi's types). A shadowed
 /// field (see `Lowered::shadows`) is a one-field struct deriving `JsonSchema`. The
 /// calls carry the type's span: a type with neither is an error there.
-fn adapters(foreign: &[syn::Type], shadows: &[(usize, TokenStream)], convention: Convention) -> TokenStream {
+fn adapters(
+    foreign: &[syn::Type],
+    shadows: &[(usize, TokenStream)],
+    convention: Convention,
+    own_json_schema: bool,
+) -> TokenStream {
     let items = foreign.iter().enumerate().map(|(n, ty)| {
         let a = alias(n);
         let shadow = shadows.iter().find(|(i, _)| *i == n).map(|(_, field)| field);
         let span = ty.span();
         let (definition, probe) = match shadow {
+            // The type itself, by its `JsonSchema` (see `Lowered::own_json_schema`).
+            None if own_json_schema => (
+                TokenStream::new(),
+                quote_spanned!(span=> (&rt::field::OwnJsonSchema::<#ty>::NEW)),
+            ),
             Some(field) => (
                 quote! {
                     #[derive(rt::schemars::JsonSchema)]
@@ -263,8 +273,24 @@ pub fn type_impls(l: &Lowered) -> TokenStream {
     let aliases = if l.known_field_types {
         aliases(&l.foreign)
     } else {
-        adapters(&l.foreign, &l.shadows, l.convention)
+        adapters(&l.foreign, &l.shadows, l.convention, !l.own_json_schema.is_empty())
     };
+    // Why a kube-convention enum's schema is its `JsonSchema`'s: warnings at the
+    // reasons' spans (stable proc-macros cannot warn; a deprecated item used there can).
+    let own_json_schema_warnings = l.own_json_schema.iter().map(|(reason, span)| {
+        let note = format!(
+            "no structural schema holds this enum, so its schema is its `JsonSchema`'s, \
+             on which `crd()` panics as kube-derive's does: {reason}"
+        );
+        quote_spanned! {*span=>
+            const _: () = {
+                #[deprecated(note = #note)]
+                #[allow(non_camel_case_types)]
+                struct crd_enum_without_structural_schema;
+                let _ = crd_enum_without_structural_schema;
+            };
+        }
+    });
     let convention = (l.convention == Convention::Kube).then(|| {
         quote! {
             impl rt::field::KubeConvention for #ident {}
@@ -294,6 +320,8 @@ pub fn type_impls(l: &Lowered) -> TokenStream {
             #convention
 
             #rules_module
+
+            #( #own_json_schema_warnings )*
         },
     )
 }
@@ -543,7 +571,7 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
             }}
         }
     };
-    let aliases = adapters(&foreign, shadows, convention);
+    let aliases = adapters(&foreign, shadows, convention, false);
     let new = if fields_at_root.is_some() {
         quote!(#flat_name: spec,)
     } else if *optional_spec {
@@ -595,6 +623,11 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
     let has_status = status
         .as_ref()
         .map(|s| quote!(::crd_runtime::__has_status!(#name, #s);));
+    // kube-derive's root types derive `JsonSchema` when their schema is derived.
+    let json_schema = kube.as_ref().filter(|k| k.schema == SchemaMode::Derived).map(|_| {
+        let name_str = name.to_string();
+        quote!(::crd_runtime::__json_schema!(root #name, #name_str);)
+    });
     let validate_cel = kube.as_ref().filter(|k| k.cel).map(|_| {
         quote! {
             impl #name {
@@ -625,8 +658,8 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
             /// The whole CRD passes the API server's checks (what the derive could not
             /// check alone: rules against the field types, their defaults).
             #[cfg(test)]
-            #[test]
             #[allow(non_snake_case, unnameable_test_items)]
+            #[test]
             fn #test() {
                 ::crd_codegen::derive::assert_valid_crd(
                     &::crd_runtime::serde_json::to_value(#name::crd()).expect("a CRD is JSON"),
@@ -665,6 +698,7 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
 
             #has_spec
             #has_status
+            #json_schema
 
             #validate_cel
 

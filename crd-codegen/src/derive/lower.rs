@@ -43,6 +43,11 @@ pub struct Lowered {
     /// foreign type index → the field's whole type (its `Option` included), its doc
     /// comment, and whether it is optional.
     pub published: Vec<(usize, syn::Type, Option<String>, bool)>,
+    /// In kube-derive's conventions, an enum whose schema no structural schema holds:
+    /// why not (each a warning at its span). Its schema is then its own
+    /// `schemars::JsonSchema`'s (foreign type 0), on which `crd()` panics as
+    /// kube-derive's does.
+    pub own_json_schema: Vec<(String, Span)>,
     /// `#[serde(flatten)]` fields in kube-derive's conventions: their types' schemas
     /// (foreign type indexes) are merged into the type's node when it is composed,
     /// as schemars flattens them.
@@ -87,10 +92,28 @@ pub fn lower_type(input: &TypeInput, sources: Vec<syn::DeriveInput>) -> Result<L
         shadows: Vec::new(),
         flattened: Vec::new(),
         published: Vec::new(),
+        own_json_schema: Vec::new(),
         sources,
         expanding: vec![input.ident.to_string()],
     };
     match &input.data {
+        darling::ast::Data::Enum(variants) if out.convention == Convention::Kube => {
+            // An enum no structural schema holds (kube-derive's `crd()` panics on it):
+            // its schema is its `JsonSchema`'s, and the reasons are warnings.
+            let mut enum_errors = Error::accumulator();
+            lower_enum(variants, &serde, &mut out, &mut enum_errors);
+            if let Err(e) = enum_errors.finish() {
+                out.foreign.clear();
+                out.published.clear();
+                let ident = &input.ident;
+                out.foreign.push(syn::parse_quote!(#ident));
+                out.schema = Schema {
+                    rust_type: Some(0),
+                    ..Default::default()
+                };
+                out.own_json_schema = e.into_iter().map(|e| (e.to_string(), e.span())).collect();
+            }
+        }
         darling::ast::Data::Enum(variants) => lower_enum(variants, &serde, &mut out, &mut errors),
         darling::ast::Data::Struct(fields) => {
             out.schema.type_ = Some(Type::Object);
@@ -112,7 +135,8 @@ pub fn lower_type(input: &TypeInput, sources: Vec<syn::DeriveInput>) -> Result<L
     {
         errors.push(Error::custom(format!("unknown serde rename rule {rule:?}")).with_span(span));
     }
-    for ty in &out.foreign {
+    // (An enum whose schema is its own `JsonSchema`'s names itself, on purpose.)
+    for ty in out.foreign.iter().filter(|_| out.own_json_schema.is_empty()) {
         if let syn::Type::Path(p) = ty
             && p.qself.is_none()
             && (p.path.is_ident(&input.ident) || p.path.is_ident("Self"))
@@ -280,7 +304,7 @@ fn lower_enum(
                         );
                         continue;
                     }
-                    Style::Tuple if v.fields.len() == 1 => match type_schema(&v.fields.fields[0].ty, out) {
+                    Style::Tuple if v.fields.len() == 1 => match field_type_schema(&v.fields.fields[0].ty, out) {
                         Ok(n) => n,
                         Err(e) => {
                             errors.push(e);
@@ -730,6 +754,14 @@ fn lower_field_kube(
     }
     out.field_spans.push((json.clone(), span));
     out.schema.properties.insert(json, node);
+}
+
+/// A field type's schema in the type's conventions.
+fn field_type_schema(ty: &syn::Type, out: &mut Lowered) -> Result<Schema> {
+    match out.convention {
+        Convention::Kube => kube_type_schema(ty, out),
+        Convention::ControllerGen => type_schema(ty, out),
+    }
 }
 
 /// The schema of a Rust type as schemars gives it, for the types whose schema the
