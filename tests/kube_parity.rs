@@ -346,6 +346,10 @@ fn fields_at_the_root() {
     );
 }
 
+fn upper(schema: &mut schemars::Schema) {
+    schema.insert("pattern".into(), "^[A-Z]+$".into());
+}
+
 fn name_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
     schemars::json_schema!({"type": "string", "maxLength": 63, "x-kubernetes-validations": []})
 }
@@ -382,6 +386,12 @@ both!(schemars_attributes {
         #[serde(default)]
         #[schemars(length(max = 5))]
         defaulted: String,
+        #[schemars(transform = upper)]
+        shouting: String,
+        #[schemars(extend("maxLength" = 12))]
+        extended: Option<String>,
+        #[schemars(inner(length(min = 1)))]
+        names: Vec<String>,
     }
 });
 

@@ -32,7 +32,38 @@ pub fn derive_custom_resource(input: TokenStream) -> TokenStream {
 /// kube-derive's `KubeSchema`: the type's schema and admission in kube-derive's
 /// conventions (as `CrdSchema` gives them in controller-gen's), its
 /// `schemars::JsonSchema`, and with `#[x_kube(cel)]` a `validate_cel(value, old)` running
-/// its rules, compiled. Reads `#[x_kube(validation = ..., merge_strategy = ...)]`.
+/// its rules, compiled.
+///
+/// On the type and its fields, `#[x_kube(validation = ...)]` adds a CEL rule, written as
+/// kube-derive takes it: a string, a `(rule, message)` pair, or `Rule::new("...")` with
+/// `.message(..)` (a string, `Message::Message(..)` or `Message::Expression(..)`),
+/// `.reason(Reason::...)`, `.field_path(..)` and `.optional_old_self(..)`. The rule is
+/// compiled to Rust and checked against the type's schema when the crate compiles (a
+/// rule naming a field the type does not have is a compile error at the rule). On a
+/// field, `#[x_kube(merge_strategy = ...)]` sets its list or map type:
+/// `ListMerge::Atomic`, `ListMerge::Set`, `ListMerge::Map(vec!["name".into()])`,
+/// `MapMerge::Atomic`, `MapMerge::Granular`. `#[schemars(...)]`, `#[validate(...)]` and
+/// `#[garde(...)]` on a field give it the schema schemars gives it, as kube-derive does.
+/// Needs crd-runtime's `schemars` feature (its `kube` feature enables it).
+///
+/// ```
+/// use crd_derive::KubeSchema;
+/// use serde::{Deserialize, Serialize};
+///
+/// /// Where to send.
+/// #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+/// #[x_kube(validation = Rule::new("self.port != 22").message("not the SSH port"))]
+/// pub struct Endpoint {
+///     pub host: String,
+///     pub port: u16,
+///     #[x_kube(merge_strategy = ListMerge::Set)]
+///     pub tags: Vec<String>,
+/// }
+///
+/// let schema = <Endpoint as crd_runtime::CrdSchema>::crd_schema();
+/// assert_eq!(schema["properties"]["port"]["format"], "uint16");
+/// assert_eq!(schema["properties"]["tags"]["x-kubernetes-list-type"], "set");
+/// ```
 #[proc_macro_derive(KubeSchema, attributes(x_kube, crd, schemars, validate, garde))]
 pub fn derive_kube_schema(input: TokenStream) -> TokenStream {
     crd_codegen::derive::kube_schema(input.into()).into()
@@ -40,7 +71,23 @@ pub fn derive_kube_schema(input: TokenStream) -> TokenStream {
 
 /// kube-derive's `Resource`: `#[resource(inherit = "ConfigMap")]` makes the type a
 /// `kube::Resource` of that kind (its `metadata` field is the object's), for a typed
-/// view of another kind's data.
+/// view of another kind's data: it implements k8s-openapi's `Resource` and `Metadata`
+/// as the inherited kind does, and kube-rs's blanket impl does the rest.
+/// `crates(...)` is accepted and not needed.
+///
+/// ```
+/// use crd_derive::Resource;
+/// use k8s_openapi::api::core::v1::ConfigMap;
+///
+/// #[derive(Resource, Default)]
+/// #[resource(inherit = "ConfigMap")]
+/// struct Settings {
+///     metadata: k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+/// }
+///
+/// use k8s_openapi::Resource as _;
+/// assert_eq!(Settings::KIND, "ConfigMap");
+/// ```
 #[proc_macro_derive(Resource, attributes(resource))]
 pub fn derive_resource(input: TokenStream) -> TokenStream {
     crd_codegen::derive::inherited_resource(input.into()).into()
