@@ -147,7 +147,11 @@ fn report(
             continue;
         }
         let span = item_span(&e.field, l, column_spans).unwrap_or(*type_span);
-        errors.push(Error::custom(e.to_string()).with_span(&span));
+        let message = match in_rust_terms(&e, l) {
+            Some(ours) => format!("{ours}\nthe API server's message: {e}"),
+            None => e.to_string(),
+        };
+        errors.push(Error::custom(message).with_span(&span));
     }
     if l.convention == Convention::Kube {
         // A rule that does not compile stays an error: it is a mistake in the code, and
@@ -230,6 +234,49 @@ fn about_stand_in(field: &str, stand_ins: &[String]) -> bool {
         rest.strip_prefix(p.as_str())
             .is_some_and(|tail| tail.is_empty() || tail.starts_with('.') || tail.starts_with('['))
     })
+}
+
+/// What an error is about in the derive's terms, where it is about a default or a
+/// rule: the field and the attribute, or the rule as written, then what is wrong with
+/// it (the API server's message, printed after, names them by schema path and prints
+/// a rule as Go prints its struct).
+fn in_rust_terms(e: &crd_runtime::FieldError, l: &Lowered) -> Option<String> {
+    let rest = &e.field[e.field.find(SPEC)? + SPEC.len()..];
+    let field = |rest: &str| -> Option<String> {
+        let start = rest.rfind(".properties[")? + ".properties[".len();
+        let json = &rest[start..start + rest[start..].find(']')?];
+        let rust = l
+            .field_names
+            .iter()
+            .find(|(j, _)| j == json)
+            .map_or(json, |(_, r)| r.as_str());
+        Some(format!("field `{rust}`"))
+    };
+    if let Some(node) = rest.strip_suffix(".default") {
+        let at = field(node).unwrap_or_else(|| "the type".into());
+        let value = e.bad_value.as_ref().map(|v| format!(" {v}")).unwrap_or_default();
+        let why = e.detail.trim().trim_start_matches("in body ").trim();
+        return Some(format!("{at}: its default{value} does not pass its own schema: {why}"));
+    }
+    let rule_at = rest.find(".x-kubernetes-validations[")?;
+    let which = if rest.ends_with(".messageExpression") {
+        "messageExpression"
+    } else {
+        "Rule"
+    };
+    // The detail starts with the rule as Go prints its struct (JSON).
+    let mut values = serde_json::Deserializer::from_str(&e.detail).into_iter::<serde_json::Value>();
+    let rule = values.next()?.ok()?;
+    let after = e.detail[values.byte_offset()..].trim_start_matches(':').trim_start();
+    let text = rule.get(which).and_then(serde_json::Value::as_str)?;
+    let at = field(&rest[..rule_at]).map(|f| format!(" on {f}")).unwrap_or_default();
+    let what = if which == "Rule" { "rule" } else { "messageExpression" };
+    let why = after
+        .trim_start_matches("messageExpression ")
+        .strip_prefix("compilation failed: ")
+        .unwrap_or(after)
+        .replace("ERROR: <input>:", "at ");
+    Some(format!("{what} `{text}`{at} does not compile: {why}"))
 }
 
 /// The span of the field, type rule or printer column an error's path is about, if

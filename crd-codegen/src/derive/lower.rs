@@ -22,6 +22,8 @@ pub struct Lowered {
     pub foreign: Vec<syn::Type>,
     /// Property name → the span of the field that made it, for messages.
     pub field_spans: Vec<(String, Span)>,
+    /// Property name → the Rust field that made it, for messages.
+    pub field_names: Vec<(String, String)>,
     /// The span of what made each of the type's own rules, in order.
     pub rule_spans: Vec<Span>,
     /// Every field type is known to derive `CrdSchema` (crd-runtime's own impls of
@@ -85,6 +87,7 @@ pub fn lower_type(input: &TypeInput, sources: Vec<syn::DeriveInput>) -> Result<L
         schema: Schema::default(),
         foreign: Vec::new(),
         field_spans: Vec::new(),
+        field_names: Vec::new(),
         rule_spans: Vec::new(),
         known_field_types: false,
         convention: input.convention,
@@ -632,6 +635,7 @@ fn lower_field(
         return;
     }
     out.field_spans.push((json.clone(), span));
+    out.field_names.push((json.clone(), rust_name.to_string()));
     out.schema.properties.insert(json, node);
 }
 
@@ -753,6 +757,7 @@ fn lower_field_kube(
         return;
     }
     out.field_spans.push((json.clone(), span));
+    out.field_names.push((json.clone(), rust_name.to_string()));
     out.schema.properties.insert(json, node);
 }
 

@@ -57,7 +57,41 @@ pub fn kube_schema(input: TokenStream) -> TokenStream {
 /// `#[derive(CustomResource)]` on a kind's spec struct: the spec's impls, the root
 /// type named after the kind, its CRD and its admission.
 pub fn custom_resource(input: TokenStream) -> TokenStream {
-    expand(flatten::Mode::CustomResource, input, Vec::new()).unwrap_or_else(Error::write_errors)
+    match expand(flatten::Mode::CustomResource, input.clone(), Vec::new()) {
+        Ok(tokens) => tokens,
+        Err(e) => {
+            let mut out = e.write_errors();
+            out.extend(error_stub(&input));
+            out
+        }
+    }
+}
+
+/// After errors, a `CrdSchema` impl with nothing in it for a spec that also derives
+/// `KubeSchema` (whose `JsonSchema` calls it), so that the errors are the derive's
+/// only (serde's derives do the same).
+fn error_stub(input: &TokenStream) -> TokenStream {
+    let Ok(di) = syn::parse2::<syn::DeriveInput>(input.clone()) else {
+        return TokenStream::new();
+    };
+    if !di.attrs.iter().any(|a| a.path().is_ident("kube")) || !di.generics.params.is_empty() {
+        return TokenStream::new();
+    }
+    let ident = &di.ident;
+    quote! {
+        const _: () = {
+            use ::crd_runtime::__private as rt;
+            impl rt::CrdSchema for #ident {
+                fn crd_schema() -> rt::Value {
+                    rt::Value::Null
+                }
+                const STATIC_SCHEMA: rt::compiled::StaticSchema = rt::compiled::StaticSchema::typed("");
+                fn has_rules() -> bool {
+                    false
+                }
+            }
+        };
+    }
 }
 
 /// `#[derive(Resource)]` with `#[resource(inherit = "Kind")]`: k8s-openapi's `Resource`
