@@ -176,7 +176,7 @@ mod interpreted {
                 .unwrap_or(Value::Null);
         }
         let built: &'static Built = Box::leak(Box::new(Built::build(schema)));
-        *map.lock().unwrap_or_else(|e| e.into_inner()).entry(id).or_insert(built)
+        map.lock().unwrap_or_else(|e| e.into_inner()).entry(id).or_insert(built)
     }
 
     /// The impls of a type whose schema is built from `T`'s schemars schema (with

@@ -520,7 +520,7 @@ mod kube_debug {
         let extensions: Vec<String> = rest.iter().map(|(k, v)| format!("{k:?}: {v:?}")).collect();
         format!(
             "Object(SchemaObject {{ metadata: {}, instance_type: {}, format: {}, enum_values: {}, subschemas: {}, array: {}, object: {}, extensions: {{{}}}, other: {:?} }})",
-            opt(metadata.map(|m| format!("{m}"))),
+            opt(metadata),
             option_type(s.get("type")),
             opt(string(s, "format")),
             opt(s

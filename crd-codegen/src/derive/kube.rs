@@ -73,6 +73,21 @@ fn default_true() -> bool {
     true
 }
 
+/// `#[resource(inherit = "Kind")]` of kube-derive's `#[derive(Resource)]`.
+#[derive(FromDeriveInput)]
+#[darling(attributes(resource))]
+pub struct Inherit {
+    pub ident: syn::Ident,
+    pub generics: syn::Generics,
+    #[allow(dead_code)]
+    data: darling::ast::Data<darling::util::Ignored, darling::util::Ignored>,
+    pub inherit: syn::Path,
+    /// kube-derive's crate paths; ours names crd-runtime's re-exports.
+    #[darling(default)]
+    #[allow(dead_code)]
+    crates: Option<darling::util::Ignored>,
+}
+
 /// kube-derive's `crates(...)`.
 #[derive(Default, FromMeta)]
 #[allow(dead_code)]

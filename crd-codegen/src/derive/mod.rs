@@ -97,18 +97,6 @@ fn error_stub(input: &TokenStream) -> TokenStream {
 /// `#[derive(Resource)]` with `#[resource(inherit = "Kind")]`: k8s-openapi's `Resource`
 /// and `Metadata` of the inherited kind, which make the type a `kube::Resource`.
 pub fn inherited_resource(input: TokenStream) -> TokenStream {
-    #[derive(FromDeriveInput)]
-    #[darling(attributes(resource))]
-    struct Inherit {
-        ident: syn::Ident,
-        generics: syn::Generics,
-        data: darling::ast::Data<darling::util::Ignored, darling::util::Ignored>,
-        inherit: syn::Path,
-        /// kube-derive's crate paths; ours names crd-runtime's re-exports.
-        #[darling(default)]
-        #[allow(dead_code)]
-        crates: Option<darling::util::Ignored>,
-    }
     let di: syn::DeriveInput = match syn::parse2(input) {
         Ok(di) => di,
         Err(e) => return e.to_compile_error(),
@@ -118,17 +106,15 @@ pub fn inherited_resource(input: TokenStream) -> TokenStream {
             .with_span(&di.ident)
             .write_errors();
     }
-    let Inherit {
+    let kube::Inherit {
         ident,
         generics,
         inherit,
-        data,
         ..
-    } = match Inherit::from_derive_input(&di) {
+    } = match kube::Inherit::from_derive_input(&di) {
         Ok(i) => i,
         Err(e) => return e.write_errors(),
     };
-    let _ = data;
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let k8s = quote!(::crd_runtime::k8s_openapi);
     quote! {
