@@ -67,8 +67,9 @@
 //!
 //! # Output
 //!
-//! One line per finding, errors first in the order found: CRD-wide, then each
-//! version's properties in schema order, then cost, then served versions:
+//! One line per finding, in the order found: CRD-wide, then each version's schema
+//! from the root down (properties by name, as the API server orders them), then cost,
+//! then served versions:
 //!
 //! ```text
 //! v1 ^.spec.replicas: maximum: decreased: 10 -> 5 (ratcheted)
