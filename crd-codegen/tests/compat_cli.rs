@@ -86,7 +86,10 @@ fn widget_changed() -> String {
     edit(
         WIDGET,
         &[
-            ("pattern: '^[a-z]+$', description: the name", "description: the widget's name"),
+            (
+                "pattern: '^[a-z]+$', description: the name",
+                "description: the widget's name",
+            ),
             ("maximum: 10", "maximum: 5"),
             ("enum: [Fast, Slow]", "enum: [Fast, Slow, Medium]"),
             ("note: {type: string}", "note: {type: string, nullable: true}"),
@@ -131,7 +134,11 @@ fn exit_codes_and_json() {
     // Bad input names the file and exits 2.
     let o = crdgen(&["diff", "/nonexistent/old.yaml", &new], None);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).starts_with("error: /nonexistent/old.yaml: cannot read:"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with("error: /nonexistent/old.yaml: cannot read:"),
+        "{}",
+        stderr(&o)
+    );
     let invalid = write(&dir, "invalid.yaml", &edit(WIDGET, &[("maximum: 10", "maximum: ten")]));
     let o = crdgen(&["diff", &old, &invalid], None);
     assert_eq!(o.status.code(), Some(2));
@@ -185,7 +192,11 @@ unhandledEnforcement: None
     let o = crdgen(&["diff", "--config", &config, &old, &new], None);
     assert_eq!(
         (o.status.code(), stdout(&o).as_str(), stderr(&o).as_str()),
-        (Some(0), "warning: v1 ^.spec.replicas: maximum: decreased: 10 -> 5 (ratcheted)\n", "")
+        (
+            Some(0),
+            "warning: v1 ^.spec.replicas: maximum: decreased: 10 -> 5 (ratcheted)\n",
+            ""
+        )
     );
     // Only the policies named are allowed: removing nullable is still an error.
     let partial = write(
@@ -196,14 +207,20 @@ unhandledEnforcement: None
     let o = crdgen(&["diff", "--config", &partial, &old, &new], None);
     assert_eq!(o.status.code(), Some(1));
     assert!(!stdout(&o).contains("nullable: added"), "{}", stdout(&o));
-    assert!(stdout(&o).contains("v1 ^.spec.hint: nullable: removed\n"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("v1 ^.spec.hint: nullable: removed\n"),
+        "{}",
+        stdout(&o)
+    );
 
     let bad = write(&dir, "bad.yaml", "validations:\n- name: maximum\n  enforcement: warn\n");
     let o = crdgen(&["diff", "--config", &bad, &old, &new], None);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
         stderr(&o),
-        format!("error: {bad}: validations[0].enforcement: unknown enforcement \"warn\"; must be Error, Warn or None\n")
+        format!(
+            "error: {bad}: validations[0].enforcement: unknown enforcement \"warn\"; must be Error, Warn or None\n"
+        )
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -234,7 +251,10 @@ fn conversion_ignore() {
     );
     let config = write(&dir, "crdify.yaml", "conversion: Ignore\n");
     let o = crdgen(&["diff", "--config", &config, &old, &new], None);
-    assert_eq!(stdout(&o), "v1 ^.spec.b: type: changed: \"string\" -> \"integer\" (ratcheted)\n");
+    assert_eq!(
+        stdout(&o),
+        "v1 ^.spec.b: type: changed: \"string\" -> \"integer\" (ratcheted)\n"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -255,20 +275,37 @@ fn old_crd_from_git() {
             .stdin(Stdio::null())
             .output()
             .unwrap();
-        assert!(o.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&o.stderr));
+        assert!(
+            o.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
     };
     git(&["init", "-q"]);
     write(&repo, "crds/widget.yaml", WIDGET);
     git(&["add", "crds/widget.yaml"]);
     git(&["commit", "-q", "-m", "release"]);
     git(&["tag", "v1.0.0"]);
-    write(&repo, "crds/widget.yaml", &edit(WIDGET, &[("maximum: 10", "maximum: 5")]));
+    write(
+        &repo,
+        "crds/widget.yaml",
+        &edit(WIDGET, &[("maximum: 10", "maximum: 5")]),
+    );
 
-    let o = crdgen(&["diff", "git:v1.0.0:crds/widget.yaml", "crds/widget.yaml"], Some(&repo));
+    let o = crdgen(
+        &["diff", "git:v1.0.0:crds/widget.yaml", "crds/widget.yaml"],
+        Some(&repo),
+    );
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    assert_eq!(stdout(&o), "v1 ^.spec.replicas: maximum: decreased: 10 -> 5 (ratcheted)\n");
+    assert_eq!(
+        stdout(&o),
+        "v1 ^.spec.replicas: maximum: decreased: 10 -> 5 (ratcheted)\n"
+    );
     // Both sides may come from git.
-    let o = crdgen(&["diff", "git:v1.0.0:crds/widget.yaml", "git:HEAD:crds/widget.yaml"], Some(&repo));
+    let o = crdgen(
+        &["diff", "git:v1.0.0:crds/widget.yaml", "git:HEAD:crds/widget.yaml"],
+        Some(&repo),
+    );
     assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), ""));
 
     let o = crdgen(&["diff", "git:v9:crds/widget.yaml", "crds/widget.yaml"], Some(&repo));
@@ -313,7 +350,12 @@ fn validate(crd: &str, old: Option<&str>, file: &str) -> (Vec<String>, Vec<Strin
         .split("The CronTab ")
         .skip(1)
         .map(|r| format!("The CronTab {}", r.trim_end()))
-        .map(|r| r.lines().filter(|l| !l.starts_with("Warning:")).collect::<Vec<_>>().join("\n"))
+        .map(|r| {
+            r.lines()
+                .filter(|l| !l.starts_with("Warning:"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
         .collect();
     (refusals, unknown)
 }
@@ -348,12 +390,10 @@ fn objects_evidence_matches_validate() {
         ),
         (
             "new-required-field",
-            vec![
-                (
-                  "              type: object\n              properties:\n                cronSpec:",
-                  "              type: object\n              required: [owner]\n              properties:\n                owner: {type: string}\n                cronSpec:",
-                ),
-            ],
+            vec![(
+                "              type: object\n              properties:\n                cronSpec:",
+                "              type: object\n              required: [owner]\n              properties:\n                owner: {type: string}\n                cronSpec:",
+            )],
             vec![
                 // Breaks `required`; the update is ratcheted.
                 ("a", "{replicas: 2}"),
@@ -378,7 +418,10 @@ fn objects_evidence_matches_validate() {
                 // Unaffected: validate admits it, and no field is lost.
                 let (creates, unknown) = validate(&new, None, &file);
                 let (updates, _) = validate(&new, Some(&file), &file);
-                assert!(creates.is_empty() && updates.is_empty() && unknown.is_empty(), "{name}/{object}");
+                assert!(
+                    creates.is_empty() && updates.is_empty() && unknown.is_empty(),
+                    "{name}/{object}"
+                );
                 continue;
             };
             reported.push(*object);
@@ -389,7 +432,11 @@ fn objects_evidence_matches_validate() {
             assert_eq!(text(&report["update"]), updates.first().cloned(), "{name}/{object}");
             let (_, unknown_old) = validate(&old, None, &file);
             let lost: Vec<&String> = unknown_new.iter().filter(|f| !unknown_old.contains(f)).collect();
-            assert_eq!(report["pruned"].as_array().unwrap().len(), lost.len(), "{name}/{object}");
+            assert_eq!(
+                report["pruned"].as_array().unwrap().len(),
+                lost.len(),
+                "{name}/{object}"
+            );
             for (reported, lost) in report["pruned"].as_array().unwrap().iter().zip(lost) {
                 assert_eq!(reported.as_str(), Some(lost.as_str()));
             }
