@@ -91,4 +91,3 @@ fn a_breaking_change_fails_with_crdgen_diffs_lines() {
         &format!("the CRD is not compatible with {RELEASED}:\n{}", lines.join("\n"))
     );
 }
-

@@ -25,7 +25,9 @@ fn largest_corpus_crd() -> Option<PathBuf> {
 fn changed(crd: &ComparedCrd) -> String {
     let mut ir = crd.ir.clone();
     for version in &mut ir.versions {
-        let Some(spec) = version.schema.properties.get_mut("spec") else { continue };
+        let Some(spec) = version.schema.properties.get_mut("spec") else {
+            continue;
+        };
         if let Some(timezone) = spec.properties.shift_remove("timezone") {
             spec.properties.insert("timeZone".into(), timezone);
         }

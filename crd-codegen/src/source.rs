@@ -199,17 +199,16 @@ pub fn read_manifest_from(
 }
 
 /// Every object of the manifests at `paths`, in order ([`read_manifest`], collected),
-/// and whether a file could not be read (its error printed to stderr).
-pub fn read_manifests(paths: &[PathBuf]) -> (Vec<ManifestObject>, bool) {
+/// and the errors of the files that could not be read.
+pub fn read_manifests(paths: &[PathBuf]) -> (Vec<ManifestObject>, Vec<Diagnostic>) {
     let mut objects = Vec::new();
-    let mut unreadable = false;
+    let mut errors = Vec::new();
     for path in paths {
         if let Err(e) = read_manifest(path, |o| objects.push(o)) {
-            eprintln!("{e}");
-            unreadable = true;
+            errors.push(e);
         }
     }
-    (objects, unreadable)
+    (objects, errors)
 }
 
 /// The objects of one manifest document: a `kind: List`'s items, or the document.

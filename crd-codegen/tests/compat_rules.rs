@@ -618,6 +618,9 @@ fn served_versions_are_compared_with_each_other() {
     assert_eq!(lines(&new, &new), Vec::<String>::new());
 }
 
+/// The edits of BASE, a spec breaking the new CRD, and how its line ends.
+type Case = (Vec<(&'static str, &'static str)>, Value, &'static str);
+
 /// A stored object that breaks the tightened constraint, and what the reference
 /// engine does with an update leaving it unchanged: admitted exactly when the line
 /// says `ratcheted` (and, for `ratcheted unless ...`, refused once the value holds an
@@ -646,8 +649,7 @@ fn ratcheting_verdicts_are_what_the_engine_does() {
         "        type: object\n        properties:\n          spec:",
         "        type: object\n        x-kubernetes-validations: [{rule: self.spec.replicas < 9}]\n        properties:\n          spec:",
     )];
-    // The edits, a spec breaking the new CRD, and the verdict's start.
-    let cases: Vec<(Vec<(&str, &str)>, Value, &str)> = vec![
+    let cases: Vec<Case> = vec![
         (
             vec![("maximum: 10", "maximum: 5")],
             json!({"name": "a", "minReplicas": 0, "replicas": 8}),

@@ -507,7 +507,8 @@ fn convert(crd_paths: &[PathBuf], to: &str, output: OutputFormat, object_paths: 
     let (mut bad_input, mut needs_webhook) = (false, false);
     let mut printer = ObjectPrinter::new(Some(output));
     let (objects, unreadable) = read_manifests(object_paths);
-    bad_input |= unreadable;
+    unreadable.iter().for_each(|e| eprintln!("{e}"));
+    bad_input |= !unreadable.is_empty();
     for obj in objects {
         let where_ = obj.place();
         let (api_version, kind, _, name) = object_key(&obj.value);

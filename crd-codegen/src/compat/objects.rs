@@ -35,9 +35,9 @@ pub struct Evidence {
 pub struct ObjectReport {
     /// `FILE: document N`.
     pub place: String,
-    /// Its kind and `metadata.name`.
+    /// The object's kind.
     pub kind: String,
-    #[allow(missing_docs)]
+    /// The object's `metadata.name`.
     pub name: String,
     /// Empty for a cluster-scoped kind.
     pub namespace: String,

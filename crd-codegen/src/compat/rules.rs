@@ -58,7 +58,7 @@ impl Policy {
 
 /// What there is to know about a rule.
 pub struct RuleInfo {
-    #[allow(missing_docs)]
+    /// The rule described.
     pub rule: Rule,
     /// Its name in findings and in the configuration.
     pub name: &'static str,

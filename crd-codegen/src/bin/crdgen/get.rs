@@ -29,7 +29,8 @@ pub fn run(crd_paths: &[PathBuf], wide: bool, object_paths: &[PathBuf]) -> ExitC
     let (mut bad_input, mut invalid) = (false, false);
     let mut groups: Vec<Group> = Vec::new();
     let (objects, unreadable) = read_manifests(object_paths);
-    bad_input |= unreadable;
+    unreadable.iter().for_each(|e| eprintln!("{e}"));
+    bad_input |= !unreadable.is_empty();
     for obj in objects {
         let where_ = obj.place();
         let (api_version, kind, namespace, _) = object_key(&obj.value);
