@@ -458,6 +458,16 @@ fn cel_rules() {
             "warning: v1 ^.spec: celMessage: message of \"self.minReplicas <= self.replicas\" changed: \"minReplicas above replicas\" -> \"minReplicas must not exceed replicas\""
         ]
     );
+    assert_eq!(
+        base_lines(&[(
+            "message: minReplicas above replicas",
+            "messageExpression: \"'minReplicas above replicas in ' + self.name\""
+        )]),
+        [
+            "warning: v1 ^.spec: celMessage: message of \"self.minReplicas <= self.replicas\" changed: \"minReplicas above replicas\" -> \"\"",
+            "warning: v1 ^.spec: celMessage: messageExpression of \"self.minReplicas <= self.replicas\" changed: \"\" -> \"'minReplicas above replicas in ' + self.name\"",
+        ]
+    );
     // Removing a rule relaxes.
     assert_eq!(
         base_lines(&[(

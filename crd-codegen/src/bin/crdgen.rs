@@ -93,6 +93,8 @@ enum Command {
     /// matched with its CRD by apiVersion and kind, and admitted in its
     /// metadata.namespace (else `default`). Errors are printed on stderr as the API
     /// server words them. Admitted objects are printed on stdout only with --output.
+    /// Files are read one document at a time (`-` reads standard input), each checked
+    /// before the next is read.
     /// Exit code: 0 all valid, 1 any invalid, 2 bad input (unreadable file, malformed
     /// YAML, invalid CRD, unknown kind, missing old object).
     Validate {

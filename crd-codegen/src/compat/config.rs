@@ -274,8 +274,8 @@ mod tests {
 
     #[test]
     fn crdifys_example_configuration() {
-        // crdify's examples/config.yaml, as its documentation shows it.
-        let text = "validations:\n  - name: default\n    enforcement: Error\n  # example of configuring enum validation to allow addition of new enum constraint values\n  - name: enum\n    enforcement: Error\n    configuration:\n      additionPolicy: Allow\n  - name: pattern\n    enforcement: Error\n    configuration:\n      removalPolicy: Allow\n  - name: nullable\n    enforcement: Error\n    configuration:\n      additionPolicy: Allow\n      removalPolicy: Allow\n";
+        // The shape crdify's documentation gives (docs/configuration.md, examples/).
+        let text = "validations:\n  - name: default\n    enforcement: Error\n  # new enum values are compatible\n  - name: enum\n    enforcement: Error\n    configuration:\n      additionPolicy: Allow\n  - name: pattern\n    enforcement: Error\n    configuration:\n      removalPolicy: Allow\n  - name: nullable\n    enforcement: Error\n    configuration:\n      additionPolicy: Allow\n      removalPolicy: Allow\n";
         let (config, warnings) = Config::parse(text).unwrap();
         assert!(warnings.is_empty(), "{warnings:?}");
         assert!(config.allows(Rule::Enum, Policy::Addition));

@@ -84,7 +84,7 @@
 //! and map values, `.allOf[0]` for a junctor's branch; CRD-wide findings name the
 //! CRD's field.
 
-mod config;
+pub mod config;
 mod cost;
 mod input;
 mod objects;

@@ -128,20 +128,12 @@ impl Walk<'_> {
             let change = format!("newly required: {}", added.join(", "));
             self.emit(Rule::Required, at.path, change, tightened(self));
         }
-        match (&old.pattern, &new.pattern) {
-            (None, Some(n)) => self.emit(Rule::Pattern, at.path, format!("added: {n:?}"), tightened(self)),
-            (Some(o), Some(n)) if o != n => {
-                self.emit(
-                    Rule::Pattern,
-                    at.path,
-                    format!("changed: {o:?} -> {n:?}"),
-                    tightened(self),
-                );
-            }
-            (Some(o), None) if !self.config.allows(Rule::Pattern, Policy::Removal) => {
-                self.emit(Rule::Pattern, at.path, format!("removed: {o:?}"), None);
-            }
-            _ => {}
+        if let Some(change) = added_or_changed(&old.pattern, &new.pattern) {
+            self.emit(Rule::Pattern, at.path, change, tightened(self));
+        } else if let (Some(o), None) = (&old.pattern, &new.pattern)
+            && !self.config.allows(Rule::Pattern, Policy::Removal)
+        {
+            self.emit(Rule::Pattern, at.path, format!("removed: {o:?}"), None);
         }
         match (old.nullable, new.nullable) {
             (false, true) if !self.config.allows(Rule::Nullable, Policy::Addition) => {
@@ -152,17 +144,8 @@ impl Walk<'_> {
             }
             _ => {}
         }
-        match (&old.format, &new.format) {
-            (None, Some(n)) => self.emit(Rule::Format, at.path, format!("added: {n:?}"), tightened(self)),
-            (Some(o), Some(n)) if o != n => {
-                self.emit(
-                    Rule::Format,
-                    at.path,
-                    format!("changed: {o:?} -> {n:?}"),
-                    tightened(self),
-                );
-            }
-            _ => {}
+        if let Some(change) = added_or_changed(&old.format, &new.format) {
+            self.emit(Rule::Format, at.path, change, tightened(self));
         }
         if old.description.as_deref().unwrap_or("") != new.description.as_deref().unwrap_or("") {
             self.emit(Rule::Description, at.path, "changed".into(), None);
@@ -303,6 +286,16 @@ impl<'a> At<'a> {
             correlation,
             resource_root: schema.embedded_resource,
         }
+    }
+}
+
+/// `added: "x"` or `changed: "a" -> "b"` for a keyword that tightens when added or
+/// changed; `None` when it is unchanged or removed.
+fn added_or_changed(old: &Option<String>, new: &Option<String>) -> Option<String> {
+    match (old, new) {
+        (None, Some(n)) => Some(format!("added: {n:?}")),
+        (Some(o), Some(n)) if o != n => Some(format!("changed: {o:?} -> {n:?}")),
+        _ => None,
     }
 }
 
