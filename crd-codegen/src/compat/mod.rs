@@ -256,7 +256,9 @@ pub fn check_with<C: serde::Serialize + ?Sized>(
 
 /// For a unit test that locks a released CRD: fails with the findings when `new_crd`
 /// is not compatible with the CRD in the file `released` (relative to the crate's
-/// directory, where `cargo test` runs):
+/// directory, where `cargo test` runs), with the default configuration (crdify's:
+/// a changed doc comment is a `description` error; [`check_with`] takes another,
+/// such as one read with [`Config::read`]):
 ///
 /// ```ignore
 /// #[test]
