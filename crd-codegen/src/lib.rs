@@ -22,6 +22,7 @@
 )]
 
 pub mod builder;
+pub mod compat;
 pub mod derive;
 pub mod diagnostic;
 pub mod select;

@@ -148,6 +148,27 @@ pub(crate) fn defined_twice_warnings(crds: &[LoadedCrd]) -> Vec<Diagnostic> {
         .collect()
 }
 
+/// The errors of the CRD `model` read from `doc`, as the API server reports them
+/// (`CustomResourceDefinition "x" is invalid: <error>`), each at its line.
+pub(crate) fn invalid_crd(
+    doc: &Document,
+    model: &CustomResourceDefinition,
+    errors: &[crd_runtime::FieldError],
+) -> Vec<Diagnostic> {
+    let name = if model.name.is_empty() {
+        "<unnamed>"
+    } else {
+        &model.name
+    };
+    errors
+        .iter()
+        .map(|e| {
+            let message = format!("CustomResourceDefinition {name:?} is invalid: {e}");
+            Diagnostic::at_path(&doc.file, doc.index, &e.field, message)
+        })
+        .collect()
+}
+
 /// Adds an examined document to `out`, in order (a CRD defined twice is told from the
 /// CRDs before it).
 fn add(examined: Examined, out: &mut Loaded) {
@@ -181,16 +202,7 @@ fn add(examined: Examined, out: &mut Loaded) {
         }
         Outcome::Invalid(model, warnings, errors) => {
             out.diagnostics.extend(warnings);
-            let name = if model.name.is_empty() {
-                "<unnamed>"
-            } else {
-                &model.name
-            };
-            for e in errors {
-                let message = format!("CustomResourceDefinition {name:?} is invalid: {e}");
-                out.diagnostics
-                    .push(Diagnostic::at_path(&doc.file, doc.index, &e.field, message));
-            }
+            out.diagnostics.extend(invalid_crd(&doc, &model, &errors));
         }
         Outcome::Unreadable(errors) => out.diagnostics.extend(errors),
     }

@@ -101,23 +101,127 @@ pub fn parse_bytes(path: &Path, bytes: Vec<u8>) -> Result<Vec<Document>, Diagnos
     parse_text(path, text)
 }
 
-/// The objects of a manifest's documents, as `kubectl apply -f` takes them: the items
-/// of a `kind: List` document in their order, any other document as one object. Each
-/// comes with the 0-based index of its document.
-pub fn manifest_objects(docs: Vec<Document>) -> Vec<(usize, Value)> {
-    let mut out = Vec::new();
-    for doc in docs {
-        let is_list = doc.value.get("kind").and_then(Value::as_str) == Some("List");
-        match doc.value {
-            Value::Object(mut map) if is_list && map.get("items").is_some_and(Value::is_array) => {
-                if let Some(Value::Array(items)) = map.remove("items") {
-                    out.extend(items.into_iter().map(|item| (doc.index, item)));
-                }
-            }
-            value => out.push((doc.index, value)),
+/// One object of a manifest: where it was read and its value.
+#[derive(Clone, Debug)]
+pub struct ManifestObject {
+    pub file: PathBuf,
+    /// The 1-based position of its document in the file.
+    pub doc: usize,
+    pub value: Value,
+}
+
+impl ManifestObject {
+    /// `FILE: document N`, for messages.
+    pub fn place(&self) -> String {
+        format!("{}: document {}", self.file.display(), self.doc)
+    }
+}
+
+/// apiVersion, kind, namespace (`default` when unset) and name of an object (empty
+/// when absent or not strings).
+pub fn object_key(v: &Value) -> (String, String, String, String) {
+    let text = |pointer: &str| v.pointer(pointer).and_then(Value::as_str).unwrap_or("").to_string();
+    let namespace = match text("/metadata/namespace") {
+        ns if ns.is_empty() => "default".to_string(),
+        ns => ns,
+    };
+    (text("/apiVersion"), text("/kind"), namespace, text("/metadata/name"))
+}
+
+/// What `-` reads from, and how it is named in messages.
+pub const STDIN: &str = "<stdin>";
+
+/// Reads the objects of the manifest at `path` (`-`: standard input), as `kubectl
+/// apply -f` takes them: the items of a `kind: List` document in their order, any
+/// other document as one object. YAML is read one document at a time, and each
+/// document's objects are handed to `each` before the next is read, so memory holds
+/// one document whatever the file's size; the documents before an error have been
+/// handed over when it is returned. A `.json` file is one document (at most 3 MiB).
+pub fn read_manifest(path: &Path, each: impl FnMut(ManifestObject)) -> Result<(), Diagnostic> {
+    if path == Path::new("-") {
+        return read_manifest_from(Path::new(STDIN), std::io::stdin().lock(), each);
+    }
+    let file = std::fs::File::open(path)
+        .map_err(|e| Diagnostic::fatal(Some(path.to_path_buf()), None, format!("cannot read: {e}")))?;
+    read_manifest_from(path, std::io::BufReader::new(file), each)
+}
+
+/// [`read_manifest`] of the bytes of `reader`, named `path` in messages (YAML, or one
+/// JSON document when the name ends in `.json`).
+pub fn read_manifest_from(
+    path: &Path,
+    reader: impl Read,
+    mut each: impl FnMut(ManifestObject),
+) -> Result<(), Diagnostic> {
+    let fail = |line: Option<usize>, message: String| Diagnostic::fatal(Some(path.to_path_buf()), line, message);
+    let mut hand_over = |index: usize, value: Value| {
+        for value in document_objects(value) {
+            each(ManifestObject {
+                file: path.to_path_buf(),
+                doc: index + 1,
+                value,
+            });
+        }
+    };
+    if path.extension().and_then(|e| e.to_str()) == Some("json") {
+        let mut bytes = Vec::new();
+        let limit = crate::yaml::MAX_DOCUMENT_SIZE as u64 + 1;
+        let mut reader = reader;
+        let read = (&mut reader).take(limit).read_to_end(&mut bytes);
+        // Beyond the limit the rest is only counted, for the message.
+        let rest = read.and_then(|_| std::io::copy(&mut reader, &mut std::io::sink()));
+        let rest = rest.map_err(|e| fail(None, format!("cannot read: {e}")))?;
+        if rest > 0 {
+            let message = format!(
+                "document too large: {} bytes, the API server accepts at most {} bytes",
+                bytes.len() as u64 + rest,
+                crate::yaml::MAX_DOCUMENT_SIZE
+            );
+            return Err(fail(Some(1), message));
+        }
+        for doc in parse_bytes(path, bytes)? {
+            hand_over(doc.index, doc.value);
+        }
+        return Ok(());
+    }
+    crate::yaml::for_each_document(reader, |index, value, _| {
+        if !value.is_null() {
+            hand_over(index, value)
+        }
+    })
+    .map_err(|e| match e {
+        crate::yaml::StreamError::Yaml(e) => {
+            fail(Some(e.line), format!("invalid YAML: {} (column {})", e.message, e.col))
+        }
+        crate::yaml::StreamError::NotUtf8(at) => fail(None, format!("not UTF-8: invalid byte at offset {at}")),
+        crate::yaml::StreamError::Io(e) => fail(None, format!("cannot read: {e}")),
+    })
+}
+
+/// Every object of the manifests at `paths`, in order ([`read_manifest`], collected),
+/// and the errors of the files that could not be read.
+pub fn read_manifests(paths: &[PathBuf]) -> (Vec<ManifestObject>, Vec<Diagnostic>) {
+    let mut objects = Vec::new();
+    let mut errors = Vec::new();
+    for path in paths {
+        if let Err(e) = read_manifest(path, |o| objects.push(o)) {
+            errors.push(e);
         }
     }
-    out
+    (objects, errors)
+}
+
+/// The objects of one manifest document: a `kind: List`'s items, or the document.
+fn document_objects(value: Value) -> Vec<Value> {
+    let is_list = value.get("kind").and_then(Value::as_str) == Some("List");
+    match value {
+        Value::Object(mut map) if is_list && map.get("items").is_some_and(Value::is_array) => match map.remove("items")
+        {
+            Some(Value::Array(items)) => items,
+            _ => Vec::new(),
+        },
+        value => vec![value],
+    }
 }
 
 /// The largest file read: documents are at most 3 MiB each (the API server's

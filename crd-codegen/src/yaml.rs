@@ -94,18 +94,79 @@ impl LineTree {
 }
 
 fn load(text: &str, with_lines: bool) -> Result<Vec<(Value, LineTree)>, YamlError> {
+    let offsets = ByteOffsets {
+        text,
+        ascii: text.is_ascii(),
+        ..ByteOffsets::default()
+    };
+    let mut docs = Vec::new();
+    run(Parser::new_from_str(text), offsets, with_lines, &mut |doc, tree| {
+        docs.push((doc, tree))
+    })?;
+    Ok(docs)
+}
+
+/// Why a YAML stream could not be read to its end.
+#[derive(Debug)]
+pub enum StreamError {
+    Yaml(YamlError),
+    /// The byte at this offset does not continue valid UTF-8.
+    NotUtf8(u64),
+    Io(std::io::Error),
+}
+
+/// Reads the YAML stream of `reader` one document at a time, handing each to `each`
+/// with its 0-based position and the line it starts on (empty documents are `null`
+/// and counted). Memory holds one document, whatever the stream's length; the
+/// documents before an error have been handed over when it is returned.
+pub fn for_each_document(
+    reader: impl std::io::Read,
+    mut each: impl FnMut(usize, Value, usize),
+) -> Result<(), StreamError> {
+    let chars = Utf8Chars::new(reader);
+    let offsets = chars.offsets.clone();
+    let mut index = 0;
+    let result = run(
+        Parser::new(chars),
+        StreamOffsets(offsets.clone()),
+        false,
+        &mut |doc, tree| {
+            // A stream cut short by an unreadable byte ends its last document early: that
+            // document is not handed over.
+            if offsets.borrow().error.is_none() {
+                each(index, doc, tree.line);
+            }
+            index += 1;
+        },
+    );
+    // The reader's error explains a parse error it caused (the stream ended early).
+    match offsets.borrow_mut().error.take() {
+        Some(e) => Err(e),
+        None => result.map_err(StreamError::Yaml),
+    }
+}
+
+/// Pulls the parser's events into a [`Builder`], handing over each document as it
+/// ends. Events are pulled one by one (the parser's own `load` recurses per nesting
+/// level), and reading stops at the first error.
+fn run<I: Iterator<Item = char>, O: Offsets>(
+    mut parser: Parser<I>,
+    offsets: O,
+    with_lines: bool,
+    each: &mut dyn FnMut(Value, LineTree),
+) -> Result<(), YamlError> {
     let mut builder = Builder {
         with_lines,
-        offsets: ByteOffsets {
-            text,
-            ascii: text.is_ascii(),
-            ..ByteOffsets::default()
-        },
-        ..Builder::default()
+        offsets,
+        docs: Vec::new(),
+        stack: Vec::new(),
+        anchors: HashMap::new(),
+        error: None,
+        doc_line: 0,
+        doc_start: 0,
+        too_large: false,
+        aliasing: AliasBudget::default(),
     };
-    // Events are pulled one by one (the parser's own `load` recurses per nesting
-    // level), and reading stops at the first error.
-    let mut parser = Parser::new_from_str(text);
     loop {
         let (event, mark) = parser.next_token().map_err(|e| {
             let m = e.marker();
@@ -122,8 +183,11 @@ fn load(text: &str, with_lines: bool) -> Result<Vec<(Value, LineTree)>, YamlErro
         if let Some(err) = builder.error.take() {
             return Err(err);
         }
+        for (doc, tree) in builder.docs.drain(..) {
+            each(doc, tree);
+        }
     }
-    Ok(builder.docs)
+    Ok(())
 }
 
 /// The largest document: the API server's limit on a request body (3 MiB,
@@ -136,23 +200,42 @@ pub const MAX_DOCUMENT_SIZE: usize = 3 * 1024 * 1024;
 pub const MAX_DEPTH: usize = 1_000;
 
 /// Collects parser events into values.
-#[derive(Default)]
-struct Builder<'t> {
+struct Builder<O> {
     with_lines: bool,
-    offsets: ByteOffsets<'t>,
+    offsets: O,
+    /// Documents ended and not yet handed over.
     docs: Vec<(Value, LineTree)>,
     stack: Vec<Frame>,
-    /// Anchored values, with the number of nodes decoding them visits.
+    /// Anchored values of the document, with the number of nodes decoding them visits.
     anchors: HashMap<usize, (Value, LineTree, u64)>,
     error: Option<YamlError>,
     doc_line: usize,
     /// Where the document starts (bytes into the text).
     doc_start: usize,
+    /// The document has grown past [`MAX_DOCUMENT_SIZE`]: its values are no longer
+    /// built, and its end reports its size.
+    too_large: bool,
     aliasing: AliasBudget,
 }
 
-/// The byte offsets of the parser's marks, which count characters. Marks only move
-/// forward, so one walk through the text serves them all (none for ASCII text).
+/// The byte offset of a parser mark, which counts characters. The marks of the
+/// starts and ends of documents, the only ones asked about, move forward.
+trait Offsets {
+    fn of(&mut self, char_index: usize) -> usize;
+
+    /// For a stream: how many bytes have been read, at most [`READ_AHEAD`] beyond
+    /// the parser's position.
+    fn read_so_far(&self) -> Option<usize> {
+        None
+    }
+}
+
+/// How far a stream is read ahead of the parser: a block, and the parser's own
+/// look-ahead (a simple key is at most 1,024 characters), with room to spare.
+const READ_AHEAD: usize = 1024 * 1024;
+
+/// The byte offsets of the marks in a text read whole: one walk through the text
+/// serves them all (none for ASCII text).
 #[derive(Default)]
 struct ByteOffsets<'t> {
     text: &'t str,
@@ -162,7 +245,7 @@ struct ByteOffsets<'t> {
     bytes: usize,
 }
 
-impl ByteOffsets<'_> {
+impl Offsets for ByteOffsets<'_> {
     fn of(&mut self, char_index: usize) -> usize {
         if self.ascii {
             return char_index.min(self.text.len());
@@ -176,6 +259,145 @@ impl ByteOffsets<'_> {
             self.bytes += c.len_utf8();
         }
         self.bytes
+    }
+}
+
+/// What [`Utf8Chars`] shares with the [`Builder`] reading its characters: where the
+/// characters of more than one byte are (to turn marks into byte offsets) and the
+/// error that ended the stream.
+#[derive(Default)]
+struct StreamState {
+    /// For each wide character not yet passed by a mark: its index and the extra
+    /// bytes of the wide characters up to it.
+    wide: std::collections::VecDeque<(usize, usize)>,
+    /// The extra bytes of the wide characters marks have passed.
+    passed_extra: usize,
+    /// The bytes decoded so far.
+    decoded: u64,
+    error: Option<StreamError>,
+}
+
+/// [`Offsets`] of a streamed text.
+struct StreamOffsets(std::rc::Rc<std::cell::RefCell<StreamState>>);
+
+impl Offsets for StreamOffsets {
+    fn of(&mut self, char_index: usize) -> usize {
+        let mut state = self.0.borrow_mut();
+        // Marks asked about move forward: what they have passed (with a margin) is
+        // summed up and forgotten, so the queue holds about a document's wide
+        // characters.
+        let keep_from = char_index.saturating_sub(64 * 1024);
+        while let Some(&(at, extra)) = state.wide.front() {
+            if at >= keep_from {
+                break;
+            }
+            state.passed_extra = extra;
+            state.wide.pop_front();
+        }
+        let before = state.wide.partition_point(|&(at, _)| at < char_index);
+        let extra = match before {
+            0 => state.passed_extra,
+            n => state.wide[n - 1].1,
+        };
+        char_index + extra
+    }
+
+    fn read_so_far(&self) -> Option<usize> {
+        Some(self.0.borrow().decoded as usize)
+    }
+}
+
+/// The characters of a UTF-8 byte stream, read in blocks. An invalid byte or a read
+/// error ends the stream and is kept in [`StreamState::error`].
+struct Utf8Chars<R> {
+    reader: R,
+    /// Bytes read and not yet decoded (an incomplete character at a block's end).
+    pending: Vec<u8>,
+    /// The decoded block and the position of the next character in it.
+    block: String,
+    at: usize,
+    /// Bytes decoded before `pending`, characters handed out, extra bytes of the wide
+    /// ones.
+    bytes: u64,
+    chars: usize,
+    extra: usize,
+    done: bool,
+    offsets: std::rc::Rc<std::cell::RefCell<StreamState>>,
+}
+
+impl<R: std::io::Read> Utf8Chars<R> {
+    fn new(reader: R) -> Self {
+        Utf8Chars {
+            reader,
+            pending: Vec::new(),
+            block: String::new(),
+            at: 0,
+            bytes: 0,
+            chars: 0,
+            extra: 0,
+            done: false,
+            offsets: Default::default(),
+        }
+    }
+
+    /// Decodes the next block; false at the end of the stream or at an error.
+    fn refill(&mut self) -> bool {
+        const BLOCK: usize = 64 * 1024;
+        let start = self.pending.len();
+        self.pending.resize(start + BLOCK, 0);
+        let read = loop {
+            match self.reader.read(&mut self.pending[start..]) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    self.offsets.borrow_mut().error = Some(StreamError::Io(e));
+                    return false;
+                }
+            }
+        };
+        self.pending.truncate(start + read);
+        let valid = match std::str::from_utf8(&self.pending) {
+            Ok(_) => self.pending.len(),
+            // An incomplete character at the end of a block is completed by the next
+            // read; anything else (or the end of the stream) is invalid.
+            Err(e) if e.error_len().is_none() && read > 0 => e.valid_up_to(),
+            Err(e) => {
+                self.offsets.borrow_mut().error = Some(StreamError::NotUtf8(self.bytes + e.valid_up_to() as u64));
+                e.valid_up_to()
+            }
+        };
+        let rest = self.pending.split_off(valid);
+        let decoded = std::mem::replace(&mut self.pending, rest);
+        self.bytes += decoded.len() as u64;
+        self.offsets.borrow_mut().decoded = self.bytes;
+        // Checked above.
+        self.block = String::from_utf8(decoded).unwrap_or_default();
+        self.at = 0;
+        if read == 0 || self.offsets.borrow().error.is_some() {
+            self.done = true;
+        }
+        !self.block.is_empty() || !self.done
+    }
+}
+
+impl<R: std::io::Read> Iterator for Utf8Chars<R> {
+    type Item = char;
+
+    fn next(&mut self) -> Option<char> {
+        loop {
+            if let Some(c) = self.block[self.at..].chars().next() {
+                self.at += c.len_utf8();
+                if c.len_utf8() > 1 {
+                    self.extra += c.len_utf8() - 1;
+                    self.offsets.borrow_mut().wide.push_back((self.chars, self.extra));
+                }
+                self.chars += 1;
+                return Some(c);
+            }
+            if self.done || !self.refill() {
+                return None;
+            }
+        }
     }
 }
 
@@ -239,7 +461,7 @@ enum Frame {
     },
 }
 
-impl MarkedEventReceiver for Builder<'_> {
+impl<O: Offsets> MarkedEventReceiver for Builder<O> {
     fn on_event(&mut self, ev: Event, mark: Marker) {
         if self.error.is_some() {
             return;
@@ -261,11 +483,29 @@ impl MarkedEventReceiver for Builder<'_> {
         if matches!(ev, Event::SequenceStart(..) | Event::MappingStart(..)) && self.stack.len() >= MAX_DEPTH {
             return self.fail(mark, format!("exceeded max depth of {MAX_DEPTH}"));
         }
+        if !matches!(ev, Event::DocumentStart | Event::DocumentEnd) {
+            // A streamed document past the size limit is read to its end, to report
+            // its size, without building it: a stream's document may be of any size.
+            if self.too_large {
+                return;
+            }
+            if let Some(read) = self.offsets.read_so_far()
+                && read.saturating_sub(self.doc_start) > MAX_DOCUMENT_SIZE + READ_AHEAD
+            {
+                self.too_large = true;
+                self.stack.clear();
+                self.anchors.clear();
+                return;
+            }
+        }
         match ev {
             Event::DocumentStart => {
                 self.doc_line = line;
                 self.doc_start = self.offsets.of(mark.index());
                 self.aliasing = AliasBudget { decoded: 1, aliased: 0 };
+                self.too_large = false;
+                // Anchors belong to their document (the parser forgets their names).
+                self.anchors.clear();
             }
             Event::DocumentEnd => {
                 let size = self.offsets.of(mark.index()) - self.doc_start;
@@ -392,7 +632,7 @@ impl MarkedEventReceiver for Builder<'_> {
 
 const EXCESSIVE_ALIASING: &str = "document contains excessive aliasing";
 
-impl Builder<'_> {
+impl<O: Offsets> Builder<O> {
     fn fail(&mut self, mark: Marker, message: String) {
         if self.error.is_none() {
             self.error = Some(YamlError {

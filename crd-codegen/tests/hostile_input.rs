@@ -204,6 +204,85 @@ fn files_must_be_utf8_and_bounded() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Bytes generated on the fly: `count` copies of `doc` separated by `---` lines, so
+/// that a stream of any length costs no memory to provide.
+struct Repeated {
+    doc: &'static [u8],
+    count: usize,
+    at: usize,
+}
+
+impl std::io::Read for Repeated {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let unit = [self.doc, b"---\n"].concat();
+        let total = unit.len() * self.count;
+        let n = buf.len().min(total - self.at);
+        for (i, b) in buf[..n].iter_mut().enumerate() {
+            *b = unit[(self.at + i) % unit.len()];
+        }
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// Manifests are streamed: reading 5,000 documents holds about one at a time, and a
+/// document of any size in a stream is refused without being built whole.
+#[test]
+fn manifests_are_read_in_bounded_memory() {
+    let doc = b"apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: a}\nspec: {replicas: 2, image: \xc3\xa9}\n";
+    let stream = Repeated {
+        doc,
+        count: 5_000,
+        at: 0,
+    };
+    let mut objects = 0;
+    let (result, _, peak) = measured(|| {
+        crd_codegen::source::read_manifest_from(Path::new("many.yaml"), stream, |o| {
+            assert_eq!(o.doc, objects + 1);
+            objects += 1;
+        })
+    });
+    result.unwrap();
+    assert_eq!(objects, 5_000);
+    assert!(peak < MB, "{} KB", peak / 1024);
+
+    // One document of 8 MB (a mapping of 420,000 keys): refused with its size, its
+    // values built only to the limit (about 26 MB of them; the whole document's would
+    // take twice as much).
+    let big = BigMapping {
+        keys: 420_000,
+        next: 0,
+        pending: Vec::new(),
+    };
+    let (result, _, peak) = measured(|| crd_codegen::source::read_manifest_from(Path::new("big.yaml"), big, |_| {}));
+    let message = result.expect_err("refused").to_string();
+    assert!(
+        message.starts_with("error: big.yaml:1: invalid YAML: document too large: 7"),
+        "{message}"
+    );
+    assert!(peak < 36 * MB, "{} MB", peak / MB);
+}
+
+/// One YAML document of `keys` entries, generated on the fly.
+struct BigMapping {
+    keys: usize,
+    next: usize,
+    pending: Vec<u8>,
+}
+
+impl std::io::Read for BigMapping {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        while self.pending.len() < buf.len() && self.next < self.keys {
+            self.pending.extend(format!("key{:08}: value\n", self.next).bytes());
+            self.next += 1;
+        }
+        let n = buf.len().min(self.pending.len());
+        buf[..n].copy_from_slice(&self.pending[..n]);
+        self.pending.drain(..n);
+        Ok(n)
+    }
+}
+
 /// Integers beyond 64 bits are floats, and floats beyond `f64` are strings, as
 /// go-yaml reads them; nothing overflows or panics.
 #[test]

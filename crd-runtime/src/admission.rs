@@ -165,6 +165,29 @@ impl Admission {
         self.errors.is_empty() && self.bad_request.is_none()
     }
 
+    /// Why the API server refused the request, as kubectl prints its answer (`None`
+    /// when admitted): `Error from server (BadRequest): error when <verb> "<file>":
+    /// <message>` for a bad request, else [`crate::InvalidObject`]'s `The <Kind>
+    /// "<name>" is invalid:` and a line per error. `verb` is `creating` or `updating`,
+    /// `file` what kubectl was given.
+    pub fn refusal(&self, kind: &str, verb: &str, file: &str) -> Option<String> {
+        if let Some(message) = &self.bad_request {
+            return Some(format!(
+                "Error from server (BadRequest): error when {verb} {file:?}: {message}"
+            ));
+        }
+        if self.errors.is_empty() {
+            return None;
+        }
+        let name = self.object["metadata"]["name"].as_str().unwrap_or("").to_string();
+        let invalid = crate::InvalidObject {
+            kind: kind.to_string(),
+            name,
+            errors: self.errors.clone(),
+        };
+        Some(invalid.to_string())
+    }
+
     /// This admission under `fieldValidation` `mode`: with Warn, a warning per
     /// repeated key (`duplicate field "spec.replicas"`) and per unknown field
     /// (`unknown field "spec.foo"`) before the other warnings; with Strict, a request

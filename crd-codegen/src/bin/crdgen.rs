@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 use crd_codegen::Selection;
 use crd_codegen::diagnostic::Severity;
 use crd_codegen::load::{Loaded, load};
+use crd_codegen::source::{ManifestObject, object_key, read_manifest, read_manifests};
 use crd_runtime::FieldValidation;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -18,6 +19,8 @@ use std::process::ExitCode;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 // In a directory of its own: a file directly in src/bin would be another binary.
+#[path = "crdgen/diff.rs"]
+mod diff;
 #[path = "crdgen/get.rs"]
 mod get;
 #[path = "crdgen/openapi.rs"]
@@ -90,6 +93,8 @@ enum Command {
     /// matched with its CRD by apiVersion and kind, and admitted in its
     /// metadata.namespace (else `default`). Errors are printed on stderr as the API
     /// server words them. Admitted objects are printed on stdout only with --output.
+    /// Files are read one document at a time (`-` reads standard input), each checked
+    /// before the next is read.
     /// Exit code: 0 all valid, 1 any invalid, 2 bad input (unreadable file, malformed
     /// YAML, invalid CRD, unknown kind, missing old object).
     Validate {
@@ -136,6 +141,33 @@ enum Command {
         #[arg(required = true, value_name = "OBJECT")]
         objects: Vec<PathBuf>,
     },
+    /// Report the changes from OLD to NEW that break the API's clients or its stored
+    /// objects, one line each: `<version> <path>: <rule>: <what changed>`.
+    ///
+    /// The rules are crdify's (same names, defaults and configuration) and more: CEL
+    /// rules, structural extensions, versions, and whether the API server ratchets a
+    /// tightened constraint. With --objects, each object is also run through NEW as
+    /// the API server would: the fields it loses to pruning, and whether updating it
+    /// unchanged or creating it again is refused. Exit code: 0 compatible (warnings
+    /// only), 1 an error finding or an affected object, 2 bad input.
+    Diff {
+        /// The old (released) CRD: a file, or git:REF:PATH (read with `git show`, PATH
+        /// from the repository's root).
+        old: String,
+        /// The new CRD: a file, or git:REF:PATH.
+        new: String,
+        /// A configuration file in crdify's schema: each rule's enforcement (Error,
+        /// Warn, None) and policies.
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+        /// `json` for machines.
+        #[arg(short, long, value_name = "FORMAT", default_value = "text")]
+        output: DiffFormat,
+        /// Objects to run through NEW (manifests or a `kubectl get -o yaml` dump; `-`
+        /// reads standard input).
+        #[arg(long, value_name = "PATH", num_args = 1..)]
+        objects: Vec<PathBuf>,
+    },
     /// Convert objects to another version of their CRD, as the API server does with
     /// the `None` conversion strategy: `apiVersion` rewritten, then pruned with the
     /// target version's schema.
@@ -162,6 +194,12 @@ enum Command {
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum Subresource {
     Status,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum DiffFormat {
+    Text,
+    Json,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -210,6 +248,13 @@ fn main() -> ExitCode {
             subresource,
             objects,
         } => validate(&crds, old.as_deref(), subresource, output, field_validation, &objects),
+        Command::Diff {
+            old,
+            new,
+            config,
+            output,
+            objects,
+        } => diff::run(&old, &new, config.as_deref(), output == DiffFormat::Json, &objects),
         Command::Get { crds, output, objects } => get::run(&crds, output == Some(TableFormat::Wide), &objects),
         Command::Convert {
             crds,
@@ -297,75 +342,6 @@ fn check(paths: &[PathBuf]) -> ExitCode {
     code
 }
 
-/// One object read from a file: the file, the document number (1-based) and the value.
-struct InputObject {
-    file: PathBuf,
-    doc: usize,
-    value: serde_json::Value,
-}
-
-impl InputObject {
-    /// `FILE: document N`, for messages.
-    fn place(&self) -> String {
-        format!("{}: document {}", self.file.display(), self.doc)
-    }
-}
-
-/// Every object of `paths`, in order, and whether a file could not be read (its
-/// error printed).
-fn read_all_objects(paths: &[PathBuf]) -> (Vec<InputObject>, bool) {
-    let mut objects = Vec::new();
-    let mut unreadable = false;
-    for path in paths {
-        match read_objects(path) {
-            Ok(o) => objects.extend(o),
-            Err(e) => {
-                eprintln!("{e}");
-                unreadable = true;
-            }
-        }
-    }
-    (objects, unreadable)
-}
-
-/// Reads every object of `path` (the items of `kind: List` documents included).
-fn read_objects(path: &std::path::Path) -> Result<Vec<InputObject>, String> {
-    let docs = crd_codegen::source::read_file(path).map_err(|d| d.to_string())?;
-    Ok(crd_codegen::source::manifest_objects(docs)
-        .into_iter()
-        .map(|(doc, value)| InputObject {
-            file: path.to_path_buf(),
-            doc: doc + 1,
-            value,
-        })
-        .collect())
-}
-
-fn str_at<'a>(v: &'a serde_json::Value, path: &[&str]) -> &'a str {
-    let mut cur = v;
-    for p in path {
-        match cur.get(p) {
-            Some(x) => cur = x,
-            None => return "",
-        }
-    }
-    cur.as_str().unwrap_or("")
-}
-
-/// apiVersion, kind, namespace (`default` when unset) and name of an object.
-fn object_key(v: &serde_json::Value) -> (String, String, String, String) {
-    let ns = match str_at(v, &["metadata", "namespace"]) {
-        "" => "default",
-        ns => ns,
-    };
-    (
-        str_at(v, &["apiVersion"]).to_string(),
-        str_at(v, &["kind"]).to_string(),
-        ns.to_string(),
-        str_at(v, &["metadata", "name"]).to_string(),
-    )
-}
-
 /// kubectl's `--validate` values.
 fn parse_field_validation(value: &str) -> Result<FieldValidation, String> {
     match value {
@@ -396,25 +372,22 @@ fn validate(
     let mut invalid = false;
 
     let mut old_objects = Vec::new();
-    if let Some(p) = old_path {
-        match read_objects(p) {
-            Ok(objs) => old_objects = objs,
-            Err(e) => {
-                eprintln!("{e}");
-                return ExitCode::from(2);
-            }
-        }
+    if let Some(p) = old_path
+        && let Err(e) = read_manifest(p, |o| old_objects.push(o))
+    {
+        eprintln!("{e}");
+        return ExitCode::from(2);
     }
 
-    let mut admitted = Vec::new();
-    let (objects, unreadable) = read_all_objects(object_paths);
-    bad_input |= unreadable;
-    for obj in objects {
+    // Objects are checked as they are read, and the admitted ones printed at once, so
+    // memory holds one document however many the files have.
+    let mut printer = ObjectPrinter::new(output);
+    let mut check = |obj: ManifestObject| {
         let where_ = obj.place();
         if !obj.value.is_object() {
             eprintln!("error: {where_}: not an object");
             bad_input = true;
-            continue;
+            return;
         }
         let (api_version, kind, namespace, name) = object_key(&obj.value);
         let (group, _) = crd_runtime::objectmeta::parse_group_version(&api_version).unwrap_or(("", ""));
@@ -426,7 +399,7 @@ fn validate(
         let Some((schema, crd)) = found else {
             eprintln!("error: {where_}: no CustomResourceDefinition for kind {kind:?} in version {api_version:?}");
             bad_input = true;
-            continue;
+            return;
         };
         // The API server warns on every request for a deprecated version.
         if let Some(warning) = crd.version(schema.name()).and_then(|v| crd.deprecation_warning(v)) {
@@ -440,7 +413,7 @@ fn validate(
                     old_path.map(|p| p.display().to_string()).unwrap_or_default()
                 );
                 bad_input = true;
-                continue;
+                return;
             };
             match subresource {
                 Some(Subresource::Status) => schema.update_status(obj.value, old.value.clone(), &namespace),
@@ -455,37 +428,23 @@ fn validate(
         for w in &admission.warnings {
             eprintln!("Warning: {w}");
         }
-        if admission.is_admitted() {
-            admitted.push(admission.object);
-        } else {
-            let verb = if old_path.is_some() { "updating" } else { "creating" };
-            print_rejection(&obj.file, verb, &kind, admission);
-            invalid = true;
+        let verb = if old_path.is_some() { "updating" } else { "creating" };
+        match admission.refusal(&kind, verb, &obj.file.display().to_string()) {
+            None => printer.print(&admission.object),
+            Some(refusal) => {
+                eprintln!("{refusal}");
+                invalid = true;
+            }
+        }
+    };
+    let mut unreadable = false;
+    for path in object_paths {
+        if let Err(e) = read_manifest(path, &mut check) {
+            eprintln!("{e}");
+            unreadable = true;
         }
     }
-    if let Some(format) = output {
-        print_objects(&admitted, format);
-    }
-    exit_code(bad_input, invalid)
-}
-
-/// Prints why an object of `file` was not admitted, as kubectl prints the API
-/// server's answer (`verb`: `creating` or `updating`).
-fn print_rejection(file: &std::path::Path, verb: &str, kind: &str, admission: crd_runtime::Admission) {
-    if let Some(message) = &admission.bad_request {
-        eprintln!(
-            "Error from server (BadRequest): error when {verb} {:?}: {message}",
-            file.display().to_string()
-        );
-    } else {
-        let name = str_at(&admission.object, &["metadata", "name"]).to_string();
-        let invalid = crd_runtime::InvalidObject {
-            kind: kind.to_string(),
-            name,
-            errors: admission.errors,
-        };
-        eprintln!("{invalid}");
-    }
+    exit_code(bad_input || unreadable, invalid)
 }
 
 /// The exit code of a command over objects: 2 for bad input, else 1 when an object
@@ -509,25 +468,28 @@ fn load_crds(paths: &[PathBuf]) -> Option<Loaded> {
     (loaded.worst() < Some(Severity::Error)).then_some(loaded)
 }
 
-fn print_objects(objects: &[serde_json::Value], format: OutputFormat) {
-    let mut text = String::new();
-    match format {
-        OutputFormat::Yaml => {
-            for (i, o) in objects.iter().enumerate() {
-                if i > 0 {
-                    text.push_str("---\n");
-                }
-                text.push_str(&crd_codegen::yaml::to_string(o));
-            }
-        }
-        OutputFormat::Json => {
-            for o in objects {
-                text.push_str(&serde_json::to_string_pretty(o).unwrap_or_default());
-                text.push('\n');
-            }
-        }
+/// Prints objects to standard output as they come, in `--output`'s format (nothing
+/// without it).
+struct ObjectPrinter {
+    format: Option<OutputFormat>,
+    printed: usize,
+}
+
+impl ObjectPrinter {
+    fn new(format: Option<OutputFormat>) -> Self {
+        ObjectPrinter { format, printed: 0 }
     }
-    write_stdout(&text);
+
+    fn print(&mut self, object: &serde_json::Value) {
+        let text = match self.format {
+            None => return,
+            Some(OutputFormat::Yaml) if self.printed > 0 => format!("---\n{}", crd_codegen::yaml::to_string(object)),
+            Some(OutputFormat::Yaml) => crd_codegen::yaml::to_string(object),
+            Some(OutputFormat::Json) => format!("{}\n", serde_json::to_string_pretty(object).unwrap_or_default()),
+        };
+        write_stdout(&text);
+        self.printed += 1;
+    }
 }
 
 /// Writes `text` to standard output. A reader that went away (`crdgen ... | head`)
@@ -545,9 +507,10 @@ fn convert(crd_paths: &[PathBuf], to: &str, output: OutputFormat, object_paths: 
     };
     let mut engines: Vec<Option<Engine>> = loaded.crds.iter().map(|_| None).collect();
     let (mut bad_input, mut needs_webhook) = (false, false);
-    let mut converted = Vec::new();
-    let (objects, unreadable) = read_all_objects(object_paths);
-    bad_input |= unreadable;
+    let mut printer = ObjectPrinter::new(Some(output));
+    let (objects, unreadable) = read_manifests(object_paths);
+    unreadable.iter().for_each(|e| eprintln!("{e}"));
+    bad_input |= !unreadable.is_empty();
     for obj in objects {
         let where_ = obj.place();
         let (api_version, kind, _, name) = object_key(&obj.value);
@@ -592,7 +555,7 @@ fn convert(crd_paths: &[PathBuf], to: &str, output: OutputFormat, object_paths: 
                         c.dropped.join(", ")
                     );
                 }
-                converted.push(c.object);
+                printer.print(&c.object);
             }
             Err(e) => {
                 eprintln!("error: {where_}: {e}");
@@ -600,6 +563,5 @@ fn convert(crd_paths: &[PathBuf], to: &str, output: OutputFormat, object_paths: 
             }
         }
     }
-    print_objects(&converted, output);
     exit_code(bad_input, needs_webhook)
 }

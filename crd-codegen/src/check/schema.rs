@@ -122,10 +122,7 @@ pub fn validate_custom_resource_definition_validation(
         let total = total.borrow();
         if total.total > STATIC_ESTIMATED_CRD_COST_LIMIT {
             for (p, _) in &total.most_expensive {
-                errs.push(FieldError::forbidden(
-                    p.to_string(),
-                    "contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema",
-                ));
+                errs.push(FieldError::forbidden(p.to_string(), CONTRIBUTED_TO_TOTAL_COST));
             }
             errs.push(FieldError::forbidden(
                 root_path.to_string(),
@@ -219,6 +216,18 @@ fn validate_root_with_status(schema: &JsonSchemaProps, path: &FieldPath) -> Vec<
         }
     }
     Vec::new()
+}
+
+/// The error at each of the rules that contribute most to a schema's total cost
+/// when it exceeds the limit.
+const CONTRIBUTED_TO_TOTAL_COST: &str =
+    "contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema";
+
+/// Whether `e` is one of the cost errors: a rule, messageExpression or schema whose
+/// estimated cost exceeds its limit, or a rule contributing to such a total.
+pub fn is_cost_error(e: &FieldError) -> bool {
+    e.error_type == crd_runtime::ErrorType::Forbidden
+        && (e.detail == CONTRIBUTED_TO_TOTAL_COST || e.detail.contains(" exceeds budget by factor of "))
 }
 
 /// Go's `getCostErrorMessage`.

@@ -1,7 +1,8 @@
 //! `crdgen get`: objects as `kubectl get` lists them, with their CRD's printer columns.
 
-use super::{exit_code, load_crds, object_key, print_rejection, read_all_objects, write_stdout};
+use super::{exit_code, load_crds, write_stdout};
 use crd_codegen::engine::Engine;
+use crd_codegen::source::{object_key, read_manifests};
 use crd_runtime::table;
 use serde_json::Value;
 use std::path::PathBuf;
@@ -27,8 +28,9 @@ pub fn run(crd_paths: &[PathBuf], wide: bool, object_paths: &[PathBuf]) -> ExitC
     let now = SystemTime::now();
     let (mut bad_input, mut invalid) = (false, false);
     let mut groups: Vec<Group> = Vec::new();
-    let (objects, unreadable) = read_all_objects(object_paths);
-    bad_input |= unreadable;
+    let (objects, unreadable) = read_manifests(object_paths);
+    unreadable.iter().for_each(|e| eprintln!("{e}"));
+    bad_input |= !unreadable.is_empty();
     for obj in objects {
         let where_ = obj.place();
         let (api_version, kind, namespace, _) = object_key(&obj.value);
@@ -41,8 +43,8 @@ pub fn run(crd_paths: &[PathBuf], wide: bool, object_paths: &[PathBuf]) -> ExitC
             continue;
         };
         let admission = schema.create(obj.value, &namespace);
-        if !admission.is_admitted() {
-            print_rejection(&obj.file, "creating", &kind, admission);
+        if let Some(refusal) = admission.refusal(&kind, "creating", &obj.file.display().to_string()) {
+            eprintln!("{refusal}");
             invalid = true;
             continue;
         }
