@@ -4,6 +4,7 @@
 
 use crd_derive::{CustomResource, KubeSchema, Resource};
 use crd_runtime::prelude::*;
+use kube::CustomResourceExt;
 use kube::core::object::{HasSpec, HasStatus};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -3,6 +3,7 @@
 //! `both!`, once with kube's `CustomResource` and `KubeSchema` in scope, once with
 //! ours; nested types deriving schemars' `JsonSchema` are shared by both.
 
+use kube::CustomResourceExt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -113,9 +113,12 @@ macro_rules! merge_crds {
 #[cfg(feature = "kube")]
 macro_rules! __custom_resource_ext {
     ($ty:ident, $crd_name:expr, [$($short:expr),*]) => {
+        $crate::__custom_resource_ext!($ty, $crd_name, [$($short),*], crd);
+    };
+    ($ty:ident, $crd_name:expr, [$($short:expr),*], $crd:ident) => {
         impl $crate::kube::CustomResourceExt for $ty {
             fn crd() -> $crate::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition {
-                $ty::crd()
+                $ty::$crd()
             }
             fn crd_name() -> &'static str {
                 $crd_name
@@ -194,7 +197,7 @@ macro_rules! __has_status {
 #[macro_export]
 #[cfg(feature = "schemars")]
 macro_rules! __json_schema {
-    (root $ty:ident, $name:expr) => {
+    (root $ty:ident, $name:expr, $crd:ident) => {
         impl $crate::__private::schemars::JsonSchema for $ty {
             fn inline_schema() -> bool {
                 true
@@ -206,7 +209,7 @@ macro_rules! __json_schema {
                 _: &mut $crate::__private::schemars::SchemaGenerator,
             ) -> $crate::__private::schemars::Schema {
                 $crate::__private::from_schemars::to_schema($crate::__private::derived::root_schema_untitled(
-                    &$ty::crd(),
+                    &$ty::$crd(),
                 ))
             }
         }

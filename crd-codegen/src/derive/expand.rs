@@ -258,7 +258,7 @@ pub fn type_impls(l: &Lowered) -> TokenStream {
     if !l.runtime_defaults.is_empty() || !l.flattened.is_empty() {
         // Its schema is complete only at run time: the static data is built from it
         // then, once.
-        admit = admit.with_shape(runtime_shape(false));
+        admit = admit.with_shape(runtime_shape(false, &format_ident!("crd")));
     }
     let admit = admit.type_impls(&mut TextItems::AsTokens, &m.types[0], None, walk_rules);
     let rules_module = rules.rules_module();
@@ -419,6 +419,12 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
     } else {
         Convention::ControllerGen
     };
+    // kube-derive's roots have only `CustomResourceExt::crd()`.
+    let crd_fn = if kube.is_some() {
+        format_ident!("__crd")
+    } else {
+        format_ident!("crd")
+    };
     // kube-derive names the flattened struct `spec`, so `HasSpec` and `.spec` work.
     let flat_name = if kube.is_some() {
         format_ident!("spec")
@@ -531,7 +537,7 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
     let schema_mode = kube.as_ref().map_or(SchemaMode::Derived, |k| k.schema);
     let mut admit = AdmitEmitter::new(&m).with_spans(&alias_spans(&foreign));
     if !runtime_defaults.is_empty() || schema_mode != SchemaMode::Derived {
-        admit = admit.with_shape(runtime_shape(true));
+        admit = admit.with_shape(runtime_shape(true, &crd_fn));
     }
     let admit = admit.type_impls(
         &mut TextItems::AsTokens,
@@ -626,7 +632,7 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
     // kube-derive's root types derive `JsonSchema` when their schema is derived.
     let json_schema = kube.as_ref().filter(|k| k.schema == SchemaMode::Derived).map(|_| {
         let name_str = name.to_string();
-        quote!(::crd_runtime::__json_schema!(root #name, #name_str);)
+        quote!(::crd_runtime::__json_schema!(root #name, #name_str, #crd_fn);)
     });
     let validate_cel = kube.as_ref().filter(|k| k.cel).map(|_| {
         quote! {
@@ -644,7 +650,7 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
             }
         }
     });
-    let crd_fns = crate::rust::emit::crd_impl(name, crd, crd_call);
+    let crd_fns = crate::rust::emit::crd_impl_named(name, crd, crd_call, &crd_fn);
     let storage = version.storage;
     // kube-derive users do not have crd-codegen among their dev-dependencies. The
     // test is outside the block the rest goes in: the test harness finds only items
@@ -723,10 +729,11 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
 }
 
 /// `fn shape()` of a type whose schema is complete only at run time (it has defaults
-/// from functions): built from the schema once. A root's is its CRD's.
-fn runtime_shape(resource_root: bool) -> TokenStream {
+/// from functions): built from the schema once. A root's is its CRD's (`crd_fn` the
+/// root's inherent function giving it).
+fn runtime_shape(resource_root: bool, crd_fn: &Ident) -> TokenStream {
     let schema = if resource_root {
-        quote!(rt::derived::root_schema(&Self::crd()))
+        quote!(rt::derived::root_schema(&Self::#crd_fn()))
     } else {
         quote!(<Self as rt::CrdSchema>::crd_schema())
     };

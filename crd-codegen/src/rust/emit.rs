@@ -467,18 +467,32 @@ pub(crate) fn raw_string(text: &str) -> TokenStream {
 /// `Kind::CRD_NAME` and `Kind::crd()`, whose body is `crd`, and with crd-runtime's
 /// `kube` feature `kube::CustomResourceExt`.
 pub(crate) fn crd_impl(name: &Ident, crd: &ir::Crd, body: TokenStream) -> TokenStream {
+    crd_impl_named(name, crd, body, &Ident::new("crd", Span::call_site()))
+}
+
+/// [`crd_impl`] with the inherent function named `function`: kube-derive's roots have
+/// only the trait's `crd()` (an inherent one would leave their users' imports of the
+/// trait unused).
+pub(crate) fn crd_impl_named(name: &Ident, crd: &ir::Crd, body: TokenStream, function: &Ident) -> TokenStream {
     let crd_name = &crd.name;
     let short_names = &crd.names.short_names;
+    let doc = (function == "crd").then(|| {
+        quote! {
+            /// The CustomResourceDefinition of this kind, as the API server stores it:
+            /// pass it to `Api::<CustomResourceDefinition>::create` to install it.
+        }
+    });
+    let hidden = (function != "crd").then(|| quote!(#[doc(hidden)]));
     quote! {
-        ::crd_runtime::__custom_resource_ext!(#name, #crd_name, [#( #short_names ),*]);
+        ::crd_runtime::__custom_resource_ext!(#name, #crd_name, [#( #short_names ),*], #function);
 
         impl #name {
             /// The name of the CustomResourceDefinition: `plural.group`.
             pub const CRD_NAME: &'static str = #crd_name;
 
-            /// The CustomResourceDefinition of this kind, as the API server stores it:
-            /// pass it to `Api::<CustomResourceDefinition>::create` to install it.
-            pub fn crd() -> ::crd_runtime::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition {
+            #doc
+            #hidden
+            pub fn #function() -> ::crd_runtime::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition {
                 #body
             }
         }
