@@ -111,7 +111,7 @@ pub fn to_schema(value: Value) -> schemars::Schema {
 
 /// Applies `f` to each subschema of `node` (the keys schemars' own transforms
 /// descend into).
-fn each_subschema(node: &mut Value, f: fn(&mut Value)) {
+fn each_subschema(node: &mut Value, f: &mut dyn FnMut(&mut Value)) {
     let Value::Object(map) = node else { return };
     for (key, value) in map.iter_mut() {
         match key.as_str() {
@@ -125,16 +125,16 @@ fn each_subschema(node: &mut Value, f: fn(&mut Value)) {
             | "additionalItems" => f(value),
             "allOf" | "anyOf" | "oneOf" | "prefixItems" => {
                 if let Value::Array(items) = value {
-                    items.iter_mut().for_each(f);
+                    items.iter_mut().for_each(&mut *f);
                 }
             }
             "items" => match value {
-                Value::Array(items) => items.iter_mut().for_each(f),
+                Value::Array(items) => items.iter_mut().for_each(&mut *f),
                 other => f(other),
             },
             "properties" | "patternProperties" | "$defs" | "definitions" => {
                 if let Value::Object(props) = value {
-                    props.values_mut().for_each(f);
+                    props.values_mut().for_each(&mut *f);
                 }
             }
             _ => {}
@@ -200,35 +200,7 @@ fn structural_checked(node: &mut Value) -> Result<(), String> {
 }
 
 fn structural_node(node: &mut Value, first: &mut Result<(), String>) {
-    if let Value::Object(map) = node {
-        for (key, value) in map.iter_mut() {
-            match key.as_str() {
-                "not"
-                | "if"
-                | "then"
-                | "else"
-                | "contains"
-                | "additionalProperties"
-                | "propertyNames"
-                | "additionalItems" => structural_node(value, first),
-                "allOf" | "anyOf" | "oneOf" | "prefixItems" => {
-                    if let Value::Array(items) = value {
-                        items.iter_mut().for_each(|i| structural_node(i, first));
-                    }
-                }
-                "items" => match value {
-                    Value::Array(items) => items.iter_mut().for_each(|i| structural_node(i, first)),
-                    other => structural_node(other, first),
-                },
-                "properties" | "patternProperties" | "$defs" | "definitions" => {
-                    if let Value::Object(props) = value {
-                        props.values_mut().for_each(|p| structural_node(p, first));
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
+    each_subschema(node, &mut |child| structural_node(child, first));
     let Value::Object(obj) = node else { return };
     let before = obj.clone();
     if let Err(conflict) = rewrite(obj) {
@@ -538,7 +510,7 @@ mod kube_debug {
 /// `anyOf: [T, {enum: [null], nullable: true}]` (an `Option` of an enum) → `T`,
 /// nullable.
 fn optional_enum(node: &mut Value) {
-    each_subschema(node, optional_enum);
+    each_subschema(node, &mut optional_enum);
     let Value::Object(obj) = node else { return };
     let Some(Value::Array(any_of)) = obj.get("anyOf") else {
         return;
@@ -559,7 +531,7 @@ fn optional_enum(node: &mut Value) {
 
 /// An optional property of an int-or-string type is nullable.
 fn optional_int_or_string(node: &mut Value) {
-    each_subschema(node, optional_int_or_string);
+    each_subschema(node, &mut optional_int_or_string);
     let Value::Object(obj) = node else { return };
     let required: Vec<String> = obj
         .get("required")

@@ -141,19 +141,10 @@ impl FromMeta for RootMeta {
 /// a JSON string.
 struct KubePrintColumn(PrintColumnAttr);
 
-#[derive(FromMeta)]
-struct KubePrintColumnList {
-    name: String,
-    type_: String,
-    json_path: String,
-    description: Option<String>,
-    format: Option<String>,
-    priority: Option<i32>,
-}
-
-#[derive(serde::Deserialize)]
+/// A column in either form: darling reads the list, serde the JSON string.
+#[derive(FromMeta, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct KubePrintColumnJson {
+struct KubeColumn {
     name: String,
     #[serde(rename = "type")]
     type_: String,
@@ -163,29 +154,28 @@ struct KubePrintColumnJson {
     priority: Option<i32>,
 }
 
-impl FromMeta for KubePrintColumn {
-    fn from_string(value: &str) -> darling::Result<Self> {
-        let c: KubePrintColumnJson = serde_json::from_str(value).map_err(Error::custom)?;
-        Ok(KubePrintColumn(PrintColumnAttr {
+impl From<KubeColumn> for KubePrintColumn {
+    fn from(c: KubeColumn) -> Self {
+        KubePrintColumn(PrintColumnAttr {
             name: c.name,
             type_: c.type_,
             json_path: c.json_path,
             description: c.description.unwrap_or_default(),
             format: c.format.unwrap_or_default(),
             priority: c.priority.unwrap_or_default(),
-        }))
+        })
+    }
+}
+
+impl FromMeta for KubePrintColumn {
+    fn from_string(value: &str) -> darling::Result<Self> {
+        serde_json::from_str::<KubeColumn>(value)
+            .map(Into::into)
+            .map_err(Error::custom)
     }
 
     fn from_list(items: &[darling::ast::NestedMeta]) -> darling::Result<Self> {
-        let c = KubePrintColumnList::from_list(items)?;
-        Ok(KubePrintColumn(PrintColumnAttr {
-            name: c.name,
-            type_: c.type_,
-            json_path: c.json_path,
-            description: c.description.unwrap_or_default(),
-            format: c.format.unwrap_or_default(),
-            priority: c.priority.unwrap_or_default(),
-        }))
+        KubeColumn::from_list(items).map(Into::into)
     }
 }
 

@@ -630,6 +630,18 @@ fn lower_field(
             out.rule_spans.push(kw.immutable.span());
         }
     }
+    add_property(out, json, node, rust_name, span, errors);
+}
+
+/// Adds a field's node as a property of the type's, with what messages need.
+fn add_property(
+    out: &mut Lowered,
+    json: String,
+    node: Schema,
+    rust_name: &str,
+    span: Span,
+    errors: &mut darling::error::Accumulator,
+) {
     if out.schema.properties.contains_key(&json) {
         errors.push(Error::custom(format!("two fields have the JSON name {json:?}")).with_span(&span));
         return;
@@ -752,13 +764,7 @@ fn lower_field_kube(
     if kw.required.is_present() || !optional {
         out.schema.required.push(json.clone());
     }
-    if out.schema.properties.contains_key(&json) {
-        errors.push(Error::custom(format!("two fields have the JSON name {json:?}")).with_span(&span));
-        return;
-    }
-    out.field_spans.push((json.clone(), span));
-    out.field_names.push((json.clone(), rust_name.to_string()));
-    out.schema.properties.insert(json, node);
+    add_property(out, json, node, rust_name, span, errors);
 }
 
 /// A field type's schema in the type's conventions.
