@@ -79,7 +79,7 @@ fn kube_custom_resource_input() -> TokenStream {
     let fields = kube_fields();
     quote! {
         #[kube(group = "bench.example.com", version = "v1", kind = "Big", namespaced, status = "BigStatus",
-               validation = "self.spec.field_1 <= self.spec.field_11")]
+               validation = "self.spec.field1 <= self.spec.field11")]
         #[serde(rename_all = "camelCase")]
         pub struct BigSpec { #( #fields )* }
     }

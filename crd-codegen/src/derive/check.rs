@@ -16,11 +16,13 @@ use proc_macro2::{Span, TokenStream};
 use quote::quote_spanned;
 
 /// Checks a kind's CRD with the spec's own schema in place; `column_spans` are the
-/// printer columns' attributes.
+/// printer columns' attributes
+/// and `root_rule_spans` the rules on the whole object.
 pub fn check_resource(
     crd: &ir::Crd,
     spec: &Lowered,
     column_spans: &[Span],
+    root_rule_spans: &[Span],
     flat: bool,
 ) -> darling::Result<TokenStream> {
     let mut crd = crd.clone();
@@ -35,7 +37,23 @@ pub fn check_resource(
     for node in root.properties.values_mut() {
         *node = open_foreign(node);
     }
-    report(&crd, spec, column_spans, &spec.ident.span(), flat)
+    // The root's rules: with `fields_at_root`, the struct's own, then those on the root.
+    let mut root_rules: Vec<Span> = if flat { spec.rule_spans.clone() } else { Vec::new() };
+    root_rules.extend_from_slice(root_rule_spans);
+    let spans = Spans {
+        columns: column_spans,
+        root_rules: &root_rules,
+    };
+    report(&crd, spec, &spans, &spec.ident.span(), flat)
+}
+
+/// Where errors about what is not a field of the type are reported.
+#[derive(Default)]
+struct Spans<'a> {
+    /// The printer columns' attributes.
+    columns: &'a [Span],
+    /// The rules on the whole object, in the root schema's order.
+    root_rules: &'a [Span],
 }
 
 /// Checks a nested type's schema, as the `spec` of a made-up CRD.
@@ -72,7 +90,7 @@ pub fn check_type(l: &Lowered) -> darling::Result<TokenStream> {
         annotations: Default::default(),
         labels: Default::default(),
     };
-    report(&crd, l, &[], &l.ident.span(), false)
+    report(&crd, l, &Spans::default(), &l.ident.span(), false)
 }
 
 /// `s` with every foreign node replaced by its stand-in ([`Schema::dyn_stand_in`]).
@@ -107,13 +125,7 @@ const SPEC: &str = "openAPIV3Schema.properties[spec]";
 
 /// The API server's errors at their spans: compile errors, or in kube-derive's
 /// conventions warnings (see the module documentation).
-fn report(
-    crd: &ir::Crd,
-    l: &Lowered,
-    column_spans: &[Span],
-    type_span: &Span,
-    flat: bool,
-) -> darling::Result<TokenStream> {
+fn report(crd: &ir::Crd, l: &Lowered, spans: &Spans<'_>, type_span: &Span, flat: bool) -> darling::Result<TokenStream> {
     let found = match api_server_errors(&crate::write::crd(crd)) {
         Ok(found) => found,
         Err(unreadable) => return Err(Error::custom(unreadable.join("\n")).with_span(type_span)),
@@ -146,7 +158,7 @@ fn report(
         {
             continue;
         }
-        let span = item_span(&e.field, l, column_spans).unwrap_or(*type_span);
+        let span = item_span(&e.field, l, spans).unwrap_or(*type_span);
         let message = match in_rust_terms(&e, l) {
             Some(ours) => format!("{ours}\nthe API server's message: {e}"),
             None => e.to_string(),
@@ -241,7 +253,12 @@ fn about_stand_in(field: &str, stand_ins: &[String]) -> bool {
 /// it (the API server's message, printed after, names them by schema path and prints
 /// a rule as Go prints its struct).
 fn in_rust_terms(e: &crd_runtime::FieldError, l: &Lowered) -> Option<String> {
-    let rest = &e.field[e.field.find(SPEC)? + SPEC.len()..];
+    // Below the spec, or (a rule on the whole object) at the root.
+    const ROOT: &str = "openAPIV3Schema";
+    let rest = match e.field.find(SPEC) {
+        Some(at) => &e.field[at + SPEC.len()..],
+        None => &e.field[e.field.find(ROOT)? + ROOT.len()..],
+    };
     let field = |rest: &str| -> Option<String> {
         let start = rest.rfind(".properties[")? + ".properties[".len();
         let json = &rest[start..start + rest[start..].find(']')?];
@@ -281,11 +298,19 @@ fn in_rust_terms(e: &crd_runtime::FieldError, l: &Lowered) -> Option<String> {
 
 /// The span of the field, type rule or printer column an error's path is about, if
 /// it names one.
-fn item_span(path: &str, l: &Lowered, column_spans: &[Span]) -> Option<Span> {
-    if let Some(at) = path.find("additionalPrinterColumns[") {
-        let index = &path[at + "additionalPrinterColumns[".len()..];
-        let i: usize = index[..index.find(']')?].parse().ok()?;
-        return column_spans.get(i).copied();
+fn item_span(path: &str, l: &Lowered, spans: &Spans<'_>) -> Option<Span> {
+    let index = |prefix: &str| -> Option<usize> {
+        let at = path.find(prefix)? + prefix.len();
+        path[at..at + path[at..].find(']')?].parse().ok()
+    };
+    if path.contains("additionalPrinterColumns[") {
+        return spans.columns.get(index("additionalPrinterColumns[")?).copied();
+    }
+    if path.contains("openAPIV3Schema.x-kubernetes-validations[") {
+        return spans
+            .root_rules
+            .get(index("openAPIV3Schema.x-kubernetes-validations[")?)
+            .copied();
     }
     let rest = &path[path.find(SPEC)? + SPEC.len()..];
     if let Some(index) = rest.strip_prefix(".x-kubernetes-validations[") {

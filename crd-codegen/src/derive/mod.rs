@@ -356,7 +356,8 @@ fn expand_custom_resource(
     // A schema that is not derived is not ours to check.
     let derived = kube.as_ref().is_none_or(|k| k.schema == kube::SchemaMode::Derived);
     let warnings = if derived {
-        check::check_resource(&crd, &lowered, &column_spans, flat)?
+        let root_rules: Vec<Span> = parsed.resource.root_rule.iter().map(|r| r.rule.span()).collect();
+        check::check_resource(&crd, &lowered, &column_spans, &root_rules, flat)?
     } else {
         TokenStream::new()
     };
