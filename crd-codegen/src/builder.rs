@@ -150,10 +150,22 @@ impl fmt::Display for Error {
     }
 }
 
-/// Shows the messages, not a struct dump, when a build script returns the error.
+/// What a build script whose `main` returns the error prints after `Error: `: the
+/// messages, one a line, each naming its file and line (not a struct dump, and no
+/// `error: ` label after the `Error: ` the standard library writes).
 impl fmt::Debug for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "\n{self}")
+        for (i, d) in self.diagnostics.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            if d.is_error() {
+                f.write_str(&d.located_message())?;
+            } else {
+                write!(f, "{d}")?;
+            }
+        }
+        Ok(())
     }
 }
 
