@@ -69,36 +69,58 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Diagnostic> {
 /// Reads and parses one file.
 pub fn read_file(path: &Path) -> Result<Vec<Document>, Diagnostic> {
     let fail = |message: String| Diagnostic::fatal(Some(path.to_path_buf()), None, message);
-    let too_large = || fail(format!("file too large: more than {MAX_FILE_SIZE} bytes"));
     let file = std::fs::File::open(path).map_err(|e| fail(format!("cannot read: {e}")))?;
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
     if size > MAX_FILE_SIZE {
-        return Err(too_large());
+        return Err(fail(format!("file too large: more than {MAX_FILE_SIZE} bytes")));
     }
-    // What the size did not tell (a pipe, a growing file) is read to one byte past
-    // the limit at most.
+    parse_bytes(path, read_limited(file, path, size)?)
+}
+
+/// The name standard input goes by in messages, as kubectl names it (`-f -`).
+pub const STDIN: &str = "STDIN";
+
+/// Reads and parses standard input (`-` for a file on the command line): JSON when it
+/// starts with `{`, as kubectl's decoder tells the two apart, else YAML.
+pub fn read_stdin() -> Result<Vec<Document>, Diagnostic> {
+    let path = Path::new(STDIN);
+    let bytes = read_limited(std::io::stdin().lock(), path, 0)?;
+    let json = bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
+    parse_text_as(path, utf8(path, bytes)?, json)
+}
+
+/// Everything `reader` holds, up to [`MAX_FILE_SIZE`] bytes (`size` is the expected
+/// size, a hint). What the size did not tell (a pipe, a growing file) is read to one
+/// byte past the limit at most.
+fn read_limited(reader: impl Read, path: &Path, size: u64) -> Result<Vec<u8>, Diagnostic> {
+    let fail = |message: String| Diagnostic::fatal(Some(path.to_path_buf()), None, message);
     let mut bytes = Vec::with_capacity(size as usize + 1);
-    file.take(MAX_FILE_SIZE + 1)
+    reader
+        .take(MAX_FILE_SIZE + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| fail(format!("cannot read: {e}")))?;
     if bytes.len() as u64 > MAX_FILE_SIZE {
-        return Err(too_large());
+        return Err(fail(format!("file too large: more than {MAX_FILE_SIZE} bytes")));
     }
-    parse_bytes(path, bytes)
+    Ok(bytes)
 }
 
 /// Parses the bytes of a file named `path` (YAML, or JSON when the name ends in
 /// `.json`); they must be UTF-8.
 pub fn parse_bytes(path: &Path, bytes: Vec<u8>) -> Result<Vec<Document>, Diagnostic> {
-    let text = String::from_utf8(bytes).map_err(|e| {
+    parse_text(path, utf8(path, bytes)?)
+}
+
+/// The text of a file's bytes, which must be UTF-8.
+fn utf8(path: &Path, bytes: Vec<u8>) -> Result<String, Diagnostic> {
+    String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         Diagnostic::fatal(
             Some(path.to_path_buf()),
             None,
             format!("not UTF-8: invalid byte at offset {at}"),
         )
-    })?;
-    parse_text(path, text)
+    })
 }
 
 /// The objects of a manifest's documents, as `kubectl apply -f` takes them: the items
@@ -127,6 +149,11 @@ pub const MAX_FILE_SIZE: u64 = 64 * 1024 * 1024;
 /// Parses the text of a file (YAML, or JSON when the name ends in `.json`).
 pub fn parse_text(path: &Path, text: String) -> Result<Vec<Document>, Diagnostic> {
     let is_json = path.extension().and_then(|e| e.to_str()) == Some("json");
+    parse_text_as(path, text, is_json)
+}
+
+/// [`parse_text`], JSON or YAML as `is_json` says.
+fn parse_text_as(path: &Path, text: String, is_json: bool) -> Result<Vec<Document>, Diagnostic> {
     let parsed: Vec<(Value, usize)> = if is_json {
         if text.len() > crate::yaml::MAX_DOCUMENT_SIZE {
             let message = format!(

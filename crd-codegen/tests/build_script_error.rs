@@ -46,7 +46,13 @@ fn printed_by_main(err: crd_codegen::Error) -> String {
 
 #[test]
 fn one_error_is_printed_once_on_the_error_line() {
-    let dir = crds("one", &[("good.yaml", &crd("Good", "string")), ("zz-bad.yaml", &crd("Bad", "strin"))]);
+    let dir = crds(
+        "one",
+        &[
+            ("good.yaml", &crd("Good", "string")),
+            ("zz-bad.yaml", &crd("Bad", "strin")),
+        ],
+    );
     let err = Builder::new().crd(&dir).generate().expect_err("an invalid CRD");
     let bad = dir.join("zz-bad.yaml").display().to_string();
     assert_eq!(
@@ -61,7 +67,10 @@ fn one_error_is_printed_once_on_the_error_line() {
 
 #[test]
 fn several_errors_are_one_line_each() {
-    let dir = crds("several", &[("a.yaml", &crd("Apple", "strin")), ("b.yaml", &crd("Berry", "nmber"))]);
+    let dir = crds(
+        "several",
+        &[("a.yaml", &crd("Apple", "strin")), ("b.yaml", &crd("Berry", "nmber"))],
+    );
     let err = Builder::new().crd(&dir).generate().expect_err("invalid CRDs");
     let printed = printed_by_main(err);
     let lines: Vec<&str> = printed.lines().collect();

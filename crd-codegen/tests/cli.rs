@@ -155,6 +155,50 @@ fn other_documents_are_skipped_with_a_note() {
     );
 }
 
+/// Nothing checked is not "valid": a file or directory without any CRD is an error
+/// naming it (exit 2), also beside others that have CRDs; a file that cannot be read
+/// is reported for that alone.
+#[test]
+fn check_without_a_crd_is_an_error_naming_the_path() {
+    let config = write_temp(
+        "only-a-configmap.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n",
+    );
+    let config = config.to_str().unwrap();
+    let o = crdgen(&["check", config]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "note: {config}: document 1 is ConfigMap (v1), not a CustomResourceDefinition; skipped\n\
+             error: {config}: no CustomResourceDefinition in it\n"
+        )
+    );
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "");
+
+    let o = crdgen(&["check", CRONTAB, config]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).ends_with(&format!("error: {config}: no CustomResourceDefinition in it\n")),
+        "{}",
+        stderr(&o)
+    );
+
+    let empty_dir = std::env::temp_dir().join(format!("crdgen-cli-empty-{}", std::process::id()));
+    std::fs::create_dir_all(&empty_dir).unwrap();
+    let empty_dir = empty_dir.to_str().unwrap();
+    let o = crdgen(&["check", empty_dir]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        format!("error: {empty_dir}: no CustomResourceDefinition in it\n")
+    );
+
+    let o = crdgen(&["check", "/nonexistent/crds.yaml"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!stderr(&o).contains("no CustomResourceDefinition"), "{}", stderr(&o));
+}
+
 #[test]
 fn directories_are_searched() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");

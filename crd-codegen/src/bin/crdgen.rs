@@ -88,16 +88,17 @@ enum Command {
     ///
     /// Every document of every OBJECT file (and every item of a `kind: List`) is
     /// matched with its CRD by apiVersion and kind, and admitted in its
-    /// metadata.namespace (else `default`). Errors are printed on stderr as the API
-    /// server words them. Admitted objects are printed on stdout only with --output.
-    /// Exit code: 0 all valid, 1 any invalid, 2 bad input (unreadable file, malformed
-    /// YAML, invalid CRD, unknown kind, missing old object).
+    /// metadata.namespace (else `default`). Each valid object is named on stderr
+    /// (unless --quiet), errors are printed there as the API server words them.
+    /// Admitted objects are printed on stdout only with --output. Exit code: 0 all
+    /// valid, 1 any invalid, 2 bad input (unreadable file, a file without objects,
+    /// malformed YAML, invalid CRD, unknown kind, missing old object).
     Validate {
         /// A CRD file or directory; repeat the flag (or separate with commas) for more.
         #[arg(long = "crd", value_name = "PATH", required = true, value_delimiter = ',')]
         crds: Vec<PathBuf>,
         /// The stored objects: each OBJECT is an update of the object with the same
-        /// apiVersion, kind, namespace and name in FILE.
+        /// apiVersion, kind, namespace and name in FILE (`-` for standard input).
         #[arg(long, value_name = "FILE")]
         old: Option<PathBuf>,
         /// Print the admitted objects (after pruning and defaulting) in this format.
@@ -114,7 +115,10 @@ enum Command {
         /// and validates only it.
         #[arg(long, value_name = "NAME", requires = "old")]
         subresource: Option<Subresource>,
-        /// Object files (YAML or JSON, one or many documents).
+        /// Do not name the valid objects on stderr.
+        #[arg(short, long)]
+        quiet: bool,
+        /// Object files (YAML or JSON, one or many documents; `-` for standard input).
         #[arg(required = true, value_name = "OBJECT")]
         objects: Vec<PathBuf>,
     },
@@ -132,7 +136,7 @@ enum Command {
         /// `wide`: also the columns of priority above 0.
         #[arg(short, long, value_name = "FORMAT")]
         output: Option<TableFormat>,
-        /// Object files (YAML or JSON, one or many documents).
+        /// Object files (YAML or JSON, one or many documents; `-` for standard input).
         #[arg(required = true, value_name = "OBJECT")]
         objects: Vec<PathBuf>,
     },
@@ -153,7 +157,7 @@ enum Command {
         /// The format of the converted objects.
         #[arg(short, long, value_name = "FORMAT", default_value = "yaml")]
         output: OutputFormat,
-        /// Object files (YAML or JSON, one or many documents).
+        /// Object files (YAML or JSON, one or many documents; `-` for standard input).
         #[arg(required = true, value_name = "OBJECT")]
         objects: Vec<PathBuf>,
     },
@@ -208,8 +212,17 @@ fn main() -> ExitCode {
             output,
             validate: field_validation,
             subresource,
+            quiet,
             objects,
-        } => validate(&crds, old.as_deref(), subresource, output, field_validation, &objects),
+        } => validate(
+            &crds,
+            old.as_deref(),
+            subresource,
+            output,
+            field_validation,
+            quiet,
+            &objects,
+        ),
         Command::Get { crds, output, objects } => get::run(&crds, output == Some(TableFormat::Wide), &objects),
         Command::Convert {
             crds,
@@ -286,8 +299,15 @@ fn generate(paths: &[PathBuf], output: Option<PathBuf>, derive: bool, selection:
 
 fn check(paths: &[PathBuf]) -> ExitCode {
     let loaded = load(paths);
-    let code = report(&loaded);
-    if !loaded.has_errors() {
+    let mut code = report(&loaded);
+    // Nothing checked is not "valid": a wrong file or directory was named.
+    let empty = loaded.paths_without_crds(paths);
+    for path in &empty {
+        eprintln!("error: {}: no CustomResourceDefinition in it", path.display());
+    }
+    if !empty.is_empty() {
+        code = ExitCode::from(2);
+    } else if !loaded.has_errors() {
         write_stdout(&format!(
             "{} CustomResourceDefinition(s) in {} file(s): valid\n",
             loaded.crds.len(),
@@ -311,34 +331,62 @@ impl InputObject {
     }
 }
 
-/// Every object of `paths`, in order, and whether a file could not be read (its
-/// error printed).
+/// Every object of `paths`, in order, and whether a file could not be read or held
+/// no object (its error printed).
 fn read_all_objects(paths: &[PathBuf]) -> (Vec<InputObject>, bool) {
     let mut objects = Vec::new();
-    let mut unreadable = false;
+    let mut bad = false;
+    if paths.iter().filter(|p| is_stdin(p)).count() > 1 {
+        eprintln!("error: -: standard input can be read only once");
+        return (objects, true);
+    }
     for path in paths {
         match read_objects(path) {
             Ok(o) => objects.extend(o),
             Err(e) => {
                 eprintln!("{e}");
-                unreadable = true;
+                bad = true;
             }
         }
     }
-    (objects, unreadable)
+    (objects, bad)
 }
 
-/// Reads every object of `path` (the items of `kind: List` documents included).
+/// Whether a path on the command line is `-`, standard input.
+fn is_stdin(path: &std::path::Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Reads every object of `path` (the items of `kind: List` documents included; `-`
+/// reads standard input). A file without any object is an error, as kubectl's `no
+/// objects passed`: nothing would be checked.
 fn read_objects(path: &std::path::Path) -> Result<Vec<InputObject>, String> {
-    let docs = crd_codegen::source::read_file(path).map_err(|d| d.to_string())?;
-    Ok(crd_codegen::source::manifest_objects(docs)
+    use crd_codegen::source;
+    let docs = if is_stdin(path) {
+        source::read_stdin()
+    } else {
+        source::read_file(path)
+    }
+    .map_err(|d| d.to_string())?;
+    let file = docs.first().map_or_else(|| path.to_path_buf(), |d| d.file.path.clone());
+    let objects: Vec<InputObject> = source::manifest_objects(docs)
         .into_iter()
+        .filter(|(_, value)| !value.is_null())
         .map(|(doc, value)| InputObject {
-            file: path.to_path_buf(),
+            file: file.clone(),
             doc: doc + 1,
             value,
         })
-        .collect())
+        .collect();
+    if objects.is_empty() {
+        let name = if is_stdin(path) {
+            source::STDIN.into()
+        } else {
+            path.display().to_string()
+        };
+        return Err(format!("error: {name}: no objects in it"));
+    }
+    Ok(objects)
 }
 
 fn str_at<'a>(v: &'a serde_json::Value, path: &[&str]) -> &'a str {
@@ -384,10 +432,15 @@ fn validate(
     subresource: Option<Subresource>,
     output: Option<OutputFormat>,
     field_validation: FieldValidation,
+    quiet: bool,
     object_paths: &[PathBuf],
 ) -> ExitCode {
     use crd_codegen::engine::Engine;
 
+    if old_path.is_some_and(is_stdin) && object_paths.iter().any(|p| is_stdin(p)) {
+        eprintln!("error: -: standard input can be read only once (the old objects or the new ones)");
+        return ExitCode::from(2);
+    }
     let Some(loaded) = load_crds(crd_paths) else {
         return ExitCode::from(2);
     };
@@ -456,6 +509,14 @@ fn validate(
             eprintln!("Warning: {w}");
         }
         if admission.is_admitted() {
+            if !quiet {
+                let what = match (old_path, subresource) {
+                    (None, _) => "valid",
+                    (Some(_), None) => "valid update",
+                    (Some(_), Some(Subresource::Status)) => "valid status update",
+                };
+                eprintln!("{where_}: {kind} {name:?}: {what}");
+            }
             admitted.push(admission.object);
         } else {
             let verb = if old_path.is_some() { "updating" } else { "creating" };
@@ -501,10 +562,15 @@ fn exit_code(bad_input: bool, failed: bool) -> ExitCode {
 }
 
 /// Loads the CRDs of `--crd`, printing their diagnostics; `None` when one is invalid.
+/// A path without any CRD is a warning: else the objects it was meant for would be
+/// reported as of an unknown kind, and the path never named.
 fn load_crds(paths: &[PathBuf]) -> Option<Loaded> {
     let loaded = load(paths);
     for d in loaded.diagnostics.iter().filter(|d| d.severity >= Severity::Warning) {
         eprintln!("{d}");
+    }
+    for path in loaded.paths_without_crds(paths) {
+        eprintln!("warning: {}: no CustomResourceDefinition in it", path.display());
     }
     (loaded.worst() < Some(Severity::Error)).then_some(loaded)
 }
