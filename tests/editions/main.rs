@@ -31,7 +31,13 @@ mod derived {
 
     /// A job on a schedule.
     #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
-    #[crd(group = "editions.example.com", version = "v1", kind = "Job", namespaced, status = "JobStatus")]
+    #[crd(
+        group = "editions.example.com",
+        version = "v1",
+        kind = "Job",
+        namespaced,
+        status = "JobStatus"
+    )]
     pub struct JobSpec {
         #[crd(minimum = 1, default = 1)]
         pub replicas: Option<i64>,
@@ -61,10 +67,7 @@ fn main() {
         "apiVersion": "example.com/v2", "kind": "CronTab", "metadata": {"name": "t"},
         "spec": {"cronSpec": "* * * * *", "replicas": 1},
     });
-    assert_eq!(
-        errors::<generated::example_com::v2::CronTab>(tab),
-        Vec::<String>::new()
-    );
+    assert_eq!(errors::<generated::example_com::v2::CronTab>(tab), Vec::<String>::new());
     let backend = json!({
         "apiVersion": "hub.example.com/v2", "kind": "Backend", "metadata": {"name": "b"},
         "spec": {"port": "80"},
