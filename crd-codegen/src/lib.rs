@@ -20,7 +20,7 @@
 //! # Ok::<(), crd_codegen::Error>(())
 //! ```
 #![warn(missing_docs)]
-// No panics reachable from input (README "Hostile input"): library code returns
+// No panics reachable from input (docs/REFERENCE.md, "Hostile input"): library code returns
 // errors. Each justified exception carries `#[allow(..., reason = "...")]`.
 #![cfg_attr(
     not(test),

@@ -39,7 +39,7 @@
 //! assert_eq!(served, ["v10", "v1", "v2beta1", "v1alpha1"]);
 //! ```
 #![warn(missing_docs)]
-// No panics reachable from input (README "Hostile input"): library code returns
+// No panics reachable from input (docs/REFERENCE.md, "Hostile input"): library code returns
 // errors. Each justified exception carries `#[allow(..., reason = "...")]`.
 #![cfg_attr(
     not(test),
