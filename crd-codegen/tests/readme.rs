@@ -51,7 +51,9 @@ fn the_cli_usage_is_crdgens() {
         .map(|c| {
             let help = crdgen(&[c, "--help"]);
             let usage = help.lines().find_map(|l| l.strip_prefix("Usage: "));
-            usage.unwrap_or_else(|| panic!("no usage in crdgen {c} --help")).to_string()
+            usage
+                .unwrap_or_else(|| panic!("no usage in crdgen {c} --help"))
+                .to_string()
         })
         .collect();
     let readme = readme();
@@ -94,7 +96,10 @@ fn the_examples_exist() {
     );
     assert!(named.len() >= 6, "{named:?}");
     for name in named {
-        assert!(examples.contains(&name), "README names the example {name}, which examples/Cargo.toml does not have");
+        assert!(
+            examples.contains(&name),
+            "README names the example {name}, which examples/Cargo.toml does not have"
+        );
     }
 }
 
@@ -118,10 +123,23 @@ fn the_files_named_exist() {
             if link.starts_with("http") || link.starts_with('#') || target.is_empty() {
                 continue;
             }
-            assert!(dir.join(target).exists(), "{}: the link {link} leads nowhere", document.display());
+            assert!(
+                dir.join(target).exists(),
+                "{}: the link {link} leads nowhere",
+                document.display()
+            );
             checked += 1;
         }
-        let prefixes = ["examples/", "crd-runtime/", "crd-codegen/", "crd-derive/", "tests/", "scripts/", "docs/", ".ci/"];
+        let prefixes = [
+            "examples/",
+            "crd-runtime/",
+            "crd-codegen/",
+            "crd-derive/",
+            "tests/",
+            "scripts/",
+            "docs/",
+            ".ci/",
+        ];
         for quoted in text.split('`').skip(1).step_by(2) {
             let path = quoted.trim_end_matches('/');
             let is_path = prefixes.iter().any(|p| quoted.starts_with(p))
@@ -129,7 +147,11 @@ fn the_files_named_exist() {
                 && !path.contains('*')
                 && !path.contains('<');
             if is_path {
-                assert!(root().join(path).exists(), "{}: `{quoted}` does not exist", document.display());
+                assert!(
+                    root().join(path).exists(),
+                    "{}: `{quoted}` does not exist",
+                    document.display()
+                );
                 checked += 1;
             }
         }
@@ -160,5 +182,8 @@ fn the_newcomer_snippets_are_marked() {
         }
     }
     let script = read("scripts/newcomer.sh");
-    assert!(script.contains("<!-- newcomer $route $file -->"), "the script reads the markers");
+    assert!(
+        script.contains("<!-- newcomer $route $file -->"),
+        "the script reads the markers"
+    );
 }

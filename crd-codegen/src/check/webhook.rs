@@ -255,7 +255,7 @@ pub(crate) fn validate_webhook_service(
             errs.push(bad(format!("segment[{i}] may not be empty")));
             continue;
         }
-        for failure in crd_runtime::k8s_format::is_dns1123_subdomain(step) {
+        for failure in crd_runtime::k8s_format::is_dns1123_subdomain_bytes(step) {
             errs.push(bad(format!("segment[{i}]: {failure}")));
         }
     }
