@@ -6,9 +6,12 @@
 # Each is built from a fresh target directory with warnings denied, run, and its tests
 # run; a build script's error is checked to print once. Beside them, the same crate
 # written for kube-derive (kube 5 with `derive`, schemars 1, k8s-openapi 0.29), the
-# tool a newcomer would use instead. Prints, for each, the wall time, the crates
-# compiled and the peak memory of the clean `cargo build` and of the `cargo test`
-# after it, as a Markdown table.
+# tool a newcomer would use instead. Prints, for each, the wall time, the CPU time
+# (user and system: the work, which depends less than the wall time on what else the
+# machine runs), the crates compiled and the peak memory of the clean `cargo build`
+# and of the `cargo test` after it, as a Markdown table. With an older clone, its
+# crates are built right after the same crates of this one, so that both see the same
+# load.
 #
 #   scripts/newcomer.sh                # this clone
 #   scripts/newcomer.sh OLDER_CLONE    # also the build.rs and derive crates against an
@@ -124,7 +127,8 @@ fn main() {
 EOF
 }
 
-# Runs `cargo $2` in the crate `$1` under GNU time; prints "seconds crates MB", and
+# Runs `cargo $2` in the crate `$1` under GNU time; prints "seconds CPU-seconds crates
+# MB", and
 # "failed" after them when the command failed and `$3` is `tolerate` (else a failure
 # stops the script, showing it). The output is in `$1/cargo-$2.log`.
 measure() {
@@ -144,8 +148,9 @@ measure() {
             n = split($NF, t, ":"); s = 0
             for (i = 1; i <= n; i++) s = s * 60 + t[i]
         }
+        /User time \(seconds\)|System time \(seconds\)/ { cpu += $NF }
         /Maximum resident set size/ { mb = $NF / 1024 }
-        END { printf "%.1f %d %.0f %s\n", s, crates, mb, status }
+        END { printf "%.1f %.0f %d %.0f %s\n", s, cpu, crates, mb, status }
     ' "$log"
 }
 
@@ -192,26 +197,29 @@ fi
 
 # This clone's crates with warnings denied (for every crate compiled from a path,
 # which is the generated code and the crd-rs crates; cargo caps registry crates).
+# The older clone's, with warnings allowed, each right after this clone's.
+older_crate() {
+    if [ -n "$older" ]; then
+        RUSTFLAGS="" check_crate "$1, older clone" "$work/older/$2" tolerate
+    fi
+}
 export RUSTFLAGS="-D warnings"
 check_crate "build.rs" "$work/this/build-rs"
 check_build_script_error "$work/this/build-rs"
-check_crate "crd_types!" "$work/this/crd-types"
+older_crate build.rs build-rs
 check_crate "derive" "$work/this/derive"
+older_crate derive derive
+check_crate "crd_types!" "$work/this/crd-types"
 check_crate "kube-derive" "$work/this/kube-derive"
-if [ -n "$older" ]; then
-    unset RUSTFLAGS
-    check_crate "build.rs, older clone" "$work/older/build-rs" tolerate
-    check_crate "derive, older clone" "$work/older/derive" tolerate
-fi
 
 echo
-echo "One-CRD edition-2021 binary crates, $(nproc) cores, $(date -u +%Y-%m-%d); seconds, crates compiled, peak MB:"
+echo "One-CRD edition-2021 binary crates, $(nproc) cores, $(date -u +%Y-%m-%d): wall and CPU seconds, crates compiled, peak MB:"
 echo
-echo "| crate | clean \`cargo build\` | crates | peak MB | \`cargo test\` after it | crates | peak MB |"
-echo "|---|---:|---:|---:|---:|---:|---:|"
+echo "| crate | clean \`cargo build\` | CPU | crates | peak MB | \`cargo test\` after it | CPU | crates | peak MB |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 for row in "${rows[@]}"; do
     IFS='|' read -r label build test <<<"$row"
-    read -r b_s b_n b_mb <<<"$build"
-    read -r t_s t_n t_mb t_failed <<<"$test"
-    echo "| $label | $b_s s | $b_n | $b_mb | $t_s s${t_failed:+ (tests failed)} | $t_n | $t_mb |"
+    read -r b_s b_cpu b_n b_mb <<<"$build"
+    read -r t_s t_cpu t_n t_mb t_failed <<<"$test"
+    echo "| $label | $b_s s | $b_cpu s | $b_n | $b_mb | $t_s s${t_failed:+ (tests failed)} | $t_cpu s | $t_n | $t_mb |"
 done
