@@ -1,11 +1,13 @@
 //! A conversion webhook server, deployed the way the API server calls one: HTTPS with
 //! the certificate and key from PEM files, `POST /convert` taking a
 //! `ConversionReview`, `GET /healthz`, a request body limit, a log line per review and
-//! graceful shutdown. The review is read by `crd_runtime::review::read_request` and
-//! answered by the generated hub-and-spoke conversion of the seed's CronTab
-//! ([`crontab`], its `respond`), whose one hand-written part is [`HostPort`].
+//! graceful shutdown on SIGTERM (what the kubelet sends a pod's containers) or SIGINT.
+//! The review is read by `crd_runtime::review::read_request` and answered by the
+//! generated hub-and-spoke conversion of the seed's CronTab ([`crontab`], its
+//! `respond`), whose one hand-written part is [`HostPort`].
 //!
-//! Built on hyper (HTTP/1.1) and rustls; `examples/conversion_webhook.rs` runs it.
+//! Built on hyper (HTTP/1.1) and rustls; `examples/conversion_webhook.rs` runs it
+//! ([`run`]).
 
 use crd_runtime::review;
 use http_body_util::{BodyExt, Full, Limited};
@@ -16,7 +18,8 @@ use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
 use hyper_util::server::graceful::GracefulShutdown;
 use std::future::Future;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 use std::sync::Arc;
 use tokio::net::TcpListener;
 use tokio_rustls::TlsAcceptor;
@@ -98,6 +101,88 @@ pub fn tls_config(cert: &Path, key: &Path) -> Result<ServerConfig, String> {
         .map_err(|e| e.to_string())?;
     config.alpn_protocols = vec![b"http/1.1".to_vec()];
     Ok(config)
+}
+
+const USAGE: &str = "usage: conversion_webhook --cert FILE --key FILE [--addr HOST:PORT]";
+
+/// The example's `main`: serves on `--addr` (default `0.0.0.0:8443`, port 0 for any)
+/// with the certificate and key of `--cert` and `--key` until SIGTERM or SIGINT, then
+/// finishes the reviews in flight. `args` are the command line's, without the program.
+pub async fn run(args: impl IntoIterator<Item = String>) -> ExitCode {
+    let mut args = args.into_iter();
+    let (mut cert, mut key, mut addr) = (None, None, "0.0.0.0:8443".to_string());
+    while let Some(arg) = args.next() {
+        match (arg.as_str(), args.next()) {
+            ("--cert", Some(v)) => cert = Some(PathBuf::from(v)),
+            ("--key", Some(v)) => key = Some(PathBuf::from(v)),
+            ("--addr", Some(v)) => addr = v,
+            _ => {
+                eprintln!("{USAGE}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let (Some(cert), Some(key)) = (cert, key) else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let tls = match tls_config(&cert, &key) {
+        Ok(tls) => tls,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let listener = match tokio::net::TcpListener::bind(&addr).await {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("error: cannot listen on {addr}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    // Installed before the server says it is up: a signal from then on stops it.
+    let signal = match shutdown_signal() {
+        Ok(signal) => signal,
+        Err(e) => {
+            eprintln!("error: cannot install the signal handlers: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let local = listener.local_addr().map_or(addr, |a| a.to_string());
+    eprintln!("serving conversion reviews on https://{local}/convert");
+    serve(listener, tls, async {
+        let name = signal.await;
+        eprintln!("{name}: shutting down");
+    })
+    .await;
+    eprintln!("stopped");
+    ExitCode::SUCCESS
+}
+
+/// Completes when the process is asked to stop, with the signal's name: SIGTERM (what
+/// the kubelet sends a pod's containers before it kills them) or SIGINT (Ctrl-C). The
+/// handlers are installed by this call, not when the future is first polled, so a
+/// signal sent once the caller goes on cannot kill the process instead.
+#[cfg(unix)]
+pub fn shutdown_signal() -> std::io::Result<impl Future<Output = &'static str>> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut terminate = signal(SignalKind::terminate())?;
+    let mut interrupt = signal(SignalKind::interrupt())?;
+    Ok(async move {
+        tokio::select! {
+            _ = terminate.recv() => "SIGTERM",
+            _ = interrupt.recv() => "SIGINT",
+        }
+    })
+}
+
+/// [`shutdown_signal`] where there are no Unix signals: Ctrl-C.
+#[cfg(not(unix))]
+pub fn shutdown_signal() -> std::io::Result<impl Future<Output = &'static str>> {
+    Ok(async {
+        let _ = tokio::signal::ctrl_c().await;
+        "Ctrl-C"
+    })
 }
 
 /// Serves connections from `listener` until `shutdown` completes, then stops accepting

@@ -38,7 +38,7 @@ if [ "$kopium" != none ] && ! command -v "$kopium" > /dev/null; then
 fi
 mkdir -p "$work"
 
-cargo build -q --release -p crd-codegen --bin crdgen --manifest-path "$root/Cargo.toml"
+cargo build -q --release -p crd-codegen --features cli --bin crdgen --manifest-path "$root/Cargo.toml"
 crdgen=${CARGO_TARGET_DIR:-$root/target}/release/crdgen
 
 projects=("$@")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing of every input path (libFuzzer through `cargo fuzz`, which
-# needs the nightly toolchain for its instrumentation; README "Fuzzing").
+# needs the nightly toolchain for its instrumentation; docs/TESTING.md, "Fuzzing").
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 #

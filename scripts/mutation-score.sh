@@ -21,7 +21,7 @@ root=$(pwd)
 work=target/mutation
 rm -rf "$work"
 mkdir -p "$work/src"
-cargo build -q --release -p crd-codegen --bin crdgen
+cargo build -q --release -p crd-codegen --features cli --bin crdgen
 for i in "${!crds[@]}"; do
     target/release/crdgen generate "../shared/crds/${crds[$i]}" > "$work/src/original_$i.rs" 2>/dev/null
 done

@@ -1,7 +1,7 @@
 //! The derive round trip over corpus CRDs (a sample by default, see `build.rs`):
 //! each CRD file → `crdgen generate --derive` → compiled here → `Kind::crd()` (the
 //! versions merged) must be the input CRD, compared as IR after loading both (the API
-//! server's defaults applied), with the deliberate normalisations of README's "Round
+//! server's defaults applied), with the deliberate normalisations of docs/REFERENCE.md's "Round
 //! trip" section and nothing else. The derived types' admission must agree with the
 //! reference engine on random objects, as the generated code's does.
 //!

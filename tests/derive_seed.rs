@@ -238,6 +238,70 @@ fn typed_methods_agree_with_the_json_pipeline() {
     assert_eq!((spec.cron_spec.as_deref(), spec.replicas), (Some("5 0 * * *"), Some(1)));
 }
 
+/// README's derive example: `Option` fields without `skip_serializing_if`, as a
+/// newcomer writes them.
+mod readme {
+    use super::*;
+
+    /// A CronTab runs an image on a schedule.
+    #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+    #[crd(
+        group = "stable.example.com",
+        version = "v1",
+        kind = "CronTab",
+        namespaced,
+        shortname = "ct",
+        status = "CronTabStatus",
+        rule(rule = "self.minReplicas <= self.replicas", message = "replicas below minimum")
+    )]
+    #[serde(rename_all = "camelCase")]
+    pub struct CronTabSpec {
+        #[crd(pattern = r"^(\d+|\*)(/\d+)?(\s+(\d+|\*)(/\d+)?){4}$", default = "5 0 * * *")]
+        pub cron_spec: Option<String>,
+        pub image: Option<String>,
+        #[crd(minimum = 1, maximum = 10, default = 1)]
+        pub replicas: Option<i64>,
+        #[serde(default)]
+        pub min_replicas: i64,
+    }
+
+    /// What the controller saw.
+    #[derive(CrdSchema, Serialize, Deserialize, Clone, Debug, Default)]
+    pub struct CronTabStatus {
+        pub replicas: Option<i64>,
+    }
+}
+
+/// `validate()` reads the object as the API server reads a request of it: a `None`
+/// that serde writes as `null` is dropped where the schema does not allow `null`, so an
+/// unset optional field is not reported as "must be of type string"; a field with a
+/// default is null until `apply_defaults`, as the API server defaults it before it
+/// validates.
+#[test]
+fn validate_drops_the_nulls_of_unset_fields() {
+    use crd_runtime::prelude::*;
+    let spec = readme::CronTabSpec {
+        cron_spec: None,
+        image: None,
+        replicas: Some(2),
+        min_replicas: 3,
+    };
+    let mut tab = readme::CronTab::new("nightly", spec);
+    assert_eq!(
+        tab.validate().unwrap_err().to_string(),
+        "The CronTab \"nightly\" is invalid:\n\
+         * spec.cronSpec: Invalid value: \"null\": spec.cronSpec in body must be of type string: \"null\"\n\
+         * <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"
+    );
+    tab.apply_defaults();
+    assert_eq!(
+        tab.validate().unwrap_err().to_string(),
+        "The CronTab \"nightly\" is invalid:\n* spec: Invalid value: replicas below minimum"
+    );
+    tab.spec.min_replicas = 1;
+    assert_eq!(tab.validate(), Ok(()));
+}
+
 /// The seed page's other CronTab CRDs (printer columns, status and scale
 /// subresources, categories), derived; the expected CRDs are transcribed from the page
 /// (`../shared/spec/000_*.txt`, whose YAML lost its indentation in extraction).

@@ -567,6 +567,37 @@ fn null_items_are_not_objects() {
     );
 }
 
+mod budgets {
+    crd_derive::crd_types!("fixtures/int-or-string-rules-crd.yaml");
+}
+
+/// A string function called on an int-or-string that holds an int fails at run time
+/// with cel-go's text, by both sides: `endsWith`, `startsWith` and `contains` run
+/// without cel-go's argument guard (`DisableTypeGuards`), so the error is the bare
+/// `no such overload`; `lowerAscii` is guarded, and its guard names the types.
+#[test]
+fn string_functions_on_an_int_or_string_holding_an_int() {
+    let errors =
+        |spec: Value| create_both::<budgets::test_example_com::v1::Budget>("int-or-string-rules-crd.yaml", spec);
+    assert_eq!(
+        errors(serde_json::json!({"percent": "5%", "prefix": "10", "lower": "a"})),
+        Vec::<String>::new()
+    );
+    let signature = "call arguments did not match a supported operator, function or macro signature for rule";
+    assert_eq!(
+        errors(serde_json::json!({"percent": 5, "prefix": 10, "lower": 1})),
+        [
+            format!(
+                "spec.lower: Invalid value: \"\": 'no such overload: lowerAscii(int)': {signature}: self.lowerAscii() == self"
+            ),
+            format!("spec.percent: Invalid value: \"\": 'no such overload': {signature}: self.endsWith('%')"),
+            format!(
+                "spec.prefix: Invalid value: \"\": 'no such overload': {signature}: self.startsWith('1') || self.contains('0')"
+            ),
+        ]
+    );
+}
+
 /// The strength check fails a run whose valid objects are mostly rejected.
 #[test]
 #[should_panic(expected = "shallow differential runs:\nweak: 10% of valid objects admitted")]

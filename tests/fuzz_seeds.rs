@@ -1,4 +1,4 @@
-//! Writes the seed corpora of the fuzz targets in `fuzz/` (see README "Fuzzing"), one
+//! Writes the seed corpora of the fuzz targets in `fuzz/` (see docs/TESTING.md, "Fuzzing"), one
 //! directory per target under the directory given, from `../shared` and the project's
 //! fixtures: `cargo run -p crd-tests --example fuzz_seeds -- fuzz/corpus`.
 //!

@@ -1,13 +1,26 @@
 //! The CRD compiler: CRD YAML → CRD model → the API server's CRD checks → IR → Rust,
 //! the reference engine (prune, default, validate, CEL over JSON), the derive
-//! direction (Rust types → IR) and the `crdgen` CLI.
+//! direction (Rust types → IR) and the `crdgen` CLI (with the `cli` feature:
+//! `cargo install --locked crd-codegen --features cli`).
 //!
 //! The API is what build scripts use ([`Builder`], [`Selection`], [`Error`] and the
 //! [`diagnostic`]s it reports) and what the test `#[derive(CustomResource)]` emits
 //! calls ([`derive::assert_valid_crd`]). The other modules are public for the CLI,
 //! `crd-derive` and the workspace's tests; they are not an API.
+//!
+//! A build script writes the types to `OUT_DIR` with
+//! [`Builder::generate_to_out_dir`]; [`Builder::generate`] returns the source:
+//!
+//! ```
+//! let (source, _warnings) = crd_codegen::Builder::new()
+//!     .crd(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/enum.yaml"))
+//!     .generate()?;
+//! assert!(source.contains("pub mod enums_example_com {"));
+//! assert!(source.contains("pub struct Matcher {"));
+//! # Ok::<(), crd_codegen::Error>(())
+//! ```
 #![warn(missing_docs)]
-// No panics reachable from input (README "Hostile input"): library code returns
+// No panics reachable from input (docs/REFERENCE.md, "Hostile input"): library code returns
 // errors. Each justified exception carries `#[allow(..., reason = "...")]`.
 #![cfg_attr(
     not(test),

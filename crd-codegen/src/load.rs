@@ -25,6 +25,8 @@ pub struct Loaded {
     pub diagnostics: Vec<Diagnostic>,
     /// Every file read (for `cargo:rerun-if-changed`).
     pub files: Vec<PathBuf>,
+    /// The files holding a CustomResourceDefinition document, valid or not.
+    pub crd_files: Vec<PathBuf>,
 }
 
 impl Loaded {
@@ -39,6 +41,24 @@ impl Loaded {
 
     pub fn irs(&self) -> Vec<ir::Crd> {
         self.crds.iter().map(|c| c.ir.clone()).collect()
+    }
+
+    /// The `paths` (files or directories, as given to [`load`]) under which no
+    /// CustomResourceDefinition document was found, leaving out those with a file that
+    /// could not be read (its error says enough).
+    pub fn paths_without_crds<'p, P: AsRef<Path>>(&self, paths: &'p [P]) -> Vec<&'p Path> {
+        let under = |file: &Path, path: &Path| file == path || file.starts_with(path);
+        paths
+            .iter()
+            .map(AsRef::as_ref)
+            .filter(|path| !self.crd_files.iter().any(|f| under(f, path)))
+            .filter(|path| {
+                !self
+                    .diagnostics
+                    .iter()
+                    .any(|d| d.severity == Severity::Fatal && d.file.as_deref().is_some_and(|f| under(f, path)))
+            })
+            .collect()
     }
 }
 
@@ -173,6 +193,9 @@ pub(crate) fn invalid_crd(
 /// CRDs before it).
 fn add(examined: Examined, out: &mut Loaded) {
     let Examined { doc, outcome } = examined;
+    if !matches!(outcome, Outcome::Other(..)) && out.crd_files.last() != Some(&doc.file.path) {
+        out.crd_files.push(doc.file.path.clone());
+    }
     match outcome {
         Outcome::Other(api_version, kind) => {
             let what = if kind.is_empty() {

@@ -69,36 +69,46 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Diagnostic> {
 /// Reads and parses one file.
 pub fn read_file(path: &Path) -> Result<Vec<Document>, Diagnostic> {
     let fail = |message: String| Diagnostic::fatal(Some(path.to_path_buf()), None, message);
-    let too_large = || fail(format!("file too large: more than {MAX_FILE_SIZE} bytes"));
     let file = std::fs::File::open(path).map_err(|e| fail(format!("cannot read: {e}")))?;
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
     if size > MAX_FILE_SIZE {
-        return Err(too_large());
+        return Err(fail(format!("file too large: more than {MAX_FILE_SIZE} bytes")));
     }
-    // What the size did not tell (a pipe, a growing file) is read to one byte past
-    // the limit at most.
+    parse_bytes(path, read_limited(file, path, size)?)
+}
+
+/// Everything `reader` holds, up to [`MAX_FILE_SIZE`] bytes (`size` is the expected
+/// size, a hint). What the size did not tell (a pipe, a growing file) is read to one
+/// byte past the limit at most.
+fn read_limited(reader: impl Read, path: &Path, size: u64) -> Result<Vec<u8>, Diagnostic> {
+    let fail = |message: String| Diagnostic::fatal(Some(path.to_path_buf()), None, message);
     let mut bytes = Vec::with_capacity(size as usize + 1);
-    file.take(MAX_FILE_SIZE + 1)
+    reader
+        .take(MAX_FILE_SIZE + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| fail(format!("cannot read: {e}")))?;
     if bytes.len() as u64 > MAX_FILE_SIZE {
-        return Err(too_large());
+        return Err(fail(format!("file too large: more than {MAX_FILE_SIZE} bytes")));
     }
-    parse_bytes(path, bytes)
+    Ok(bytes)
 }
 
 /// Parses the bytes of a file named `path` (YAML, or JSON when the name ends in
 /// `.json`); they must be UTF-8.
 pub fn parse_bytes(path: &Path, bytes: Vec<u8>) -> Result<Vec<Document>, Diagnostic> {
-    let text = String::from_utf8(bytes).map_err(|e| {
+    parse_text(path, utf8(path, bytes)?)
+}
+
+/// The text of a file's bytes, which must be UTF-8.
+fn utf8(path: &Path, bytes: Vec<u8>) -> Result<String, Diagnostic> {
+    String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         Diagnostic::fatal(
             Some(path.to_path_buf()),
             None,
             format!("not UTF-8: invalid byte at offset {at}"),
         )
-    })?;
-    parse_text(path, text)
+    })
 }
 
 /// One object of a manifest: where it was read and its value.
@@ -128,18 +138,31 @@ pub fn object_key(v: &Value) -> (String, String, String, String) {
     (text("/apiVersion"), text("/kind"), namespace, text("/metadata/name"))
 }
 
-/// What `-` reads from, and how it is named in messages.
-pub const STDIN: &str = "<stdin>";
+/// The name standard input (`-` on the command line) goes by in messages, as kubectl
+/// names it (`-f -`).
+pub const STDIN: &str = "STDIN";
+
+/// Whether a path on the command line is `-`, standard input.
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
 
 /// Reads the objects of the manifest at `path` (`-`: standard input), as `kubectl
 /// apply -f` takes them: the items of a `kind: List` document in their order, any
 /// other document as one object. YAML is read one document at a time, and each
 /// document's objects are handed to `each` before the next is read, so memory holds
 /// one document whatever the file's size; the documents before an error have been
-/// handed over when it is returned. A `.json` file is one document (at most 3 MiB).
+/// handed over when it is returned. A `.json` file is one document (at most 3 MiB), and
+/// so is standard input when it starts with `{`, as kubectl's decoder tells the two
+/// apart.
 pub fn read_manifest(path: &Path, each: impl FnMut(ManifestObject)) -> Result<(), Diagnostic> {
-    if path == Path::new("-") {
-        return read_manifest_from(Path::new(STDIN), std::io::stdin().lock(), each);
+    if is_stdin(path) {
+        let mut stdin = std::io::stdin().lock();
+        // The first buffer is looked at, not consumed: YAML's line numbers stay right.
+        let json = std::io::BufRead::fill_buf(&mut stdin)
+            .map(|bytes| bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{'))
+            .unwrap_or(false);
+        return read_manifest_as(Path::new(STDIN), stdin, json, each);
     }
     let file = std::fs::File::open(path)
         .map_err(|e| Diagnostic::fatal(Some(path.to_path_buf()), None, format!("cannot read: {e}")))?;
@@ -148,9 +171,16 @@ pub fn read_manifest(path: &Path, each: impl FnMut(ManifestObject)) -> Result<()
 
 /// [`read_manifest`] of the bytes of `reader`, named `path` in messages (YAML, or one
 /// JSON document when the name ends in `.json`).
-pub fn read_manifest_from(
+pub fn read_manifest_from(path: &Path, reader: impl Read, each: impl FnMut(ManifestObject)) -> Result<(), Diagnostic> {
+    let json = path.extension().and_then(|e| e.to_str()) == Some("json");
+    read_manifest_as(path, reader, json, each)
+}
+
+/// [`read_manifest_from`], JSON or YAML as `json` says.
+fn read_manifest_as(
     path: &Path,
     reader: impl Read,
+    json: bool,
     mut each: impl FnMut(ManifestObject),
 ) -> Result<(), Diagnostic> {
     let fail = |line: Option<usize>, message: String| Diagnostic::fatal(Some(path.to_path_buf()), line, message);
@@ -163,7 +193,7 @@ pub fn read_manifest_from(
             });
         }
     };
-    if path.extension().and_then(|e| e.to_str()) == Some("json") {
+    if json {
         let mut bytes = Vec::new();
         let limit = crate::yaml::MAX_DOCUMENT_SIZE as u64 + 1;
         let mut reader = reader;
@@ -179,7 +209,7 @@ pub fn read_manifest_from(
             );
             return Err(fail(Some(1), message));
         }
-        for doc in parse_bytes(path, bytes)? {
+        for doc in parse_text_as(path, utf8(path, bytes)?, true)? {
             hand_over(doc.index, doc.value);
         }
         return Ok(());
@@ -198,16 +228,42 @@ pub fn read_manifest_from(
     })
 }
 
-/// Every object of the manifests at `paths`, in order ([`read_manifest`], collected),
-/// and the errors of the files that could not be read.
-pub fn read_manifests(paths: &[PathBuf]) -> (Vec<ManifestObject>, Vec<Diagnostic>) {
-    let mut objects = Vec::new();
+/// [`read_manifest`] of each of `paths` in turn, as `kubectl apply -f` takes them;
+/// returns the errors: a file that could not be read, `-` named twice (standard input
+/// can be read once), and a file without any object (as kubectl's `no objects
+/// passed`: nothing would be checked).
+pub fn read_each_manifest(paths: &[PathBuf], mut each: impl FnMut(ManifestObject)) -> Vec<Diagnostic> {
+    if paths.iter().filter(|p| is_stdin(p)).count() > 1 {
+        let message = "standard input can be read only once";
+        return vec![Diagnostic::fatal(Some("-".into()), None, message.to_string())];
+    }
     let mut errors = Vec::new();
     for path in paths {
-        if let Err(e) = read_manifest(path, |o| objects.push(o)) {
-            errors.push(e);
+        let mut count = 0;
+        match read_manifest(path, |o| {
+            count += 1;
+            each(o)
+        }) {
+            Err(e) => errors.push(e),
+            Ok(()) if count == 0 => {
+                let name = if is_stdin(path) { Path::new(STDIN) } else { path };
+                errors.push(Diagnostic::fatal(
+                    Some(name.into()),
+                    None,
+                    "no objects in it".to_string(),
+                ));
+            }
+            Ok(()) => {}
         }
     }
+    errors
+}
+
+/// Every object of the manifests at `paths`, in order ([`read_each_manifest`],
+/// collected), and the errors.
+pub fn read_manifests(paths: &[PathBuf]) -> (Vec<ManifestObject>, Vec<Diagnostic>) {
+    let mut objects = Vec::new();
+    let errors = read_each_manifest(paths, |o| objects.push(o));
     (objects, errors)
 }
 
@@ -231,6 +287,11 @@ pub const MAX_FILE_SIZE: u64 = 64 * 1024 * 1024;
 /// Parses the text of a file (YAML, or JSON when the name ends in `.json`).
 pub fn parse_text(path: &Path, text: String) -> Result<Vec<Document>, Diagnostic> {
     let is_json = path.extension().and_then(|e| e.to_str()) == Some("json");
+    parse_text_as(path, text, is_json)
+}
+
+/// [`parse_text`], JSON or YAML as `is_json` says.
+fn parse_text_as(path: &Path, text: String, is_json: bool) -> Result<Vec<Document>, Diagnostic> {
     let parsed: Vec<(Value, usize)> = if is_json {
         if text.len() > crate::yaml::MAX_DOCUMENT_SIZE {
             let message = format!(

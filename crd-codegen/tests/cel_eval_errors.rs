@@ -102,16 +102,24 @@ fn error_texts_are_cel_gos() {
     ] {
         assert_eq!(error(rule), want, "{rule}");
     }
-    // An int-or-string holding an int, given to a string function: the overload
-    // check names the run-time types.
-    let rule = "self.ios.startsWith('2')";
-    let s = ir_schema(rule, false);
+    // An int-or-string holding an int, the receiver of a string function. cel-go
+    // calls `contains`, `endsWith` and `startsWith` without the guard that names the
+    // run-time types (`DisableTypeGuards`): the function's own check answers the bare
+    // text. A guarded function names them.
     let mut obj = object();
     obj["ios"] = json!(25);
-    let ev = eval_with(rule, &s, &obj, OldSelf::Unbound, PER_CALL_LIMIT);
-    let err = ev.result.unwrap_err();
-    assert_eq!(err.to_string(), "no such overload: startsWith(int, string)");
-    assert!(err.is_no_such_overload());
+    for (rule, want) in [
+        ("self.ios.startsWith('2')", "no such overload"),
+        ("self.ios.endsWith('%')", "no such overload"),
+        ("self.ios.contains('5')", "no such overload"),
+        ("self.ios.lowerAscii() == '25'", "no such overload: lowerAscii(int)"),
+    ] {
+        let s = ir_schema(rule, false);
+        let ev = eval_with(rule, &s, &obj, OldSelf::Unbound, PER_CALL_LIMIT);
+        let err = ev.result.unwrap_err();
+        assert_eq!(err.to_string(), want, "{rule}");
+        assert!(err.is_no_such_overload());
+    }
 }
 
 #[test]

@@ -150,6 +150,108 @@ fn webhook_crd(webhook: Value) -> Value {
 
 const URL_FORM: &str = "; desired format: https://host[/path]";
 
+/// A conversion webhook's `service` reference, every message of
+/// `ValidateWebhookService` as the API server gives it: it passes the name and the
+/// namespace swapped (kubernetes/kubernetes#141353), so a missing namespace is
+/// `service.name: Required value` and a missing name `service.namespace`.
+#[test]
+fn conversion_webhook_service() {
+    let svc = "spec.conversion.webhookClientConfig.service";
+    let service =
+        |service: Value| webhook_crd(json!({"clientConfig": {"service": service}, "conversionReviewVersions": ["v1"]}));
+    let path = |path: &str| service(json!({"name": "n", "namespace": "ns", "path": path}));
+    let long = "a".repeat(254);
+    run(vec![
+        case("valid", service(json!({"name": "n", "namespace": "ns"})), vec![]),
+        case(
+            "no namespace: reported as the name",
+            service(json!({"name": "n"})),
+            vec![format!("{svc}.name: Required value")],
+        ),
+        case(
+            "empty namespace: reported as the name",
+            service(json!({"name": "n", "namespace": ""})),
+            vec![format!("{svc}.name: Required value")],
+        ),
+        case(
+            "no name: reported as the namespace",
+            service(json!({"namespace": "ns"})),
+            vec![format!("{svc}.namespace: Required value")],
+        ),
+        case(
+            "neither",
+            service(json!({"port": 8443})),
+            vec![
+                format!("{svc}.name: Required value"),
+                format!("{svc}.namespace: Required value"),
+            ],
+        ),
+        case(
+            "port -1",
+            service(json!({"name": "n", "namespace": "ns", "port": -1})),
+            vec![format!(
+                "{svc}.port: Invalid value: -1: port is not valid: must be between 1 and 65535, inclusive"
+            )],
+        ),
+        case(
+            "port 65535",
+            service(json!({"name": "n", "namespace": "ns", "port": 65535})),
+            vec![],
+        ),
+        case("path /", path("/"), vec![]),
+        case("path empty", path(""), vec![]),
+        case("path with a trailing slash", path("/convert/v1/"), vec![]),
+        case(
+            "path //",
+            path("//"),
+            vec![format!(
+                "{svc}.path: Invalid value: \"//\": segment[0] may not be empty"
+            )],
+        ),
+        case(
+            "path without a leading slash: its first byte is cut off all the same",
+            path("xconvert/v1"),
+            vec![format!(
+                "{svc}.path: Invalid value: \"xconvert/v1\": must start with a '/'"
+            )],
+        ),
+        case(
+            "path starting inside a character",
+            path("é/v1"),
+            vec![
+                format!("{svc}.path: Invalid value: \"é/v1\": must start with a '/'"),
+                format!("{svc}.path: Invalid value: \"é/v1\": segment[0]: {DNS1123_SUBDOMAIN}"),
+            ],
+        ),
+        case(
+            "path segments",
+            path("/Convert//v1_/ok"),
+            vec![
+                format!("{svc}.path: Invalid value: \"/Convert//v1_/ok\": segment[0]: {DNS1123_SUBDOMAIN}"),
+                format!("{svc}.path: Invalid value: \"/Convert//v1_/ok\": segment[1] may not be empty"),
+                format!("{svc}.path: Invalid value: \"/Convert//v1_/ok\": segment[2]: {DNS1123_SUBDOMAIN}"),
+            ],
+        ),
+        case(
+            "path segment too long",
+            path(&format!("/{long}")),
+            vec![format!(
+                "{svc}.path: Invalid value: \"/{long}\": segment[0]: must be no more than 253 characters"
+            )],
+        ),
+        case(
+            "everything wrong at once, in the API server's order",
+            service(json!({"name": "", "namespace": "ns", "port": 0, "path": "x/"})),
+            vec![
+                format!("{svc}.namespace: Required value"),
+                format!("{svc}.port: Invalid value: 0: port is not valid: must be between 1 and 65535, inclusive"),
+                format!("{svc}.path: Invalid value: \"x/\": must start with a '/'"),
+                format!("{svc}.path: Invalid value: \"x/\": segment[0] may not be empty"),
+            ],
+        ),
+    ]);
+}
+
 /// `TestValidateCustomResourceDefinition`: conversion.
 #[test]
 fn conversion() {

@@ -155,6 +155,89 @@ fn other_documents_are_skipped_with_a_note() {
     );
 }
 
+/// Nothing checked is not "valid": a file or directory without any CRD is an error
+/// naming it (exit 2), also beside others that have CRDs; a file that cannot be read
+/// is reported for that alone.
+#[test]
+fn check_without_a_crd_is_an_error_naming_the_path() {
+    let config = write_temp(
+        "only-a-configmap.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n",
+    );
+    let config = config.to_str().unwrap();
+    let o = crdgen(&["check", config]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "note: {config}: document 1 is ConfigMap (v1), not a CustomResourceDefinition; skipped\n\
+             error: {config}: no CustomResourceDefinition in it\n"
+        )
+    );
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "");
+
+    let o = crdgen(&["check", CRONTAB, config]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).ends_with(&format!("error: {config}: no CustomResourceDefinition in it\n")),
+        "{}",
+        stderr(&o)
+    );
+
+    let empty_dir = std::env::temp_dir().join(format!("crdgen-cli-empty-{}", std::process::id()));
+    std::fs::create_dir_all(&empty_dir).unwrap();
+    let empty_dir = empty_dir.to_str().unwrap();
+    let o = crdgen(&["check", empty_dir]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        format!("error: {empty_dir}: no CustomResourceDefinition in it\n")
+    );
+
+    let o = crdgen(&["check", "/nonexistent/crds.yaml"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!stderr(&o).contains("no CustomResourceDefinition"), "{}", stderr(&o));
+}
+
+/// `crdgen check` prints what the API server prints for a conversion webhook's
+/// service without a namespace, its quirk included: the name and namespace are
+/// passed swapped to the check (kubernetes/kubernetes#141353), so the message names
+/// `service.name`. (`check_table.rs` has every message of the service check.)
+#[test]
+fn check_reports_a_webhook_service_without_namespace_as_the_api_server_does() {
+    let path = write_temp(
+        "webhook-service.yaml",
+        "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: crontabs.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: crontabs, kind: CronTab}
+  conversion:
+    strategy: Webhook
+    webhook:
+      conversionReviewVersions: [v1]
+      clientConfig:
+        service: {name: crontab-conversion, path: /convert}
+  versions:
+    - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}
+    - {name: v2, served: true, storage: false, schema: {openAPIV3Schema: {type: object}}}
+",
+    );
+    let path = path.to_str().unwrap();
+    let o = crdgen(&["check", path]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "error: {path}:9: CustomResourceDefinition \"crontabs.example.com\" is invalid: \
+             spec.conversion.webhookClientConfig.service.name: Required value\n"
+        )
+    );
+}
+
 #[test]
 fn directories_are_searched() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");

@@ -49,7 +49,7 @@ fn seed_examples() {
         let seed = entry["seed"].as_str().unwrap();
         let crd = ex(req["crd"]["seed_file"].as_str().unwrap());
         let object = ex(req["object"]["seed_file"].as_str().unwrap());
-        let mut args = vec!["validate", "--crd", &crd, "-o", "json"];
+        let mut args = vec!["validate", "-q", "--crd", &crd, "-o", "json"];
         let (new_file, old_file);
         if let Some(old) = req.get("oldObject") {
             // Updates carry metadata.resourceVersion: "1" on both objects.
@@ -115,7 +115,10 @@ fn rules_on_create_and_update() {
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
     assert_eq!(
         err(&o),
-        "Warning: spec: Invalid value: failed rule: self.replicas <= self.maxReplicas\n"
+        format!(
+            "Warning: spec: Invalid value: failed rule: self.replicas <= self.maxReplicas\n\
+             {same}: document 1: CronTab \"my-new-cron-object\": valid update\n"
+        )
     );
     // Changing the object makes the failure an error again.
     let changed = temp("cel-changed.yaml", &invalid.replace("replicas: 20", "replicas: 21"));
@@ -157,9 +160,16 @@ fn lists_and_documents() {
     let f = temp("multi.yaml", &format!("{good}---\n{bad}---\n{list}"));
     let o = crdgen(&["validate", "--crd", &ex("crontab-crd.yaml"), "-o", "json", &f]);
     assert_eq!(o.status.code(), Some(1));
+    // Each object is named: valid, or why not (the items of a List by the List's
+    // document).
     assert_eq!(
         err(&o),
-        "The CronTab \"b\" is invalid:\n* spec.replicas: Invalid value: 20: spec.replicas in body should be less than or equal to 10\n"
+        format!(
+            "{f}: document 1: CronTab \"a\": valid\n\
+             The CronTab \"b\" is invalid:\n* spec.replicas: Invalid value: 20: spec.replicas in body should be less than or equal to 10\n\
+             {f}: document 3: CronTab \"c\": valid\n\
+             {f}: document 3: CronTab \"d\": valid\n"
+        )
     );
     let printed: Vec<Value> = serde_json::Deserializer::from_str(&out(&o))
         .into_iter()
@@ -340,12 +350,167 @@ fn convert_refuses_webhook_crds_and_unknown_versions() {
     );
 }
 
+/// `validate` says what it checked: each valid object on a line of stderr (none with
+/// `-q`); a file without objects is bad input, not a success.
+#[test]
+fn validate_names_what_it_checked_and_refuses_empty_files() {
+    let crd = ex("crontab-crd.yaml");
+    let object = ex("defaults-prune.yaml");
+    let o = crdgen(&["validate", "--crd", &crd, "--validate=ignore", &object]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        err(&o),
+        format!("{object}: document 1: CronTab \"my-new-cron-object\": valid\n")
+    );
+    let o = crdgen(&["validate", "-q", "--crd", &crd, "--validate=ignore", &object]);
+    assert_eq!((o.status.code(), err(&o)), (Some(0), String::new()));
+
+    for (name, text) in [
+        ("empty.yaml", ""),
+        ("comments.yaml", "# nothing\n---\n---\n"),
+        ("empty-list.yaml", "apiVersion: v1\nkind: List\nitems: []\n"),
+    ] {
+        let empty = temp(name, text);
+        let o = crdgen(&["validate", "--crd", &crd, &empty]);
+        assert_eq!(o.status.code(), Some(2), "{name}");
+        assert_eq!(err(&o), format!("error: {empty}: no objects in it\n"), "{name}");
+        // Beside a file with objects too.
+        let o = crdgen(&["validate", "-q", "--crd", &crd, "--validate=ignore", &object, &empty]);
+        assert_eq!(o.status.code(), Some(2), "{name}");
+        assert_eq!(err(&o), format!("error: {empty}: no objects in it\n"), "{name}");
+    }
+}
+
+/// A `--crd` path without any CRD is named in a warning, so that the error about
+/// the objects it was meant for is not the only clue.
+#[test]
+fn a_crd_path_without_a_crd_is_a_warning() {
+    let not_a_crd = ex("defaults-prune.yaml");
+    let object = ex("defaults-prune.yaml");
+    let o = crdgen(&["validate", "--crd", &not_a_crd, &object]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        err(&o),
+        format!(
+            "warning: {not_a_crd}: no CustomResourceDefinition in it\n\
+             error: {object}: document 1: no CustomResourceDefinition for kind \"CronTab\" in version \"stable.example.com/v1\"\n"
+        )
+    );
+    // Beside a path that has the CRD, still named, and the object is admitted.
+    let o = crdgen(&[
+        "validate",
+        "-q",
+        "--crd",
+        &not_a_crd,
+        "--crd",
+        &ex("crontab-crd.yaml"),
+        "--validate=ignore",
+        &object,
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        err(&o),
+        format!("warning: {not_a_crd}: no CustomResourceDefinition in it\n")
+    );
+    // The same for the other commands with --crd.
+    for command in [vec!["get"], vec!["convert", "--to", "v1"]] {
+        let mut args = command.clone();
+        args.extend(["--crd", &not_a_crd, &object]);
+        let o = crdgen(&args);
+        assert_eq!(o.status.code(), Some(2), "{command:?}");
+        assert!(
+            err(&o).starts_with(&format!("warning: {not_a_crd}: no CustomResourceDefinition in it\n")),
+            "{command:?}: {}",
+            err(&o)
+        );
+    }
+}
+
+/// Runs crdgen with `stdin` on standard input.
+fn crdgen_stdin(args: &[&str], stdin: &str) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crdgen"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // crdgen may exit before reading (bad arguments): a closed pipe is not a failure.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+/// `-` reads objects from standard input, YAML or JSON, for every command that takes
+/// objects, named `STDIN` in messages as kubectl names it.
+#[test]
+fn objects_from_standard_input() {
+    let crd = ex("crontab-crd.yaml");
+    let yaml = "apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: from-stdin}\nspec: {replicas: 20}\n";
+    let o = crdgen_stdin(&["validate", "--crd", &crd, "-"], yaml);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        err(&o),
+        "The CronTab \"from-stdin\" is invalid:\n* spec.replicas: Invalid value: 20: spec.replicas in body should be less than or equal to 10\n"
+    );
+    let json = r#"{"apiVersion": "stable.example.com/v1", "kind": "CronTab", "metadata": {"name": "j"}, "spec": {"replicas": 2}}"#;
+    let o = crdgen_stdin(&["validate", "--crd", &crd, "-o", "json", "-"], json);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(err(&o), "STDIN: document 1: CronTab \"j\": valid\n");
+    let admitted: Value = serde_json::from_str(&out(&o)).unwrap();
+    assert_eq!(admitted["spec"]["cronSpec"], "5 0 * * *", "defaulted");
+
+    let o = crdgen_stdin(&["get", "--crd", &crd, "-"], json);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(out(&o).starts_with("NAME   AGE\nj      "), "{}", out(&o));
+
+    let versioned = fixture("versioned-crontab-crd.yaml");
+    let o = crdgen_stdin(
+        &["convert", "--crd", &versioned, "--to", "v1", "-o", "json", "-"],
+        TWO_CRONTABS,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(
+        err(&o).starts_with("Warning: STDIN: document 1: converting CronTab"),
+        "{}",
+        err(&o)
+    );
+
+    // An update with the old objects from standard input.
+    let old = "apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: j, resourceVersion: '1'}\nspec: {replicas: 2}\n";
+    let new = temp("stdin-new.yaml", &old.replace("replicas: 2", "replicas: 3"));
+    let o = crdgen_stdin(&["validate", "--crd", &crd, "--old", "-", &new], old);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(err(&o), format!("{new}: document 1: CronTab \"j\": valid update\n"));
+
+    // Standard input is read once, and an empty one holds no objects.
+    let o = crdgen_stdin(&["validate", "--crd", &crd, "-", "-"], yaml);
+    assert_eq!(
+        (o.status.code(), err(&o)),
+        (Some(2), "error: -: standard input can be read only once\n".to_string())
+    );
+    let o = crdgen_stdin(&["validate", "--crd", &crd, "--old", "-", "-"], yaml);
+    assert_eq!(o.status.code(), Some(2));
+    let o = crdgen_stdin(&["validate", "--crd", &crd, "-"], "");
+    assert_eq!(
+        (o.status.code(), err(&o)),
+        (Some(2), "error: STDIN: no objects in it\n".to_string())
+    );
+}
+
 /// A request for a deprecated version gets the API server's warning, as kubectl
 /// prints it.
 #[test]
 fn validate_warns_about_deprecated_versions() {
     let objects = temp("two-crontabs-validate.yaml", TWO_CRONTABS);
-    let o = crdgen(&["validate", "--crd", &fixture("versioned-crontab-crd.yaml"), &objects]);
+    let o = crdgen(&[
+        "validate",
+        "-q",
+        "--crd",
+        &fixture("versioned-crontab-crd.yaml"),
+        &objects,
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
     assert_eq!(
         err(&o),
@@ -452,7 +617,7 @@ metadata: {name: my-new-cron-object, unknownMeta: 1}
 spec: {cronSpec: '* * * * */5', image: my-awesome-cron-image, someRandomField: 42}
 ",
     );
-    let o = crdgen(&["validate", "--crd", &crd, &object]);
+    let o = crdgen(&["validate", "-q", "--crd", &crd, &object]);
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(
         err(&o),
@@ -469,7 +634,7 @@ spec: {cronSpec: '* * * * */5', image: my-awesome-cron-image, someRandomField: 4
         );
     }
     for ignore in ["--validate=ignore", "--validate=false"] {
-        let o = crdgen(&["validate", "--crd", &crd, ignore, "-o", "json", &object]);
+        let o = crdgen(&["validate", "--quiet", "--crd", &crd, ignore, "-o", "json", &object]);
         assert_eq!((o.status.code(), err(&o).as_str()), (Some(0), ""));
         let admitted: Value = serde_json::from_str(&out(&o)).unwrap();
         assert_eq!(admitted["spec"].get("someRandomField"), None);
@@ -513,7 +678,13 @@ status: {replicas: 3}
         "json",
         &new,
     ]);
-    assert_eq!((o.status.code(), err(&o).as_str()), (Some(0), ""));
+    assert_eq!(
+        (o.status.code(), err(&o)),
+        (
+            Some(0),
+            format!("{new}: document 1: CronTab \"c\": valid status update\n")
+        )
+    );
     let admitted: Value = serde_json::from_str(&out(&o)).unwrap();
     assert_eq!(admitted["spec"], serde_json::json!({"replicas": 2}));
     assert_eq!(admitted["status"], serde_json::json!({"replicas": 3}));

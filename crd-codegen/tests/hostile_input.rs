@@ -1,4 +1,4 @@
-//! Hostile input is refused within bounds: the limits of README's "Hostile input"
+//! Hostile input is refused within bounds: the limits of docs/REFERENCE.md's "Hostile input"
 //! section, each with its message. Memory is measured by this binary's allocator
 //! (peak bytes allocated while reading).
 

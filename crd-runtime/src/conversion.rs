@@ -90,22 +90,31 @@ pub trait Convert<To> {
 /// kind.
 pub fn convert_value(target: &dyn ResourceSchema, object: Value) -> Result<Value> {
     let mut object = object;
+    if !object.is_object() {
+        return Err(ConversionError::new("the object to convert is not a JSON object"));
+    }
+    of_kind(&object, target.api_version(), target.kind())?;
     let Value::Object(map) = &mut object else {
         return Err(ConversionError::new("the object to convert is not a JSON object"));
     };
-    let api_version = map.get("apiVersion").and_then(Value::as_str).unwrap_or("");
-    let kind = map.get("kind").and_then(Value::as_str).unwrap_or("");
-    let group = |api_version| crate::objectmeta::parse_group_version(api_version).map(|(g, _)| g);
-    if kind != target.kind() || group(api_version) != group(target.api_version()) {
-        return Err(ConversionError::new(format!(
-            "cannot convert {api_version:?} {kind:?} to {} {}: not the same group and kind",
-            target.api_version(),
-            target.kind()
-        )));
-    }
     map.insert("apiVersion".into(), Value::from(target.api_version()));
     let dropped = admission::read_converted(target, &mut object).map_err(ConversionError::new)?;
     Ok(Converted { object, dropped })
+}
+
+/// An error unless `object` is of the group of `api_version` (`group/version`) and of
+/// `kind`: a conversion is between the versions of one kind, and what it is given
+/// of another is refused, not converted.
+fn of_kind(object: &Value, api_version: &str, kind: &str) -> std::result::Result<(), ConversionError> {
+    let s = |key| object.get(key).and_then(Value::as_str).unwrap_or("");
+    let (object_api_version, object_kind) = (s("apiVersion"), s("kind"));
+    let group = |api_version| crate::objectmeta::parse_group_version(api_version).map(|(g, _)| g);
+    if object_kind != kind || group(object_api_version) != group(api_version) {
+        return Err(ConversionError::new(format!(
+            "cannot convert {object_api_version:?} {object_kind:?} to {api_version} {kind}: not the same group and kind"
+        )));
+    }
+    Ok(())
 }
 
 /// [`convert_value`] into the generated type `To`: an object of any version of `To`'s
@@ -304,13 +313,15 @@ pub mod hub {
 
     /// Converts `object`, at any version of the kind, to `desired` through `hub`:
     /// spoke → hub → spoke, each step mapped and then pruned with the target's schema
-    /// (the pruned paths are what the conversion dropped).
+    /// (the pruned paths are what the conversion dropped). An object of another group
+    /// or kind is refused, one already at `desired` returned as it is.
     ///
     /// `metadata` is carried across as it is, and the hooks see the object without
     /// it: a webhook may change only labels and annotations, which no field map or
     /// hook writes, and reading the metadata into `ObjectMeta` for each root-level
     /// hook would cost more than the rest of the conversion.
     pub fn via_hub(mut object: Value, desired: &str, hub: &dyn ResourceSchema, spokes: &[Spoke<'_>]) -> Result<Value> {
+        super::of_kind(&object, desired, hub.kind())?;
         let metadata = object.as_object_mut().and_then(|map| map.remove_entry("metadata"));
         let mut converted = via_hub_without_metadata(object, desired, hub, spokes)?;
         if let (Some((key, metadata)), Value::Object(map)) = (metadata, &mut converted.object) {

@@ -292,7 +292,7 @@ pub const fn assert_one_storage_version(storage: &[bool]) {
     }
 }
 
-/// Why [`merge_crds`] could not merge.
+/// Why [`merge_crds()`] could not merge.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MergeError {
     /// No CRD was given.

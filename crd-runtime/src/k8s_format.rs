@@ -329,7 +329,13 @@ pub fn is_dns1123_label(s: &str) -> Vec<String> {
 /// Errors for a lowercase RFC 1123 subdomain (at most 253 characters); empty when valid.
 /// Mirrors apimachinery `validation.IsDNS1123Subdomain`.
 pub fn is_dns1123_subdomain(s: &str) -> Vec<String> {
-    dns1123_subdomain_bytes(s.as_bytes(), max_len_error)
+    is_dns1123_subdomain_bytes(s.as_bytes())
+}
+
+/// [`is_dns1123_subdomain`] of bytes, as a Go string is: Go code may cut a string
+/// inside a character, and check the pieces.
+pub fn is_dns1123_subdomain_bytes(b: &[u8]) -> Vec<String> {
+    dns1123_subdomain_bytes(b, max_len_error)
 }
 
 /// Errors for a DNS-1035 label (at most 63 characters); empty when valid.

@@ -89,13 +89,14 @@ pub fn read_request(body: &[u8]) -> Result<ConversionRequest, BadReview> {
 /// Answers a `ConversionReview` request body: each object converted with `convert`
 /// (given the object and the desired `group/version`; a generated kind's
 /// `<kind>_conversion::convert_value::<Hooks>` or, for the `None` strategy,
-/// `Resource::convert`), independently and in order.
+/// `Resource::convert`), independently and in order. `convert` refuses an object of
+/// another group or kind (the generated conversions do) and returns one already at
+/// the desired version as it is.
 ///
 /// The response has the request's `uid` and review version, and its objects have
 /// `apiVersion` set to the desired one. `result.status` is `Success`, or `Failure` with
 /// a message naming the first object that failed (its index, namespace/name and
-/// apiVersion) and why; then no objects are returned. An object already at the
-/// desired version is returned as it is, after the same checks.
+/// apiVersion) and why; then no objects are returned.
 ///
 /// Of a converted object's metadata the API server keeps only `labels` and
 /// `annotations` (the rest it restores from its own copy), and it refuses a response
@@ -301,19 +302,16 @@ fn convert_one(
     if !object.is_object() {
         return Err("not a JSON object".into());
     }
-    let out = if identity.api_version() == desired {
-        object
-    } else {
-        let mut out = convert(object, desired).map_err(|e| e.message)?.object;
-        let Value::Object(map) = &mut out else {
-            return Err("the conversion did not return a JSON object".into());
-        };
-        // The generated conversions set it already; a hand-written one may not.
-        if map.get("apiVersion").and_then(Value::as_str) != Some(desired) {
-            map.insert("apiVersion".into(), Value::from(desired));
-        }
-        out
+    // An object already at the desired version goes through the conversion too, which
+    // returns it as it is once it has checked its group and kind.
+    let mut out = convert(object, desired).map_err(|e| e.message)?.object;
+    let Value::Object(map) = &mut out else {
+        return Err("the conversion did not return a JSON object".into());
     };
+    // The generated conversions set it already; a hand-written one may not.
+    if map.get("apiVersion").and_then(Value::as_str) != Some(desired) {
+        map.insert("apiVersion".into(), Value::from(desired));
+    }
     // Without the original labels and annotations, any present are checked. An object
     // already at the desired version is checked too: returned as it is, it must still
     // be one the API server accepts (it has metadata, valid labels).

@@ -139,7 +139,9 @@ pub trait CustomResource: ObjectSchema + k8s_openapi::Resource + Serialize + Des
 
     /// Validates this object as the API server would on create (type meta, metadata,
     /// schema, scale, embedded resources, list sets and maps, rules), without pruning
-    /// or defaulting it first.
+    /// or defaulting it first. A `null` where the schema does not allow one is dropped
+    /// first, as the API server drops it when it reads the request: a derived type's
+    /// `Option` field that is `None` serializes as `null` (unless the field skips it).
     ///
     /// A namespaced object without `metadata.namespace` is validated in the namespace
     /// `default`, as `kubectl` and `crdgen validate` send it (the API server takes the
@@ -259,10 +261,15 @@ impl std::fmt::Debug for Resource {
     }
 }
 
-/// The object as a request sends it: in the namespace `default` when it is namespaced
-/// and names none.
+/// The object as the API server reads a request of it: in the namespace `default`
+/// when it is namespaced and names none, without the `null`s its schema does not
+/// allow.
 fn request_value<T: CustomResource>(t: &T) -> Value {
     let mut object = to_value(t);
+    // The API server's decoding prunes and drops those nulls in one step, as
+    // `prune` does here. A typed value has no field its schema does not know (an
+    // untyped one is kept as it is), so nothing else is dropped.
+    T::prune(&mut object, &Path::Root, &mut Vec::new());
     if T::NAMESPACED
         && let Some(meta) = object.get_mut("metadata").and_then(Value::as_object_mut)
         && meta

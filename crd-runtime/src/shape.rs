@@ -10,7 +10,7 @@
 //!
 //! - [`prune`]: `prune`/`skipPrune` and `PruneNonNullableNullsWithoutDefaults` in one
 //!   pass (both decide per key from the key's schema alone);
-//! - [`default`]: `Default`;
+//! - [`default`]: Go's `Default` (structural defaulting);
 //! - [`ratchet_equal`]: `CorrelatedObject.CachedDeepEqual`;
 //! - [`validate_lists`]: `listtype.ValidateListSetsAndMaps`;
 //! - [`validate`]: kube-openapi's `SchemaValidator` with the API server's ratcheting,

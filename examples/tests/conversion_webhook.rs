@@ -88,6 +88,28 @@ async fn converts_reviews_over_https() {
         accepted.unwrap_err(),
         "conversion webhook for example.com/v1, Kind=CronTab failed: converting objects[0] (default/a, apiVersion example.com/v1): example.com/v3 is not a version of CronTab (versions: example.com/v1, example.com/v1beta1)"
     );
+
+    // An object of another kind is refused, not converted: a Failure naming it.
+    let mut other = crontab_v1("b", "db", "1");
+    other["kind"] = json!("NotCronTab");
+    let (response, _) = server
+        .review(
+            "apiextensions.k8s.io/v1",
+            "example.com/v1beta1",
+            vec![crontab_v1("a", "db", "1"), other],
+        )
+        .await;
+    assert_eq!(
+        response["response"],
+        json!({
+            "uid": "0000-1111",
+            "convertedObjects": [],
+            "result": {
+                "status": "Failure",
+                "message": "converting objects[1] (default/b, apiVersion example.com/v1): cannot convert \"example.com/v1\" \"NotCronTab\" to example.com/v1beta1 CronTab: not the same group and kind",
+            },
+        })
+    );
     server.stop().await;
 }
 
@@ -208,6 +230,12 @@ fn the_generated_respond_answers_as_the_checked_handler() {
     no_metadata.as_object_mut().unwrap().remove("metadata");
     let mut unknown_version = crontab_v1("u", "h", "1");
     unknown_version["apiVersion"] = json!("example.com/v9");
+    let mut other_kind = crontab_v1("k", "h", "1");
+    other_kind["kind"] = json!("NotCronTab");
+    let mut other_group = crontab_v1("g", "h", "1");
+    other_group["apiVersion"] = json!("other.example.com/v1");
+    let mut other_kind_at_desired = v1beta1("d", "h:1");
+    other_kind_at_desired["kind"] = json!("NotCronTab");
     let cases: Vec<(&str, Vec<Value>)> = vec![
         (
             "example.com/v1beta1",
@@ -228,6 +256,9 @@ fn the_generated_respond_answers_as_the_checked_handler() {
         ("example.com/v1beta1", vec![crontab_v1("a", "h", "1"), no_metadata]),
         ("example.com/v1beta1", vec![json!(7)]),
         ("example.com/v1beta1", vec![unknown_version]),
+        ("example.com/v1beta1", vec![crontab_v1("a", "h", "1"), other_kind]),
+        ("example.com/v1beta1", vec![other_group]),
+        ("example.com/v1beta1", vec![other_kind_at_desired]),
         ("example.com/v1beta1", vec![]),
     ];
     let mut failures = Vec::new();
@@ -254,6 +285,94 @@ fn the_generated_respond_answers_as_the_checked_handler() {
             "converting objects[1] (, apiVersion example.com/v1): missing metadata in converted object",
             "converting objects[0] (, apiVersion ): not a JSON object",
             "converting objects[0] (default/u, apiVersion example.com/v9): example.com/v9 is not a version of CronTab (versions: example.com/v1, example.com/v1beta1)",
+            "converting objects[1] (default/k, apiVersion example.com/v1): cannot convert \"example.com/v1\" \"NotCronTab\" to example.com/v1beta1 CronTab: not the same group and kind",
+            "converting objects[0] (default/g, apiVersion other.example.com/v1): cannot convert \"other.example.com/v1\" \"CronTab\" to example.com/v1beta1 CronTab: not the same group and kind",
+            "converting objects[0] (ns/d, apiVersion example.com/v1beta1): cannot convert \"example.com/v1beta1\" \"NotCronTab\" to example.com/v1beta1 CronTab: not the same group and kind",
         ]
     );
+}
+
+/// The example's server in a process of its own, as deployed: this test binary run
+/// again for this test alone by [`a_signal_stops_the_server_gracefully`], with the
+/// server's arguments in `CONVERSION_WEBHOOK_ARGS`. The test passes when the server
+/// returns success.
+#[test]
+#[ignore = "the server process of a_signal_stops_the_server_gracefully, which runs it"]
+fn server_process() {
+    let args = std::env::var("CONVERSION_WEBHOOK_ARGS").expect("run by a_signal_stops_the_server_gracefully");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let code = runtime.block_on(crd_examples::webhook_server::run(args.split('\n').map(String::from)));
+    assert_eq!(code, std::process::ExitCode::SUCCESS);
+}
+
+/// SIGTERM (what the kubelet sends a pod's containers) and SIGINT stop the server as
+/// `run` serves it: it says so, stops accepting, and the process exits with success
+/// (without the handler, the signal kills it), no longer listening.
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_signal_stops_the_server_gracefully() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::{Command, Stdio};
+    for signal in ["TERM", "INT"] {
+        let certificate = support::certificate();
+        let args = [
+            "--cert",
+            certificate.cert.to_str().unwrap(),
+            "--key",
+            certificate.key.to_str().unwrap(),
+            "--addr",
+            "127.0.0.1:0",
+        ];
+        let mut child = Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "server_process",
+                "--ignored",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env("CONVERSION_WEBHOOK_ARGS", args.join("\n"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        stderr.read_line(&mut line).unwrap();
+        let addr = line
+            .strip_prefix("serving conversion reviews on https://")
+            .and_then(|rest| rest.trim_end().strip_suffix("/convert"))
+            .unwrap_or_else(|| panic!("the server did not start: {line:?}"));
+        let server = Running::client(addr.parse().unwrap(), &certificate);
+        let mut kept = server.connect().await;
+        assert_eq!(
+            support::send_on(&mut kept, "GET", "/healthz", Vec::new()).await,
+            (StatusCode::OK, b"ok".to_vec())
+        );
+
+        let killed = Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let status = tokio::task::spawn_blocking(move || child.wait().unwrap())
+            .await
+            .unwrap();
+        let mut rest = String::new();
+        stderr.read_to_string(&mut rest).unwrap();
+        assert!(status.success(), "SIG{signal}: {status}\n{rest}");
+        assert_eq!(
+            rest.lines().take(2).collect::<Vec<_>>(),
+            [format!("SIG{signal}: shutting down").as_str(), "stopped"],
+            "SIG{signal}"
+        );
+        assert!(
+            tokio::net::TcpStream::connect(server.addr).await.is_err(),
+            "SIG{signal}: still listening"
+        );
+    }
 }

@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand};
 use crd_codegen::Selection;
 use crd_codegen::diagnostic::Severity;
 use crd_codegen::load::{Loaded, load};
-use crd_codegen::source::{ManifestObject, object_key, read_manifest, read_manifests};
+use crd_codegen::source::{ManifestObject, is_stdin, object_key, read_each_manifest, read_manifests};
 use crd_runtime::FieldValidation;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -91,18 +91,19 @@ enum Command {
     ///
     /// Every document of every OBJECT file (and every item of a `kind: List`) is
     /// matched with its CRD by apiVersion and kind, and admitted in its
-    /// metadata.namespace (else `default`). Errors are printed on stderr as the API
-    /// server words them. Admitted objects are printed on stdout only with --output.
-    /// Files are read one document at a time (`-` reads standard input), each checked
-    /// before the next is read.
-    /// Exit code: 0 all valid, 1 any invalid, 2 bad input (unreadable file, malformed
-    /// YAML, invalid CRD, unknown kind, missing old object).
+    /// metadata.namespace (else `default`). Each valid object is named on stderr
+    /// (unless --quiet), errors are printed there as the API server words them.
+    /// Admitted objects are printed on stdout only with --output. Files are read one
+    /// document at a time (`-` reads standard input), each checked before the next is
+    /// read. Exit code: 0 all valid, 1 any invalid, 2 bad input (unreadable file, a
+    /// file without objects, malformed YAML, invalid CRD, unknown kind, missing old
+    /// object).
     Validate {
         /// A CRD file or directory; repeat the flag (or separate with commas) for more.
         #[arg(long = "crd", value_name = "PATH", required = true, value_delimiter = ',')]
         crds: Vec<PathBuf>,
         /// The stored objects: each OBJECT is an update of the object with the same
-        /// apiVersion, kind, namespace and name in FILE.
+        /// apiVersion, kind, namespace and name in FILE (`-` for standard input).
         #[arg(long, value_name = "FILE")]
         old: Option<PathBuf>,
         /// Print the admitted objects (after pruning and defaulting) in this format.
@@ -119,7 +120,10 @@ enum Command {
         /// and validates only it.
         #[arg(long, value_name = "NAME", requires = "old")]
         subresource: Option<Subresource>,
-        /// Object files (YAML or JSON, one or many documents).
+        /// Do not name the valid objects on stderr.
+        #[arg(short, long)]
+        quiet: bool,
+        /// Object files (YAML or JSON, one or many documents; `-` for standard input).
         #[arg(required = true, value_name = "OBJECT")]
         objects: Vec<PathBuf>,
     },
@@ -137,7 +141,7 @@ enum Command {
         /// `wide`: also the columns of priority above 0.
         #[arg(short, long, value_name = "FORMAT")]
         output: Option<TableFormat>,
-        /// Object files (YAML or JSON, one or many documents).
+        /// Object files (YAML or JSON, one or many documents; `-` for standard input).
         #[arg(required = true, value_name = "OBJECT")]
         objects: Vec<PathBuf>,
     },
@@ -185,7 +189,7 @@ enum Command {
         /// The format of the converted objects.
         #[arg(short, long, value_name = "FORMAT", default_value = "yaml")]
         output: OutputFormat,
-        /// Object files (YAML or JSON, one or many documents).
+        /// Object files (YAML or JSON, one or many documents; `-` for standard input).
         #[arg(required = true, value_name = "OBJECT")]
         objects: Vec<PathBuf>,
     },
@@ -246,8 +250,17 @@ fn main() -> ExitCode {
             output,
             validate: field_validation,
             subresource,
+            quiet,
             objects,
-        } => validate(&crds, old.as_deref(), subresource, output, field_validation, &objects),
+        } => validate(
+            &crds,
+            old.as_deref(),
+            subresource,
+            output,
+            field_validation,
+            quiet,
+            &objects,
+        ),
         Command::Diff {
             old,
             new,
@@ -331,8 +344,15 @@ fn generate(paths: &[PathBuf], output: Option<PathBuf>, derive: bool, selection:
 
 fn check(paths: &[PathBuf]) -> ExitCode {
     let loaded = load(paths);
-    let code = report(&loaded);
-    if !loaded.has_errors() {
+    let mut code = report(&loaded);
+    // Nothing checked is not "valid": a wrong file or directory was named.
+    let empty = loaded.paths_without_crds(paths);
+    for path in &empty {
+        eprintln!("error: {}: no CustomResourceDefinition in it", path.display());
+    }
+    if !empty.is_empty() {
+        code = ExitCode::from(2);
+    } else if !loaded.has_errors() {
         write_stdout(&format!(
             "{} CustomResourceDefinition(s) in {} file(s): valid\n",
             loaded.crds.len(),
@@ -360,10 +380,15 @@ fn validate(
     subresource: Option<Subresource>,
     output: Option<OutputFormat>,
     field_validation: FieldValidation,
+    quiet: bool,
     object_paths: &[PathBuf],
 ) -> ExitCode {
     use crd_codegen::engine::Engine;
 
+    if old_path.is_some_and(is_stdin) && object_paths.iter().any(|p| is_stdin(p)) {
+        eprintln!("error: -: standard input can be read only once (the old objects or the new ones)");
+        return ExitCode::from(2);
+    }
     let Some(loaded) = load_crds(crd_paths) else {
         return ExitCode::from(2);
     };
@@ -372,11 +397,13 @@ fn validate(
     let mut invalid = false;
 
     let mut old_objects = Vec::new();
-    if let Some(p) = old_path
-        && let Err(e) = read_manifest(p, |o| old_objects.push(o))
-    {
-        eprintln!("{e}");
-        return ExitCode::from(2);
+    if let Some(p) = old_path {
+        let unreadable;
+        (old_objects, unreadable) = read_manifests(&[p.to_path_buf()]);
+        if !unreadable.is_empty() {
+            unreadable.iter().for_each(|e| eprintln!("{e}"));
+            return ExitCode::from(2);
+        }
     }
 
     // Objects are checked as they are read, and the admitted ones printed at once, so
@@ -430,21 +457,26 @@ fn validate(
         }
         let verb = if old_path.is_some() { "updating" } else { "creating" };
         match admission.refusal(&kind, verb, &obj.file.display().to_string()) {
-            None => printer.print(&admission.object),
+            None => {
+                if !quiet {
+                    let what = match (old_path, subresource) {
+                        (None, _) => "valid",
+                        (Some(_), None) => "valid update",
+                        (Some(_), Some(Subresource::Status)) => "valid status update",
+                    };
+                    eprintln!("{where_}: {kind} {name:?}: {what}");
+                }
+                printer.print(&admission.object);
+            }
             Some(refusal) => {
                 eprintln!("{refusal}");
                 invalid = true;
             }
         }
     };
-    let mut unreadable = false;
-    for path in object_paths {
-        if let Err(e) = read_manifest(path, &mut check) {
-            eprintln!("{e}");
-            unreadable = true;
-        }
-    }
-    exit_code(bad_input || unreadable, invalid)
+    let unreadable = read_each_manifest(object_paths, &mut check);
+    unreadable.iter().for_each(|e| eprintln!("{e}"));
+    exit_code(bad_input || !unreadable.is_empty(), invalid)
 }
 
 /// The exit code of a command over objects: 2 for bad input, else 1 when an object
@@ -460,10 +492,15 @@ fn exit_code(bad_input: bool, failed: bool) -> ExitCode {
 }
 
 /// Loads the CRDs of `--crd`, printing their diagnostics; `None` when one is invalid.
+/// A path without any CRD is a warning: else the objects it was meant for would be
+/// reported as of an unknown kind, and the path never named.
 fn load_crds(paths: &[PathBuf]) -> Option<Loaded> {
     let loaded = load(paths);
     for d in loaded.diagnostics.iter().filter(|d| d.severity >= Severity::Warning) {
         eprintln!("{d}");
+    }
+    for path in loaded.paths_without_crds(paths) {
+        eprintln!("warning: {}: no CustomResourceDefinition in it", path.display());
     }
     (loaded.worst() < Some(Severity::Error)).then_some(loaded)
 }

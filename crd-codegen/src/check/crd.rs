@@ -787,10 +787,15 @@ fn validate_conversion(conversion: Option<&CustomResourceConversion>, path: &Fie
             )),
             Some(cc) => match (&cc.url, &cc.service) {
                 (Some(url), None) => errs.extend(webhook::validate_webhook_url(&config_path.child("url"), url)),
+                // The API server passes the service's name where
+                // `ValidateWebhookService` takes the namespace, and the namespace where
+                // it takes the name (kubernetes/kubernetes#141353): a missing namespace
+                // is reported as `service.name: Required value`, a missing name as
+                // `service.namespace`. We print what the API server prints.
                 (None, Some(svc)) => errs.extend(webhook::validate_webhook_service(
                     &config_path.child("service"),
-                    &svc.namespace,
                     &svc.name,
+                    &svc.namespace,
                     svc.path.as_deref(),
                     svc.port,
                 )),

@@ -204,7 +204,9 @@ pub(crate) fn validate_webhook_url(path: &FieldPath, url: &str) -> Vec<FieldErro
     errs
 }
 
-/// Go's `ValidateWebhookService`. The port defaults to 443 (v1 defaulting).
+/// Go's `ValidateWebhookService(fldPath, namespace, name, path, port)`, its
+/// parameters in its order (the CRD check passes them swapped, as the API server
+/// does). The port defaults to 443 (v1 defaulting).
 pub(crate) fn validate_webhook_service(
     path: &FieldPath,
     namespace: &str,
@@ -242,17 +244,18 @@ pub(crate) fn validate_webhook_service(
     if !url_path.starts_with('/') {
         errs.push(bad("must start with a '/'".into()));
     }
-    // Go slices off the first byte whatever it is.
-    let mut to_check = url_path.get(1..).unwrap_or("");
-    if let Some(stripped) = to_check.strip_suffix('/') {
+    // In bytes, as Go slices strings: the first byte is cut off whatever it is, even
+    // part of a character.
+    let mut to_check = &url_path.as_bytes()[1..];
+    if let Some(stripped) = to_check.strip_suffix(b"/") {
         to_check = stripped;
     }
-    for (i, step) in to_check.split('/').enumerate() {
+    for (i, step) in to_check.split(|&b| b == b'/').enumerate() {
         if step.is_empty() {
             errs.push(bad(format!("segment[{i}] may not be empty")));
             continue;
         }
-        for failure in crd_runtime::k8s_format::is_dns1123_subdomain(step) {
+        for failure in crd_runtime::k8s_format::is_dns1123_subdomain_bytes(step) {
             errs.push(bad(format!("segment[{i}]: {failure}")));
         }
     }

@@ -220,6 +220,8 @@ fn kind_conversion(crd: &ir::Crd, hub: &Root, roots: &[Root], module: &str) -> T
     quote! {
         #[doc = #module_doc]
         pub mod #module {
+            // Used or not as the crate converts (see `version_module`).
+            #![allow(dead_code)]
             #[allow(unused_imports)]
             use ::crd_runtime::__private::conversion::hub::{self, FieldMap, Hook, Spoke};
             #[allow(unused_imports)]

@@ -44,6 +44,7 @@ pub fn resources(plan: &Plan) -> TokenStream {
     });
     quote! {
         /// Every kind generated here, to look one up by `apiVersion` and `kind`.
+        #[allow(dead_code)]
         pub static RESOURCES: &[::crd_runtime::schema::Resource] = &[ #( #entries ),* ];
     }
 }
@@ -128,6 +129,11 @@ pub fn version_module(m: &Module, texts: &mut TextItems) -> TokenStream {
         pub mod #version_mod {
             #doc_allows
             #![allow(
+                // A binary crate that includes the generated source uses part of it
+                // (one kind, not its `crd()` or version constants): the rest is API
+                // of the generated code, not the user's dead code. `crd_types!` is
+                // not linted for it either.
+                dead_code,
                 // Nested `if let`s stay nested: let chains need edition 2024.
                 clippy::collapsible_if
             )]

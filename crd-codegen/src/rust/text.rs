@@ -86,12 +86,12 @@ const ITEM_INDENT: usize = 8;
 const WIDTH: usize = 100;
 
 /// Formatted source, written line by line at a nesting depth, for items that sit at
-/// [`ITEM_INDENT`].
+/// `ITEM_INDENT`.
 #[derive(Default)]
 pub struct Writer {
     out: String,
     depth: usize,
-    /// Levels the text will sit deeper than [`ITEM_INDENT`] once spliced (inside an
+    /// Levels the text will sit deeper than `ITEM_INDENT` once spliced (inside an
     /// impl, a function): counted for the width, not written.
     outer: usize,
 }

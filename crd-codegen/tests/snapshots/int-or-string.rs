@@ -16,7 +16,7 @@ pub mod intstr_example_com {
             clippy::enum_variant_names,
             clippy::large_enum_variant
         )]
-        #![allow(clippy::collapsible_if)]
+        #![allow(dead_code, clippy::collapsible_if)]
         #[allow(unused_imports)]
         use ::crd_runtime::{
             EmptyObject, IntOrString, JsonMap, ObjectMeta, Value, __private as rt,
@@ -119,7 +119,7 @@ pub mod intstr_example_com {
         }
 
         ::crd_runtime::__custom_resource_ext!(
-            Rollout, "rollouts.intstr.example.com", []
+            Rollout, "rollouts.intstr.example.com", [], crd
         );
 
         impl Rollout {
@@ -309,6 +309,7 @@ pub mod intstr_example_com {
 }
 
 /// Every kind generated here, to look one up by `apiVersion` and `kind`.
+#[allow(dead_code)]
 pub static RESOURCES: &[::crd_runtime::schema::Resource] = &[
     ::crd_runtime::schema::Resource::of::<intstr_example_com::v1::Rollout>(),
 ];

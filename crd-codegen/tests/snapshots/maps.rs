@@ -16,7 +16,7 @@ pub mod maps_example_com {
             clippy::enum_variant_names,
             clippy::large_enum_variant
         )]
-        #![allow(clippy::collapsible_if)]
+        #![allow(dead_code, clippy::collapsible_if)]
         #[allow(unused_imports)]
         use ::crd_runtime::{
             EmptyObject, IntOrString, JsonMap, ObjectMeta, Value, __private as rt,
@@ -119,7 +119,7 @@ pub mod maps_example_com {
         }
 
         ::crd_runtime::__custom_resource_ext!(
-            ConfigSet, "configsets.maps.example.com", []
+            ConfigSet, "configsets.maps.example.com", [], crd
         );
 
         impl ConfigSet {
@@ -408,6 +408,7 @@ pub mod maps_example_com {
 }
 
 /// Every kind generated here, to look one up by `apiVersion` and `kind`.
+#[allow(dead_code)]
 pub static RESOURCES: &[::crd_runtime::schema::Resource] = &[
     ::crd_runtime::schema::Resource::of::<maps_example_com::v1::ConfigSet>(),
 ];

@@ -16,7 +16,7 @@ pub mod versions_example_com {
             clippy::enum_variant_names,
             clippy::large_enum_variant
         )]
-        #![allow(clippy::collapsible_if)]
+        #![allow(dead_code, clippy::collapsible_if)]
         #[allow(unused_imports)]
         use ::crd_runtime::{
             EmptyObject, IntOrString, JsonMap, ObjectMeta, Value, __private as rt,
@@ -125,7 +125,7 @@ pub mod versions_example_com {
         }
 
         ::crd_runtime::__custom_resource_ext!(
-            Widget, "widgets.versions.example.com", ["wd"]
+            Widget, "widgets.versions.example.com", ["wd"], crd
         );
 
         impl Widget {
@@ -426,7 +426,7 @@ pub mod versions_example_com {
             clippy::enum_variant_names,
             clippy::large_enum_variant
         )]
-        #![allow(clippy::collapsible_if)]
+        #![allow(dead_code, clippy::collapsible_if)]
         #[allow(unused_imports)]
         use ::crd_runtime::{
             EmptyObject, IntOrString, JsonMap, ObjectMeta, Value, __private as rt,
@@ -531,7 +531,7 @@ pub mod versions_example_com {
         }
 
         ::crd_runtime::__custom_resource_ext!(
-            Widget, "widgets.versions.example.com", ["wd"]
+            Widget, "widgets.versions.example.com", ["wd"], crd
         );
 
         impl Widget {
@@ -680,6 +680,7 @@ pub mod versions_example_com {
 }
 
 /// Every kind generated here, to look one up by `apiVersion` and `kind`.
+#[allow(dead_code)]
 pub static RESOURCES: &[::crd_runtime::schema::Resource] = &[
     ::crd_runtime::schema::Resource::of::<versions_example_com::v1::Widget>(),
     ::crd_runtime::schema::Resource::of::<versions_example_com::v1alpha1::Widget>(),

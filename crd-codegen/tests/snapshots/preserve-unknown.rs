@@ -16,7 +16,7 @@ pub mod preserve_example_com {
             clippy::enum_variant_names,
             clippy::large_enum_variant
         )]
-        #![allow(clippy::collapsible_if)]
+        #![allow(dead_code, clippy::collapsible_if)]
         #[allow(unused_imports)]
         use ::crd_runtime::{
             EmptyObject, IntOrString, JsonMap, ObjectMeta, Value, __private as rt,
@@ -119,7 +119,7 @@ pub mod preserve_example_com {
         }
 
         ::crd_runtime::__custom_resource_ext!(
-            Pipeline, "pipelines.preserve.example.com", []
+            Pipeline, "pipelines.preserve.example.com", [], crd
         );
 
         impl Pipeline {
@@ -373,6 +373,7 @@ pub mod preserve_example_com {
 }
 
 /// Every kind generated here, to look one up by `apiVersion` and `kind`.
+#[allow(dead_code)]
 pub static RESOURCES: &[::crd_runtime::schema::Resource] = &[
     ::crd_runtime::schema::Resource::of::<preserve_example_com::v1::Pipeline>(),
 ];

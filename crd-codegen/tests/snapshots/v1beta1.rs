@@ -16,7 +16,7 @@ pub mod legacy_example_com {
             clippy::enum_variant_names,
             clippy::large_enum_variant
         )]
-        #![allow(clippy::collapsible_if)]
+        #![allow(dead_code, clippy::collapsible_if)]
         #[allow(unused_imports)]
         use ::crd_runtime::{
             EmptyObject, IntOrString, JsonMap, ObjectMeta, Value, __private as rt,
@@ -124,7 +124,9 @@ pub mod legacy_example_com {
             }
         }
 
-        ::crd_runtime::__custom_resource_ext!(Backup, "backups.legacy.example.com", []);
+        ::crd_runtime::__custom_resource_ext!(
+            Backup, "backups.legacy.example.com", [], crd
+        );
 
         impl Backup {
             /// The name of the CustomResourceDefinition: `plural.group`.
@@ -356,6 +358,7 @@ pub mod legacy_example_com {
 }
 
 /// Every kind generated here, to look one up by `apiVersion` and `kind`.
+#[allow(dead_code)]
 pub static RESOURCES: &[::crd_runtime::schema::Resource] = &[
     ::crd_runtime::schema::Resource::of::<legacy_example_com::v1alpha1::Backup>(),
 ];

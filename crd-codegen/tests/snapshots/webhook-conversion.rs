@@ -16,7 +16,7 @@ pub mod hub_example_com {
             clippy::enum_variant_names,
             clippy::large_enum_variant
         )]
-        #![allow(clippy::collapsible_if)]
+        #![allow(dead_code, clippy::collapsible_if)]
         #[allow(unused_imports)]
         use ::crd_runtime::{
             EmptyObject, IntOrString, JsonMap, ObjectMeta, Value, __private as rt,
@@ -118,7 +118,9 @@ pub mod hub_example_com {
             }
         }
 
-        ::crd_runtime::__custom_resource_ext!(Backend, "backends.hub.example.com", []);
+        ::crd_runtime::__custom_resource_ext!(
+            Backend, "backends.hub.example.com", [], crd
+        );
 
         impl Backend {
             /// The name of the CustomResourceDefinition: `plural.group`.
@@ -386,7 +388,7 @@ pub mod hub_example_com {
             clippy::enum_variant_names,
             clippy::large_enum_variant
         )]
-        #![allow(clippy::collapsible_if)]
+        #![allow(dead_code, clippy::collapsible_if)]
         #[allow(unused_imports)]
         use ::crd_runtime::{
             EmptyObject, IntOrString, JsonMap, ObjectMeta, Value, __private as rt,
@@ -488,7 +490,9 @@ pub mod hub_example_com {
             }
         }
 
-        ::crd_runtime::__custom_resource_ext!(Backend, "backends.hub.example.com", []);
+        ::crd_runtime::__custom_resource_ext!(
+            Backend, "backends.hub.example.com", [], crd
+        );
 
         impl Backend {
             /// The name of the CustomResourceDefinition: `plural.group`.
@@ -752,6 +756,7 @@ pub mod hub_example_com {
 
     /// Conversion of `Backend` between its versions, through the storage version `v2` (the hub), for a conversion webhook: every field with the same JSON path and schema is copied, and [`Hooks`] fills the others.
     pub mod backend_conversion {
+        #![allow(dead_code)]
         #[allow(unused_imports)]
         use ::crd_runtime::__private::conversion::hub::{self, FieldMap, Hook, Spoke};
         #[allow(unused_imports)]
@@ -903,6 +908,7 @@ pub mod hub_example_com {
 }
 
 /// Every kind generated here, to look one up by `apiVersion` and `kind`.
+#[allow(dead_code)]
 pub static RESOURCES: &[::crd_runtime::schema::Resource] = &[
     ::crd_runtime::schema::Resource::of::<hub_example_com::v1::Backend>(),
     ::crd_runtime::schema::Resource::of::<hub_example_com::v2::Backend>(),

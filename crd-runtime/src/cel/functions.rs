@@ -65,9 +65,12 @@ pub fn is_singleton(function: &str) -> bool {
 }
 
 /// Whether the overload's arguments are not checked before the call (cel-go
-/// `decls.DisableTypeGuards`: `flatten`).
+/// `decls.DisableTypeGuards`: the standard library's `contains`, `endsWith` and
+/// `startsWith`, the lists extension's `flatten`). Such a function checks its
+/// arguments itself, and a wrong one (a `dyn` receiver that holds an int) answers
+/// the bare `no such overload`, not the signature form of the guard.
 fn guards_disabled(function: &str) -> bool {
-    function == "flatten"
+    matches!(function, "contains" | "endsWith" | "startsWith" | "flatten")
 }
 
 /// A call of `function` with evaluated arguments (the receiver first), as cel-go
@@ -794,13 +797,31 @@ mod tests {
 
     #[test]
     fn dynamic_dispatch_checks_runtime_types() {
-        // One overload resolved: checked before the call.
+        // One overload resolved: checked before the call, the guard naming the
+        // run-time types.
         assert_eq!(
-            dispatch("startsWith", Some("starts_with_string"), &[Val::Int(1), Val::str("a")])
+            dispatch("charAt", Some("string_char_at_int"), &[Val::Int(1), Val::Int(0)])
                 .unwrap_err()
                 .to_string(),
-            "no such overload: startsWith(int, string)"
+            "no such overload: charAt(int, int)"
         );
+        // Without a guard (cel-go's `DisableTypeGuards`), the function's own check:
+        // the bare text.
+        for function in ["contains", "endsWith", "startsWith"] {
+            let id = overloads_of(function).next().unwrap().id;
+            for args in [[Val::Int(1), Val::str("a")], [Val::str("a"), Val::Int(1)]] {
+                assert_eq!(
+                    dispatch(function, Some(id), &args).unwrap_err().to_string(),
+                    "no such overload",
+                    "{function}"
+                );
+                assert_eq!(
+                    dispatch(function, None, &args).unwrap_err().to_string(),
+                    "no such overload",
+                    "{function}"
+                );
+            }
+        }
         // Several: the first that fits.
         let l = Val::list(vec![Val::str("a"), Val::str("b")]);
         assert!(matches!(

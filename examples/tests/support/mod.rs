@@ -8,9 +8,10 @@ use hyper::body::Bytes;
 use hyper::client::conn::http1::SendRequest;
 use hyper::{Request, StatusCode};
 use hyper_util::rt::TokioIo;
+use std::path::PathBuf;
 use std::sync::Arc;
 use tokio_rustls::TlsConnector;
-use tokio_rustls::rustls::pki_types::ServerName;
+use tokio_rustls::rustls::pki_types::{CertificateDer, ServerName};
 use tokio_rustls::rustls::{ClientConfig, RootCertStore};
 
 /// A server on loopback with a fresh self-signed certificate, read from PEM files as
@@ -18,39 +19,43 @@ use tokio_rustls::rustls::{ClientConfig, RootCertStore};
 pub struct Running {
     pub addr: std::net::SocketAddr,
     connector: TlsConnector,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    server: tokio::task::JoinHandle<()>,
+    /// The server task and its stop switch (none for a server in another process).
+    task: Option<(tokio::sync::oneshot::Sender<()>, tokio::task::JoinHandle<()>)>,
 }
 
-pub async fn start() -> Running {
+/// A fresh self-signed certificate for `localhost`, in PEM files.
+pub struct Certificate {
+    pub cert: PathBuf,
+    pub key: PathBuf,
+    der: CertificateDer<'static>,
+}
+
+pub fn certificate() -> Certificate {
     let certified = rcgen::generate_simple_self_signed(vec!["localhost".to_string()]).unwrap();
     let dir = std::env::temp_dir().join(format!("conversion-webhook-{}-{}", std::process::id(), unique_suffix()));
     std::fs::create_dir_all(&dir).unwrap();
-    let (cert_path, key_path) = (dir.join("tls.crt"), dir.join("tls.key"));
-    std::fs::write(&cert_path, certified.cert.pem()).unwrap();
-    std::fs::write(&key_path, certified.signing_key.serialize_pem()).unwrap();
-    let tls = webhook_server::tls_config(&cert_path, &key_path).unwrap();
+    let (cert, key) = (dir.join("tls.crt"), dir.join("tls.key"));
+    std::fs::write(&cert, certified.cert.pem()).unwrap();
+    std::fs::write(&key, certified.signing_key.serialize_pem()).unwrap();
+    Certificate {
+        cert,
+        key,
+        der: certified.cert.der().clone(),
+    }
+}
 
+pub async fn start() -> Running {
+    let certificate = certificate();
+    let tls = webhook_server::tls_config(&certificate.cert, &certificate.key).unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let server = tokio::spawn(webhook_server::serve(listener, tls, async {
         let _ = stopped.await;
     }));
-
-    let mut roots = RootCertStore::empty();
-    roots.add(certified.cert.der().clone()).unwrap();
-    let provider = Arc::new(tokio_rustls::rustls::crypto::ring::default_provider());
-    let client = ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .unwrap()
-        .with_root_certificates(roots)
-        .with_no_client_auth();
     Running {
-        addr,
-        connector: TlsConnector::from(Arc::new(client)),
-        stop: Some(stop),
-        server,
+        task: Some((stop, server)),
+        ..Running::client(addr, &certificate)
     }
 }
 
@@ -63,6 +68,23 @@ fn unique_suffix() -> u64 {
 }
 
 impl Running {
+    /// A client of the server at `addr` (in another process) that uses `certificate`.
+    pub fn client(addr: std::net::SocketAddr, certificate: &Certificate) -> Running {
+        let mut roots = RootCertStore::empty();
+        roots.add(certificate.der.clone()).unwrap();
+        let provider = Arc::new(tokio_rustls::rustls::crypto::ring::default_provider());
+        let client = ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+        Running {
+            addr,
+            connector: TlsConnector::from(Arc::new(client)),
+            task: None,
+        }
+    }
+
     /// A new HTTPS connection, kept alive for as many requests as are sent on it.
     pub async fn connect(&self) -> SendRequest<Full<Bytes>> {
         let tcp = tokio::net::TcpStream::connect(self.addr).await.unwrap();
@@ -84,8 +106,9 @@ impl Running {
 
     /// Stops the server and waits for it to finish.
     pub async fn stop(mut self) {
-        let _ = self.stop.take().unwrap().send(());
-        self.server.await.unwrap();
+        let (stop, server) = self.task.take().unwrap();
+        let _ = stop.send(());
+        server.await.unwrap();
     }
 }
 

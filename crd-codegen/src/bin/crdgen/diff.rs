@@ -3,7 +3,7 @@
 
 use super::{exit_code, write_stdout};
 use crd_codegen::compat::{self, ComparedCrd, Config, Evidence};
-use crd_codegen::source::read_manifest;
+use crd_codegen::source::read_each_manifest;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -59,11 +59,9 @@ pub fn run(old: &str, new: &str, config: Option<&Path>, json: bool, objects: &[P
                 }
             }
         };
-        for path in objects {
-            if let Err(e) = read_manifest(path, &mut examine) {
-                eprintln!("{e}");
-                unreadable = true;
-            }
+        for e in read_each_manifest(objects, &mut examine) {
+            eprintln!("{e}");
+            unreadable = true;
         }
     }
     let unaffected = checked - affected;
