@@ -166,6 +166,7 @@ derive_snapshot!(snap_cel, "cel.rs");
 derive_snapshot!(snap_versions, "multi-version.rs");
 derive_snapshot!(snap_junctors, "junctors.rs");
 derive_snapshot!(snap_root_fields, "root-fields.rs");
+derive_snapshot!(snap_ignored, "ignored-keywords.rs");
 
 /// The reviewed `--derive` snapshots compile and derive back the CRDs they came from.
 #[test]
@@ -174,7 +175,7 @@ fn derive_snapshots_are_their_input() {
         crd_runtime::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
     let seed = crd_tests::seed_examples_dir();
     let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let cases: [(std::path::PathBuf, Crd); 5] = [
+    let cases: [(std::path::PathBuf, Crd); 6] = [
         (
             seed.join("crontab-crd.yaml"),
             snap_crontab::stable_example_com::v1::CronTab::crd(),
@@ -194,6 +195,10 @@ fn derive_snapshots_are_their_input() {
         (
             here.join("fixtures/root-fields-crd.yaml"),
             snap_root_fields::test_example_com::v1::Task::crd(),
+        ),
+        (
+            here.join("warning-fixtures/ignored-keywords-crd.yaml"),
+            snap_ignored::test_example_com::v1::Gadget::crd(),
         ),
     ];
     for (input, crd) in cases {
@@ -256,6 +261,53 @@ fn fields_at_root_admit_and_serialize() {
         &Engine::new(&ir),
         &ir.versions[0],
         &crd_runtime::schema::Resource::of::<Task>(),
+        200,
+    );
+    comparison.assert_agreed();
+}
+
+/// Keywords of another type than their node's (`ignored(...)`) are in the derived CRD
+/// and, as the API server does, never checked: an object whose values they would
+/// refuse if they applied is admitted, as the engine admits it.
+#[test]
+fn ignored_keywords_are_not_checked() {
+    use crd_runtime::schema::CustomResource as _;
+    use snap_ignored::test_example_com::v1::Gadget;
+    let object = serde_json::json!({
+        "apiVersion": "test.example.com/v1", "kind": "Gadget", "metadata": {"name": "g", "namespace": "default"},
+        "spec": {
+            "tags": ["UPPER", "x"], "replicas": 3, "name": "odd", "labels": {"a": "b"},
+            "ratio": 0.5, "enabled": false, "mode": "Fast",
+        },
+    });
+    let admission = Gadget::admit_value(object, "default");
+    assert!(admission.errors.is_empty(), "{:?}", admission.errors);
+    // What does apply still does.
+    let object = serde_json::json!({
+        "apiVersion": "test.example.com/v1", "kind": "Gadget", "metadata": {"name": "g", "namespace": "default"},
+        "spec": {"tags": ["a-very-long-tag"], "replicas": 11},
+    });
+    let errors: Vec<String> = Gadget::admit_value(object, "default")
+        .errors
+        .iter()
+        .map(|e| e.to_string())
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10",
+            "spec.tags[0]: Too long: may not be more than 10 bytes",
+        ]
+    );
+    let crd = serde_json::to_string(&Gadget::crd()).unwrap();
+    let ir = crd_codegen::load::load_str(&crd, "Gadget").irs().remove(0);
+    let mut comparison = Comparison::default();
+    comparison.run(
+        "Gadget",
+        &ir,
+        &Engine::new(&ir),
+        &ir.versions[0],
+        &crd_runtime::schema::Resource::of::<Gadget>(),
         200,
     );
     comparison.assert_agreed();

@@ -163,6 +163,146 @@ impl Type {
     }
 }
 
+/// A value keyword that checks values of some types only. kube-openapi's validators
+/// pick a value's checks by the value's kind, so on a node of another `type` the API
+/// server accepts the keyword and never applies it (a `pattern` on an array). Such a
+/// keyword is almost always a mistake: `crdgen check` warns about it, and the derive
+/// writes it only when asked to in `#[crd(ignored(...))]`. (`uniqueItems` is not
+/// here: the API server refuses it on any type.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueKeyword {
+    Minimum,
+    Maximum,
+    ExclusiveMinimum,
+    ExclusiveMaximum,
+    MultipleOf,
+    MinLength,
+    MaxLength,
+    Pattern,
+    MinItems,
+    MaxItems,
+    MinProperties,
+    MaxProperties,
+}
+
+impl ValueKeyword {
+    /// In the order the derive writes them.
+    pub const ALL: [ValueKeyword; 12] = [
+        ValueKeyword::Pattern,
+        ValueKeyword::Minimum,
+        ValueKeyword::ExclusiveMinimum,
+        ValueKeyword::Maximum,
+        ValueKeyword::ExclusiveMaximum,
+        ValueKeyword::MultipleOf,
+        ValueKeyword::MinLength,
+        ValueKeyword::MaxLength,
+        ValueKeyword::MinItems,
+        ValueKeyword::MaxItems,
+        ValueKeyword::MinProperties,
+        ValueKeyword::MaxProperties,
+    ];
+
+    /// Its name in a CRD.
+    pub fn crd_name(self) -> &'static str {
+        match self {
+            ValueKeyword::Minimum => "minimum",
+            ValueKeyword::Maximum => "maximum",
+            ValueKeyword::ExclusiveMinimum => "exclusiveMinimum",
+            ValueKeyword::ExclusiveMaximum => "exclusiveMaximum",
+            ValueKeyword::MultipleOf => "multipleOf",
+            ValueKeyword::MinLength => "minLength",
+            ValueKeyword::MaxLength => "maxLength",
+            ValueKeyword::Pattern => "pattern",
+            ValueKeyword::MinItems => "minItems",
+            ValueKeyword::MaxItems => "maxItems",
+            ValueKeyword::MinProperties => "minProperties",
+            ValueKeyword::MaxProperties => "maxProperties",
+        }
+    }
+
+    /// Its name in `#[crd(...)]`.
+    pub fn attr_name(self) -> &'static str {
+        match self {
+            ValueKeyword::Minimum => "minimum",
+            ValueKeyword::Maximum => "maximum",
+            ValueKeyword::ExclusiveMinimum => "exclusive_minimum",
+            ValueKeyword::ExclusiveMaximum => "exclusive_maximum",
+            ValueKeyword::MultipleOf => "multiple_of",
+            ValueKeyword::MinLength => "min_length",
+            ValueKeyword::MaxLength => "max_length",
+            ValueKeyword::Pattern => "pattern",
+            ValueKeyword::MinItems => "min_items",
+            ValueKeyword::MaxItems => "max_items",
+            ValueKeyword::MinProperties => "min_properties",
+            ValueKeyword::MaxProperties => "max_properties",
+        }
+    }
+
+    /// Whether it checks values of type `t`.
+    pub fn applies_to(self, t: Type) -> bool {
+        match self {
+            ValueKeyword::Minimum
+            | ValueKeyword::Maximum
+            | ValueKeyword::ExclusiveMinimum
+            | ValueKeyword::ExclusiveMaximum
+            | ValueKeyword::MultipleOf => matches!(t, Type::Integer | Type::Number),
+            ValueKeyword::MinLength | ValueKeyword::MaxLength | ValueKeyword::Pattern => t == Type::String,
+            ValueKeyword::MinItems | ValueKeyword::MaxItems => t == Type::Array,
+            ValueKeyword::MinProperties | ValueKeyword::MaxProperties => t == Type::Object,
+        }
+    }
+
+    /// The types it checks, for messages.
+    pub fn types(self) -> &'static str {
+        match self {
+            ValueKeyword::Minimum
+            | ValueKeyword::Maximum
+            | ValueKeyword::ExclusiveMinimum
+            | ValueKeyword::ExclusiveMaximum
+            | ValueKeyword::MultipleOf => "integers and numbers",
+            ValueKeyword::MinLength | ValueKeyword::MaxLength | ValueKeyword::Pattern => "strings",
+            ValueKeyword::MinItems | ValueKeyword::MaxItems => "arrays",
+            ValueKeyword::MinProperties | ValueKeyword::MaxProperties => "objects and maps",
+        }
+    }
+
+    /// Whether `s` has it.
+    pub fn is_set(self, s: &Schema) -> bool {
+        match self {
+            ValueKeyword::Minimum => s.minimum.is_some(),
+            ValueKeyword::Maximum => s.maximum.is_some(),
+            ValueKeyword::ExclusiveMinimum => s.exclusive_minimum,
+            ValueKeyword::ExclusiveMaximum => s.exclusive_maximum,
+            ValueKeyword::MultipleOf => s.multiple_of.is_some(),
+            ValueKeyword::MinLength => s.min_length.is_some(),
+            ValueKeyword::MaxLength => s.max_length.is_some(),
+            ValueKeyword::Pattern => s.pattern.is_some(),
+            ValueKeyword::MinItems => s.min_items.is_some(),
+            ValueKeyword::MaxItems => s.max_items.is_some(),
+            ValueKeyword::MinProperties => s.min_properties.is_some(),
+            ValueKeyword::MaxProperties => s.max_properties.is_some(),
+        }
+    }
+
+    /// Moves it (if set) from `from` to `to`.
+    pub fn move_to(self, from: &mut Schema, to: &mut Schema) {
+        match self {
+            ValueKeyword::Minimum => to.minimum = from.minimum.take(),
+            ValueKeyword::Maximum => to.maximum = from.maximum.take(),
+            ValueKeyword::ExclusiveMinimum => to.exclusive_minimum = std::mem::take(&mut from.exclusive_minimum),
+            ValueKeyword::ExclusiveMaximum => to.exclusive_maximum = std::mem::take(&mut from.exclusive_maximum),
+            ValueKeyword::MultipleOf => to.multiple_of = from.multiple_of.take(),
+            ValueKeyword::MinLength => to.min_length = from.min_length.take(),
+            ValueKeyword::MaxLength => to.max_length = from.max_length.take(),
+            ValueKeyword::Pattern => to.pattern = from.pattern.take(),
+            ValueKeyword::MinItems => to.min_items = from.min_items.take(),
+            ValueKeyword::MaxItems => to.max_items = from.max_items.take(),
+            ValueKeyword::MinProperties => to.min_properties = from.min_properties.take(),
+            ValueKeyword::MaxProperties => to.max_properties = from.max_properties.take(),
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ListType {
     Atomic,

@@ -125,7 +125,8 @@ enum Outcome {
 fn examine(mut doc: Document) -> Examined {
     let outcome = match read_crd(&mut doc) {
         Ok(Read::Other(api_version, kind)) => Outcome::Other(api_version, kind),
-        Ok(Read::Crd(model, warnings)) => {
+        Ok(Read::Crd(model, mut warnings)) => {
+            warnings.extend(ignored_keyword_warnings(&model, &doc));
             let errors = crate::check::check_crd_with(&model, &crate::cel::check::compile::AdmissionStages);
             if errors.is_empty() {
                 let ir = Box::new(crate::lower::lower_crd(&model));
@@ -137,6 +138,18 @@ fn examine(mut doc: Document) -> Examined {
         Err(errors) => Outcome::Unreadable(errors),
     };
     Examined { doc, outcome }
+}
+
+/// A warning for each keyword the API server ignores (see [`crate::check::ignored`]).
+fn ignored_keyword_warnings(model: &CustomResourceDefinition, doc: &Document) -> Vec<Diagnostic> {
+    crate::check::ignored::ignored_keywords(model)
+        .into_iter()
+        .map(|i| {
+            let mut d = Diagnostic::at_path(&doc.file, doc.index, &i.path, i.to_string());
+            d.severity = Severity::Warning;
+            d
+        })
+        .collect()
 }
 
 /// The warning for `again`, a CRD of the same name as the earlier `first`: only one

@@ -306,3 +306,73 @@ spec:
         "error: things.example.com: v1 Thing: a nullable `spec` (not expressible with #[derive(CustomResource)])\n"
     );
 }
+
+/// A keyword of another type than its node's (a `pattern` on an array): the API server
+/// accepts the CRD and ignores the keyword, so `check` warns, naming file, line, path
+/// and keyword, and the exit code is what the CRD's errors make it; `generate
+/// --derive` writes the keyword in `ignored(...)`.
+#[test]
+fn check_warns_about_keywords_the_api_server_ignores() {
+    let crd = |extra: &str| {
+        format!(
+            r#"apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: things.example.com
+spec:
+  group: example.com
+  names: {{kind: Thing, plural: things}}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              tags:
+                type: array
+                pattern: "^a"
+                items: {{type: string}}{extra}
+"#
+        )
+    };
+    let path = write_temp("ignored-pattern.yaml", &crd(""));
+    let file = path.to_str().unwrap();
+    let warning = format!(
+        "warning: {file}:22: spec.validation.openAPIV3Schema.properties[spec].properties[tags].pattern: \
+         the API server ignores pattern on a node of type array (it applies to strings)\n"
+    );
+    let o = crdgen(&["check", file]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stderr(&o), warning);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "1 CustomResourceDefinition(s) in 1 file(s): valid\n"
+    );
+    let o = crdgen(&["generate", "--derive", file]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains(r#"#[crd(ignored(pattern = "^a"))]"#),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    // An invalid CRD is still invalid (exit 1), with the warning beside its error.
+    let path = write_temp(
+        "ignored-pattern-invalid.yaml",
+        &crd("\n                uniqueItems: true"),
+    );
+    let o = crdgen(&["check", path.to_str().unwrap()]);
+    assert_no_panic(&o);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("the API server ignores pattern on a node of type array"),
+        "{err}"
+    );
+    assert!(err.contains("uniqueItems cannot be set to true"), "{err}");
+}

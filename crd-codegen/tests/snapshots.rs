@@ -116,6 +116,16 @@ fn derive_junctors() {
     );
 }
 
+/// Keywords of another type than their node's, which the API server ignores: written
+/// in `ignored(...)`.
+#[test]
+fn derive_ignored_keywords() {
+    check_derive_snapshot(
+        "ignored-keywords",
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/warning-fixtures/ignored-keywords-crd.yaml"),
+    );
+}
+
 #[test]
 fn derive_root_fields() {
     check_derive_snapshot(

@@ -148,7 +148,11 @@ use syn::{LitStr, parse_macro_input};
 /// junctors `all_of`, `any_of`, `one_of` (lists of schemas) and `not` (a schema), in
 /// the CRD's own JSON: `one_of = json!([{"required": ["a"]}, {"required": ["b"]}])`.
 /// A keyword must apply to the node's type (`pattern` on an integer is a compile
-/// error). On a field whose type derives its own schema, only `default`, `nullable`,
+/// error), except in `ignored(...)`, which holds value keywords of another type than
+/// the node's: the API server accepts them and never applies them, so elsewhere they
+/// are refused as the mistake they usually are; in `ignored(...)` they are written into
+/// the CRD as given (`crdgen generate --derive` writes them there, and `crdgen check`
+/// warns about each). On a field whose type derives its own schema, only `default`, `nullable`,
 /// `rule` and the description apply; the others go on that type.
 ///
 /// **On a field only**: `default = <JSON>`; `required`, `optional`; `immutable`
@@ -195,8 +199,12 @@ use syn::{LitStr, parse_macro_input};
 ///
 /// # Mistakes
 ///
-/// Attribute mistakes are compile errors at the attribute; the API server's CRD
-/// checks run at compile time on the type's own schema. What needs the nested types
+/// Attribute mistakes are compile errors at the attribute, all of a type's in one
+/// build (an argument that does not parse is left out and the rest is still lowered
+/// and checked; a mistake in the type's own arguments holds the API server's checks
+/// back until it is fixed); the API server's CRD checks run at compile time on the
+/// type's own schema, reported at the field or rule in Rust terms, with the API
+/// server's message after. What needs the nested types
 /// (a rule reaching into them, their defaults) runs in the test the derive emits,
 /// `crd_passes_the_api_server_checks`, which needs `crd-codegen` among the
 /// dev-dependencies.

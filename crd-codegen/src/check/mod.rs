@@ -16,6 +16,8 @@
 //!   `ValidateStructural`, completeness).
 //! - [`fieldpath_rule`]: the `fieldPath` / selectable-field JSON-path syntax.
 //! - [`goregexp`]: Go's regular-expression syntax, for `pattern`.
+//! - [`ignored`]: not the API server's: the keywords it accepts and ignores, which the
+//!   loader reports as warnings.
 //!
 //! CEL compilation, its cost estimate and the validation of `default` values are
 //! later stages; [`check_crd_with`] takes them as a [`RuleCompiler`] and calls it
@@ -60,6 +62,7 @@ pub mod crd;
 pub mod fieldpath_rule;
 pub(crate) mod gojson;
 pub mod goregexp;
+pub mod ignored;
 pub mod schema;
 pub mod structural;
 mod webhook;

@@ -47,6 +47,10 @@ pub struct TypeInput {
     /// `#[x_kube(cel)]`: a `validate_cel(value, old)` of the type's own.
     #[darling(skip)]
     pub cel: Option<Span>,
+    /// The names of the type's own `#[crd(...)]` arguments that did not parse, and
+    /// `kube` when `#[kube(...)]` did not (see [`super::partial`]).
+    #[darling(skip)]
+    pub broken: Vec<String>,
 }
 
 /// The CRD-level attributes, valid only with `#[derive(CustomResource)]`.
@@ -172,18 +176,13 @@ pub struct RuleAttr {
 /// The schema keywords, on a type, a field or (`items(...)`) an array's items.
 #[derive(Default, FromMeta)]
 pub struct Keywords {
-    pub minimum: Option<SpannedValue<Json>>,
-    pub maximum: Option<SpannedValue<Json>>,
-    pub exclusive_minimum: Flag,
-    pub exclusive_maximum: Flag,
-    pub multiple_of: Option<SpannedValue<Json>>,
-    pub min_length: Option<SpannedValue<i64>>,
-    pub max_length: Option<SpannedValue<i64>>,
-    pub min_items: Option<SpannedValue<i64>>,
-    pub max_items: Option<SpannedValue<i64>>,
-    pub min_properties: Option<SpannedValue<i64>>,
-    pub max_properties: Option<SpannedValue<i64>>,
-    pub pattern: Option<SpannedValue<String>>,
+    #[darling(flatten)]
+    pub value_keywords: ValueKeywords,
+    /// `ignored(pattern = "...")`: value keywords of another type than the node's,
+    /// which the API server accepts and ignores ([`crate::ir::ValueKeyword`]), written
+    /// into the CRD as given. Outside this group such a keyword is an error, as it is
+    /// almost always a mistake.
+    pub ignored: Option<SpannedValue<ValueKeywords>>,
     pub format: Option<SpannedValue<String>>,
     #[darling(rename = "enum")]
     pub enum_: Option<SpannedValue<Json>>,
@@ -226,12 +225,33 @@ pub struct Keywords {
     pub required_order: Option<SpannedValue<Names>>,
 }
 
+/// The keywords that check values of some types only ([`crate::ir::ValueKeyword`]).
+#[derive(Default, FromMeta)]
+pub struct ValueKeywords {
+    pub minimum: Option<SpannedValue<Json>>,
+    pub maximum: Option<SpannedValue<Json>>,
+    pub exclusive_minimum: Flag,
+    pub exclusive_maximum: Flag,
+    pub multiple_of: Option<SpannedValue<Json>>,
+    pub min_length: Option<SpannedValue<i64>>,
+    pub max_length: Option<SpannedValue<i64>>,
+    pub min_items: Option<SpannedValue<i64>>,
+    pub max_items: Option<SpannedValue<i64>>,
+    pub min_properties: Option<SpannedValue<i64>>,
+    pub max_properties: Option<SpannedValue<i64>>,
+    pub pattern: Option<SpannedValue<String>>,
+}
+
 #[derive(FromField)]
 #[darling(attributes(crd), forward_attrs(doc, serde, x_kube, schemars, validate, garde))]
 pub struct FieldInput {
     pub ident: Option<Ident>,
     pub ty: syn::Type,
     pub attrs: Vec<Attribute>,
+    /// Some of its `#[crd(...)]` or `#[x_kube(...)]` arguments did not parse (see
+    /// [`super::partial`]): its schema lacks what they say.
+    #[darling(skip)]
+    pub broken: bool,
     /// How the field is built from another version's type, where not from the field of
     /// the same name.
     #[darling(multiple)]

@@ -31,8 +31,11 @@ pub fn check_resource(
     crd.versions[0].storage = true;
     let root = &mut crd.versions[0].schema;
     // With `fields_at_root` the struct's fields are already the root's properties.
-    if !flat {
-        root.properties.insert("spec".into(), open_foreign(&spec.schema));
+    if flat {
+        stand_in_unknown(root, &spec.unknown);
+    } else {
+        root.properties
+            .insert("spec".into(), open_foreign(&checked_schema(spec)));
     }
     for node in root.properties.values_mut() {
         *node = open_foreign(node);
@@ -62,7 +65,7 @@ pub fn check_type(l: &Lowered) -> darling::Result<TokenStream> {
         type_: Some(ir::Type::Object),
         ..Default::default()
     };
-    root.properties.insert("spec".into(), open_foreign(&l.schema));
+    root.properties.insert("spec".into(), open_foreign(&checked_schema(l)));
     let crd = ir::Crd {
         name: "checks.derive.crd".into(),
         group: "derive.crd".into(),
@@ -91,6 +94,21 @@ pub fn check_type(l: &Lowered) -> darling::Result<TokenStream> {
         labels: Default::default(),
     };
     report(&crd, l, &Spans::default(), &l.ident.span(), false)
+}
+
+/// The type's schema as the checks see it: a field with a mistake, reported already,
+/// is a stand-in as a field type is ([`Lowered::unknown`]).
+fn checked_schema(l: &Lowered) -> Schema {
+    let mut s = l.schema.clone();
+    stand_in_unknown(&mut s, &l.unknown);
+    s
+}
+
+fn stand_in_unknown(s: &mut Schema, unknown: &[String]) {
+    for name in unknown {
+        let node = s.properties.entry(name.clone()).or_default();
+        *node = node.dyn_stand_in();
+    }
 }
 
 /// `s` with every foreign node replaced by its stand-in ([`Schema::dyn_stand_in`]).
@@ -131,6 +149,7 @@ fn report(crd: &ir::Crd, l: &Lowered, spans: &Spans<'_>, type_span: &Span, flat:
         Err(unreadable) => return Err(Error::custom(unreadable.join("\n")).with_span(type_span)),
     };
     let mut stand_ins = Vec::new();
+    let at = if flat { "" } else { "properties[spec]." };
     if flat {
         for (k, p) in &l.schema.properties {
             stand_in_paths(p, format!("properties[{k}]"), &mut stand_ins);
@@ -138,8 +157,10 @@ fn report(crd: &ir::Crd, l: &Lowered, spans: &Spans<'_>, type_span: &Span, flat:
     } else {
         stand_in_paths(&l.schema, "properties[spec]".to_string(), &mut stand_ins);
     }
-    // Field types (and a root's status) are stand-ins here.
-    let any_stand_in = !l.foreign.is_empty() || crd.versions[0].schema.properties.contains_key("status");
+    stand_ins.extend(l.unknown.iter().map(|name| format!("{at}properties[{name}]")));
+    // Field types, fields with mistakes (and a root's status) are stand-ins here.
+    let any_stand_in =
+        !l.foreign.is_empty() || !l.unknown.is_empty() || crd.versions[0].schema.properties.contains_key("status");
     let mut errors = Error::accumulator();
     for e in found {
         if about_stand_in(&e.field, &stand_ins) {

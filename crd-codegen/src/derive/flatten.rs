@@ -142,10 +142,10 @@ pub fn request(
     input: &TokenStream,
     at_hand: &[TokenStream],
 ) -> darling::Result<Option<TokenStream>> {
-    use darling::FromDeriveInput;
+    // Their attribute mistakes are their own derives' to report.
     let parsed = parse_items(at_hand)?
         .iter()
-        .map(TypeInput::from_derive_input)
+        .map(|di| super::partial::parse(di).map(|(parsed, _)| parsed))
         .collect::<darling::Result<Vec<_>>>()?;
     let Some(path) = pending(holder, &parsed) else {
         return Ok(None);

@@ -223,19 +223,27 @@ pub struct KubeResource {
 }
 
 /// Reads `#[kube(...)]` into `input` (when present), and `#[x_kube(...)]` on the type
-/// and its fields. Returns what only kube-derive has; `None` without `#[kube(...)]`.
-pub fn read(di: &syn::DeriveInput, input: &mut TypeInput) -> darling::Result<Option<KubeResource>> {
-    let mut errors = Error::accumulator();
-    read_x_kube(input, &mut errors);
-    let has_kube = di.attrs.iter().any(|a| a.path().is_ident("kube"));
-    let resource = if has_kube {
-        errors
-            .handle(KubeAttrs::from_derive_input(di))
-            .map(|k| apply(k, input, &mut errors))
-    } else {
-        None
-    };
-    errors.finish_with(resource)
+/// and its fields; their mistakes go to `errors`. Returns what only kube-derive has;
+/// `None` without `#[kube(...)]`, or when it does not parse (then `input.broken`
+/// says so).
+pub fn read(
+    di: &syn::DeriveInput,
+    input: &mut TypeInput,
+    errors: &mut darling::error::Accumulator,
+) -> Option<KubeResource> {
+    read_x_kube(input, errors);
+    if !di.attrs.iter().any(|a| a.path().is_ident("kube")) {
+        return None;
+    }
+    match KubeAttrs::from_derive_input(di) {
+        Ok(k) => Some(apply(k, input, errors)),
+        Err(e) => {
+            errors.push(e);
+            input.convention = super::attrs::Convention::Kube;
+            input.broken.push("kube".into());
+            None
+        }
+    }
 }
 
 fn apply(k: KubeAttrs, input: &mut TypeInput, errors: &mut darling::error::Accumulator) -> KubeResource {
@@ -383,8 +391,20 @@ fn read_x_kube(input: &mut TypeInput, errors: &mut darling::error::Accumulator) 
         return;
     };
     for field in fields.fields.iter_mut() {
+        // A field whose `#[x_kube(...)]` has a mistake lacks what it says.
+        let mut field_errors = Error::accumulator();
+        read_x_kube_field(field, &mut field_errors);
+        let field_errors = field_errors.into_inner();
+        field.broken |= !field_errors.is_empty();
+        errors.extend(field_errors);
+    }
+}
+
+/// `#[x_kube(...)]` on a field: its rules and merge strategy.
+fn read_x_kube_field(field: &mut super::attrs::FieldInput, errors: &mut darling::error::Accumulator) {
+    {
         let Some(x) = x_kube::<XKubeField>(&field.attrs, errors) else {
-            continue;
+            return;
         };
         for v in &x.validation {
             match rule_from_expr(v) {

@@ -5,11 +5,13 @@
 //! The Go-type → schema mapping mirrors controller-gen's (`schema.go`,
 //! `known_types.go`), with Rust's types in place of Go's.
 
-use super::attrs::{Convention, FieldInput, Json, Keywords, RuleAttr, SchemarsAttrs, SerdeAttrs, TypeInput, doc_text};
+use super::attrs::{
+    Convention, FieldInput, Json, Keywords, RuleAttr, SchemarsAttrs, SerdeAttrs, TypeInput, ValueKeywords, doc_text,
+};
 use crate::conventions::{rename_field, rename_variant};
-use crate::ir::{self, AdditionalProperties, ListType, MapType, Schema, Type};
-use darling::util::SpannedValue;
-use darling::{Error, FromDeriveInput, Result};
+use crate::ir::{self, AdditionalProperties, ListType, MapType, Schema, Type, ValueKeyword};
+use darling::util::{Flag, SpannedValue};
+use darling::{Error, Result};
 use proc_macro2::Span;
 use serde_json::Value;
 
@@ -60,16 +62,28 @@ pub struct Lowered {
     /// The types being lowered now (`Range<i32>`, or a flattened `Common`): one met
     /// again inside itself is a type that contains itself.
     expanding: Vec<String>,
+    /// Properties whose fields have a mistake (reported): their schemas lack what the
+    /// mistake left out, so the API server's checks take them as stand-ins, as they
+    /// take field types, and report nothing that follows from the mistake.
+    pub unknown: Vec<String>,
+    /// A mistake (reported) left out part of the schema where no stand-in can go (the
+    /// type's own arguments, a variant, a field without a name): the API server's
+    /// checks are not run until it is fixed.
+    pub unchecked: bool,
 }
 
 /// The pattern controller-gen gives `resource.Quantity`.
 const QUANTITY_PATTERN: &str = r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$";
 
 /// Lowers a struct or enum; `sources` holds the definitions of the structs its
-/// `#[serde(flatten)]` fields and generic field types name. Every mistake found is in
-/// the error, each at its span.
-pub fn lower_type(input: &TypeInput, sources: Vec<syn::DeriveInput>) -> Result<Lowered> {
-    let mut errors = Error::accumulator();
+/// `#[serde(flatten)]` fields and generic field types name. Every mistake found goes
+/// to `errors`, each at its span; what the mistakes leave out is marked in
+/// [`Lowered::unknown`] and [`Lowered::unchecked`].
+pub fn lower_type(
+    input: &TypeInput,
+    sources: Vec<syn::DeriveInput>,
+    errors: &mut darling::error::Accumulator,
+) -> Lowered {
     let serde = errors.handle(SerdeAttrs::parse(&input.attrs).map_err(Error::from));
     let serde = serde.unwrap_or_default();
     // (A generic struct with `CrdSchema` is not lowered: its uses are.)
@@ -96,6 +110,9 @@ pub fn lower_type(input: &TypeInput, sources: Vec<syn::DeriveInput>) -> Result<L
         flattened: Vec::new(),
         published: Vec::new(),
         own_json_schema: Vec::new(),
+        unknown: Vec::new(),
+        // The type's own arguments that did not parse may be any of its keywords.
+        unchecked: !input.broken.is_empty(),
         sources,
         expanding: vec![input.ident.to_string()],
     };
@@ -117,7 +134,15 @@ pub fn lower_type(input: &TypeInput, sources: Vec<syn::DeriveInput>) -> Result<L
                 out.own_json_schema = e.into_iter().map(|e| (e.to_string(), e.span())).collect();
             }
         }
-        darling::ast::Data::Enum(variants) => lower_enum(variants, &serde, &mut out, &mut errors),
+        darling::ast::Data::Enum(variants) => {
+            let mut enum_errors = Error::accumulator();
+            lower_enum(variants, &serde, &mut out, &mut enum_errors);
+            let enum_errors = enum_errors.into_inner();
+            // A variant's mistake leaves a hole that no stand-in fills.
+            let broken = variants.iter().flat_map(|v| v.fields.iter()).any(|f| f.broken);
+            out.unchecked |= broken || !enum_errors.is_empty();
+            errors.extend(enum_errors);
+        }
         darling::ast::Data::Struct(fields) => {
             out.schema.type_ = Some(Type::Object);
             // kube-derive: a struct's `#[serde(default)]` is each field's default.
@@ -125,11 +150,21 @@ pub fn lower_type(input: &TypeInput, sources: Vec<syn::DeriveInput>) -> Result<L
             for field in fields.iter() {
                 let keeps_unknown = input.resource.keywords.preserve_unknown_fields.is_present();
                 let rename_all = serde.rename_all.as_ref().map(|r| r.0.as_str());
-                if out.convention == Convention::Kube {
-                    lower_field_kube(field, rename_all, container_default, &mut out, &mut errors);
+                let mut field_errors = Error::accumulator();
+                let placed = if out.convention == Convention::Kube {
+                    lower_field_kube(field, rename_all, container_default, &mut out, &mut field_errors)
                 } else {
-                    lower_field(field, rename_all, keeps_unknown, &mut out, &mut errors);
+                    lower_field(field, rename_all, keeps_unknown, &mut out, &mut field_errors)
+                };
+                field_errors.extend(placed.clashes);
+                let field_errors = field_errors.into_inner();
+                if field.broken || !field_errors.is_empty() {
+                    match placed.json {
+                        Some(json) => out.unknown.push(json),
+                        None => out.unchecked |= !field_errors.is_empty(),
+                    }
                 }
+                errors.extend(field_errors);
             }
         }
     }
@@ -159,14 +194,14 @@ pub fn lower_type(input: &TypeInput, sources: Vec<syn::DeriveInput>) -> Result<L
     }
     out.schema.description = doc_text(&input.attrs);
     let is_object = out.schema.type_ == Some(Type::Object);
-    apply_keywords(&input.resource.keywords, &mut out.schema, Place::Type, &mut errors);
+    apply_keywords(&input.resource.keywords, &mut out.schema, Place::Type, errors);
     out.rule_spans
         .extend(input.resource.keywords.rule.iter().map(|r| r.rule.span()));
-    for (rule, span) in one_of_rules(&input.resource.keywords, &out.schema, is_object, &mut errors) {
+    for (rule, span) in one_of_rules(&input.resource.keywords, &out.schema, is_object, errors) {
         out.schema.validations.push(rule);
         out.rule_spans.push(span);
     }
-    errors.finish_with(out)
+    out
 }
 
 /// controller-gen's one-of markers on a type: rules over its own properties, each
@@ -210,11 +245,12 @@ fn lower_fields(
         },
     );
     for field in fields {
-        if out.convention == Convention::Kube {
-            lower_field_kube(field, rename_all, None, out, errors);
+        let placed = if out.convention == Convention::Kube {
+            lower_field_kube(field, rename_all, None, out, errors)
         } else {
-            lower_field(field, rename_all, keeps_unknown, out, errors);
-        }
+            lower_field(field, rename_all, keeps_unknown, out, errors)
+        };
+        errors.extend(placed.clashes);
     }
     if out.convention == Convention::Kube {
         out.schema.required.sort();
@@ -547,23 +583,49 @@ fn int_or_string(pattern: Option<&str>) -> Schema {
     }
 }
 
+/// A field, lowered: its JSON name, if it has a property, and the errors about its
+/// place among the holder's fields (another field has its name). Those are the
+/// holder's mistakes also where the field is a flattened struct's, whose own mistakes
+/// are its derive's to report.
+struct Placed {
+    json: Option<String>,
+    clashes: Vec<Error>,
+}
+
+impl Placed {
+    const NONE: Placed = Placed {
+        json: None,
+        clashes: Vec::new(),
+    };
+
+    fn at(json: String) -> Placed {
+        Placed {
+            json: Some(json),
+            clashes: Vec::new(),
+        }
+    }
+}
+
+/// A field in controller-gen's conventions.
 fn lower_field(
     field: &FieldInput,
     rename_all: Option<&str>,
     keeps_unknown: bool,
     out: &mut Lowered,
     errors: &mut darling::error::Accumulator,
-) {
-    let Some(ident) = &field.ident else { return };
+) -> Placed {
+    let Some(ident) = field.ident.as_ref() else {
+        return Placed::NONE;
+    };
     let serde = match SerdeAttrs::parse(&field.attrs) {
         Ok(s) => s,
         Err(e) => {
             errors.push(e.into());
-            return;
+            return Placed::NONE;
         }
     };
     if serde.skip {
-        return;
+        return Placed::NONE;
     }
     let span = ident.span();
     if serde.flatten {
@@ -577,10 +639,12 @@ fn lower_field(
                 );
             }
             // The unknown fields the type keeps; not a property.
-            return;
+            return Placed::NONE;
         }
-        lower_flattened(field, out, errors);
-        return;
+        return Placed {
+            json: None,
+            clashes: lower_flattened(field, out, errors),
+        };
     }
     let rust_name = ident.to_string();
     let rust_name = rust_name.strip_prefix("r#").unwrap_or(&rust_name);
@@ -593,7 +657,7 @@ fn lower_field(
         Ok(n) => n,
         Err(e) => {
             errors.push(e);
-            return;
+            return Placed::at(json);
         }
     };
     if options == 2 {
@@ -630,25 +694,22 @@ fn lower_field(
             out.rule_spans.push(kw.immutable.span());
         }
     }
-    add_property(out, json, node, rust_name, span, errors);
+    add_property(out, json, node, rust_name, span)
 }
 
 /// Adds a field's node as a property of the type's, with what messages need.
-fn add_property(
-    out: &mut Lowered,
-    json: String,
-    node: Schema,
-    rust_name: &str,
-    span: Span,
-    errors: &mut darling::error::Accumulator,
-) {
+fn add_property(out: &mut Lowered, json: String, node: Schema, rust_name: &str, span: Span) -> Placed {
     if out.schema.properties.contains_key(&json) {
-        errors.push(Error::custom(format!("two fields have the JSON name {json:?}")).with_span(&span));
-        return;
+        let clash = Error::custom(format!("two fields have the JSON name {json:?}")).with_span(&span);
+        return Placed {
+            json: Some(json),
+            clashes: vec![clash],
+        };
     }
     out.field_spans.push((json.clone(), span));
     out.field_names.push((json.clone(), rust_name.to_string()));
-    out.schema.properties.insert(json, node);
+    out.schema.properties.insert(json.clone(), node);
+    Placed::at(json)
 }
 
 /// A field in kube-derive's conventions (schemars' schema of the field, made
@@ -661,14 +722,19 @@ fn lower_field_kube(
     container_default: Option<&syn::Ident>,
     out: &mut Lowered,
     errors: &mut darling::error::Accumulator,
-) {
-    let Some(ident) = &field.ident else { return };
+) -> Placed {
+    let Some(ident) = field.ident.as_ref() else {
+        return Placed::NONE;
+    };
     let (serde, schemars) = match (SerdeAttrs::parse(&field.attrs), SchemarsAttrs::parse(&field.attrs)) {
         (Ok(s), Ok(sc)) => (s, sc),
-        (Err(e), _) | (_, Err(e)) => return errors.push(e.into()),
+        (Err(e), _) | (_, Err(e)) => {
+            errors.push(e.into());
+            return Placed::NONE;
+        }
     };
     if serde.skip || schemars.skip {
-        return;
+        return Placed::NONE;
     }
     let span = ident.span();
     if serde.flatten {
@@ -676,13 +742,13 @@ fn lower_field_kube(
             // schemars' `additionalProperties` beside the properties, which
             // kube-derive turns into keeping unknown fields.
             out.schema.preserve_unknown_fields = true;
-            return;
+            return Placed::NONE;
         }
         // Whether the type derives our schema or only `JsonSchema`, its properties
         // are known when the schema is composed.
         out.foreign.push(strip_options(&field.ty).1.clone());
         out.flattened.push(out.foreign.len() - 1);
-        return;
+        return Placed::NONE;
     }
     let rust_name = ident.to_string();
     let rust_name = rust_name.strip_prefix("r#").unwrap_or(&rust_name);
@@ -729,7 +795,10 @@ fn lower_field_kube(
                 }
                 node
             }
-            Err(e) => return errors.push(e),
+            Err(e) => {
+                errors.push(e);
+                return Placed::at(json);
+            }
         }
     };
     // The default schemars writes: the serialized `Default` (or the function's
@@ -764,7 +833,7 @@ fn lower_field_kube(
     if kw.required.is_present() || !optional {
         out.schema.required.push(json.clone());
     }
-    add_property(out, json, node, rust_name, span, errors);
+    add_property(out, json, node, rust_name, span)
 }
 
 /// A field type's schema in the type's conventions.
@@ -848,37 +917,47 @@ fn kube_element_schema(ty: &syn::Type, out: &mut Lowered) -> Result<Schema> {
 
 /// A `#[serde(flatten)]` struct field: the struct's fields and rules are the
 /// holder's, as controller-gen flattens an embedded struct; under `Option`, none of
-/// its fields is required.
-fn lower_flattened(field: &FieldInput, out: &mut Lowered, errors: &mut darling::error::Accumulator) {
+/// its fields is required. Returns the errors of its fields' names clashing with the
+/// holder's.
+fn lower_flattened(field: &FieldInput, out: &mut Lowered, errors: &mut darling::error::Accumulator) -> Vec<Error> {
     let (options, inner) = strip_options(&field.ty);
     let Some(name) = super::flatten::type_name(inner) else {
         errors.push(
             Error::custom("a flattened field holds a struct that derives `CrdSchema`, without type arguments")
                 .with_span(&field.ty),
         );
-        return;
+        return Vec::new();
     };
     let item = match definition(inner, &name, &[], out) {
         Ok(item) => item,
-        Err(e) => return errors.push(e),
+        Err(e) => {
+            errors.push(e);
+            return Vec::new();
+        }
     };
     let darling::ast::Data::Struct(fields) = &item.data else {
-        return errors.push(
+        errors.push(
             Error::custom("a flattened enum has no structural schema here; hold it as a field").with_span(&field.ty),
         );
+        return Vec::new();
     };
     let serde = SerdeAttrs::parse(&item.attrs).unwrap_or_default();
     let required = out.schema.required.len();
     out.expanding.push(quote::quote!(#inner).to_string());
+    // Its fields' own mistakes are reported by its derive; they leave a hole here.
+    let mut own = Error::accumulator();
+    let mut clashes = Vec::new();
     for f in fields.iter() {
-        lower_field(
+        let placed = lower_field(
             f,
             serde.rename_all.as_ref().map(|r| r.0.as_str()),
             item.resource.keywords.preserve_unknown_fields.is_present(),
             out,
-            errors,
+            &mut own,
         );
+        clashes.extend(placed.clashes);
     }
+    out.unchecked |= !own.into_inner().is_empty();
     out.expanding.pop();
     if options > 0 {
         out.schema.required.truncate(required);
@@ -896,6 +975,7 @@ fn lower_flattened(field: &FieldInput, out: &mut Lowered, errors: &mut darling::
         out.schema.validations.push(rule);
         out.rule_spans.push(span);
     }
+    clashes
 }
 
 /// The definition handed over for the type `ty` (named `name`), with `args` in place
@@ -926,7 +1006,8 @@ fn definition(ty: &syn::Type, name: &str, args: &[&syn::Type], out: &Lowered) ->
         }
     }
     di.generics = syn::Generics::default();
-    TypeInput::from_derive_input(&di)
+    // Its attribute mistakes are its own derive's to report.
+    super::partial::parse(&di).map(|(parsed, _)| parsed)
 }
 
 /// `Option<Option<T>>` → (2, T).
@@ -1155,10 +1236,7 @@ fn apply_keywords(kw: &Keywords, node: &mut Schema, place: Place, errors: &mut d
     let foreign = node.rust_type.is_some();
     let wrong = |errors: &mut darling::error::Accumulator, name: &str, span: Span, expected: &str, node: &Schema| {
         let message = if foreign {
-            format!(
-                "`{name}` cannot be set on a field whose type derives its own schema: put it on the type, \
-                 in `#[crd(...)]` beside its `#[derive(CrdSchema)]`"
-            )
+            foreign_message(name)
         } else {
             format!(
                 "`{name}` applies to {expected}, not to a field of type {}",
@@ -1178,103 +1256,11 @@ fn apply_keywords(kw: &Keywords, node: &mut Schema, place: Place, errors: &mut d
             };
         }
     }
-    let numeric = matches!(node.type_, Some(Type::Integer | Type::Number)) && !foreign;
-    let stringy = (node.type_ == Some(Type::String) || node.int_or_string) && !foreign;
     let array = node.type_ == Some(Type::Array) && !foreign;
     let object = (node.type_ == Some(Type::Object) || node.type_.is_none()) && !foreign;
-    let is_integer = node.type_ == Some(Type::Integer);
-
-    let number = |name: &str,
-                  v: &Option<SpannedValue<Json>>,
-                  errors: &mut darling::error::Accumulator|
-     -> Option<f64> {
-        let v = v.as_ref()?;
-        let Some(n) = v.0.as_f64() else {
-            errors.push(Error::custom(format!("`{name}` must be a number")).with_span(&v.span()));
-            return None;
-        };
-        if !numeric {
-            return None;
-        }
-        if is_integer && n.fract() != 0.0 {
-            errors.push(Error::custom(format!("`{name}` must be an integer on an integer field")).with_span(&v.span()));
-        }
-        Some(n)
-    };
-    for (name, v) in [
-        ("minimum", &kw.minimum),
-        ("maximum", &kw.maximum),
-        ("multiple_of", &kw.multiple_of),
-    ] {
-        if let Some(sv) = v
-            && !numeric
-        {
-            wrong(errors, name, sv.span(), "integers and numbers", node);
-        }
-    }
-    node.minimum = number("minimum", &kw.minimum, errors).or(node.minimum);
-    node.maximum = number("maximum", &kw.maximum, errors).or(node.maximum);
-    node.multiple_of = number("multiple_of", &kw.multiple_of, errors).or(node.multiple_of);
-    for (name, flag, field) in [
-        ("exclusive_minimum", &kw.exclusive_minimum, 0),
-        ("exclusive_maximum", &kw.exclusive_maximum, 1),
-    ] {
-        if flag.is_present() {
-            if !numeric {
-                wrong(errors, name, flag.span(), "integers and numbers", node);
-            } else if field == 0 {
-                node.exclusive_minimum = true;
-            } else {
-                node.exclusive_maximum = true;
-            }
-        }
-    }
-    let int = |errors: &mut darling::error::Accumulator,
-               name: &str,
-               v: &Option<SpannedValue<i64>>,
-               ok: bool,
-               expected: &str,
-               node: &Schema|
-     -> Option<i64> {
-        let v = v.as_ref()?;
-        if !ok {
-            wrong(errors, name, v.span(), expected, node);
-            return None;
-        }
-        Some(**v)
-    };
-    let min_length = int(errors, "min_length", &kw.min_length, stringy, "strings", node);
-    let max_length = int(errors, "max_length", &kw.max_length, stringy, "strings", node);
-    let min_items = int(errors, "min_items", &kw.min_items, array, "arrays", node);
-    let max_items = int(errors, "max_items", &kw.max_items, array, "arrays", node);
-    let min_properties = int(
-        errors,
-        "min_properties",
-        &kw.min_properties,
-        object,
-        "objects and maps",
-        node,
-    );
-    let max_properties = int(
-        errors,
-        "max_properties",
-        &kw.max_properties,
-        object,
-        "objects and maps",
-        node,
-    );
-    node.min_length = min_length.or(node.min_length);
-    node.max_length = max_length.or(node.max_length);
-    node.min_items = min_items.or(node.min_items);
-    node.max_items = max_items.or(node.max_items);
-    node.min_properties = min_properties.or(node.min_properties);
-    node.max_properties = max_properties.or(node.max_properties);
-    if let Some(p) = &kw.pattern {
-        if stringy {
-            node.pattern = Some((**p).clone());
-        } else {
-            wrong(errors, "pattern", p.span(), "strings", node);
-        }
+    apply_values(&kw.value_keywords, node, foreign, errors);
+    if let Some(ignored) = &kw.ignored {
+        apply_ignored(ignored, node, foreign, errors);
     }
     if let Some(f) = &kw.format {
         if foreign {
@@ -1452,6 +1438,151 @@ fn apply_keywords(kw: &Keywords, node: &mut Schema, place: Place, errors: &mut d
                 errors.push(Error::custom(format!("`{name}` goes on a field")).with_span(&flag.span()));
             }
         }
+    }
+}
+
+/// Whether a value keyword applies to a node in the derive: where it checks the node's
+/// type; on an int-or-string node the string keywords; on another node without a type
+/// (any value) the object keywords, as controller-gen allows them there.
+fn value_keyword_applies(k: ValueKeyword, node: &Schema) -> bool {
+    match node.type_ {
+        Some(t) => k.applies_to(t),
+        None if node.int_or_string => k.applies_to(Type::String),
+        None => k.applies_to(Type::Object),
+    }
+}
+
+/// The value keywords given, with their spans.
+fn given_values(v: &ValueKeywords) -> Vec<(ValueKeyword, Span)> {
+    let flag = |f: &Flag| f.is_present().then(|| f.span());
+    [
+        (ValueKeyword::Minimum, v.minimum.as_ref().map(|v| v.span())),
+        (ValueKeyword::Maximum, v.maximum.as_ref().map(|v| v.span())),
+        (ValueKeyword::MultipleOf, v.multiple_of.as_ref().map(|v| v.span())),
+        (ValueKeyword::ExclusiveMinimum, flag(&v.exclusive_minimum)),
+        (ValueKeyword::ExclusiveMaximum, flag(&v.exclusive_maximum)),
+        (ValueKeyword::MinLength, v.min_length.as_ref().map(|v| v.span())),
+        (ValueKeyword::MaxLength, v.max_length.as_ref().map(|v| v.span())),
+        (ValueKeyword::MinItems, v.min_items.as_ref().map(|v| v.span())),
+        (ValueKeyword::MaxItems, v.max_items.as_ref().map(|v| v.span())),
+        (ValueKeyword::MinProperties, v.min_properties.as_ref().map(|v| v.span())),
+        (ValueKeyword::MaxProperties, v.max_properties.as_ref().map(|v| v.span())),
+        (ValueKeyword::Pattern, v.pattern.as_ref().map(|v| v.span())),
+    ]
+    .into_iter()
+    .filter_map(|(k, span)| Some((k, span?)))
+    .collect()
+}
+
+/// The value keywords of a node, each checked to apply to its type.
+fn apply_values(v: &ValueKeywords, node: &mut Schema, foreign: bool, errors: &mut darling::error::Accumulator) {
+    for (k, span) in given_values(v) {
+        if foreign || !value_keyword_applies(k, node) {
+            let name = k.attr_name();
+            let message = if foreign {
+                foreign_message(name)
+            } else if node.type_.is_some() {
+                format!(
+                    "`{name}` applies to {}, not to a field of type {} (the API server ignores it there; \
+                     to write it into the CRD anyway, put it in `ignored(...)`)",
+                    k.types(),
+                    json_type_name(node)
+                )
+            } else {
+                format!(
+                    "`{name}` applies to {}, not to a field of type {}",
+                    k.types(),
+                    json_type_name(node)
+                )
+            };
+            errors.push(Error::custom(message).with_span(&span));
+        }
+    }
+    let keep: Vec<ValueKeyword> = ValueKeyword::ALL
+        .into_iter()
+        .filter(|k| !foreign && value_keyword_applies(*k, node))
+        .collect();
+    set_values(v, node, &keep, errors);
+}
+
+/// `ignored(...)`: value keywords that do not apply to the node's type, which the API
+/// server accepts and ignores, written into the CRD as given. One that applies belongs
+/// outside the group; on a node without a type the API server applies it to the values
+/// of its types, so there it is not ignored.
+fn apply_ignored(
+    v: &SpannedValue<ValueKeywords>,
+    node: &mut Schema,
+    foreign: bool,
+    errors: &mut darling::error::Accumulator,
+) {
+    for (k, span) in given_values(v) {
+        let name = k.attr_name();
+        let message = if foreign {
+            foreign_message("ignored")
+        } else if value_keyword_applies(k, node) {
+            format!(
+                "`{name}` applies to a field of type {}: write it outside `ignored(...)`",
+                json_type_name(node)
+            )
+        } else if node.type_.is_none() {
+            format!(
+                "`{name}` in `ignored(...)`: on a field of type {} the API server does not ignore it, it checks the {} among its values",
+                json_type_name(node),
+                k.types()
+            )
+        } else {
+            continue;
+        };
+        errors.push(Error::custom(message).with_span(&span));
+    }
+    let keep: Vec<ValueKeyword> = ValueKeyword::ALL
+        .into_iter()
+        .filter(|k| !foreign && node.type_.is_some_and(|t| !k.applies_to(t)))
+        .collect();
+    set_values(v, node, &keep, errors);
+}
+
+fn foreign_message(name: &str) -> String {
+    format!(
+        "`{name}` cannot be set on a field whose type derives its own schema: put it on the type, \
+         in `#[crd(...)]` beside its `#[derive(CrdSchema)]`"
+    )
+}
+
+/// Sets the value keywords of `v` that are in `keep` on the node; a bound that is not
+/// a number is an error wherever it is.
+fn set_values(v: &ValueKeywords, node: &mut Schema, keep: &[ValueKeyword], errors: &mut darling::error::Accumulator) {
+    let is_integer = node.type_ == Some(Type::Integer);
+    let mut number = |k: ValueKeyword, v: &Option<SpannedValue<Json>>| -> Option<f64> {
+        let v = v.as_ref()?;
+        let name = k.attr_name();
+        let Some(n) = v.0.as_f64() else {
+            errors.push(Error::custom(format!("`{name}` must be a number")).with_span(&v.span()));
+            return None;
+        };
+        if !keep.contains(&k) {
+            return None;
+        }
+        if is_integer && n.fract() != 0.0 {
+            errors.push(Error::custom(format!("`{name}` must be an integer on an integer field")).with_span(&v.span()));
+        }
+        Some(n)
+    };
+    node.minimum = number(ValueKeyword::Minimum, &v.minimum).or(node.minimum);
+    node.maximum = number(ValueKeyword::Maximum, &v.maximum).or(node.maximum);
+    node.multiple_of = number(ValueKeyword::MultipleOf, &v.multiple_of).or(node.multiple_of);
+    let kept = |k: ValueKeyword| keep.contains(&k);
+    node.exclusive_minimum |= v.exclusive_minimum.is_present() && kept(ValueKeyword::ExclusiveMinimum);
+    node.exclusive_maximum |= v.exclusive_maximum.is_present() && kept(ValueKeyword::ExclusiveMaximum);
+    let int = |k: ValueKeyword, v: &Option<SpannedValue<i64>>| v.as_ref().filter(|_| kept(k)).map(|v| **v);
+    node.min_length = int(ValueKeyword::MinLength, &v.min_length).or(node.min_length);
+    node.max_length = int(ValueKeyword::MaxLength, &v.max_length).or(node.max_length);
+    node.min_items = int(ValueKeyword::MinItems, &v.min_items).or(node.min_items);
+    node.max_items = int(ValueKeyword::MaxItems, &v.max_items).or(node.max_items);
+    node.min_properties = int(ValueKeyword::MinProperties, &v.min_properties).or(node.min_properties);
+    node.max_properties = int(ValueKeyword::MaxProperties, &v.max_properties).or(node.max_properties);
+    if let Some(p) = v.pattern.as_ref().filter(|_| kept(ValueKeyword::Pattern)) {
+        node.pattern = Some((**p).clone());
     }
 }
 

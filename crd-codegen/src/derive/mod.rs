@@ -18,6 +18,7 @@ mod flatten;
 mod k8s;
 mod kube;
 mod lower;
+mod partial;
 
 pub use k8s::{k8s_core_v1_source, k8s_types_source};
 
@@ -158,7 +159,11 @@ fn mirror_impls(input: TokenStream) -> TokenStream {
         .map_err(Error::from)
         .and_then(|di| TypeInput::from_derive_input(&di));
     parsed
-        .and_then(|p| expand_crd_schema(&p, Vec::new(), true))
+        .and_then(|p| {
+            let mut errors = Error::accumulator();
+            let tokens = expand_crd_schema(&p, Vec::new(), true, &mut errors);
+            errors.finish_with(tokens)
+        })
         .unwrap_or_else(Error::write_errors)
 }
 
@@ -177,39 +182,67 @@ fn expand(mode: flatten::Mode, input: TokenStream, items: Vec<TokenStream>) -> d
     if matches!(mode, flatten::Mode::KubeSchema) && di.attrs.iter().any(|a| a.path().is_ident("kube")) {
         return kube_schema_extras(&di);
     }
-    let mut parsed = TypeInput::from_derive_input(&di)?;
+    // Every mistake of the type goes to `errors`, and the expansion goes on with what
+    // is left, so that one build reports them all (see `partial`).
+    let mut errors = Error::accumulator();
+    let (mut parsed, parse_errors) = partial::parse(&di)?;
+    // The first expansion reports the attributes' mistakes; those that follow with
+    // the handed-over definitions (see `flatten`) parse the same attributes again.
+    if items.is_empty() {
+        errors.extend(parse_errors);
+    }
     if matches!(mode, flatten::Mode::KubeSchema) {
         parsed.convention = attrs::Convention::Kube;
     }
-    let kube = kube::read(&di, &mut parsed)?;
-    if kube.is_some() && !matches!(mode, flatten::Mode::CustomResource) {
-        return Err(Error::custom("`#[kube(...)]` goes with `#[derive(CustomResource)]`").with_span(&di.ident));
+    let kube = kube::read(&di, &mut parsed, &mut errors);
+    if di.attrs.iter().any(|a| a.path().is_ident("kube")) && !matches!(mode, flatten::Mode::CustomResource) {
+        errors.push(Error::custom("`#[kube(...)]` goes with `#[derive(CustomResource)]`").with_span(&di.ident));
+        return Err(Error::multiple(errors.into_inner()));
     }
     let is_struct = matches!(parsed.data, darling::ast::Data::Struct(_));
     if !parsed.generics.params.is_empty() && is_struct && !matches!(mode, flatten::Mode::CustomResource) {
         // No schema of its own: each use with arguments derives the instance's.
-        return Ok(flatten::handover_macro(&di.ident, &input));
+        return Ok(with_errors(errors, flatten::handover_macro(&di.ident, &input)));
     }
     if let Some(request) = flatten::request(mode, &parsed, &input, &items)? {
-        return Ok(request);
+        return Ok(with_errors(errors, request));
     }
     let sources = flatten::parse_items(&items)?;
-    match mode {
+    let tokens = match mode {
         flatten::Mode::CrdSchema | flatten::Mode::KubeSchema => {
             let handover = if is_struct {
                 flatten::handover_macro(&di.ident, &input)
             } else {
                 TokenStream::new()
             };
-            let impls = expand_crd_schema(&parsed, sources, false)?;
+            let impls = expand_crd_schema(&parsed, sources, false, &mut errors);
             let extras = match mode {
-                flatten::Mode::KubeSchema => kube_schema_extras(&di)?,
-                _ => TokenStream::new(),
+                flatten::Mode::KubeSchema => errors.handle(kube_schema_extras(&di)),
+                _ => None,
             };
-            Ok(quote!(#impls #handover #extras))
+            if any(&mut errors) {
+                // The handover macro goes out even after mistakes: a struct that
+                // flattens this one needs it to find its own.
+                return Ok(with_errors(errors, handover));
+            }
+            quote!(#impls #handover #extras)
         }
-        flatten::Mode::CustomResource => expand_custom_resource(&di, &parsed, sources, kube),
+        flatten::Mode::CustomResource => expand_custom_resource(&di, &parsed, sources, kube, &mut errors),
+    };
+    errors.finish_with(tokens)
+}
+
+/// `tokens` after the errors found so far, which are compile errors in them: for an
+/// expansion that must go on while reporting them (a request for definitions,
+/// which the next expansion needs to find the rest).
+fn with_errors(errors: darling::error::Accumulator, tokens: TokenStream) -> TokenStream {
+    let errors = errors.into_inner();
+    if errors.is_empty() {
+        return tokens;
     }
+    let mut out = Error::multiple(errors).write_errors();
+    out.extend(tokens);
+    out
 }
 
 /// What `#[derive(KubeSchema)]` adds to a type's impls, as kube-derive's does: its
@@ -254,13 +287,14 @@ fn kube_schema_extras(di: &syn::DeriveInput) -> darling::Result<TokenStream> {
     })
 }
 
-/// `known_field_types`: see [`lower::Lowered::known_field_types`].
+/// `known_field_types`: see [`lower::Lowered::known_field_types`]. The impls, or
+/// nothing when `errors` holds a mistake.
 fn expand_crd_schema(
     parsed: &TypeInput,
     sources: Vec<syn::DeriveInput>,
     known_field_types: bool,
-) -> darling::Result<TokenStream> {
-    let mut errors = Error::accumulator();
+    errors: &mut darling::error::Accumulator,
+) -> TokenStream {
     for (name, span) in resource_attr_spans(&parsed.resource) {
         errors.push(
             Error::custom(format!(
@@ -269,22 +303,23 @@ fn expand_crd_schema(
             .with_span(&span),
         );
     }
-    let lowered = errors.handle(lower::lower_type(parsed, sources));
-    errors.finish()?;
-    #[allow(
-        clippy::expect_used,
-        reason = "`errors.finish()` returned every error; without one the value is present"
-    )]
-    let mut lowered = lowered.expect("no errors");
+    let mut lowered = lower::lower_type(parsed, sources, errors);
     lowered.known_field_types = known_field_types;
-    let warnings = check::check_type(&lowered)?;
-    let conversions = convert::convert_impls(parsed, None)?;
+    let warnings = if lowered.unchecked {
+        None
+    } else {
+        errors.handle(check::check_type(&lowered))
+    };
+    let conversions = errors.handle(convert::convert_impls(parsed, None));
+    if any(errors) {
+        return TokenStream::new();
+    }
     let impls = expand::type_impls(&lowered);
-    Ok(quote! {
+    quote! {
         #warnings
         #impls
         #conversions
-    })
+    }
 }
 
 fn expand_custom_resource(
@@ -292,22 +327,25 @@ fn expand_custom_resource(
     parsed: &TypeInput,
     sources: Vec<syn::DeriveInput>,
     kube: Option<kube::KubeResource>,
-) -> darling::Result<TokenStream> {
+    errors: &mut darling::error::Accumulator,
+) -> TokenStream {
     let flat = parsed.resource.fields_at_root.is_present();
+    let kube_spelled = di.attrs.iter().any(|a| a.path().is_ident("kube"));
     if let darling::ast::Data::Enum(_) = parsed.data {
         if flat {
-            let message = if kube.is_some() {
+            let message = if kube_spelled {
                 "#[derive(CustomResource)] `kube(no_spec)` requires a struct with named fields; an enum has no properties to lift onto the root"
             } else {
                 "`fields_at_root` requires a struct with named fields; an enum has no properties to lift onto the root"
             };
-            return Err(Error::custom(message).with_span(&di.ident));
+            errors.push(Error::custom(message).with_span(&di.ident));
+            return TokenStream::new();
         }
-        if kube.is_none() {
-            return Err(Error::custom("`CustomResource` derives from the kind's spec struct").with_span(&di.ident));
+        if !kube_spelled {
+            errors.push(Error::custom("`CustomResource` derives from the kind's spec struct").with_span(&di.ident));
+            return TokenStream::new();
         }
     }
-    let mut errors = Error::accumulator();
     if let Some(k) = &kube {
         let root = k
             .root
@@ -341,46 +379,71 @@ fn expand_custom_resource(
             }
         }
     }
-    let lowered = errors.handle(lower::lower_type(parsed, sources));
-    let resource = match &lowered {
-        Some(l) => errors.handle(resource::resource(&parsed.resource, &di.ident, l, kube.as_ref())),
-        None => None,
-    };
-    errors.finish()?;
-    #[allow(
-        clippy::expect_used,
-        reason = "`errors.finish()` returned every error; without one the values are present"
-    )]
-    let (lowered, (crd, parts)) = (lowered.expect("no errors"), resource.expect("no errors"));
+    let lowered = lower::lower_type(parsed, sources, errors);
+    // `#[kube(...)]` that did not parse (its mistakes reported) leaves no CRD to build.
+    let kube_broken = kube_spelled && kube.is_none();
+    let mut resource_errors = Error::accumulator();
+    let resource = (!kube_broken).then(|| {
+        resource::resource(
+            &parsed.resource,
+            &parsed.broken,
+            &di.ident,
+            &lowered,
+            kube.as_ref(),
+            &mut resource_errors,
+        )
+    });
+    let resource_errors = resource_errors.into_inner();
+    let crd_built = resource_errors.is_empty();
+    errors.extend(resource_errors);
     let column_spans: Vec<Span> = parsed.resource.printcolumn.iter().map(|c| c.span()).collect();
     // A schema that is not derived is not ours to check.
     let derived = kube.as_ref().is_none_or(|k| k.schema == kube::SchemaMode::Derived);
-    let warnings = if derived {
-        let root_rules: Vec<Span> = parsed.resource.root_rule.iter().map(|r| r.rule.span()).collect();
-        check::check_resource(&crd, &lowered, &column_spans, &root_rules, flat)?
-    } else {
-        TokenStream::new()
+    let warnings = match &resource {
+        _ if !derived || kube_broken || lowered.unchecked => None,
+        Some((crd, _)) if crd_built => {
+            let root_rules: Vec<Span> = parsed.resource.root_rule.iter().map(|r| r.rule.span()).collect();
+            errors.handle(check::check_resource(crd, &lowered, &column_spans, &root_rules, flat))
+        }
+        // Without its CRD (a CRD attribute's mistake), the spec is checked as a
+        // nested type is.
+        _ => errors.handle(check::check_type(&lowered)),
+    };
+    let Some((crd, parts)) = resource else {
+        return TokenStream::new();
     };
     let parts = expand::RootParts {
         vis: di.vis.clone(),
         ..parts
     };
-    let conversions = convert::convert_impls(
+    let conversions = errors.handle(convert::convert_impls(
         parsed,
         Some(&convert::RootFields {
             name: &parts.name,
             fields_at_root: flat && kube.is_none(),
             status: parts.status.is_some(),
         }),
-    )?;
+    ));
+    if any(errors) {
+        return TokenStream::new();
+    }
     let spec_impls = expand::type_impls(&lowered);
     let root = expand::root_items(&parts, &crd);
-    Ok(quote! {
+    quote! {
         #warnings
         #spec_impls
         #root
         #conversions
-    })
+    }
+}
+
+/// Whether `errors` holds a mistake (then no impls are built: the expansion is the
+/// errors).
+fn any(errors: &mut darling::error::Accumulator) -> bool {
+    let found = std::mem::take(errors).into_inner();
+    let any = !found.is_empty();
+    errors.extend(found);
+    any
 }
 
 /// The CRD-level attributes given, with their spans.
@@ -435,17 +498,20 @@ mod resource {
     use super::lower::Lowered;
     use crate::conventions::{pluralize, type_meta};
     use crate::ir::{self, Schema, Type};
-    use darling::{Error, Result};
+    use darling::Error;
     use proc_macro2::Span;
     use quote::format_ident;
 
+    /// The kind's CRD and root type. `broken` names the CRD attributes that did not
+    /// parse (reported already, so not missing); every other mistake goes to `errors`.
     pub fn resource(
         r: &ResourceAttrs,
+        broken: &[String],
         spec: &syn::Ident,
         lowered: &Lowered,
         kube: Option<&super::kube::KubeResource>,
-    ) -> Result<(ir::Crd, RootParts)> {
-        let mut errors = Error::accumulator();
+        errors: &mut darling::error::Accumulator,
+    ) -> (ir::Crd, RootParts) {
         let flat = r.fields_at_root.is_present();
         if flat && kube.is_none() {
             let misplaced = [
@@ -471,6 +537,7 @@ mod resource {
             |v: &Option<darling::util::SpannedValue<String>>, name: &str, errors: &mut darling::error::Accumulator| {
                 match v {
                     Some(v) => v.to_string(),
+                    None if broken.iter().any(|b| b == name) => String::new(),
                     None => {
                         // At the derive, as kube-derive reports it.
                         errors.push(Error::custom(format!(
@@ -480,9 +547,9 @@ mod resource {
                     }
                 }
             };
-        let group = required(&r.group, "group", &mut errors);
-        let version = required(&r.version, "version", &mut errors);
-        let kind = required(&r.kind, "kind", &mut errors);
+        let group = required(&r.group, "group", errors);
+        let version = required(&r.version, "version", errors);
+        let kind = required(&r.kind, "kind", errors);
         if let Some(v) = &r.kind
             && syn::parse_str::<syn::Ident>(v).is_err()
         {
@@ -709,7 +776,7 @@ mod resource {
             annotations: r.annotation.iter().map(|a| (a.key.clone(), a.value.clone())).collect(),
             labels: r.label.iter().map(|a| (a.key.clone(), a.value.clone())).collect(),
         });
-        errors.finish_with((
+        (
             crd,
             RootParts {
                 name,
@@ -727,7 +794,7 @@ mod resource {
                 doc,
                 kube: kube_root,
             },
-        ))
+        )
     }
 
     /// `root_properties`: schemas for `apiVersion`, `kind` and `metadata` only (the
@@ -769,5 +836,105 @@ mod resource {
             review_versions,
             client_config: map.get("clientConfig").cloned().unwrap_or(serde_json::Value::Null),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The messages of the `compile_error!`s in an expansion, in order.
+    fn errors(tokens: TokenStream) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut after_compile_error = false;
+        for t in tokens {
+            match t {
+                proc_macro2::TokenTree::Ident(i) if i == "compile_error" => after_compile_error = true,
+                proc_macro2::TokenTree::Group(g) if after_compile_error => {
+                    let lit: syn::LitStr = syn::parse2(g.stream()).unwrap();
+                    out.push(lit.value());
+                    after_compile_error = false;
+                }
+                proc_macro2::TokenTree::Group(g) => out.extend(errors(g.stream())),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// The second expansion of a struct that flattens another (with its definition).
+    fn with_flattened(holder: TokenStream, flattened: TokenStream) -> Vec<String> {
+        errors(super::flattened(quote!(CrdSchema { #holder } [ #flattened ])))
+    }
+
+    #[test]
+    fn a_flattened_field_named_like_a_field_of_the_holder_is_the_holders_mistake() {
+        let found = with_flattened(
+            quote!(
+                struct Holder {
+                    name: String,
+                    #[serde(flatten)]
+                    part: Part,
+                }
+            ),
+            quote!(
+                struct Part {
+                    name: String,
+                }
+            ),
+        );
+        assert_eq!(found, [r#"two fields have the JSON name "name""#]);
+    }
+
+    #[test]
+    fn a_flattened_structs_own_mistakes_are_its_derives_to_report() {
+        let found = with_flattened(
+            quote!(
+                struct Holder {
+                    #[crd(min_items = 1)]
+                    title: String,
+                    #[serde(flatten)]
+                    part: Part,
+                }
+            ),
+            quote!(
+                struct Part {
+                    pair: (String, String),
+                    #[crd(max_items = "x")]
+                    tags: Vec<String>,
+                }
+            ),
+        );
+        assert_eq!(
+            found,
+            [
+                "`min_items` applies to arrays, not to a field of type string (the API server ignores it there; \
+              to write it into the CRD anyway, put it in `ignored(...)`)"
+            ]
+        );
+    }
+
+    #[test]
+    fn one_expansion_reports_mistakes_of_every_stage() {
+        let found = errors(custom_resource(quote! {
+            #[crd(group = "example.com", version = "v1", kind = "Widget", rule(rule = "self.nope > 0"))]
+            struct WidgetSpec {
+                #[crd(max_items = 2.5, pattern = "^a")]
+                items: Vec<String>,
+                #[crd(minimum = "one")]
+                replicas: i32,
+            }
+        }));
+        let found: Vec<&str> = found.iter().map(|e| e.lines().next().unwrap_or("")).collect();
+        assert_eq!(
+            found,
+            [
+                "Unexpected type `float`",
+                "`pattern` applies to strings, not to a field of type array (the API server ignores it there; \
+                 to write it into the CRD anyway, put it in `ignored(...)`)",
+                "`minimum` must be a number",
+                "rule `self.nope > 0` does not compile: at 1:5: undefined field 'nope'",
+            ]
+        );
     }
 }

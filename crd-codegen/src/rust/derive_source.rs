@@ -16,7 +16,7 @@
 use super::docs::doc_attrs;
 use super::emit::{additional_fields_name, ident};
 use super::plan::{self, EnumDef, FieldDef, Module, Presence, StructDef, Ty, TypeBody, TypeId};
-use crate::ir::{self, AdditionalProperties, Schema, Type};
+use crate::ir::{self, AdditionalProperties, Schema, Type, ValueKeyword};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use serde_json::Value;
@@ -943,43 +943,19 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
             let e = json_arg(&Value::Array(own.enum_.clone()));
             args.push(quote!(enum = #e));
         }
-        if let Some(p) = &own.pattern
-            && differs!(pattern)
-        {
-            let p = str_lit(p);
-            args.push(quote!(pattern = #p));
-        }
-        for (name, v, exclusive) in [
-            ("minimum", own.minimum, own.exclusive_minimum),
-            ("maximum", own.maximum, own.exclusive_maximum),
-        ] {
-            if let Some(n) = v {
-                let n = number(n);
-                let name = ident(name);
-                args.push(quote!(#name = #n));
-            }
-            if exclusive {
-                let name = ident(&format!("exclusive_{name}"));
-                args.push(quote!(#name));
+        // A value keyword of another type than the node's, which the API server
+        // ignores, is written in `ignored(...)`: elsewhere the derive refuses it.
+        let mut applying = own.clone();
+        let mut ignored = Schema::default();
+        if let Some(t) = own.type_ {
+            for k in ValueKeyword::ALL.into_iter().filter(|k| !k.applies_to(t)) {
+                k.move_to(&mut applying, &mut ignored);
             }
         }
-        if let Some(n) = own.multiple_of {
-            let n = number(n);
-            args.push(quote!(multiple_of = #n));
-        }
-        for (name, v) in [
-            ("min_length", own.min_length),
-            ("max_length", own.max_length),
-            ("min_items", own.min_items),
-            ("max_items", own.max_items),
-            ("min_properties", own.min_properties),
-            ("max_properties", own.max_properties),
-        ] {
-            if let Some(n) = v {
-                let n = Literal::i64_unsuffixed(n);
-                let name = ident(name);
-                args.push(quote!(#name = #n));
-            }
+        args.extend(value_keyword_args(&applying, inferred));
+        let ignored = value_keyword_args(&ignored, &Schema::default());
+        if !ignored.is_empty() {
+            args.push(quote!(ignored( #( #ignored ),* )));
         }
         if own.unique_items {
             self.unsupported_at(path, "uniqueItems");
@@ -1041,6 +1017,51 @@ impl<'m, 'a> ModuleEmitter<'m, 'a> {
             uses.insert(name);
         })
     }
+}
+
+/// `#[crd(...)]` arguments for the value keywords ([`ValueKeyword`]) of `own` that
+/// differ from `inferred`.
+fn value_keyword_args(own: &Schema, inferred: &Schema) -> Vec<TokenStream> {
+    let mut args = Vec::new();
+    if let Some(p) = &own.pattern
+        && own.pattern != inferred.pattern
+    {
+        let p = str_lit(p);
+        args.push(quote!(pattern = #p));
+    }
+    for (name, v, exclusive) in [
+        ("minimum", own.minimum, own.exclusive_minimum),
+        ("maximum", own.maximum, own.exclusive_maximum),
+    ] {
+        if let Some(n) = v {
+            let n = number(n);
+            let name = ident(name);
+            args.push(quote!(#name = #n));
+        }
+        if exclusive {
+            let name = ident(&format!("exclusive_{name}"));
+            args.push(quote!(#name));
+        }
+    }
+    if let Some(n) = own.multiple_of {
+        let n = number(n);
+        args.push(quote!(multiple_of = #n));
+    }
+    for (name, v) in [
+        ("min_length", own.min_length),
+        ("max_length", own.max_length),
+        ("min_items", own.min_items),
+        ("max_items", own.max_items),
+        ("min_properties", own.min_properties),
+        ("max_properties", own.max_properties),
+    ] {
+        if let Some(n) = v {
+            let n = Literal::i64_unsuffixed(n);
+            let name = ident(name);
+            args.push(quote!(#name = #n));
+        }
+    }
+    args
 }
 
 /// A node's own keywords, its junctors included (their branches are keywords here).
