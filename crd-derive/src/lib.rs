@@ -206,8 +206,12 @@ use syn::{LitStr, parse_macro_input};
 /// type's own schema, reported at the field or rule in Rust terms, with the API
 /// server's message after. What needs the nested types
 /// (a rule reaching into them, their defaults) runs in the test the derive emits,
-/// `crd_passes_the_api_server_checks`, which needs `crd-codegen` among the
-/// dev-dependencies.
+/// `<kind>_crd_passes_the_api_server_checks`, which needs `crd-codegen` among the
+/// dev-dependencies (without it, the test fails to compile with ``cannot find
+/// `crd_codegen` in the crate root``). With `debug = true` under
+/// `[profile.dev.build-override]` in your `Cargo.toml`, the proc-macro's `crd-codegen`
+/// and the test's are one compile; by default cargo builds a proc-macro's dependencies
+/// without debug information, and the test's again with it.
 ///
 /// # kube-derive's spelling
 ///

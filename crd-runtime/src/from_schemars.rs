@@ -161,17 +161,18 @@ fn has_object_keywords(s: &Map<String, Value>) -> bool {
             .any(|k| s.get(*k).and_then(Value::as_object).is_some_and(|o| !o.is_empty()))
 }
 
+/// schemars' array keywords (its `ArrayValidation`).
+const ARRAY_KEYWORDS: [&str; 6] = [
+    "items",
+    "additionalItems",
+    "maxItems",
+    "minItems",
+    "uniqueItems",
+    "contains",
+];
+
 fn has_array_keywords(s: &Map<String, Value>) -> bool {
-    [
-        "items",
-        "additionalItems",
-        "maxItems",
-        "minItems",
-        "uniqueItems",
-        "contains",
-    ]
-    .iter()
-    .any(|k| s.get(*k).is_some_and(|v| !v.is_null()))
+    ARRAY_KEYWORDS.iter().any(|k| s.get(*k).is_some_and(|v| !v.is_null()))
 }
 
 /// Sets `common`'s `type` to `t`; `false` when it already has another.
@@ -416,14 +417,6 @@ mod kube_debug {
         const TYPED: [&str; 3] = ["type", "format", "enum"];
         const METADATA: [&str; 2] = ["description", "default"];
         const SUBSCHEMAS: [&str; 2] = ["anyOf", "oneOf"];
-        const ARRAY: [&str; 6] = [
-            "items",
-            "additionalItems",
-            "maxItems",
-            "minItems",
-            "uniqueItems",
-            "contains",
-        ];
         const OBJECT: [&str; 7] = [
             "maxProperties",
             "minProperties",
@@ -448,7 +441,7 @@ mod kube_debug {
                 opt(s.get("oneOf").map(schemas))
             )
         });
-        let array = has(&ARRAY).then(|| {
+        let array = has(&super::ARRAY_KEYWORDS).then(|| {
             let items = s.get("items").map(|i| match i {
                 Value::Array(_) => format!("Vec({})", schemas(i)),
                 other => format!("Single({})", schema(other)),
@@ -483,7 +476,7 @@ mod kube_debug {
         let rest: Map<String, Value> = s
             .iter()
             .filter(|(k, _)| {
-                ![&TYPED[..], &METADATA, &SUBSCHEMAS, &ARRAY, &OBJECT]
+                ![&TYPED[..], &METADATA, &SUBSCHEMAS, &super::ARRAY_KEYWORDS, &OBJECT]
                     .iter()
                     .any(|g| g.contains(&k.as_str()))
             })

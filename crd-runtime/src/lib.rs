@@ -223,7 +223,7 @@ macro_rules! __has_status {
 #[macro_export]
 #[cfg(feature = "schemars")]
 macro_rules! __json_schema {
-    (root $ty:ident, $name:expr, $crd:ident) => {
+    (@impl $ty:ident, $name:expr, $schema:expr) => {
         impl $crate::__private::schemars::JsonSchema for $ty {
             fn inline_schema() -> bool {
                 true
@@ -234,26 +234,15 @@ macro_rules! __json_schema {
             fn json_schema(
                 _: &mut $crate::__private::schemars::SchemaGenerator,
             ) -> $crate::__private::schemars::Schema {
-                $crate::__private::from_schemars::to_schema($crate::__private::derived::root_schema_untitled(
-                    &$ty::$crd(),
-                ))
+                $crate::__private::from_schemars::to_schema($schema)
             }
         }
     };
+    (root $ty:ident, $name:expr, $crd:ident) => {
+        $crate::__json_schema!(@impl $ty, $name, $crate::__private::derived::root_schema_untitled(&$ty::$crd()));
+    };
     ($ty:ident, $name:expr) => {
-        impl $crate::__private::schemars::JsonSchema for $ty {
-            fn inline_schema() -> bool {
-                true
-            }
-            fn schema_name() -> ::std::borrow::Cow<'static, str> {
-                ::std::borrow::Cow::Borrowed($name)
-            }
-            fn json_schema(
-                _: &mut $crate::__private::schemars::SchemaGenerator,
-            ) -> $crate::__private::schemars::Schema {
-                $crate::__private::from_schemars::to_schema(<$ty as $crate::__private::CrdSchema>::crd_schema())
-            }
-        }
+        $crate::__json_schema!(@impl $ty, $name, <$ty as $crate::__private::CrdSchema>::crd_schema());
     };
 }
 
