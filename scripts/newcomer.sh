@@ -189,6 +189,26 @@ check_build_script_error() {
     echo "a build script's error: $(grep -E '^ *Error: ' "$log" | sed 's/^ *//' | cut -c1-100)..." >&2
 }
 
+# The derive crate without its crd-codegen dev-dependency: `cargo test` fails with the
+# derive's error saying what to add (rustc's own would not), and `cargo build` works.
+check_missing_dev_dependency() {
+    local crate=$1 log
+    log="$crate/cargo-no-dev-dependency.log"
+    cp "$crate/Cargo.toml" "$crate/Cargo.toml.orig"
+    sed -i '/^crd-codegen = /d' "$crate/Cargo.toml"
+    if (cd "$crate" && cargo test --no-run) >"$log" 2>&1; then
+        echo "newcomer.sh: the derive's test compiled without crd-codegen" >&2
+        exit 1
+    fi
+    if ! grep -q 'needs crd-codegen among the dev-dependencies' "$log" || ! (cd "$crate" && cargo build -q); then
+        echo "newcomer.sh: without crd-codegen, the derive does not say what to add:" >&2
+        cat "$log" >&2
+        exit 1
+    fi
+    mv "$crate/Cargo.toml.orig" "$crate/Cargo.toml"
+    echo "the derive without crd-codegen: $(grep -E '^error: the test' "$log" | cut -c1-100)..." >&2
+}
+
 route_crates "$work/this" "$repo"
 kube_crate "$work/this"
 if [ -n "$older" ]; then
@@ -208,6 +228,7 @@ check_crate "build.rs" "$work/this/build-rs"
 check_build_script_error "$work/this/build-rs"
 older_crate build.rs build-rs
 check_crate "derive" "$work/this/derive"
+check_missing_dev_dependency "$work/this/derive"
 older_crate derive derive
 check_crate "crd_types!" "$work/this/crd-types"
 check_crate "kube-derive" "$work/this/kube-derive"

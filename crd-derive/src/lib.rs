@@ -207,8 +207,8 @@ use syn::{LitStr, parse_macro_input};
 /// server's message after. What needs the nested types
 /// (a rule reaching into them, their defaults) runs in the test the derive emits,
 /// `<kind>_crd_passes_the_api_server_checks`, which needs `crd-codegen` among the
-/// dev-dependencies (without it, the test fails to compile with ``cannot find
-/// `crd_codegen` in the crate root``). With `debug = true` under
+/// dev-dependencies (without it, `cargo test` stops at the derive with an error saying
+/// what to add; `cargo build` is not affected). With `debug = true` under
 /// `[profile.dev.build-override]` in your `Cargo.toml`, the proc-macro's `crd-codegen`
 /// and the test's are one compile; by default cargo builds a proc-macro's dependencies
 /// without debug information, and the test's again with it.

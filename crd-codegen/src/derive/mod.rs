@@ -13,6 +13,7 @@
 mod attrs;
 mod check;
 mod convert;
+mod dev_dependency;
 mod expand;
 mod flatten;
 mod k8s;
