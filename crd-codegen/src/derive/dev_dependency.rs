@@ -24,11 +24,28 @@ pub fn manifest_names_crd_codegen() -> bool {
     })
 }
 
-/// Whether a manifest's text names crd-codegen anywhere (a dependency of any kind,
-/// renamed, inherited from the workspace). A plain search: it errs only towards
+/// Whether a manifest's text names crd-codegen outside comments (a dependency of any
+/// kind, renamed, inherited from the workspace). A plain search: it errs only towards
 /// `true`, which leaves the emitted test as it is.
 fn names_crd_codegen(manifest: &str) -> bool {
-    manifest.contains("crd-codegen") || manifest.contains("crd_codegen")
+    manifest
+        .lines()
+        .map(without_comment)
+        .any(|line| line.contains("crd-codegen") || line.contains("crd_codegen"))
+}
+
+/// A TOML line without its comment: what precedes the first `#` outside a string.
+fn without_comment(line: &str) -> &str {
+    let mut quote = None;
+    for (i, c) in line.char_indices() {
+        match (quote, c) {
+            (None, '#') => return &line[..i],
+            (None, '"' | '\'') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            _ => {}
+        }
+    }
+    line
 }
 
 /// What stands in for the emitted test when the manifest lacks crd-codegen: under
@@ -60,8 +77,13 @@ mod tests {
             assert!(names_crd_codegen(manifest), "{manifest}");
         }
         let without = "[dependencies]\ncrd-runtime = { path = \"../crd-rs/crd-runtime\" }\n\
-                       crd-derive = { path = \"../crd-rs/crd-derive\" }\n";
+                       crd-derive = { path = \"../crd-rs/crd-derive\" }  # not crd-codegen\n\
+                       # The derive's crd-codegen and the test's are one compile.\n\
+                       [profile.dev.build-override]\ndebug = true\n";
         assert!(!names_crd_codegen(without));
+        assert!(names_crd_codegen(
+            "crd-codegen = { git = \"https://example.com/x#y\" } # z"
+        ));
     }
 
     #[test]
