@@ -292,6 +292,46 @@ fn new_sets_the_annotations_and_labels_as_kube_derive_does() {
     same(theirs, ours);
 }
 
+both!(kube_enums {
+    #[derive(CustomResource, KubeSchema, Serialize, Deserialize, Clone, Debug)]
+    #[kube(group = "parity.example.com", version = "v1", kind = "Lamp")]
+    #[serde(rename_all = "camelCase")]
+    pub struct LampSpec {
+        shade: Shade,
+        /// The shade at night, maybe.
+        night_shade: Option<Shade>,
+        undocumented_shade: Option<Shade>,
+        shades: Vec<Option<Shade>>,
+        bulb: Option<Bulb>,
+    }
+
+    /// How bright (kube-derive's `KubeSchema` takes structs only).
+    #[derive(JsonSchema, Serialize, Deserialize, Clone, Debug)]
+    pub enum Shade {
+        /// Dim.
+        Dim,
+        Bright,
+    }
+
+    /// A bulb.
+    #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+    #[x_kube(validation = "self.watts > 0")]
+    pub struct Bulb {
+        watts: u16,
+        shade: Option<Shade>,
+    }
+});
+
+/// A documented unit enum, plain and in an `Option` (documented or not), in the spec
+/// and in a struct deriving `KubeSchema` (ours compiled, kube's through schemars).
+#[test]
+fn kube_schema_enums_in_options() {
+    same(
+        <kube_enums::theirs::Lamp as kube::CustomResourceExt>::crd(),
+        kube_enums::ours::Lamp::crd(),
+    );
+}
+
 both!(enum_spec {
     /// One of two things.
     #[derive(CustomResource, Serialize, Deserialize, Clone, Debug, JsonSchema)]
