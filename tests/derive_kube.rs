@@ -389,3 +389,110 @@ mod documented {
 fn a_crate_denying_missing_docs_compiles() {
     assert_eq!(documented::Documented::CRD_NAME, "documenteds.docs.example.com");
 }
+
+/// Rules of a flattened type deriving `KubeSchema` (on the type and on its fields)
+/// are the holder's: published where kube-derive puts them, and run on admission.
+#[derive(CustomResource, KubeSchema, Serialize, Deserialize, Clone, Debug)]
+#[kube(group = "flat.example.com", version = "v1", kind = "Flat")]
+pub struct FlatSpec {
+    pub name: String,
+    #[serde(flatten)]
+    pub limits: FlatLimits,
+}
+
+#[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+#[x_kube(validation = Rule::new("self.low <= self.high").message("low above high"))]
+pub struct FlatLimits {
+    pub low: i32,
+    #[x_kube(validation = Rule::new("self < 100").message("high too high"))]
+    pub high: i32,
+}
+
+#[test]
+fn a_flattened_types_rules_run_on_the_holder() {
+    let object = |low: i32, high: i32| {
+        json!({"apiVersion": "flat.example.com/v1", "kind": "Flat", "metadata": {"name": "f"},
+               "spec": {"name": "n", "low": low, "high": high}})
+    };
+    let schema = schema_of(Flat::crd());
+    assert_eq!(
+        schema["properties"]["spec"]["x-kubernetes-validations"],
+        json!([{"rule": "self.low <= self.high", "message": "low above high"}])
+    );
+    let ok = Flat::admit_value(object(1, 2), "default");
+    assert!(ok.errors.is_empty(), "{:?}", ok.errors);
+    let messages = |a: crd_runtime::Admission| a.errors.iter().map(|e| e.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        messages(Flat::admit_value(object(5, 2), "default")),
+        ["spec: Invalid value: low above high"]
+    );
+    assert_eq!(
+        messages(Flat::admit_value(object(1, 200), "default")),
+        ["spec.high: Invalid value: 200: high too high"]
+    );
+    let limits = FlatLimits { low: 1, high: 200 };
+    let flat = Flat::new(
+        "f",
+        FlatSpec {
+            name: "n".into(),
+            limits,
+        },
+    );
+    assert_eq!(
+        flat.validate().unwrap_err().to_string(),
+        "The Flat \"f\" is invalid:\n* spec.high: Invalid value: 200: high too high"
+    );
+}
+
+/// Beside the holder's own rules, the first flattened type's run too, before them as
+/// in the CRD's list (a flattened type's field rules also come before the holder's own
+/// here, where the API server runs the node's list first); a second flattened type's own rules are not in the CRD (schemars keeps the
+/// first's), so its objects are refused rather than checked against them.
+#[derive(CustomResource, KubeSchema, Serialize, Deserialize, Clone, Debug)]
+#[kube(group = "flat.example.com", version = "v1", kind = "Gate")]
+#[x_kube(validation = Rule::new("self.width > 0").message("no width"))]
+pub struct GateSpec {
+    pub width: i32,
+    #[serde(flatten)]
+    pub lock: GateLock,
+}
+
+#[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+#[x_kube(validation = Rule::new("self.code != ''").message("no code"))]
+pub struct GateLock {
+    pub code: String,
+}
+
+#[derive(CustomResource, KubeSchema, Serialize, Deserialize, Clone, Debug)]
+#[kube(group = "flat.example.com", version = "v1", kind = "Vault")]
+pub struct VaultSpec {
+    #[serde(flatten)]
+    pub lock: GateLock,
+    #[serde(flatten)]
+    pub limits: FlatLimits,
+}
+
+#[test]
+fn flattened_rules_beside_the_holders_and_after_another() {
+    let messages = |a: crd_runtime::Admission| a.errors.iter().map(|e| e.to_string()).collect::<Vec<_>>();
+    let gate = |width: i32, code: &str| {
+        json!({"apiVersion": "flat.example.com/v1", "kind": "Gate", "metadata": {"name": "g"},
+               "spec": {"width": width, "code": code}})
+    };
+    assert_eq!(messages(Gate::admit_value(gate(1, "x"), "")), Vec::<String>::new());
+    assert_eq!(
+        messages(Gate::admit_value(gate(0, ""), "")),
+        ["spec: Invalid value: no code", "spec: Invalid value: no width"]
+    );
+    let rules = &schema_of(Vault::crd())["properties"]["spec"]["x-kubernetes-validations"];
+    assert_eq!(rules, &json!([{"rule": "self.code != ''", "message": "no code"}]));
+    let vault = json!({"apiVersion": "flat.example.com/v1", "kind": "Vault", "metadata": {"name": "v"},
+                       "spec": {"code": "x", "low": 1, "high": 2}});
+    let refused = messages(Vault::admit_value(vault, ""));
+    assert_eq!(refused.len(), 1, "{refused:?}");
+    assert!(
+        refused[0].starts_with("spec: Invalid value: \"object\": rule compiler initialization error: ")
+            && refused[0].contains("`FlatLimits` is flattened after another type with rules"),
+        "{refused:?}"
+    );
+}

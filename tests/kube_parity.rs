@@ -303,6 +303,17 @@ both!(kube_enums {
         undocumented_shade: Option<Shade>,
         shades: Vec<Option<Shade>>,
         bulb: Option<Bulb>,
+        #[serde(flatten)]
+        switch: Switch,
+    }
+
+    /// A switch, flattened: its rules go to the spec, which has none of its own.
+    #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+    #[x_kube(validation = "self.on || !self.locked")]
+    pub struct Switch {
+        on: bool,
+        #[x_kube(validation = Rule::new("self == oldSelf").message("locked for good"))]
+        locked: bool,
     }
 
     /// How bright (kube-derive's `KubeSchema` takes structs only).
@@ -323,12 +334,40 @@ both!(kube_enums {
 });
 
 /// A documented unit enum, plain and in an `Option` (documented or not), in the spec
-/// and in a struct deriving `KubeSchema` (ours compiled, kube's through schemars).
+/// and in a struct deriving `KubeSchema` (ours compiled, kube's through schemars); a
+/// flattened `KubeSchema` struct's rules.
 #[test]
 fn kube_schema_enums_in_options() {
     same(
         <kube_enums::theirs::Lamp as kube::CustomResourceExt>::crd(),
         kube_enums::ours::Lamp::crd(),
+    );
+}
+
+both!(flat_rules {
+    #[derive(CustomResource, KubeSchema, Serialize, Deserialize, Clone, Debug)]
+    #[kube(group = "parity.example.com", version = "v1", kind = "Door")]
+    #[x_kube(validation = "self.width > 0")]
+    pub struct DoorSpec {
+        width: i32,
+        #[serde(flatten)]
+        lock: Lock,
+    }
+
+    /// A lock.
+    #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+    #[x_kube(validation = "self.code != ''")]
+    pub struct Lock {
+        code: String,
+    }
+});
+
+/// A flattened type's rules beside the holder's own.
+#[test]
+fn flattened_rules_beside_the_holders() {
+    same(
+        <flat_rules::theirs::Door as kube::CustomResourceExt>::crd(),
+        flat_rules::ours::Door::crd(),
     );
 }
 

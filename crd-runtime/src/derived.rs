@@ -36,23 +36,73 @@ const RUST_FLATTEN_KEY: &str = "x-crd-rust-flatten";
 
 /// Merges a flattened type's schema into the node holding it, as schemars flattens:
 /// its properties and required ones join the node's (`required` stays sorted, as
-/// schemars keeps it), and a node without junctors takes the type's.
+/// schemars keeps it), and every other keyword the node lacks is the type's (its
+/// junctors, rules, description); what the node has stays.
 fn merge_flattened(node: &mut serde_json::Map<String, Value>, flat: Value) {
     let Value::Object(flat) = flat else { return };
     for (key, value) in flat {
         match (key.as_str(), node.get_mut(&key), value) {
-            ("properties", Some(Value::Object(props)), Value::Object(more)) => props.extend(more),
+            ("properties" | "patternProperties", Some(Value::Object(props)), Value::Object(more)) => props.extend(more),
             ("required", Some(Value::Array(required)), Value::Array(more)) => {
                 required.extend(more);
                 required.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
                 required.dedup();
             }
-            ("properties" | "required" | "anyOf" | "oneOf" | "x-kubernetes-preserve-unknown-fields", None, value) => {
+            ("allOf", Some(Value::Array(all)), Value::Array(more)) => all.extend(more),
+            (_, None, value) => {
                 node.insert(key, value);
             }
             _ => {}
         }
     }
+}
+
+/// For each type flattened into a node (their `crd_schema`s, in order), whether its
+/// own rules (not its fields') are in the CRD: schemars gives the node the first
+/// flattened type's rules and drops the others' ([`merge_flattened`]). `true` for a
+/// type without any.
+pub fn flattened_rules_published(types: &[fn() -> Value]) -> Vec<bool> {
+    let mut taken = false;
+    types
+        .iter()
+        .map(|schema| {
+            let has_rules = schema()
+                .get("x-kubernetes-validations")
+                .and_then(Value::as_array)
+                .is_some_and(|rules| !rules.is_empty());
+            let published = !has_rules || !taken;
+            taken |= has_rules;
+            published
+        })
+        .collect()
+}
+
+/// The rules of a type flattened into a node, run where that node's own run (what the
+/// holder's compiled walk cannot see: the type's schema joins the holder's at run time).
+/// When the type's own rules are not in the CRD (`unpublished` names the type then, see
+/// [`flattened_rules_published`]), an object is refused rather than checked against
+/// rules the API server would not run.
+pub fn walk_flattened<T: crate::schema::ObjectSchema>(
+    unpublished: Option<&str>,
+    value: &Value,
+    old: Option<&Value>,
+    path: &crate::Path,
+    ratchet: crate::rules::TypedRatchet<'_>,
+    budget: &mut crate::rules::Budget,
+    out: &mut crate::rules::Findings,
+) -> crate::rules::Flow {
+    if let Some(type_name) = unpublished {
+        out.errors.push(crate::FieldError::invalid(
+            path.to_field_string(),
+            Value::String("object".into()),
+            format!(
+                "rule compiler initialization error: `{type_name}` is flattened after another type with rules, \
+                 and the CRD keeps only the first one's (as schemars flattens); move its rules to the holder"
+            ),
+        ));
+        return Ok(());
+    }
+    T::walk_rules(value, old, path, ratchet, budget, out)
 }
 
 /// `json` (a schema written by the derive) with each `{"x-crd-rust-type": n, ...}`
@@ -110,9 +160,19 @@ fn splice_value(value: &mut Value, tables: &Tables<'_>) {
                 };
             }
             if let Some(Value::Array(flattened)) = map.remove(RUST_FLATTEN_KEY) {
+                // kube-derive adds the holder's own rules after schemars has flattened
+                // (which gives the node the first flattened type's rules).
+                let own_rules = map.remove("x-kubernetes-validations");
                 for n in flattened.iter().filter_map(Value::as_u64) {
                     let flat = types.get(n as usize).map_or(Value::Null, |f| f());
                     merge_flattened(map, flat);
+                }
+                match (map.get_mut("x-kubernetes-validations"), own_rules) {
+                    (Some(Value::Array(rules)), Some(Value::Array(own))) => rules.extend(own),
+                    (_, Some(own)) => {
+                        map.insert("x-kubernetes-validations".into(), own);
+                    }
+                    (_, None) => {}
                 }
             }
             if let Some(n) = map.get(RUST_TYPE_KEY).and_then(Value::as_u64) {

@@ -253,7 +253,25 @@ pub fn type_impls(l: &Lowered) -> TokenStream {
     let m = module(first, &l.schema);
     let spans = alias_spans(&l.foreign);
     let rules = RulesEmitter::for_derived(&m, spans.clone());
-    let (walk_rules, static_schema) = rules.derived_items();
+    // The rules of the types flattened into it, whose schemas join its own at run time.
+    let flattened_walks = (!l.flattened.is_empty()).then(|| {
+        let aliases: Vec<Ident> = (l.flattened.iter())
+            .map(|n| Ident::new(&alias(*n).to_string(), l.foreign[*n].span()))
+            .collect();
+        let walks = aliases.iter().zip(&l.flattened).enumerate().map(|(i, (a, n))| {
+            let ty = &l.foreign[*n];
+            let name = quote!(#ty).to_string().replace(' ', "");
+            quote!(rt::derived::walk_flattened::<#a>((!published[#i]).then_some(#name), value, old, path, ratchet, budget, out)?;)
+        });
+        quote! {
+            static PUBLISHED: ::std::sync::OnceLock<::std::vec::Vec<bool>> = ::std::sync::OnceLock::new();
+            let published = PUBLISHED.get_or_init(|| {
+                rt::derived::flattened_rules_published(&[ #( <#aliases as rt::CrdSchema>::crd_schema ),* ])
+            });
+            #( #walks )*
+        }
+    });
+    let (walk_rules, static_schema) = rules.derived_items(flattened_walks.unwrap_or_default());
     let mut admit = AdmitEmitter::new(&m).with_spans(&spans);
     if !l.runtime_defaults.is_empty() || !l.flattened.is_empty() {
         // Its schema is complete only at run time: the static data is built from it

@@ -390,10 +390,19 @@ impl<'a> RulesEmitter<'a> {
 
     /// For a derived type (the module's first type): `walk_rules` for its
     /// `ObjectSchema` impl (empty without rules), and its `CrdSchema::STATIC_SCHEMA`.
-    pub fn derived_items(&self) -> (TokenStream, TokenStream) {
+    ///
+    /// `first`: statements the walk runs before the type's own rules (the walks of the
+    /// types flattened into it, whose rules come first in the node's list), each ending
+    /// in `?;`.
+    pub fn derived_items(&self, first: TokenStream) -> (TokenStream, TokenStream) {
         let t = &self.module.types[0];
         let own = self.own();
-        let walk = self.walk_names.get(&0).map(|walk| {
+        let body = match self.walk_names.get(&0) {
+            Some(walk) => Some(quote!(#first #own #walk(value, old, path, ratchet, budget, out))),
+            None if first.is_empty() => None,
+            None => Some(quote!(#first Ok(()))),
+        };
+        let walk = body.map(|body| {
             quote! {
                 fn walk_rules(
                     value: &rt::Value,
@@ -403,7 +412,7 @@ impl<'a> RulesEmitter<'a> {
                     budget: &mut rt::rules::Budget,
                     out: &mut rt::rules::Findings,
                 ) -> rt::rules::Flow {
-                    #own #walk(value, old, path, ratchet, budget, out)
+                    #body
                 }
             }
         });
