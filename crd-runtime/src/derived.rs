@@ -59,7 +59,7 @@ fn merge_flattened(node: &mut serde_json::Map<String, Value>, flat: Value) {
 
 /// For each type flattened into a node (their `crd_schema`s, in order), whether its
 /// own rules (not its fields') are in the CRD: schemars gives the node the first
-/// flattened type's rules and drops the others' ([`merge_flattened`]). `true` for a
+/// flattened type's rules and drops the others'. `true` for a
 /// type without any.
 pub fn flattened_rules_published(types: &[fn() -> Value]) -> Vec<bool> {
     let mut taken = false;
