@@ -127,9 +127,12 @@ impl ManifestObject {
     }
 }
 
+/// apiVersion, kind, namespace and name: what an object is known by.
+pub type ObjectKey = (String, String, String, String);
+
 /// apiVersion, kind, namespace (`default` when unset) and name of an object (empty
 /// when absent or not strings).
-pub fn object_key(v: &Value) -> (String, String, String, String) {
+pub fn object_key(v: &Value) -> ObjectKey {
     let text = |pointer: &str| v.pointer(pointer).and_then(Value::as_str).unwrap_or("").to_string();
     let namespace = match text("/metadata/namespace") {
         ns if ns.is_empty() => "default".to_string(),
@@ -257,14 +260,6 @@ pub fn read_each_manifest(paths: &[PathBuf], mut each: impl FnMut(ManifestObject
         }
     }
     errors
-}
-
-/// Every object of the manifests at `paths`, in order ([`read_each_manifest`],
-/// collected), and the errors.
-pub fn read_manifests(paths: &[PathBuf]) -> (Vec<ManifestObject>, Vec<Diagnostic>) {
-    let mut objects = Vec::new();
-    let errors = read_each_manifest(paths, |o| objects.push(o));
-    (objects, errors)
 }
 
 /// The objects of one manifest document: a `kind: List`'s items, or the document.

@@ -130,6 +130,51 @@ fn rules_on_create_and_update() {
     );
 }
 
+/// `--old` with several old objects: each new object is compared with the old one of
+/// its apiVersion, kind, namespace and name, whatever their order; of two old objects
+/// with one key, the first counts.
+#[test]
+fn old_objects_are_found_by_key() {
+    let crd = ex("cel-crd.yaml");
+    let tab = |name: &str, namespace: &str, replicas: u32| {
+        format!(
+            "apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {{name: {name}, namespace: {namespace}, resourceVersion: '1'}}\n\
+             spec: {{replicas: {replicas}, minReplicas: 0, maxReplicas: 10}}\n"
+        )
+    };
+    // `a` in namespace one broke the rule already (ratcheted); `a` in two did not.
+    let old = [
+        tab("a", "two", 5),
+        tab("b", "one", 5),
+        tab("a", "one", 20),
+        tab("a", "one", 1),
+    ]
+    .join("---\n");
+    let old = temp("old-by-key.yaml", &old);
+    let new = temp(
+        "new-by-key.yaml",
+        &[tab("a", "one", 20), tab("b", "one", 6)].join("---\n"),
+    );
+    let o = crdgen(&["validate", "--crd", &crd, "--old", &old, &new]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(
+        err(&o),
+        format!(
+            "Warning: spec: Invalid value: failed rule: self.replicas <= self.maxReplicas\n\
+             {new}: document 1: CronTab \"a\": valid update\n\
+             {new}: document 2: CronTab \"b\": valid update\n"
+        )
+    );
+    // The same change in namespace two is refused: its old object kept the rule.
+    let new = temp("new-by-key-two.yaml", &tab("a", "two", 20));
+    let o = crdgen(&["validate", "--crd", &crd, "--old", &old, &new]);
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    assert_eq!(
+        err(&o),
+        "The CronTab \"a\" is invalid:\n* spec: Invalid value: failed rule: self.replicas <= self.maxReplicas\n"
+    );
+}
+
 #[test]
 fn yaml_output_and_no_output() {
     let o = crdgen(&[

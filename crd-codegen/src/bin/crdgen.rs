@@ -7,8 +7,9 @@ use clap::{Parser, Subcommand};
 use crd_codegen::Selection;
 use crd_codegen::diagnostic::Severity;
 use crd_codegen::load::{Loaded, load};
-use crd_codegen::source::{ManifestObject, is_stdin, object_key, read_each_manifest, read_manifests};
+use crd_codegen::source::{ManifestObject, ObjectKey, is_stdin, object_key, read_each_manifest};
 use crd_runtime::FieldValidation;
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -396,10 +397,13 @@ fn validate(
     let mut bad_input = false;
     let mut invalid = false;
 
-    let mut old_objects = Vec::new();
+    // The old objects by apiVersion, kind, namespace and name, the first of each key
+    // kept: a new object finds its old one without a scan of them all.
+    let mut old_objects: HashMap<ObjectKey, serde_json::Value> = HashMap::new();
     if let Some(p) = old_path {
-        let unreadable;
-        (old_objects, unreadable) = read_manifests(&[p.to_path_buf()]);
+        let unreadable = read_each_manifest(&[p.to_path_buf()], |o| {
+            old_objects.entry(object_key(&o.value)).or_insert(o.value);
+        });
         if !unreadable.is_empty() {
             unreadable.iter().for_each(|e| eprintln!("{e}"));
             return ExitCode::from(2);
@@ -434,7 +438,7 @@ fn validate(
         }
         let admission = if old_path.is_some() {
             let key = (api_version.clone(), kind.clone(), namespace.clone(), name.clone());
-            let Some(old) = old_objects.iter().find(|o| object_key(&o.value) == key) else {
+            let Some(old) = old_objects.get(&key) else {
                 eprintln!(
                     "error: {where_}: no old {kind} {name:?} in namespace {namespace:?} in {}",
                     old_path.map(|p| p.display().to_string()).unwrap_or_default()
@@ -443,8 +447,8 @@ fn validate(
                 return;
             };
             match subresource {
-                Some(Subresource::Status) => schema.update_status(obj.value, old.value.clone(), &namespace),
-                None => schema.update(obj.value, old.value.clone(), &namespace),
+                Some(Subresource::Status) => schema.update_status(obj.value, old.clone(), &namespace),
+                None => schema.update(obj.value, old.clone(), &namespace),
             }
         } else {
             schema.create(obj.value, &namespace)
@@ -545,10 +549,8 @@ fn convert(crd_paths: &[PathBuf], to: &str, output: OutputFormat, object_paths: 
     let mut engines: Vec<Option<Engine>> = loaded.crds.iter().map(|_| None).collect();
     let (mut bad_input, mut needs_webhook) = (false, false);
     let mut printer = ObjectPrinter::new(Some(output));
-    let (objects, unreadable) = read_manifests(object_paths);
-    unreadable.iter().for_each(|e| eprintln!("{e}"));
-    bad_input |= !unreadable.is_empty();
-    for obj in objects {
+    // Converted and printed as they are read, as `validate` does.
+    let mut convert_one = |obj: ManifestObject| {
         let where_ = obj.place();
         let (api_version, kind, _, name) = object_key(&obj.value);
         let (group, _) = crd_runtime::objectmeta::parse_group_version(&api_version).unwrap_or(("", ""));
@@ -559,7 +561,7 @@ fn convert(crd_paths: &[PathBuf], to: &str, output: OutputFormat, object_paths: 
         else {
             eprintln!("error: {where_}: no CustomResourceDefinition for kind {kind:?} in group {group:?}");
             bad_input = true;
-            continue;
+            return;
         };
         let crd = &loaded.crds[index].ir;
         let version = to.strip_prefix(&format!("{group}/")).unwrap_or(to);
@@ -571,7 +573,7 @@ fn convert(crd_paths: &[PathBuf], to: &str, output: OutputFormat, object_paths: 
                 known.join(", ")
             );
             bad_input = true;
-            continue;
+            return;
         }
         if crd.conversion != crd_codegen::ir::Conversion::None {
             eprintln!(
@@ -579,7 +581,7 @@ fn convert(crd_paths: &[PathBuf], to: &str, output: OutputFormat, object_paths: 
                 crd.name
             );
             needs_webhook = true;
-            continue;
+            return;
         }
         // Compiled once per CRD, when an object needs it.
         let engine = engines[index].get_or_insert_with(|| Engine::new(crd));
@@ -599,6 +601,9 @@ fn convert(crd_paths: &[PathBuf], to: &str, output: OutputFormat, object_paths: 
                 bad_input = true;
             }
         }
-    }
+    };
+    let unreadable = read_each_manifest(object_paths, &mut convert_one);
+    unreadable.iter().for_each(|e| eprintln!("{e}"));
+    bad_input |= !unreadable.is_empty();
     exit_code(bad_input, needs_webhook)
 }

@@ -2,7 +2,7 @@
 
 use super::{exit_code, load_crds, write_stdout};
 use crd_codegen::engine::Engine;
-use crd_codegen::source::{object_key, read_manifests};
+use crd_codegen::source::{ManifestObject, object_key, read_each_manifest};
 use crd_runtime::table;
 use serde_json::Value;
 use std::path::PathBuf;
@@ -28,10 +28,8 @@ pub fn run(crd_paths: &[PathBuf], wide: bool, object_paths: &[PathBuf]) -> ExitC
     let now = SystemTime::now();
     let (mut bad_input, mut invalid) = (false, false);
     let mut groups: Vec<Group> = Vec::new();
-    let (objects, unreadable) = read_manifests(object_paths);
-    unreadable.iter().for_each(|e| eprintln!("{e}"));
-    bad_input |= !unreadable.is_empty();
-    for obj in objects {
+    // Admitted as they are read: what is kept is what the tables print.
+    let mut admit = |obj: ManifestObject| {
         let where_ = obj.place();
         let (api_version, kind, namespace, _) = object_key(&obj.value);
         let found = (engines.iter().enumerate())
@@ -40,13 +38,13 @@ pub fn run(crd_paths: &[PathBuf], wide: bool, object_paths: &[PathBuf]) -> ExitC
         let Some((index, schema)) = found else {
             eprintln!("error: {where_}: no CustomResourceDefinition for kind {kind:?} in version {api_version:?}");
             bad_input = true;
-            continue;
+            return;
         };
         let admission = schema.create(obj.value, &namespace);
         if let Some(refusal) = admission.refusal(&kind, "creating", &obj.file.display().to_string()) {
             eprintln!("{refusal}");
             invalid = true;
-            continue;
+            return;
         }
         let object = created_now(admission.object, now);
         match groups
@@ -61,7 +59,10 @@ pub fn run(crd_paths: &[PathBuf], wide: bool, object_paths: &[PathBuf]) -> ExitC
                 objects: vec![object],
             }),
         }
-    }
+    };
+    let unreadable = read_each_manifest(object_paths, &mut admit);
+    unreadable.iter().for_each(|e| eprintln!("{e}"));
+    bad_input |= !unreadable.is_empty();
     let several = groups.len() > 1;
     for (i, group) in groups.iter_mut().enumerate() {
         let Some(schema) = engines[group.engine].for_api_version(&group.api_version) else {
