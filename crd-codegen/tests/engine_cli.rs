@@ -610,6 +610,35 @@ spec: {cronSpec: '5 0 * * *', image: i, replicas: 3}
     );
 }
 
+/// Objects of several kinds or versions: a table each, in the order they first come,
+/// a blank line between, and each name as `<kind>.<group>/<name>`, as kubectl lists them.
+#[test]
+fn get_lists_several_kinds() {
+    let crd = fixture("versioned-crontab-crd.yaml");
+    let objects = temp(
+        "several-kinds.yaml",
+        &format!(
+            "{TWO_CRONTABS}---\napiVersion: example.com/v2\nkind: CronTab\nmetadata: {{name: second}}\nspec: {{cronSpec: '1 * * * *'}}\n"
+        ),
+    );
+    let o = crdgen(&["get", "--crd", &crd, &objects]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let table = out(&o);
+    let names: Vec<&str> = table.lines().map(|l| l.split(' ').next().unwrap_or("")).collect();
+    assert_eq!(
+        names,
+        [
+            "NAME",
+            "crontab.example.com/tz",
+            "crontab.example.com/second",
+            "",
+            "NAME",
+            "crontab.example.com/old"
+        ],
+        "{table}"
+    );
+}
+
 /// A CRD without printer columns lists NAME and AGE; invalid objects are reported as
 /// `validate` reports them; unknown kinds are bad input.
 #[test]

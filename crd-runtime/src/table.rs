@@ -251,21 +251,64 @@ pub fn print<'v>(
     wide: bool,
     now: SystemTime,
 ) -> Result<String, ColumnError> {
-    let paths = parse_paths(columns)?;
-    let shown: Vec<bool> = std::iter::once(true)
-        .chain(columns.iter().map(|c| wide || c.priority == 0))
-        .collect();
-    let header = std::iter::once("NAME".to_string()).chain(columns.iter().map(|c| c.name.to_uppercase()));
-    let mut lines: Vec<Vec<String>> = vec![visible(header, &shown)];
+    let mut table = Table::new(columns)?;
     for object in objects {
-        let cells = row_with(columns, &paths, object, now).into_iter().map(|c| printed(&c));
-        lines.push(visible(cells, &shown));
+        table.push(object, now);
     }
-    if lines.len() == 1 {
-        // kubectl prints nothing for no rows (and "No resources found" on stderr).
-        return Ok(String::new());
+    Ok(table.print(wide))
+}
+
+/// A table filled a row at a time, as [`print`] fills it: for objects that come one by
+/// one and need not be kept (`crdgen get` over a large file keeps the rows only).
+#[derive(Clone, Debug)]
+pub struct Table<'a> {
+    columns: Vec<PrinterColumn<'a>>,
+    paths: Vec<JsonPath>,
+    rows: Vec<Vec<Cell>>,
+}
+
+impl<'a> Table<'a> {
+    /// An empty table of the served `columns`; an error when the API server could not
+    /// parse one of their paths.
+    pub fn new(columns: &[PrinterColumn<'a>]) -> Result<Self, ColumnError> {
+        Ok(Table {
+            columns: columns.to_vec(),
+            paths: parse_paths(columns)?,
+            rows: Vec::new(),
+        })
     }
-    Ok(tabwriter(&lines))
+
+    /// Adds `object`'s row, at the time `now`.
+    pub fn push(&mut self, object: &Value, now: SystemTime) {
+        self.rows.push(row_with(&self.columns, &self.paths, object, now));
+    }
+
+    /// Puts `prefix` before every name, as kubectl does (`<kind>.<group>/`) when it
+    /// lists several kinds.
+    pub fn prefix_names(&mut self, prefix: &str) {
+        for row in &mut self.rows {
+            if let Some(Cell::String(name)) = row.first_mut() {
+                name.insert_str(0, prefix);
+            }
+        }
+    }
+
+    /// The table as kubectl prints it (`-o wide` with `wide`); empty without rows.
+    pub fn print(&self, wide: bool) -> String {
+        if self.rows.is_empty() {
+            // kubectl prints nothing for no rows (and "No resources found" on stderr).
+            return String::new();
+        }
+        let shown: Vec<bool> = std::iter::once(true)
+            .chain(self.columns.iter().map(|c| wide || c.priority == 0))
+            .collect();
+        let header = std::iter::once("NAME".to_string()).chain(self.columns.iter().map(|c| c.name.to_uppercase()));
+        let mut lines: Vec<Vec<String>> = vec![visible(header, &shown)];
+        for row in &self.rows {
+            lines.push(visible(row.iter().map(printed), &shown));
+        }
+        tabwriter(&lines)
+    }
 }
 
 fn visible(cells: impl Iterator<Item = String>, shown: &[bool]) -> Vec<String> {

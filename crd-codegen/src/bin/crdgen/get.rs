@@ -9,12 +9,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::SystemTime;
 
-/// The objects of one kind and version, in input order.
-struct Group {
+/// The rows of the objects of one kind and version, in input order (or why the API
+/// server would serve no table for them).
+struct Group<'a> {
     api_version: String,
     kind: String,
     engine: usize,
-    objects: Vec<Value>,
+    table: Result<table::Table<'a>, table::ColumnError>,
 }
 
 /// Prints the objects of `object_paths` as tables, one per kind and version (in the
@@ -47,17 +48,24 @@ pub fn run(crd_paths: &[PathBuf], wide: bool, object_paths: &[PathBuf]) -> ExitC
             return;
         }
         let object = created_now(admission.object, now);
-        match groups
-            .iter_mut()
-            .find(|g| g.api_version == api_version && g.kind == kind)
+        let group = match groups
+            .iter()
+            .position(|g| g.api_version == api_version && g.kind == kind)
         {
-            Some(g) => g.objects.push(object),
-            None => groups.push(Group {
-                api_version,
-                kind,
-                engine: index,
-                objects: vec![object],
-            }),
+            Some(g) => &mut groups[g],
+            None => {
+                let columns = schema.printer_columns();
+                groups.push(Group {
+                    api_version,
+                    kind,
+                    engine: index,
+                    table: table::Table::new(table::served(&columns)),
+                });
+                groups.last_mut().expect("just pushed")
+            }
+        };
+        if let Ok(table) = &mut group.table {
+            table.push(&object, now);
         }
     };
     let unreadable = read_each_manifest(object_paths, &mut admit);
@@ -65,24 +73,19 @@ pub fn run(crd_paths: &[PathBuf], wide: bool, object_paths: &[PathBuf]) -> ExitC
     bad_input |= !unreadable.is_empty();
     let several = groups.len() > 1;
     for (i, group) in groups.iter_mut().enumerate() {
-        let Some(schema) = engines[group.engine].for_api_version(&group.api_version) else {
-            continue;
-        };
-        if several {
-            // kubectl names each object `<kind>.<group>/<name>` when it lists several
-            // kinds.
-            let prefix = format!("{}.{}/", group.kind.to_lowercase(), engines[group.engine].group);
-            for object in &mut group.objects {
-                if let Some(name) = object.pointer_mut("/metadata/name") {
-                    *name = Value::from(format!("{prefix}{}", name.as_str().unwrap_or("")));
+        match &mut group.table {
+            Ok(table) => {
+                if several {
+                    // kubectl names each object `<kind>.<group>/<name>` when it lists
+                    // several kinds.
+                    table.prefix_names(&format!(
+                        "{}.{}/",
+                        group.kind.to_lowercase(),
+                        engines[group.engine].group
+                    ));
                 }
-            }
-        }
-        let columns = schema.printer_columns();
-        match table::print(table::served(&columns), &group.objects, wide, now) {
-            Ok(text) => {
                 let separator = if i > 0 { "\n" } else { "" };
-                write_stdout(&format!("{separator}{text}"));
+                write_stdout(&format!("{separator}{}", table.print(wide)));
             }
             Err(e) => {
                 eprintln!("error: {} {}: {e}", group.api_version, group.kind);
