@@ -93,7 +93,12 @@ impl LineTree {
     }
 }
 
+/// A UTF-8 byte order mark, which some editors write first: go-yaml (what kubectl and
+/// the API server read YAML with) skips it, and so do we.
+const BOM: char = '\u{feff}';
+
 fn load(text: &str, with_lines: bool) -> Result<Vec<(Value, LineTree)>, YamlError> {
+    let text = text.strip_prefix(BOM).unwrap_or(text);
     let offsets = ByteOffsets {
         text,
         ascii: text.is_ascii(),
@@ -387,6 +392,12 @@ impl<R: std::io::Read> Iterator for Utf8Chars<R> {
         loop {
             if let Some(c) = self.block[self.at..].chars().next() {
                 self.at += c.len_utf8();
+                if c == BOM && self.chars == 0 && self.extra == 0 {
+                    // Skipped (see `BOM`); its bytes come before the first character.
+                    self.extra = c.len_utf8();
+                    self.offsets.borrow_mut().passed_extra = self.extra;
+                    continue;
+                }
                 if c.len_utf8() > 1 {
                     self.extra += c.len_utf8() - 1;
                     self.offsets.borrow_mut().wide.push_back((self.chars, self.extra));
@@ -817,6 +828,23 @@ mod tests {
         assert_eq!(docs[0], json!({"a": "yes", "b": true, "1": "one"}));
         assert_eq!(docs[1], Value::Null);
         assert_eq!(docs[2], json!({"x": [1, "2"]}));
+    }
+
+    /// A byte order mark first is skipped, read whole or streamed; lines count as
+    /// without it, and one anywhere else is text.
+    #[test]
+    fn skips_a_leading_byte_order_mark() {
+        let plain = "a: é\n---\nb: 2\n";
+        let marked = format!("\u{feff}{plain}");
+        let whole = parse_documents_with_start_lines(&marked).unwrap();
+        assert_eq!(whole, parse_documents_with_start_lines(plain).unwrap());
+        let mut streamed = Vec::new();
+        for_each_document(marked.as_bytes(), |_, v, line| streamed.push((v, line))).unwrap();
+        assert_eq!(streamed, whole);
+        assert_eq!(whole[1], (json!({"b": 2}), 2));
+        let err = parse_documents("\u{feff}a: 1\n b: [\n").unwrap_err();
+        assert_eq!(err.line, parse_documents("a: 1\n b: [\n").unwrap_err().line);
+        assert_eq!(parse_documents("a: \u{feff}x").unwrap()[0], json!({"a": "\u{feff}x"}));
     }
 
     #[test]

@@ -563,6 +563,24 @@ fn validate_warns_about_deprecated_versions() {
     );
 }
 
+/// Files that start with a UTF-8 byte order mark, as some editors write them, read as
+/// kubectl reads them: the mark skipped, in a CRD, a `.json` file and standard input.
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    let bom = "\u{feff}";
+    let crd_text = std::fs::read_to_string(examples().join("crontab-crd.yaml")).unwrap();
+    let crd = temp("bom-crd.yaml", &format!("{bom}{crd_text}"));
+    let o = crdgen(&["check", &crd]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let object = r#"{"apiVersion": "stable.example.com/v1", "kind": "CronTab", "metadata": {"name": "x"}, "spec": {"cronSpec": "* * * * */5", "image": "i"}}"#;
+    let json = temp("bom-object.json", &format!("{bom}{object}"));
+    let o = crdgen(&["validate", "--crd", &crd, &json]);
+    assert_eq!(err(&o), format!("{json}: document 1: CronTab \"x\": valid\n"));
+    let o = crdgen_stdin(&["validate", "--crd", &crd, "-"], &format!("{bom}{object}"));
+    assert_eq!(err(&o), "STDIN: document 1: CronTab \"x\": valid\n");
+    assert_eq!(o.status.code(), Some(0));
+}
+
 /// `crdgen get`: the seed's printer-column example in `kubectl get`'s layout, the
 /// defaulted replicas, `-o wide`, and AGE for objects created now.
 #[test]
