@@ -472,6 +472,17 @@ both!(schemars_attributes {
         extended: Option<String>,
         #[schemars(inner(length(min = 1)))]
         names: Vec<String>,
+        // schemars asks `with`'s type, not the field's, whether it is an `Option`, and
+        // takes a `schema_with` field for required: these two are, the next two not.
+        #[schemars(schema_with = "name_schema")]
+        optional_by_schema_with: Option<String>,
+        #[schemars(with = "String")]
+        optional_with_string: Option<u8>,
+        #[schemars(with = "Option<String>")]
+        option_with_option: u8,
+        #[serde(default)]
+        #[schemars(schema_with = "name_schema")]
+        defaulted_schema_with: Option<String>,
     }
 });
 
@@ -483,11 +494,26 @@ fn schemars_validator_and_garde_attributes() {
     );
 }
 
+/// Types without `JsonSchema`: with the schema disabled, neither the spec's fields nor
+/// the status need one.
+#[derive(Serialize, Deserialize, Clone, Debug, Default)]
+pub struct Opaque {
+    pub anything: String,
+}
+
 both!(disabled {
     #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
     #[kube(group = "parity.example.com", version = "v1", kind = "Plain", schema = "disabled")]
     pub struct PlainSpec {
         x: i32,
+    }
+
+    #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+    #[kube(group = "parity.example.com", version = "v1", kind = "Loose", namespaced,
+           status = "Opaque", schema = "disabled")]
+    pub struct LooseSpec {
+        inner: Opaque,
+        list: Vec<Opaque>,
     }
 });
 
@@ -496,5 +522,9 @@ fn no_schema() {
     same(
         <disabled::theirs::Plain as kube::CustomResourceExt>::crd(),
         disabled::ours::Plain::crd(),
+    );
+    same(
+        <disabled::theirs::Loose as kube::CustomResourceExt>::crd(),
+        disabled::ours::Loose::crd(),
     );
 }

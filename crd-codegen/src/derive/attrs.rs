@@ -464,6 +464,22 @@ pub struct SchemarsAttrs {
     pub skip: bool,
     /// Any other `#[schemars(...)]` key.
     pub other: Option<Span>,
+    /// Whether schemars takes the field for an `Option` (not required): its own type
+    /// decides, unless `with = "T"` names another (then `T` does) or `schema_with`
+    /// gives the schema (then it is not one).
+    pub option_by: OptionBy,
+}
+
+/// Whose type schemars asks whether a field is an `Option` (see
+/// [`SchemarsAttrs::option_by`]).
+#[derive(Default)]
+pub enum OptionBy {
+    #[default]
+    FieldType,
+    /// `with = "T"`: whether `T` is an `Option`.
+    With(bool),
+    /// `schema_with = "f"`: never.
+    SchemaWith,
 }
 
 impl SchemarsAttrs {
@@ -477,6 +493,16 @@ impl SchemarsAttrs {
                         out.rename = Some(meta.value()?.parse::<LitStr>()?.value());
                     }
                     "skip" | "skip_deserializing" => out.skip = true,
+                    "with" if meta.input.peek(Token![=]) => {
+                        out.other.get_or_insert(meta.path.span());
+                        let ty: syn::Type = meta.value()?.parse::<LitStr>()?.parse()?;
+                        out.option_by = OptionBy::With(super::lower::strip_options(&ty).0 > 0);
+                    }
+                    "schema_with" => {
+                        out.other.get_or_insert(meta.path.span());
+                        out.option_by = OptionBy::SchemaWith;
+                        skip_value(&meta)?;
+                    }
                     _ => {
                         out.other.get_or_insert(meta.path.span());
                         skip_value(&meta)?;

@@ -418,6 +418,22 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
         doc,
         kube,
     } = parts;
+    // With the schema disabled the CRD has none (kube-derive's), so nothing is asked of
+    // the spec's and the status's types: the root is an object that keeps any field.
+    let disabled = kube.as_ref().is_some_and(|k| k.schema == SchemaMode::Disabled);
+    let opaque_crd;
+    let crd = if disabled {
+        let mut c = crd.clone();
+        c.versions[0].schema = Schema {
+            type_: Some(ir::Type::Object),
+            preserve_unknown_fields: true,
+            ..Default::default()
+        };
+        opaque_crd = c;
+        &opaque_crd
+    } else {
+        crd
+    };
     let version = &crd.versions[0];
     let (shadows, runtime_defaults, published) = match fields_at_root {
         Some(flat) => (
@@ -432,6 +448,9 @@ pub fn root_items(parts: &RootParts, crd: &ir::Crd) -> TokenStream {
         None => vec![syn::parse_quote!(#spec)],
     };
     foreign.extend(status.clone());
+    if disabled {
+        foreign.clear();
+    }
     let convention = if kube.is_some() {
         Convention::Kube
     } else {

@@ -6,7 +6,8 @@
 //! `known_types.go`), with Rust's types in place of Go's.
 
 use super::attrs::{
-    Convention, FieldInput, Json, Keywords, RuleAttr, SchemarsAttrs, SerdeAttrs, TypeInput, ValueKeywords, doc_text,
+    Convention, FieldInput, Json, Keywords, OptionBy, RuleAttr, SchemarsAttrs, SerdeAttrs, TypeInput, ValueKeywords,
+    doc_text,
 };
 use crate::conventions::{rename_field, rename_variant};
 use crate::ir::{self, AdditionalProperties, ListType, MapType, Schema, Type, ValueKeyword};
@@ -829,7 +830,12 @@ fn lower_field_kube(
     }
     let kw = &field.keywords;
     apply_keywords(kw, &mut node, Place::Field, errors);
-    let optional = options > 0 || serde.default || container_default.is_some() || kw.optional.is_present();
+    let is_option = match schemars.option_by {
+        OptionBy::FieldType => options > 0,
+        OptionBy::With(is_option) => is_option,
+        OptionBy::SchemaWith => false,
+    };
+    let optional = is_option || serde.default || container_default.is_some() || kw.optional.is_present();
     if kw.required.is_present() || !optional {
         out.schema.required.push(json.clone());
     }

@@ -428,7 +428,11 @@ fn expand_custom_resource(
     if any(errors) {
         return TokenStream::new();
     }
-    let spec_impls = expand::type_impls(&lowered);
+    // A kind whose schema is disabled has no schema for its spec to give.
+    let spec_impls = match &kube {
+        Some(k) if k.schema == kube::SchemaMode::Disabled => TokenStream::new(),
+        _ => expand::type_impls(&lowered),
+    };
     let root = expand::root_items(&parts, &crd);
     quote! {
         #warnings
