@@ -314,7 +314,15 @@ fn in_rust_terms(e: &crd_runtime::FieldError, l: &Lowered) -> Option<String> {
         .strip_prefix("compilation failed: ")
         .unwrap_or(after)
         .replace("ERROR: <input>:", "at ");
-    Some(format!("{what} `{text}`{at} does not compile: {why}"))
+    // The fields a flattened type brings in join the schema at run time, after the
+    // type's own rules were compiled without them.
+    let hint = if at.is_empty() && !l.flattened.is_empty() && why.contains("undefined field") {
+        "\nthe fields of a `#[serde(flatten)]` field are not known when this type's rules are compiled: \
+         put the rule on the flattened type"
+    } else {
+        ""
+    };
+    Some(format!("{what} `{text}`{at} does not compile: {why}{hint}"))
 }
 
 /// The span of the field, type rule or printer column an error's path is about, if

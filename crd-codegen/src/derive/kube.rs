@@ -522,7 +522,16 @@ pub fn rule_from_expr(e: &Expr) -> darling::Result<RuleAttr> {
         ))
         .with_span(&at.span())
     };
-    let text = |e: &Expr| string_value(e).ok_or_else(|| wrong(e, "expected a string literal"));
+    // Rules are compiled at build time from the text written in the attribute: what
+    // only run time gives (a call, a constant) cannot be one.
+    let text = |e: &Expr| {
+        string_value(e).ok_or_else(|| {
+            wrong(
+                e,
+                "expected a string literal (rules are compiled from the text written here)",
+            )
+        })
+    };
     let mut rule = RuleAttr {
         rule: SpannedValue::new(String::new(), e.span()),
         message: None,
@@ -560,7 +569,10 @@ pub fn rule_from_expr(e: &Expr) -> darling::Result<RuleAttr> {
         names.ends_with(&["Rule".to_string(), "new".to_string()])
     });
     if !is_new || new.args.len() != 1 {
-        return Err(wrong(at, "not `Rule::new(\"...\")`"));
+        return Err(wrong(
+            at,
+            "not `Rule::new(\"...\")` (rules are compiled from the text written here, so a call cannot give one)",
+        ));
     }
     rule.rule = SpannedValue::new(text(&new.args[0])?, new.args[0].span());
     for call in calls.into_iter().rev() {

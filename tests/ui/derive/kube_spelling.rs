@@ -24,4 +24,20 @@ pub struct CounterSpec {
     pub items: Vec<String>,
 }
 
+// A rule naming a field that a flattened type brings in.
+#[derive(Serialize, Deserialize, Clone, Debug, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Common {
+    pub max_concurrent: u32,
+}
+
+#[derive(CustomResource, KubeSchema, Serialize, Deserialize, Clone, Debug)]
+#[kube(group = "example.com", version = "v1", kind = "Pool", namespaced)]
+#[x_kube(validation = "self.maxConcurrent > 0")]
+pub struct PoolSpec {
+    #[serde(flatten)]
+    pub common: Common,
+    pub image: String,
+}
+
 fn main() {}
