@@ -483,6 +483,25 @@ both!(schemars_attributes {
         #[serde(default)]
         #[schemars(schema_with = "name_schema")]
         defaulted_schema_with: Option<String>,
+        // `required` (schemars', validator's or garde's) requires an `Option` too,
+        // unless serde has a default for it; in a `KubeSchema` type as well.
+        #[schemars(required)]
+        required_option: Option<String>,
+        #[validate(required)]
+        validated_option: Option<String>,
+        #[garde(required)]
+        guarded_option: Option<u8>,
+        #[serde(default)]
+        #[schemars(required)]
+        defaulted_required: Option<String>,
+        nested: Gateway,
+    }
+
+    #[derive(Serialize, Deserialize, Clone, Debug, KubeSchema)]
+    pub struct Gateway {
+        #[schemars(length(min = 1), required)]
+        name: Option<String>,
+        port: Option<u16>,
     }
 });
 

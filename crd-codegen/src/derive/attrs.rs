@@ -468,6 +468,9 @@ pub struct SchemarsAttrs {
     /// decides, unless `with = "T"` names another (then `T` does) or `schema_with`
     /// gives the schema (then it is not one).
     pub option_by: OptionBy,
+    /// `required` in `#[schemars(...)]`, validator's `#[validate(...)]` or garde's
+    /// `#[garde(...)]`: schemars then requires the field even when it is an `Option`.
+    pub required: bool,
 }
 
 /// Whose type schemars asks whether a field is an `Option` (see
@@ -493,6 +496,10 @@ impl SchemarsAttrs {
                         out.rename = Some(meta.value()?.parse::<LitStr>()?.value());
                     }
                     "skip" | "skip_deserializing" => out.skip = true,
+                    "required" => {
+                        out.other.get_or_insert(meta.path.span());
+                        out.required = true;
+                    }
                     "with" if meta.input.peek(Token![=]) => {
                         out.other.get_or_insert(meta.path.span());
                         let ty: syn::Type = meta.value()?.parse::<LitStr>()?.parse()?;
@@ -510,6 +517,17 @@ impl SchemarsAttrs {
                 }
                 Ok(())
             })?;
+        }
+        // validator's and garde's attributes are theirs to check: only `required` is
+        // looked for, and what does not parse is left to them.
+        for attr in attrs
+            .iter()
+            .filter(|a| a.path().is_ident("validate") || a.path().is_ident("garde"))
+        {
+            let _ = attr.parse_nested_meta(|meta| {
+                out.required |= meta.path.is_ident("required");
+                skip_value(&meta)
+            });
         }
         Ok(out)
     }

@@ -830,11 +830,12 @@ fn lower_field_kube(
     }
     let kw = &field.keywords;
     apply_keywords(kw, &mut node, Place::Field, errors);
-    let is_option = match schemars.option_by {
-        OptionBy::FieldType => options > 0,
-        OptionBy::With(is_option) => is_option,
-        OptionBy::SchemaWith => false,
-    };
+    let is_option = !schemars.required
+        && match schemars.option_by {
+            OptionBy::FieldType => options > 0,
+            OptionBy::With(is_option) => is_option,
+            OptionBy::SchemaWith => false,
+        };
     let optional = is_option || serde.default || container_default.is_some() || kw.optional.is_present();
     if kw.required.is_present() || !optional {
         out.schema.required.push(json.clone());
