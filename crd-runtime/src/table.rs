@@ -258,7 +258,7 @@ pub fn print<'v>(
     Ok(table.print(wide))
 }
 
-/// A table filled a row at a time, as [`print`] fills it: for objects that come one by
+/// A table filled a row at a time, as [`print()`] fills it: for objects that come one by
 /// one and need not be kept (`crdgen get` over a large file keeps the rows only).
 #[derive(Clone, Debug)]
 pub struct Table<'a> {
