@@ -297,7 +297,7 @@ fn parse_text_as(path: &Path, text: String, is_json: bool) -> Result<Vec<Documen
             return Err(Diagnostic::fatal(Some(path.to_path_buf()), Some(1), message));
         }
         // A byte order mark first: kubectl reads such a file as YAML, which skips it.
-        let v: Value = serde_json::from_str(text.strip_prefix('\u{feff}').unwrap_or(&text))
+        let v: Value = serde_json::from_str(text.strip_prefix(crate::yaml::BOM).unwrap_or(&text))
             .map_err(|e| Diagnostic::fatal(Some(path.to_path_buf()), Some(e.line()), format!("invalid JSON: {e}")))?;
         vec![(v, 1)]
     } else {

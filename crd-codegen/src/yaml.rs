@@ -95,7 +95,7 @@ impl LineTree {
 
 /// A UTF-8 byte order mark, which some editors write first: go-yaml (what kubectl and
 /// the API server read YAML with) skips it, and so do we.
-const BOM: char = '\u{feff}';
+pub(crate) const BOM: char = '\u{feff}';
 
 fn load(text: &str, with_lines: bool) -> Result<Vec<(Value, LineTree)>, YamlError> {
     let text = text.strip_prefix(BOM).unwrap_or(text);
